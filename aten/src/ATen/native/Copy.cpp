@@ -1,0 +1,85 @@
+// Copying, filling and converting: copy_, fill_, clone, contiguous, to, item.
+#include <ATen/ATen.h>
+#include <ATen/native/Copy.h>
+
+namespace at::native {
+
+DEFINE_DISPATCH(copy_stub);
+DEFINE_DISPATCH(fill_stub);
+
+namespace {
+
+// Whether the memory `a` writes partly overlaps what `b` reads: the result
+// would depend on the order elements are visited. Only decided for dense
+// layouts; strided views that interleave are let through, as in PyTorch.
+bool partial_overlap(const Tensor& a, const Tensor& b) {
+  if (!a.storage().is_alias_of(b.storage()) || !a.is_contiguous() || !b.is_contiguous()) return false;
+  const char* a0 = static_cast<const char*>(a.data_ptr());
+  const char* b0 = static_cast<const char*>(b.data_ptr());
+  const char* a1 = a0 + a.nbytes();
+  const char* b1 = b0 + b.nbytes();
+  const bool overlap = a0 < b1 && b0 < a1;
+  return overlap && !(a0 == b0 && a1 == b1);
+}
+
+}  // namespace
+
+const Tensor& copy_(const Tensor& self, const Tensor& src, bool non_blocking) {
+  (void)non_blocking;
+  if (self.is_same(src)) return self;
+  TORCH_CHECK(!partial_overlap(self, src),
+              "unsupported operation: some elements of the input tensor and the written-to tensor refer to a "
+              "single memory location. Please clone() the tensor before performing the operation.");
+  auto iter = TensorIteratorConfig()
+                  .add_output(self)
+                  .add_input(src)
+                  .check_all_same_dtype(false)
+                  .resize_outputs(false)
+                  .build();
+  copy_stub(self.device().type, iter);
+  return self;
+}
+
+const Tensor& fill_(const Tensor& self, const Scalar& value) {
+  if (self.numel() == 0) return self;
+  auto iter = TensorIteratorConfig().add_output(self).resize_outputs(false).build();
+  fill_stub(self.device().type, iter, value);
+  return self;
+}
+
+Tensor clone(const Tensor& self) {
+  Tensor result = at::empty_like(self);
+  result.copy_(self);
+  return result;
+}
+
+Tensor contiguous(const Tensor& self) { return self.is_contiguous() ? self : self.clone(); }
+
+Tensor to(const Tensor& self, ScalarType dtype, bool non_blocking, bool copy) {
+  if (dtype == self.scalar_type() && !copy) return self;
+  Tensor result = at::empty(self.sizes(), dtype, self.device());
+  result.copy_(self, non_blocking);
+  return result;
+}
+
+Scalar item(const Tensor& self) {
+  TORCH_CHECK(self.numel() == 1, "a Tensor with ", self.numel(), " elements cannot be converted to Scalar");
+  return at::_local_scalar_dense(self);
+}
+
+Scalar _local_scalar_dense_cpu(const Tensor& self) {
+  const void* p = self.data_ptr();
+  switch (self.scalar_type()) {
+    case ScalarType::Bool: return Scalar(*static_cast<const bool*>(p));
+    case ScalarType::Byte: return Scalar(*static_cast<const uint8_t*>(p));
+    case ScalarType::Char: return Scalar(*static_cast<const int8_t*>(p));
+    case ScalarType::Short: return Scalar(*static_cast<const int16_t*>(p));
+    case ScalarType::Int: return Scalar(*static_cast<const int32_t*>(p));
+    case ScalarType::Long: return Scalar(*static_cast<const int64_t*>(p));
+    case ScalarType::Float: return Scalar(*static_cast<const float*>(p));
+    case ScalarType::Double: return Scalar(*static_cast<const double*>(p));
+    default: TORCH_CHECK_NOT_IMPLEMENTED(false, "item() not implemented for '", self.scalar_type(), "'");
+  }
+}
+
+}  // namespace at::native

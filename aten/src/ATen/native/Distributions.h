@@ -1,0 +1,16 @@
+#pragma once
+#include <ATen/core/TensorBody.h>
+#include <ATen/native/DispatchStub.h>
+
+namespace at::native {
+
+using uniform_fn = void (*)(const Tensor& self, double from, double to);
+using normal_fn = void (*)(const Tensor& self, double mean, double std);
+using arange_fn = void (*)(const Tensor& result, const Scalar& start, const Scalar& step);
+
+DECLARE_DISPATCH(uniform_fn, uniform_stub);
+DECLARE_DISPATCH(normal_fn, normal_stub);
+// Not random, but like the others it fills a fresh tensor element by element.
+DECLARE_DISPATCH(arange_fn, arange_stub);
+
+}  // namespace at::native

@@ -1,0 +1,134 @@
+// Creating tensors: empty and the ops built on it.
+#include <ATen/ATen.h>
+#include <ATen/native/Distributions.h>
+
+#include <cmath>
+#include <limits>
+
+namespace at::native {
+
+Tensor empty_cpu(IntArrayRef size, std::optional<ScalarType> dtype, std::optional<Device> device) {
+  (void)device;  // dispatch already chose the CPU
+  const ScalarType type = dtype.value_or(c10::get_default_dtype());
+  TORCH_CHECK(type != ScalarType::Undefined, "empty(): undefined dtype");
+  int64_t numel = 1;
+  for (int64_t s : size) {
+    TORCH_CHECK(s >= 0, "Trying to create tensor with negative dimension ", s, ": ", size);
+    TORCH_CHECK(s == 0 || numel <= std::numeric_limits<int64_t>::max() / s / 16,
+                "empty(): the size ", size, " is too large");
+    numel *= s;
+  }
+  auto storage = c10::Storage::allocate(numel * c10::elementSize(type), c10::GetCPUAllocator());
+  auto impl = c10::make_intrusive<c10::TensorImpl>(std::move(storage), type, Device(DeviceType::CPU));
+  impl->set_sizes_contiguous(size);
+  return Tensor(std::move(impl));
+}
+
+Tensor empty_like(const Tensor& self, std::optional<ScalarType> dtype, std::optional<Device> device) {
+  return at::empty(self.sizes(), dtype.value_or(self.scalar_type()), device.value_or(self.device()));
+}
+
+Tensor zeros(IntArrayRef size, std::optional<ScalarType> dtype, std::optional<Device> device) {
+  Tensor t = at::empty(size, dtype, device);
+  return t.zero_();
+}
+
+Tensor zeros_like(const Tensor& self, std::optional<ScalarType> dtype, std::optional<Device> device) {
+  return at::empty_like(self, dtype, device).zero_();
+}
+
+Tensor ones(IntArrayRef size, std::optional<ScalarType> dtype, std::optional<Device> device) {
+  return at::full(size, 1, dtype.value_or(c10::get_default_dtype()), device);
+}
+
+Tensor ones_like(const Tensor& self, std::optional<ScalarType> dtype, std::optional<Device> device) {
+  return at::empty_like(self, dtype, device).fill_(1);
+}
+
+// Without a dtype, the fill value's kind decides: bool, int64 or the default float.
+static ScalarType dtype_of(const Scalar& s) {
+  if (s.isBoolean()) return ScalarType::Bool;
+  if (s.isIntegral(false)) return ScalarType::Long;
+  return c10::get_default_dtype();
+}
+
+Tensor full(IntArrayRef size, const Scalar& fill_value, std::optional<ScalarType> dtype,
+            std::optional<Device> device) {
+  Tensor t = at::empty(size, dtype.value_or(dtype_of(fill_value)), device);
+  return t.fill_(fill_value);
+}
+
+Tensor scalar_tensor(const Scalar& s, std::optional<ScalarType> dtype, std::optional<Device> device) {
+  Tensor t = at::empty({}, dtype.value_or(c10::get_default_dtype()), device);
+  return t.fill_(s);
+}
+
+Tensor arange(const Scalar& end, std::optional<ScalarType> dtype, std::optional<Device> device) {
+  return at::arange(0, end, 1, dtype, device);
+}
+
+Tensor arange(const Scalar& start, const Scalar& end, const Scalar& step, std::optional<ScalarType> dtype,
+              std::optional<Device> device) {
+  const bool any_float = start.isFloatingPoint() || end.isFloatingPoint() || step.isFloatingPoint();
+  const ScalarType type = dtype.value_or(any_float ? c10::get_default_dtype() : ScalarType::Long);
+  const double s = start.toDouble(), e = end.toDouble(), st = step.toDouble();
+  TORCH_CHECK(std::isfinite(s) && std::isfinite(e), "unsupported range: ", s, " -> ", e);
+  TORCH_CHECK(st != 0, "step must be nonzero");
+  TORCH_CHECK((st > 0 && e >= s) || (st < 0 && e <= s), "upper bound and larger bound inconsistent with step sign");
+  int64_t n;
+  if (any_float) {
+    n = static_cast<int64_t>(std::ceil((e - s) / st));
+  } else {
+    const int64_t si = start.toLong(), ei = end.toLong(), sti = step.toLong();
+    n = sti > 0 ? (ei - si + sti - 1) / sti : (si - ei - sti - 1) / -sti;
+  }
+  Tensor result = at::empty({n}, type, device);
+  if (n > 0) arange_stub(result.device().type, result, start, step);
+  return result;
+}
+
+Tensor rand(IntArrayRef size, std::optional<ScalarType> dtype, std::optional<Device> device) {
+  Tensor t = at::empty(size, dtype, device);
+  return t.uniform_(0, 1);
+}
+
+Tensor randn(IntArrayRef size, std::optional<ScalarType> dtype, std::optional<Device> device) {
+  Tensor t = at::empty(size, dtype, device);
+  return t.normal_(0, 1);
+}
+
+const Tensor& uniform_(const Tensor& self, double from, double to) {
+  TORCH_CHECK(from <= to, "uniform_ expects to return a [from, to) range, but found from=", from, " > to=", to);
+  TORCH_CHECK(self.is_floating_point(), "uniform_ expects a floating point tensor, got ", self.scalar_type());
+  uniform_stub(self.device().type, self, from, to);
+  return self;
+}
+
+const Tensor& normal_(const Tensor& self, double mean, double std) {
+  TORCH_CHECK(std >= 0.0, "normal expects std >= 0.0, but found std ", std);
+  TORCH_CHECK(self.is_floating_point(), "normal_ expects a floating point tensor, got ", self.scalar_type());
+  normal_stub(self.device().type, self, mean, std);
+  return self;
+}
+
+const Tensor& zero_(const Tensor& self) { return self.fill_(0); }
+
+const Tensor& resize_(const Tensor& self, IntArrayRef size) {
+  if (self.sizes().equals(size)) return self;
+  int64_t numel = 1;
+  for (int64_t s : size) {
+    TORCH_CHECK(s >= 0, "Trying to resize tensor with negative dimension ", s, ": ", size);
+    numel *= s;
+  }
+  c10::TensorImpl* impl = self.unsafeGetTensorImpl();
+  const size_t needed = (numel + self.storage_offset()) * self.element_size();
+  if (needed > self.storage().nbytes()) {
+    TORCH_CHECK(self.is_cpu(), "resize_: only CPU tensors can grow");
+    auto storage = c10::Storage::allocate(needed, c10::GetCPUAllocator());
+    impl->set_storage(std::move(storage));
+  }
+  impl->set_sizes_contiguous(size);
+  return self;
+}
+
+}  // namespace at::native

@@ -1,0 +1,246 @@
+// View ops: new geometry over the same storage, never a copy (except
+// reshape/flatten, which copy only when no view can express the result).
+#include <ATen/ATen.h>
+
+#include <algorithm>
+#include <optional>
+#include <vector>
+
+namespace at::native {
+namespace {
+
+Tensor make_view(const Tensor& self, IntArrayRef sizes, IntArrayRef strides, int64_t offset) {
+  auto impl = c10::make_intrusive<c10::TensorImpl>(self.storage(), self.scalar_type(), self.device());
+  impl->set_sizes_and_strides(sizes, strides, offset);
+  return Tensor(std::move(impl));
+}
+
+// Resolves a single -1 in `shape` against `numel`.
+std::vector<int64_t> infer_size(IntArrayRef shape, int64_t numel) {
+  std::vector<int64_t> out = shape.vec();
+  int64_t known = 1;
+  std::optional<size_t> infer;
+  for (size_t i = 0; i < out.size(); ++i) {
+    if (out[i] == -1) {
+      TORCH_CHECK(!infer, "only one dimension can be inferred");
+      infer = i;
+    } else {
+      TORCH_CHECK(out[i] >= 0, "invalid shape dimension ", out[i]);
+      known *= out[i];
+    }
+  }
+  if (infer) {
+    TORCH_CHECK(known != 0, "cannot reshape tensor of 0 elements into shape ", shape,
+                " because the unspecified dimension size -1 can be any value and is ambiguous");
+    TORCH_CHECK(numel % known == 0, "shape '", shape, "' is invalid for input of size ", numel);
+    out[*infer] = numel / known;
+  } else {
+    TORCH_CHECK(known == numel, "shape '", shape, "' is invalid for input of size ", numel);
+  }
+  return out;
+}
+
+// Strides that let `sizes` view a tensor with `old_sizes`/`old_strides`, or
+// nothing when some new dimension would span non-uniformly strided memory.
+std::optional<std::vector<int64_t>> compute_stride(IntArrayRef old_sizes, IntArrayRef old_strides,
+                                                   IntArrayRef sizes) {
+  std::vector<int64_t> strides(sizes.size());
+  int64_t numel = 1;
+  for (int64_t s : old_sizes) numel *= s;
+  if (numel == 0 || old_sizes.empty()) {
+    int64_t stride = 1;
+    for (size_t i = sizes.size(); i-- > 0;) {
+      strides[i] = stride;
+      stride *= std::max<int64_t>(sizes[i], 1);
+    }
+    return strides;
+  }
+  // Walk the old dims from the back, grouping those that are contiguous with
+  // each other ("chunks"); each chunk must be matched by whole new dims.
+  int64_t view_d = static_cast<int64_t>(sizes.size()) - 1;
+  int64_t chunk_base_stride = old_strides.back();
+  int64_t tensor_numel = 1, view_numel = 1;
+  for (int64_t d = static_cast<int64_t>(old_sizes.size()) - 1; d >= 0; d--) {
+    tensor_numel *= old_sizes[d];
+    if (d == 0 || (old_sizes[d - 1] != 1 && old_strides[d - 1] != tensor_numel * chunk_base_stride)) {
+      while (view_d >= 0 && (view_numel < tensor_numel || sizes[view_d] == 1)) {
+        strides[view_d] = view_numel * chunk_base_stride;
+        view_numel *= sizes[view_d];
+        view_d--;
+      }
+      if (view_numel != tensor_numel) return std::nullopt;
+      if (d > 0) {
+        chunk_base_stride = old_strides[d - 1];
+        tensor_numel = 1;
+        view_numel = 1;
+      }
+    }
+  }
+  if (view_d != -1) return std::nullopt;
+  return strides;
+}
+
+}  // namespace
+
+Tensor as_strided(const Tensor& self, IntArrayRef size, IntArrayRef stride, std::optional<int64_t> storage_offset) {
+  TORCH_CHECK(size.size() == stride.size(), "mismatch in length of strides and shape");
+  for (int64_t s : stride) TORCH_CHECK(s >= 0, "as_strided: Negative strides are not supported at the moment, got strides: ", stride);
+  return make_view(self, size, stride, storage_offset.value_or(self.storage_offset()));
+}
+
+Tensor view(const Tensor& self, IntArrayRef size) {
+  const std::vector<int64_t> shape = infer_size(size, self.numel());
+  auto strides = compute_stride(self.sizes(), self.strides(), shape);
+  TORCH_CHECK(strides.has_value(),
+              "view size is not compatible with input tensor's size and stride (at least one dimension spans "
+              "across two contiguous subspaces). Use .reshape(...) instead.");
+  return make_view(self, shape, *strides, self.storage_offset());
+}
+
+Tensor reshape(const Tensor& self, IntArrayRef shape) {
+  const std::vector<int64_t> sizes = infer_size(shape, self.numel());
+  if (auto strides = compute_stride(self.sizes(), self.strides(), sizes)) {
+    return make_view(self, sizes, *strides, self.storage_offset());
+  }
+  return self.clone().view(sizes);
+}
+
+Tensor flatten(const Tensor& self, int64_t start_dim, int64_t end_dim) {
+  const int64_t nd = self.dim();
+  start_dim = c10::maybe_wrap_dim(start_dim, nd);
+  end_dim = c10::maybe_wrap_dim(end_dim, nd);
+  TORCH_CHECK(start_dim <= end_dim, "flatten() has invalid args: start_dim cannot come after end_dim");
+  if (nd == 0) return self.reshape({1});
+  std::vector<int64_t> shape(self.sizes().begin(), self.sizes().begin() + start_dim);
+  int64_t merged = 1;
+  for (int64_t d = start_dim; d <= end_dim; ++d) merged *= self.size(d);
+  shape.push_back(merged);
+  shape.insert(shape.end(), self.sizes().begin() + end_dim + 1, self.sizes().end());
+  return self.reshape(shape);
+}
+
+Tensor transpose(const Tensor& self, int64_t dim0, int64_t dim1) {
+  const int64_t nd = self.dim();
+  dim0 = c10::maybe_wrap_dim(dim0, nd);
+  dim1 = c10::maybe_wrap_dim(dim1, nd);
+  if (nd == 0) return make_view(self, {}, {}, self.storage_offset());
+  std::vector<int64_t> sizes = self.sizes().vec(), strides = self.strides().vec();
+  std::swap(sizes[dim0], sizes[dim1]);
+  std::swap(strides[dim0], strides[dim1]);
+  return make_view(self, sizes, strides, self.storage_offset());
+}
+
+Tensor t(const Tensor& self) {
+  TORCH_CHECK(self.dim() <= 2, "t() expects a tensor with <= 2 dimensions, but self is ", self.dim(), "D");
+  return self.dim() < 2 ? self.transpose(0, 0) : self.transpose(0, 1);
+}
+
+Tensor permute(const Tensor& self, IntArrayRef dims) {
+  const int64_t nd = self.dim();
+  TORCH_CHECK(static_cast<int64_t>(dims.size()) == nd,
+              "permute(sparse_coo): number of dimensions in the tensor input does not match the length of the "
+              "desired ordering of dimensions i.e. input.dim() = ", nd, " is not equal to len(dims) = ", dims.size());
+  std::vector<int64_t> sizes(nd), strides(nd);
+  std::vector<bool> seen(nd, false);
+  for (int64_t i = 0; i < nd; ++i) {
+    const int64_t d = c10::maybe_wrap_dim(dims[i], nd);
+    TORCH_CHECK(!seen[d], "permute(): duplicate dims are not allowed.");
+    seen[d] = true;
+    sizes[i] = self.size(d);
+    strides[i] = self.stride(d);
+  }
+  return make_view(self, sizes, strides, self.storage_offset());
+}
+
+Tensor expand(const Tensor& self, IntArrayRef size) {
+  const int64_t nd = self.dim();
+  const int64_t new_nd = static_cast<int64_t>(size.size());
+  TORCH_CHECK(new_nd >= nd, "expand(", self.scalar_type(), "{", self.sizes(), "}, size=", size,
+              "): the number of sizes provided (", new_nd,
+              ") must be greater or equal to the number of dimensions in the tensor (", nd, ")");
+  std::vector<int64_t> sizes(new_nd), strides(new_nd);
+  for (int64_t i = new_nd - 1; i >= 0; --i) {
+    const int64_t old = i - (new_nd - nd);
+    const int64_t old_size = old >= 0 ? self.size(old) : 1;
+    const int64_t old_stride = old >= 0 ? self.stride(old) : 0;
+    int64_t want = size[i];
+    if (want == -1) {
+      TORCH_CHECK(old >= 0, "The expanded size of the tensor (-1) isn't allowed in a leading, non-existing dimension ", i);
+      want = old_size;
+    }
+    TORCH_CHECK(want >= 0, "expand: invalid size ", want);
+    if (old_size == want) {
+      sizes[i] = want;
+      strides[i] = old_stride;
+    } else {
+      TORCH_CHECK(old_size == 1, "The expanded size of the tensor (", want, ") must match the existing size (",
+                  old_size, ") at non-singleton dimension ", i, ".  Target sizes: ", size,
+                  ".  Tensor sizes: ", self.sizes());
+      sizes[i] = want;
+      strides[i] = 0;
+    }
+  }
+  return make_view(self, sizes, strides, self.storage_offset());
+}
+
+Tensor select(const Tensor& self, int64_t dim, int64_t index) {
+  TORCH_CHECK_INDEX(self.dim() > 0, "select() cannot be applied to a 0-dim tensor.");
+  dim = c10::maybe_wrap_dim(dim, self.dim());
+  const int64_t size = self.size(dim);
+  TORCH_CHECK_INDEX(index >= -size && index < size, "select(): index ", index, " out of range for tensor of size ",
+                    self.sizes(), " at dimension ", dim);
+  if (index < 0) index += size;
+  std::vector<int64_t> sizes = self.sizes().vec(), strides = self.strides().vec();
+  const int64_t offset = self.storage_offset() + index * strides[dim];
+  sizes.erase(sizes.begin() + dim);
+  strides.erase(strides.begin() + dim);
+  return make_view(self, sizes, strides, offset);
+}
+
+Tensor slice(const Tensor& self, int64_t dim, std::optional<int64_t> start, std::optional<int64_t> end, int64_t step) {
+  TORCH_CHECK_INDEX(self.dim() > 0, "slice() cannot be applied to a 0-dim tensor.");
+  TORCH_CHECK(step > 0, "slice step must be positive");
+  dim = c10::maybe_wrap_dim(dim, self.dim());
+  const int64_t size = self.size(dim);
+  auto clamp = [size](int64_t v) {
+    if (v < 0) v += size;
+    return std::min(std::max<int64_t>(v, 0), size);
+  };
+  const int64_t s = clamp(start.value_or(0));
+  const int64_t e = std::max(s, clamp(end.value_or(size)));
+  std::vector<int64_t> sizes = self.sizes().vec(), strides = self.strides().vec();
+  const int64_t offset = self.storage_offset() + s * strides[dim];
+  sizes[dim] = (e - s + step - 1) / step;
+  strides[dim] *= step;
+  return make_view(self, sizes, strides, offset);
+}
+
+Tensor unsqueeze(const Tensor& self, int64_t dim) {
+  dim = c10::maybe_wrap_dim(dim, self.dim() + 1);
+  std::vector<int64_t> sizes = self.sizes().vec(), strides = self.strides().vec();
+  const int64_t stride = dim < self.dim() ? sizes[dim] * strides[dim] : 1;
+  sizes.insert(sizes.begin() + dim, 1);
+  strides.insert(strides.begin() + dim, stride);
+  return make_view(self, sizes, strides, self.storage_offset());
+}
+
+Tensor squeeze(const Tensor& self) {
+  std::vector<int64_t> sizes, strides;
+  for (int64_t d = 0; d < self.dim(); ++d) {
+    if (self.size(d) == 1) continue;
+    sizes.push_back(self.size(d));
+    strides.push_back(self.stride(d));
+  }
+  return make_view(self, sizes, strides, self.storage_offset());
+}
+
+Tensor squeeze(const Tensor& self, int64_t dim) {
+  dim = c10::maybe_wrap_dim(dim, self.dim());
+  if (self.dim() == 0 || self.size(dim) != 1) return make_view(self, self.sizes(), self.strides(), self.storage_offset());
+  std::vector<int64_t> sizes = self.sizes().vec(), strides = self.strides().vec();
+  sizes.erase(sizes.begin() + dim);
+  strides.erase(strides.begin() + dim);
+  return make_view(self, sizes, strides, self.storage_offset());
+}
+
+}  // namespace at::native

@@ -1,0 +1,136 @@
+// CPU loops of the binary pointwise ops. Operands arrive in one dtype
+// (TensorIterator promoted them), so each kernel is one dispatch.
+#include <ATen/Dispatch.h>
+#include <ATen/native/BinaryOps.h>
+#include <ATen/native/cpu/Loops.h>
+
+#include <cmath>
+#include <type_traits>
+
+namespace at::native {
+namespace {
+
+// For bool, * is "and" (PyTorch's bool mul); spelled out to stay a bool.
+template <typename T>
+T multiply(T a, T b) {
+  if constexpr (std::is_same_v<T, bool>) {
+    return a && b;
+  } else {
+    return a * b;
+  }
+}
+
+void add_kernel(TensorIterator& iter, const Scalar& alpha) {
+  AT_DISPATCH_ALL_TYPES_AND_BOOL(iter.common_dtype(), "add", [&] {
+    const scalar_t a = std::is_same_v<scalar_t, bool> ? scalar_t(alpha.toBool()) : alpha.to<scalar_t>();
+    if (a == scalar_t(1)) {
+      cpu_kernel(iter, [](scalar_t x, scalar_t y) -> scalar_t { return x + y; });
+    } else {
+      cpu_kernel(iter, [a](scalar_t x, scalar_t y) -> scalar_t { return x + multiply(a, y); });
+    }
+  });
+}
+
+void mul_kernel(TensorIterator& iter) {
+  AT_DISPATCH_ALL_TYPES_AND_BOOL(iter.common_dtype(), "mul", [&] {
+    cpu_kernel(iter, [](scalar_t x, scalar_t y) -> scalar_t { return multiply(x, y); });
+  });
+}
+
+void div_true_kernel(TensorIterator& iter) {
+  AT_DISPATCH_FLOATING_TYPES(iter.common_dtype(), "div_true", [&] {
+    cpu_kernel(iter, [](scalar_t x, scalar_t y) -> scalar_t { return x / y; });
+  });
+}
+
+[[noreturn]] void zero_division() { TORCH_CHECK(false, "ZeroDivisionError"); }
+
+void div_trunc_kernel(TensorIterator& iter) {
+  AT_DISPATCH_ALL_TYPES(iter.common_dtype(), "div_trunc", [&] {
+    if constexpr (std::is_integral_v<scalar_t>) {
+      cpu_kernel(iter, [](scalar_t x, scalar_t y) -> scalar_t {
+        if (y == 0) zero_division();
+        return x / y;
+      });
+    } else {
+      cpu_kernel(iter, [](scalar_t x, scalar_t y) -> scalar_t { return std::trunc(x / y); });
+    }
+  });
+}
+
+// Python's floor division, computed as numpy does for floats so that
+// results agree at the edges (x / y rounding up to an integer).
+template <typename T>
+T floor_divide(T x, T y) {
+  if constexpr (std::is_integral_v<T>) {
+    if (y == 0) zero_division();
+    if constexpr (std::is_signed_v<T>) {
+      const T q = x / y;
+      return (x % y != 0 && ((x < 0) != (y < 0))) ? q - 1 : q;
+    } else {
+      return x / y;
+    }
+  } else {
+    if (y == 0) return x / y;
+    const T mod = std::fmod(x, y);
+    T div = (x - mod) / y;
+    if (mod != 0 && ((y < 0) != (mod < 0))) div -= 1;
+    if (div == 0) return std::copysign(T(0), x / y);
+    T floordiv = std::floor(div);
+    if (div - floordiv > T(0.5)) floordiv += 1;
+    return floordiv;
+  }
+}
+
+void div_floor_kernel(TensorIterator& iter) {
+  AT_DISPATCH_ALL_TYPES(iter.common_dtype(), "div_floor", [&] {
+    cpu_kernel(iter, [](scalar_t x, scalar_t y) -> scalar_t { return floor_divide(x, y); });
+  });
+}
+
+// Integer powers by squaring; a negative exponent gives 1 / base^-exp
+// truncated, as PyTorch does.
+template <typename T>
+T power(T base, T exp) {
+  if constexpr (std::is_floating_point_v<T>) {
+    return std::pow(base, exp);
+  } else {
+    if constexpr (std::is_signed_v<T>) {
+      if (exp < 0) {
+        if (base == 1) return 1;
+        if (base == -1) return (exp % 2 == 0) ? 1 : -1;
+        return 0;
+      }
+    }
+    T result = 1;
+    while (exp) {
+      if (exp & 1) result *= base;
+      exp >>= 1;
+      base *= base;
+    }
+    return result;
+  }
+}
+
+void pow_kernel(TensorIterator& iter) {
+  AT_DISPATCH_ALL_TYPES(iter.common_dtype(), "pow", [&] {
+    const bool squared = iter.is_scalar(2) && std::is_floating_point_v<scalar_t> &&
+                         *static_cast<const scalar_t*>(iter.input(1).data_ptr()) == scalar_t(2);
+    if (squared) {
+      cpu_kernel(iter, [](scalar_t b, scalar_t) -> scalar_t { return b * b; });
+    } else {
+      cpu_kernel(iter, [](scalar_t b, scalar_t e) -> scalar_t { return power(b, e); });
+    }
+  });
+}
+
+}  // namespace
+
+REGISTER_CPU_DISPATCH(add_stub, &add_kernel);
+REGISTER_CPU_DISPATCH(mul_stub, &mul_kernel);
+REGISTER_CPU_DISPATCH(div_true_stub, &div_true_kernel);
+REGISTER_CPU_DISPATCH(div_trunc_stub, &div_trunc_kernel);
+REGISTER_CPU_DISPATCH(div_floor_stub, &div_floor_kernel);
+REGISTER_CPU_DISPATCH(pow_stub, &pow_kernel);
+
+}  // namespace at::native

@@ -1,0 +1,76 @@
+// Filling tensors from the default CPU generator, in element order, so a
+// seed gives the same values whatever the number of threads.
+#include <ATen/ATen.h>
+#include <ATen/Dispatch.h>
+#include <ATen/native/Distributions.h>
+
+#include <cmath>
+#include <mutex>
+
+namespace at::native {
+namespace {
+
+// Runs `fill(ptr, n)` on a contiguous buffer, then copies into `self` if it was not contiguous.
+template <typename F>
+void fill_contiguous(const Tensor& self, F fill) {
+  Tensor target = self.is_contiguous() ? self : at::empty(self.sizes(), self.scalar_type(), self.device());
+  fill(target);
+  if (!target.is_same(self)) self.copy_(target);
+}
+
+void uniform_kernel(const Tensor& self, double from, double to) {
+  fill_contiguous(self, [&](const Tensor& t) {
+    AT_DISPATCH_FLOATING_TYPES(t.scalar_type(), "uniform_", [&] {
+      scalar_t* p = t.data_ptr<scalar_t>();
+      auto& gen = default_cpu_generator();
+      std::lock_guard<std::mutex> lock(gen.mutex());
+      for (int64_t i = 0; i < t.numel(); ++i) {
+        scalar_t v = static_cast<scalar_t>(from + (to - from) * gen.uniform());
+        // Rounding to float can reach `to`; the range is half-open.
+        p[i] = v < static_cast<scalar_t>(to) ? v : static_cast<scalar_t>(from);
+      }
+    });
+  });
+}
+
+void normal_kernel(const Tensor& self, double mean, double std) {
+  fill_contiguous(self, [&](const Tensor& t) {
+    AT_DISPATCH_FLOATING_TYPES(t.scalar_type(), "normal_", [&] {
+      scalar_t* p = t.data_ptr<scalar_t>();
+      const int64_t n = t.numel();
+      auto& gen = default_cpu_generator();
+      std::lock_guard<std::mutex> lock(gen.mutex());
+      // Box-Muller: two uniforms give two independent normals.
+      for (int64_t i = 0; i < n; i += 2) {
+        const double u1 = 1.0 - gen.uniform();  // (0, 1]: log stays finite
+        const double u2 = gen.uniform();
+        const double r = std::sqrt(-2.0 * std::log(u1));
+        const double theta = 2.0 * M_PI * u2;
+        p[i] = static_cast<scalar_t>(mean + std * r * std::cos(theta));
+        if (i + 1 < n) p[i + 1] = static_cast<scalar_t>(mean + std * r * std::sin(theta));
+      }
+    });
+  });
+}
+
+void arange_kernel(const Tensor& result, const Scalar& start, const Scalar& step) {
+  AT_DISPATCH_ALL_TYPES(result.scalar_type(), "arange", [&] {
+    scalar_t* p = result.data_ptr<scalar_t>();
+    const int64_t n = result.numel();
+    if (c10::isFloatingType(result.scalar_type()) || start.isFloatingPoint() || step.isFloatingPoint()) {
+      const double s = start.toDouble(), st = step.toDouble();
+      for (int64_t i = 0; i < n; ++i) p[i] = static_cast<scalar_t>(s + st * static_cast<double>(i));
+    } else {
+      const int64_t s = start.toLong(), st = step.toLong();
+      for (int64_t i = 0; i < n; ++i) p[i] = static_cast<scalar_t>(s + st * i);
+    }
+  });
+}
+
+}  // namespace
+
+REGISTER_CPU_DISPATCH(uniform_stub, &uniform_kernel);
+REGISTER_CPU_DISPATCH(normal_stub, &normal_kernel);
+REGISTER_CPU_DISPATCH(arange_stub, &arange_kernel);
+
+}  // namespace at::native

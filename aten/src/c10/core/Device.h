@@ -1,0 +1,36 @@
+#pragma once
+// Where a tensor's memory lives: a device type and, for accelerators, an index.
+#include <c10/macros/Export.h>
+
+#include <cstdint>
+#include <functional>
+#include <ostream>
+#include <string>
+
+namespace c10 {
+
+enum class DeviceType : int8_t { CPU = 0, CUDA = 1 };
+constexpr int kNumDeviceTypes = 2;
+
+C10_API const char* toString(DeviceType t);
+
+struct C10_API Device {
+  DeviceType type = DeviceType::CPU;
+  int8_t index = -1;  // -1: "the current device" of that type
+
+  constexpr Device() = default;
+  constexpr Device(DeviceType t, int8_t i = -1) : type(t), index(i) {}  // NOLINT
+  // "cpu", "cuda", "cuda:1"; anything else raises RuntimeError.
+  explicit Device(const std::string& spec);
+
+  bool is_cpu() const { return type == DeviceType::CPU; }
+  bool is_cuda() const { return type == DeviceType::CUDA; }
+  bool has_index() const { return index >= 0; }
+  bool operator==(const Device& o) const { return type == o.type && index == o.index; }
+  bool operator!=(const Device& o) const { return !(*this == o); }
+  std::string str() const;
+};
+
+inline std::ostream& operator<<(std::ostream& out, const Device& d) { return out << d.str(); }
+
+}  // namespace c10

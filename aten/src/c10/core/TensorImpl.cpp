@@ -1,0 +1,58 @@
+#include <c10/core/TensorImpl.h>
+
+#include <vector>
+
+namespace c10 {
+
+TensorImpl::TensorImpl(Storage storage, ScalarType dtype, Device device)
+    : storage_(std::move(storage)), dtype_(dtype), device_(device) {}
+
+void TensorImpl::set_sizes_contiguous(IntArrayRef sizes) {
+  std::vector<int64_t> strides(sizes.size());
+  int64_t stride = 1;
+  for (size_t i = sizes.size(); i-- > 0;) {
+    strides[i] = stride;
+    stride *= std::max<int64_t>(sizes[i], 1);
+  }
+  set_sizes_and_strides(sizes, strides, storage_offset_);
+}
+
+void TensorImpl::set_sizes_and_strides(IntArrayRef sizes, IntArrayRef strides, int64_t storage_offset) {
+  TORCH_INTERNAL_ASSERT(sizes.size() == strides.size());
+  for (int64_t s : sizes) TORCH_CHECK(s >= 0, "Trying to create tensor with negative dimension ", s, ": ", sizes);
+  TORCH_CHECK(storage_offset >= 0, "Tensor: negative storage offset ", storage_offset);
+  sizes_and_strides_.set(sizes, strides);
+  storage_offset_ = storage_offset;
+  refresh_numel_and_contiguity();
+  if (numel_ == 0) return;
+  // The furthest element must lie inside the storage; the lowest one too.
+  int64_t lo = storage_offset, hi = storage_offset;
+  for (size_t i = 0; i < sizes.size(); ++i) {
+    const int64_t reach = (sizes[i] - 1) * strides[i];
+    (reach > 0 ? hi : lo) += reach;
+  }
+  TORCH_CHECK(lo >= 0 && (hi + 1) * static_cast<int64_t>(itemsize()) <= static_cast<int64_t>(storage_.nbytes()),
+              "setStorage: sizes ", sizes, ", strides ", strides, ", storage offset ", storage_offset,
+              " and itemsize ", itemsize(), " require a storage larger than ", storage_.nbytes(), " bytes");
+}
+
+void TensorImpl::refresh_numel_and_contiguity() {
+  const IntArrayRef sizes = this->sizes(), strides = this->strides();
+  int64_t n = 1;
+  for (int64_t s : sizes) n *= s;
+  numel_ = n;
+  // Contiguous means row-major; dims of size 1 may carry any stride.
+  bool contiguous = true;
+  int64_t expected = 1;
+  for (size_t i = sizes.size(); i-- > 0;) {
+    if (sizes[i] == 1) continue;
+    if (strides[i] != expected) {
+      contiguous = false;
+      break;
+    }
+    expected *= sizes[i];
+  }
+  is_contiguous_ = contiguous || n == 0;
+}
+
+}  // namespace c10

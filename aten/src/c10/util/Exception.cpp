@@ -1,0 +1,11 @@
+#include <c10/util/Exception.h>
+
+namespace c10::detail {
+
+void throw_error(const std::string& msg) { throw Error(msg); }
+void throw_index_error(const std::string& msg) { throw IndexError(msg); }
+void throw_type_error(const std::string& msg) { throw TypeError(msg); }
+void throw_value_error(const std::string& msg) { throw ValueError(msg); }
+void throw_not_implemented_error(const std::string& msg) { throw NotImplementedError(msg); }
+
+}  // namespace c10::detail

@@ -1,0 +1,71 @@
+#pragma once
+// Errors raised by the native libraries. Each class maps onto one Python
+// exception in the binding layer (c10::IndexError -> IndexError, ...), so the
+// check that fails decides what the Python user sees.
+#include <c10/macros/Export.h>
+
+#include <exception>
+#include <sstream>
+#include <string>
+
+namespace c10 {
+
+class C10_API Error : public std::exception {
+ public:
+  explicit Error(std::string msg) : msg_(std::move(msg)) {}
+  const char* what() const noexcept override { return msg_.c_str(); }
+
+ private:
+  std::string msg_;
+};
+
+class C10_API IndexError : public Error { using Error::Error; };
+class C10_API TypeError : public Error { using Error::Error; };
+class C10_API ValueError : public Error { using Error::Error; };
+class C10_API NotImplementedError : public Error { using Error::Error; };
+
+namespace detail {
+
+template <typename... Args>
+std::string str(const Args&... args) {
+  std::ostringstream ss;
+  (ss << ... << args);
+  return ss.str();
+}
+
+// TORCH_CHECK(cond) without a message still says which condition failed.
+inline std::string check_msg(const char* cond) {
+  return str("Expected ", cond, " to be true, but got false.");
+}
+template <typename... Args>
+std::string check_msg(const char* /*cond*/, const Args&... args) {
+  return str(args...);
+}
+
+// Out of line and cold so that a check costs one branch at its call site.
+[[noreturn]] C10_API void throw_error(const std::string& msg);
+[[noreturn]] C10_API void throw_index_error(const std::string& msg);
+[[noreturn]] C10_API void throw_type_error(const std::string& msg);
+[[noreturn]] C10_API void throw_value_error(const std::string& msg);
+[[noreturn]] C10_API void throw_not_implemented_error(const std::string& msg);
+
+}  // namespace detail
+}  // namespace c10
+
+#define C10_CHECK_WITH_(thrower, cond, ...)                                \
+  do {                                                                     \
+    if (C10_UNLIKELY(!(cond))) {                                           \
+      ::c10::detail::thrower(::c10::detail::check_msg(#cond, ##__VA_ARGS__)); \
+    }                                                                      \
+  } while (0)
+
+// TORCH_CHECK(cond, "message parts ", value, ...) raises RuntimeError.
+#define TORCH_CHECK(cond, ...) C10_CHECK_WITH_(throw_error, cond, ##__VA_ARGS__)
+#define TORCH_CHECK_INDEX(cond, ...) C10_CHECK_WITH_(throw_index_error, cond, ##__VA_ARGS__)
+#define TORCH_CHECK_TYPE(cond, ...) C10_CHECK_WITH_(throw_type_error, cond, ##__VA_ARGS__)
+#define TORCH_CHECK_VALUE(cond, ...) C10_CHECK_WITH_(throw_value_error, cond, ##__VA_ARGS__)
+#define TORCH_CHECK_NOT_IMPLEMENTED(cond, ...) \
+  C10_CHECK_WITH_(throw_not_implemented_error, cond, ##__VA_ARGS__)
+// An internal invariant: failing it is a bug in this library, not in the caller.
+#define TORCH_INTERNAL_ASSERT(cond, ...) \
+  TORCH_CHECK(cond, "Internal assert failed: " #cond " ", ##__VA_ARGS__)

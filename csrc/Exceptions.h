@@ -1,0 +1,42 @@
+#pragma once
+// Turning C++ errors into Python exceptions at the boundary. Every binding
+// body sits between HANDLE_TH_ERRORS and END_HANDLE_TH_ERRORS, so no C++
+// exception ever reaches the interpreter.
+#include <Python.h>
+
+#include <c10/macros/Export.h>
+
+#include <exception>
+
+namespace torch {
+
+// Thrown when a Python error is already set (a failed CPython call).
+struct python_error : std::exception {
+  const char* what() const noexcept override { return "Python error"; }
+};
+
+// Sets the Python exception matching the exception being handled.
+TORCH_PYTHON_API void translate_exception();
+
+// Releases the GIL while a kernel runs.
+class GILRelease {
+ public:
+  GILRelease() : state_(PyEval_SaveThread()) {}
+  ~GILRelease() { PyEval_RestoreThread(state_); }
+  GILRelease(const GILRelease&) = delete;
+  GILRelease& operator=(const GILRelease&) = delete;
+
+ private:
+  PyThreadState* state_;
+};
+
+}  // namespace torch
+
+#define HANDLE_TH_ERRORS try {
+#define END_HANDLE_TH_ERRORS_RET(retval) \
+  }                                      \
+  catch (...) {                          \
+    torch::translate_exception();        \
+    return retval;                       \
+  }
+#define END_HANDLE_TH_ERRORS END_HANDLE_TH_ERRORS_RET(nullptr)

@@ -1,0 +1,129 @@
+// initModule: builds torch._C. The tiny _C extension (stub.c) calls this, so
+// all binding code lives in libtorch_python and the extension itself is a
+// few bytes per Python version.
+#include <Python.h>
+
+#include <ATen/ATen.h>
+
+#include "csrc/Exceptions.h"
+#include "csrc/python_device.h"
+#include "csrc/python_dtype.h"
+#include "csrc/python_size.h"
+#include "csrc/python_tensor.h"
+#include "csrc/tensor_new.h"
+#include "csrc/utils/python_arg_parser.h"
+
+#ifndef TORCH_VERSION
+#error "TORCH_VERSION must be defined by the build"
+#endif
+
+namespace torch {
+namespace {
+
+PyObject* set_tensor_class(PyObject*, PyObject* cls) {
+  if (!PyType_Check(cls) || !PyType_IsSubtype(reinterpret_cast<PyTypeObject*>(cls), &THPVariableBaseType)) {
+    PyErr_SetString(PyExc_TypeError, "_set_tensor_class expects a subclass of torch._C.TensorBase");
+    return nullptr;
+  }
+  Py_INCREF(cls);
+  THPVariableClass = reinterpret_cast<PyTypeObject*>(cls);
+  Py_RETURN_NONE;
+}
+
+PyObject* manual_seed(PyObject*, PyObject* seed) {
+  HANDLE_TH_ERRORS
+  TORCH_CHECK_TYPE(is_int_like(seed), "manual_seed expected an int, got ", python_type_name(seed));
+  // Any Python int: negative seeds and seeds past 2**63 wrap like PyTorch's.
+  const unsigned long long s = PyLong_AsUnsignedLongLongMask(seed);
+  if (s == static_cast<unsigned long long>(-1) && PyErr_Occurred()) throw python_error();
+  at::manual_seed(s);
+  Py_RETURN_NONE;
+  END_HANDLE_TH_ERRORS
+}
+
+PyObject* initial_seed(PyObject*, PyObject*) {
+  return PyLong_FromUnsignedLongLong(at::default_cpu_generator().seed());
+}
+
+PyObject* get_num_threads(PyObject*, PyObject*) { return PyLong_FromLong(at::get_num_threads()); }
+
+PyObject* set_num_threads(PyObject*, PyObject* n) {
+  HANDLE_TH_ERRORS
+  TORCH_CHECK_TYPE(is_int_like(n), "set_num_threads expected an int, got ", python_type_name(n));
+  at::set_num_threads(static_cast<int>(PyLong_AsLong(n)));
+  Py_RETURN_NONE;
+  END_HANDLE_TH_ERRORS
+}
+
+PyObject* get_default_dtype(PyObject*, PyObject*) {
+  PyObject* d = THPDtype_Get(c10::get_default_dtype());
+  Py_INCREF(d);
+  return d;
+}
+
+PyObject* set_default_dtype(PyObject*, PyObject* d) {
+  HANDLE_TH_ERRORS
+  c10::set_default_dtype(to_scalar_type(d));
+  Py_RETURN_NONE;
+  END_HANDLE_TH_ERRORS
+}
+
+PyObject* promote_types(PyObject*, PyObject* args) {
+  HANDLE_TH_ERRORS
+  PyObject *a, *b;
+  if (!PyArg_ParseTuple(args, "OO", &a, &b)) return nullptr;
+  PyObject* r = THPDtype_Get(c10::promoteTypes(to_scalar_type(a), to_scalar_type(b)));
+  Py_INCREF(r);
+  return r;
+  END_HANDLE_TH_ERRORS
+}
+
+PyMethodDef module_methods[] = {
+    {"_set_tensor_class", set_tensor_class, METH_O, nullptr},
+    {"manual_seed", manual_seed, METH_O, "Seeds the default CPU generator."},
+    {"initial_seed", initial_seed, METH_NOARGS, nullptr},
+    {"get_num_threads", get_num_threads, METH_NOARGS, nullptr},
+    {"set_num_threads", set_num_threads, METH_O, nullptr},
+    {"get_default_dtype", get_default_dtype, METH_NOARGS, nullptr},
+    {"set_default_dtype", set_default_dtype, METH_O, nullptr},
+    {"promote_types", promote_types, METH_VARARGS, nullptr},
+    {nullptr, nullptr, 0, nullptr},
+};
+
+PyMethodDef tensor_function[] = {
+    {"tensor", (PyCFunction)(void (*)(void))THPTorch_tensor, METH_FASTCALL | METH_KEYWORDS,
+     "tensor(data, *, dtype=None, device=None) -> Tensor"},
+    {nullptr, nullptr, 0, nullptr},
+};
+
+struct PyModuleDef torch_module = {PyModuleDef_HEAD_INIT, "torch._C", "The native core of torch.", -1, module_methods};
+struct PyModuleDef functions_module = {PyModuleDef_HEAD_INIT, "torch._C._VariableFunctions",
+                                       "torch.<op> functions generated from native_functions.yaml.", -1, nullptr};
+
+}  // namespace
+}  // namespace torch
+
+extern "C" TORCH_PYTHON_API PyObject* initModule() {
+  using namespace torch;
+  PyObject* module = PyModule_Create(&torch_module);
+  if (!module) return nullptr;
+  init_dtypes(module);
+  init_device_type(module);
+  init_size_type(module);
+  init_tensor_type(module);
+  if (PyErr_Occurred()) return nullptr;
+
+  PyObject* functions = PyModule_Create(&functions_module);
+  if (!functions || PyModule_AddFunctions(functions, generated_torch_functions()) < 0 ||
+      PyModule_AddFunctions(functions, tensor_function) < 0) {
+    return nullptr;
+  }
+  PyModule_AddObject(module, "_VariableFunctions", functions);
+  PyModule_AddStringConstant(module, "_version", TORCH_VERSION);
+#ifdef _OPENMP
+  PyModule_AddIntConstant(module, "_has_openmp", 1);
+#else
+  PyModule_AddIntConstant(module, "_has_openmp", 0);
+#endif
+  return module;
+}

@@ -1,0 +1,10 @@
+#pragma once
+// What every generated binding file includes.
+#include <Python.h>
+
+#include <ATen/ATen.h>
+
+#include "csrc/Exceptions.h"
+#include "csrc/python_tensor.h"
+#include "csrc/utils/python_arg_parser.h"
+#include "csrc/utils/wrap.h"

@@ -1,0 +1,67 @@
+#include "csrc/python_dtype.h"
+
+#include <string>
+
+namespace torch {
+namespace {
+
+PyObject* dtype_objects[c10::kNumScalarTypes] = {};
+
+PyObject* dtype_repr(PyObject* self) {
+  return PyUnicode_FromFormat("torch.%s", c10::pythonName(reinterpret_cast<THPDtype*>(self)->scalar_type));
+}
+
+PyObject* dtype_is_floating_point(PyObject* self, void*) {
+  return PyBool_FromLong(c10::isFloatingType(reinterpret_cast<THPDtype*>(self)->scalar_type));
+}
+
+PyObject* dtype_is_signed(PyObject* self, void*) {
+  return PyBool_FromLong(c10::isSignedType(reinterpret_cast<THPDtype*>(self)->scalar_type));
+}
+
+PyObject* dtype_itemsize(PyObject* self, void*) {
+  return PyLong_FromSize_t(c10::elementSize(reinterpret_cast<THPDtype*>(self)->scalar_type));
+}
+
+PyObject* dtype_reduce(PyObject* self, PyObject*) {
+  // Pickles as the attribute of the torch module that names it.
+  return PyUnicode_FromString(c10::pythonName(reinterpret_cast<THPDtype*>(self)->scalar_type));
+}
+
+PyGetSetDef dtype_getset[] = {
+    {"is_floating_point", dtype_is_floating_point, nullptr, nullptr, nullptr},
+    {"is_signed", dtype_is_signed, nullptr, nullptr, nullptr},
+    {"itemsize", dtype_itemsize, nullptr, nullptr, nullptr},
+    {nullptr, nullptr, nullptr, nullptr, nullptr},
+};
+
+PyMethodDef dtype_methods[] = {
+    {"__reduce__", dtype_reduce, METH_NOARGS, nullptr},
+    {nullptr, nullptr, 0, nullptr},
+};
+
+}  // namespace
+
+PyTypeObject THPDtypeType = {PyVarObject_HEAD_INIT(nullptr, 0) "torch.dtype"};
+
+PyObject* THPDtype_Get(c10::ScalarType t) { return dtype_objects[static_cast<int>(t)]; }
+
+void init_dtypes(PyObject* module) {
+  THPDtypeType.tp_basicsize = sizeof(THPDtype);
+  THPDtypeType.tp_flags = Py_TPFLAGS_DEFAULT;
+  THPDtypeType.tp_repr = dtype_repr;
+  THPDtypeType.tp_getset = dtype_getset;
+  THPDtypeType.tp_methods = dtype_methods;
+  if (PyType_Ready(&THPDtypeType) < 0) return;
+  Py_INCREF(&THPDtypeType);
+  PyModule_AddObject(module, "dtype", reinterpret_cast<PyObject*>(&THPDtypeType));
+  for (int i = 0; i < c10::kNumScalarTypes; ++i) {
+    auto* obj = PyObject_New(THPDtype, &THPDtypeType);
+    obj->scalar_type = static_cast<c10::ScalarType>(i);
+    dtype_objects[i] = reinterpret_cast<PyObject*>(obj);  // kept for the life of the process
+    Py_INCREF(obj);
+    PyModule_AddObject(module, c10::pythonName(obj->scalar_type), reinterpret_cast<PyObject*>(obj));
+  }
+}
+
+}  // namespace torch

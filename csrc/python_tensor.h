@@ -1,0 +1,34 @@
+#pragma once
+// The Python tensor object: torch._C.TensorBase holds an at::Tensor; the
+// Python class torch.Tensor (torch/_tensor.py) derives from it and is what
+// every op returns.
+#include <Python.h>
+
+#include <ATen/ATen.h>
+
+namespace torch {
+
+struct THPVariable {
+  PyObject_HEAD
+  at::Tensor cdata;
+};
+
+extern PyTypeObject THPVariableBaseType;
+// torch.Tensor, registered by torch/_tensor.py through _C._set_tensor_class.
+extern PyTypeObject* THPVariableClass;
+
+inline bool THPVariable_Check(PyObject* obj) { return PyObject_TypeCheck(obj, &THPVariableBaseType); }
+inline const at::Tensor& THPVariable_Unpack(PyObject* obj) { return reinterpret_cast<THPVariable*>(obj)->cdata; }
+// A new reference to a Python tensor owning `t`.
+PyObject* THPVariable_Wrap(at::Tensor t);
+
+void init_tensor_type(PyObject* module);
+PyObject* wrap_int_tuple(c10::IntArrayRef values);
+// __getitem__ / __setitem__ (python_indexing.cpp).
+PyObject* THPVariable_getitem(PyObject* self, PyObject* index);
+int THPVariable_setitem(PyObject* self, PyObject* index, PyObject* value);
+
+PyMethodDef* generated_tensor_methods();
+PyMethodDef* generated_torch_functions();
+
+}  // namespace torch

@@ -1,0 +1,156 @@
+#include "csrc/tensor_new.h"
+
+#include "csrc/Exceptions.h"
+#include "csrc/python_tensor.h"
+#include "csrc/utils/python_arg_parser.h"
+
+#include <ATen/Dispatch.h>
+
+#include <vector>
+
+namespace torch {
+namespace {
+
+bool is_leaf(PyObject* obj) { return is_number(obj) || PyBool_Check(obj) || THPVariable_Check(obj); }
+
+std::vector<int64_t> infer_sizes(PyObject* data) {
+  std::vector<int64_t> sizes;
+  PyObject* cur = data;
+  Py_INCREF(cur);
+  while (!is_leaf(cur)) {
+    if (!PySequence_Check(cur) || PyUnicode_Check(cur) || PyBytes_Check(cur)) {
+      std::string name = Py_TYPE(cur)->tp_name;
+      Py_DECREF(cur);
+      throw c10::TypeError("Could not infer dtype of " + name);
+    }
+    const Py_ssize_t n = PySequence_Length(cur);
+    if (n < 0) {
+      Py_DECREF(cur);
+      throw python_error();
+    }
+    sizes.push_back(n);
+    if (n == 0) break;
+    PyObject* first = PySequence_GetItem(cur, 0);
+    Py_DECREF(cur);
+    if (!first) throw python_error();
+    cur = first;
+  }
+  if (THPVariable_Check(cur)) {
+    const at::Tensor& t = THPVariable_Unpack(cur);
+    TORCH_CHECK_VALUE(t.numel() == 1, "only one element tensors can be converted to Python scalars");
+  }
+  Py_DECREF(cur);
+  return sizes;
+}
+
+// The dtype the leaves call for; walks everything, as any float wins.
+void infer_dtype(PyObject* obj, bool& any_float, bool& any_int) {
+  if (PyBool_Check(obj)) return;
+  if (THPVariable_Check(obj)) {
+    const auto t = THPVariable_Unpack(obj).scalar_type();
+    any_float = any_float || c10::isFloatingType(t);
+    any_int = any_int || c10::isIntegralType(t, false);
+    return;
+  }
+  if (is_int_like(obj)) {
+    any_int = true;
+    return;
+  }
+  if (is_number(obj)) {
+    any_float = true;
+    return;
+  }
+  PyObject* seq = PySequence_Fast(obj, "expected a sequence");
+  if (!seq) throw python_error();
+  for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(seq) && !any_float; ++i)
+    infer_dtype(PySequence_Fast_GET_ITEM(seq, i), any_float, any_int);
+  Py_DECREF(seq);
+}
+
+template <typename T>
+void fill(PyObject* obj, const std::vector<int64_t>& sizes, size_t dim, T*& out) {
+  if (dim == sizes.size()) {
+    at::Scalar s = THPVariable_Check(obj) ? at::item(THPVariable_Unpack(obj)) : to_scalar(obj);
+    if (!is_leaf(obj)) throw c10::TypeError(std::string("expected a number, got ") + Py_TYPE(obj)->tp_name);
+    *out++ = s.to<T>();
+    return;
+  }
+  if (is_leaf(obj)) {
+    throw c10::ValueError("expected sequence of length " + std::to_string(sizes[dim]) + " at dim " +
+                          std::to_string(dim) + " (got a number)");
+  }
+  PyObject* seq = PySequence_Fast(obj, "expected a sequence");
+  if (!seq) throw python_error();
+  const Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+  if (n != sizes[dim]) {
+    Py_DECREF(seq);
+    throw c10::ValueError("expected sequence of length " + std::to_string(sizes[dim]) + " at dim " +
+                          std::to_string(dim) + " (got " + std::to_string(n) + ")");
+  }
+  try {
+    for (Py_ssize_t i = 0; i < n; ++i) fill(PySequence_Fast_GET_ITEM(seq, i), sizes, dim + 1, out);
+  } catch (...) {
+    Py_DECREF(seq);
+    throw;
+  }
+  Py_DECREF(seq);
+}
+
+}  // namespace
+
+at::Tensor tensor_from_data(PyObject* data, std::optional<at::ScalarType> dtype) {
+  if (THPVariable_Check(data)) {
+    const at::Tensor& t = THPVariable_Unpack(data);
+    return t.to(dtype.value_or(t.scalar_type()), false, true);
+  }
+  const std::vector<int64_t> sizes = infer_sizes(data);
+  at::ScalarType type;
+  if (dtype) {
+    type = *dtype;
+  } else {
+    bool any_float = false, any_int = false;
+    infer_dtype(data, any_float, any_int);
+    type = any_float ? c10::get_default_dtype() : (any_int ? at::ScalarType::Long : at::ScalarType::Bool);
+    if (!any_float && !any_int && !sizes.empty() && sizes.back() == 0) type = c10::get_default_dtype();
+  }
+  at::Tensor result = at::empty(sizes, type);
+  AT_DISPATCH_ALL_TYPES_AND_BOOL(type, "tensor", [&] {
+    scalar_t* out = result.data_ptr<scalar_t>();
+    fill<scalar_t>(data, sizes, 0, out);
+  });
+  return result;
+}
+
+PyObject* THPTorch_tensor(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
+  HANDLE_TH_ERRORS
+  // tensor(data, *, dtype=None, device=None, requires_grad=False): `data` is
+  // any object, so this one binding unpacks its arguments by hand.
+  TORCH_CHECK_TYPE(nargs <= 1, "tensor() takes 1 positional argument but ", nargs, " were given");
+  PyObject* data = nargs == 1 ? args[0] : nullptr;
+  std::optional<at::ScalarType> dtype;
+  std::optional<at::Device> device;
+  const Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+  for (Py_ssize_t k = 0; k < nkw; ++k) {
+    const std::string key = PyUnicode_AsUTF8(PyTuple_GET_ITEM(kwnames, k));
+    PyObject* v = args[nargs + k];
+    if (key == "data" && !data) {
+      data = v;
+    } else if (key == "dtype") {
+      if (v != Py_None) dtype = to_scalar_type(v);
+    } else if (key == "device") {
+      if (v != Py_None) device = to_device(v);
+    } else if (key == "requires_grad") {
+      TORCH_CHECK(v == Py_False || v == Py_None, "tensor(): requires_grad=True needs autograd, which this build lacks");
+    } else {
+      throw c10::TypeError("tensor() got an unexpected keyword argument '" + key + "'");
+    }
+  }
+  TORCH_CHECK_TYPE(data != nullptr, "tensor() missing 1 required positional argument: 'data'");
+  TORCH_CHECK(!device || device->is_cpu(), "tensor(): this build supports only CPU tensors, got device='",
+              device->str(), "'");
+  at::Tensor t = tensor_from_data(data, dtype);
+  return THPVariable_Wrap(std::move(t));
+  END_HANDLE_TH_ERRORS
+}
+
+}  // namespace torch

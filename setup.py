@@ -1,0 +1,101 @@
+"""setup.py: a small driver of CMake.
+
+build_ext configures and builds the native libraries with CMake + Ninja,
+installs them into the package (torch/lib, torch/include, torch/share), writes
+torch/version.py, and then compiles the torch._C stub that loads them.
+Settings come from the environment; README.md lists them.
+"""
+import os
+import shutil
+import sys
+
+from setuptools import Command, Extension, find_packages, setup
+from setuptools.command.build_ext import build_ext
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from tools.setup_helpers import cmake, env, version  # noqa: E402
+
+try:
+    SETTINGS = env.read()
+    if SETTINGS.use_cuda and env.find_cuda_home() is None:
+        raise env.BuildSettingError(
+            "USE_CUDA=1 but no CUDA toolkit was found: set CUDA_HOME (ci/install_cuda.sh VERSION prints one) "
+            "or put nvcc on PATH"
+        )
+except env.BuildSettingError as e:
+    sys.exit(f"error: {e}")
+
+VARIANT = "cpu"
+VERSION = version.full_version(VARIANT, SETTINGS.version_override)
+
+
+class CMakeBuildExt(build_ext):
+    """Native libraries first (CMake), then the _C stub (setuptools)."""
+
+    def run(self):
+        package_dir = os.path.dirname(self.get_ext_fullpath("torch._C"))
+        build_dir = cmake.build_dir_for(VARIANT)
+        cmake.configure(build_dir, SETTINGS, VERSION)
+        cmake.build_and_install(build_dir, SETTINGS, package_dir)
+        version.write_version_file(
+            os.path.join(package_dir, "version.py"), VERSION, cuda=None, debug=SETTINGS.build_type == "Debug"
+        )
+        for ext in self.extensions:
+            ext.library_dirs = [os.path.join(package_dir, "lib")]
+        super().run()
+
+
+class Clean(Command):
+    """Removes build/ and everything a develop build put into torch/."""
+
+    user_options = []
+
+    def initialize_options(self):
+        pass
+
+    def finalize_options(self):
+        pass
+
+    def run(self):
+        root = os.path.dirname(os.path.abspath(__file__))
+        for rel in ("build", "dist", "torch/lib", "torch/include", "torch/share", "torch/version.py"):
+            path = os.path.join(root, rel)
+            if os.path.isdir(path):
+                shutil.rmtree(path)
+            elif os.path.exists(path):
+                os.remove(path)
+        for name in os.listdir(os.path.join(root, "torch")):
+            if name.startswith("_C.") and name.endswith((".so", ".pyd")):
+                os.remove(os.path.join(root, "torch", name))
+
+
+stub = Extension(
+    "torch._C",
+    sources=["csrc/stub.c"],
+    libraries=["torch_python"],
+    # The stub finds libtorch_python (and it the rest) in torch/lib.
+    extra_link_args=["-Wl,-rpath,$ORIGIN/lib"],
+)
+
+with open("README.md", encoding="utf-8") as f:
+    long_description = f.read()
+
+setup(
+    name=SETTINGS.package_name,
+    version=VERSION,
+    description="Tensors and neural networks in Python, built PyTorch's way",
+    long_description=long_description,
+    long_description_content_type="text/markdown",
+    license="BSD-3-Clause",
+    python_requires=">=3.9",
+    packages=find_packages(include=["torch", "torch.*"]),
+    ext_modules=[stub],
+    cmdclass={"build_ext": CMakeBuildExt, "clean": Clean},
+    zip_safe=False,
+    classifiers=[
+        "Programming Language :: C++",
+        "Programming Language :: Python :: 3",
+        "Operating System :: POSIX :: Linux",
+        "Topic :: Scientific/Engineering :: Mathematics",
+    ],
+)

@@ -1,0 +1,147 @@
+"""Translation of a schema into the C++ API.
+
+The same signature serves at::<op>, the Tensor method (without `self`) and the
+kernel in at::native, so a kernel is written against exactly what callers see.
+Out= overloads take their outputs first (at::add_out(out, a, b)), which keeps
+every defaulted argument at the end.
+"""
+from __future__ import annotations
+
+from .model import Argument, CodegenError, FunctionSchema, NativeFunction, Return, Type
+
+_SCALAR_CPP = {
+    "Tensor": "at::Tensor",
+    "Scalar": "at::Scalar",
+    "ScalarType": "at::ScalarType",
+    "Device": "at::Device",
+    "int": "int64_t",
+    "float": "double",
+    "bool": "bool",
+    "str": "std::string_view",
+}
+
+
+def argument_type(t: Type) -> str:
+    if t.base == "Tensor" and t.is_list:
+        return "at::TensorList"
+    if t.base == "int" and t.is_list:
+        return "at::OptionalIntArrayRef" if t.optional else "at::IntArrayRef"
+    if t.is_list:
+        raise CodegenError(f"list of {t.base} is not supported")
+    cpp = _SCALAR_CPP[t.base]
+    if t.optional:
+        cpp = f"std::optional<{cpp}>"
+    if t.base in ("Tensor", "Scalar"):
+        return f"const {cpp}&"
+    return cpp
+
+
+def return_type(returns: tuple[Return, ...]) -> str:
+    def one(r: Return) -> str:
+        if r.type.base == "Tensor" and r.type.mutable:
+            return "const at::Tensor&"
+        return _SCALAR_CPP[r.type.base]
+
+    if not returns:
+        return "void"
+    if len(returns) == 1:
+        return one(returns[0])
+    return f"std::tuple<{', '.join(one(r) for r in returns)}>"
+
+
+def default_value(arg: Argument) -> str:
+    d = arg.default
+    if d == "None":
+        return "std::nullopt"
+    if d in ("True", "False"):
+        return d.lower()
+    if d.startswith("["):
+        return "{" + d[1:-1] + "}"
+    return d
+
+
+def ordered_arguments(schema: FunctionSchema) -> list[Argument]:
+    """Outputs first, then the rest in schema order."""
+    outs = [a for a in schema.arguments if a.is_out]
+    return outs + [a for a in schema.arguments if not a.is_out]
+
+
+def cpp_name(schema: FunctionSchema) -> str:
+    return f"{schema.name}_out" if schema.is_out_fn else schema.name
+
+
+def _params(args: list[Argument], with_defaults: bool) -> str:
+    # A default is only legal when every later parameter has one too.
+    defaults_from = len(args)
+    while defaults_from > 0 and args[defaults_from - 1].default is not None:
+        defaults_from -= 1
+    out = []
+    for i, a in enumerate(args):
+        p = f"{argument_type(a.type)} {a.name}"
+        if with_defaults and i >= defaults_from:
+            p += f"={default_value(a)}"
+        out.append(p)
+    return ", ".join(out)
+
+
+def function_declaration(f: NativeFunction) -> str:
+    s = f.func
+    return f"TORCH_API {return_type(s.returns)} {cpp_name(s)}({_params(ordered_arguments(s), True)});"
+
+
+def native_declaration(f: NativeFunction, kernel: str) -> str:
+    s = f.func
+    return f"TORCH_API {return_type(s.returns)} {kernel}({_params(ordered_arguments(s), False)});"
+
+
+def dispatch_expression(f: NativeFunction) -> str:
+    """The C++ expression giving the device to dispatch on."""
+    for a in ordered_arguments(f.func):
+        if a.type.is_tensor and not a.type.optional:
+            return f"{a.name}.device()"
+        if a.type.base == "Tensor" and a.type.is_list:
+            return f"at::detail::first_device({a.name})"
+    for a in f.func.arguments:
+        if a.type.base == "Device":
+            return f"{a.name}.value_or(at::Device(at::DeviceType::CPU))"
+    return "at::Device(at::DeviceType::CPU)"
+
+
+def function_definition(f: NativeFunction) -> str:
+    s = f.func
+    args = ordered_arguments(s)
+    names = ", ".join(a.name for a in args)
+    head = f"{return_type(s.returns)} {cpp_name(s)}({_params(args, False)})"
+    kernels = f.kernels()
+    if "CompositeImplicitAutograd" in kernels:
+        return f"{head} {{\n  return native::{kernels['CompositeImplicitAutograd']}({names});\n}}\n"
+    cases = []
+    for key, device in (("CPU", "CPU"), ("CUDA", "CUDA")):
+        if key in kernels:
+            cases.append(f"    case at::DeviceType::{device}:\n      return native::{kernels[key]}({names});")
+    return (
+        f"{head} {{\n"
+        f"  const at::Device device_ = {dispatch_expression(f)};\n"
+        f"  switch (device_.type) {{\n" + "\n".join(cases) + "\n    default:\n      break;\n  }\n"
+        f'  no_kernel("{s.full_name}", device_);\n'
+        "}\n"
+    )
+
+
+def _method_args(s: FunctionSchema) -> list[Argument]:
+    return [a for a in ordered_arguments(s) if a.name != "self"]
+
+
+def method_declaration(f: NativeFunction) -> str:
+    s = f.func
+    return f"  {return_type(s.returns)} {cpp_name(s)}({_params(_method_args(s), True)}) const;"
+
+
+def method_definition(f: NativeFunction) -> str:
+    s = f.func
+    args = _method_args(s)
+    call = ", ".join("*this" if a.name == "self" else a.name for a in ordered_arguments(s))
+    return (
+        f"inline {return_type(s.returns)} Tensor::{cpp_name(s)}({_params(args, False)}) const {{\n"
+        f"  return at::{cpp_name(s)}({call});\n}}\n"
+    )

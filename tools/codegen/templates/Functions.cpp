@@ -1,0 +1,20 @@
+// ${generated_comment}
+//
+// Dispatch: each at:: function calls the native kernel registered for the
+// device of its dispatch argument in native_functions.yaml.
+#include <ATen/Functions.h>
+#include <ATen/NativeFunctions.h>
+
+namespace at {
+namespace {
+
+[[noreturn]] void no_kernel(const char* op, Device device) {
+  TORCH_CHECK_NOT_IMPLEMENTED(false, "Could not run '", op, "' with arguments from the '", device.str(),
+                              "' backend: this build has no kernel for it.");
+}
+
+}  // namespace
+
+${function_definitions}
+
+}  // namespace at

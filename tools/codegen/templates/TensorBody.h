@@ -1,0 +1,70 @@
+#pragma once
+// ${generated_comment}
+//
+// at::Tensor: a reference-counted handle to a TensorImpl. The geometry
+// accessors are written here by hand; one method per `variants: method` entry
+// of native_functions.yaml is declared below and defined in TensorMethods.h.
+#include <c10/core/Scalar.h>
+#include <c10/core/TensorImpl.h>
+#include <c10/core/WrapDimMinimal.h>
+#include <c10/util/ArrayRef.h>
+
+#include <optional>
+#include <string_view>
+#include <tuple>
+
+namespace at {
+
+using c10::Device;
+using c10::DeviceType;
+using c10::IntArrayRef;
+using c10::Scalar;
+using c10::ScalarType;
+
+class Tensor;
+using TensorList = c10::ArrayRef<Tensor>;
+using OptionalIntArrayRef = std::optional<IntArrayRef>;
+
+class TORCH_API Tensor {
+ public:
+  Tensor() = default;
+  explicit Tensor(c10::intrusive_ptr<c10::TensorImpl> impl) : impl_(std::move(impl)) {}
+
+  bool defined() const { return impl_.defined(); }
+  c10::TensorImpl* unsafeGetTensorImpl() const { return impl_.get(); }
+  const c10::intrusive_ptr<c10::TensorImpl>& getIntrusivePtr() const { return impl_; }
+  size_t use_count() const { return impl_.use_count(); }
+  bool is_same(const Tensor& other) const { return impl_ == other.impl_; }
+
+  IntArrayRef sizes() const { return impl_->sizes(); }
+  IntArrayRef strides() const { return impl_->strides(); }
+  int64_t size(int64_t dim) const { return sizes()[c10::maybe_wrap_dim(dim, this->dim(), false)]; }
+  int64_t stride(int64_t dim) const { return strides()[c10::maybe_wrap_dim(dim, this->dim(), false)]; }
+  int64_t dim() const { return impl_->dim(); }
+  int64_t numel() const { return impl_->numel(); }
+  int64_t storage_offset() const { return impl_->storage_offset(); }
+  bool is_contiguous() const { return impl_->is_contiguous(); }
+  ScalarType scalar_type() const { return impl_->dtype(); }
+  bool is_floating_point() const { return c10::isFloatingType(scalar_type()); }
+  Device device() const { return impl_->device(); }
+  bool is_cpu() const { return device().is_cpu(); }
+  bool is_cuda() const { return device().is_cuda(); }
+  int64_t element_size() const { return static_cast<int64_t>(impl_->itemsize()); }
+  int64_t nbytes() const { return numel() * element_size(); }
+  const c10::Storage& storage() const { return impl_->storage(); }
+  void* data_ptr() const { return impl_->data(); }
+  template <typename T>
+  T* data_ptr() const {
+    TORCH_CHECK(c10::CppTypeToScalarType<T>::value == scalar_type(), "expected scalar type ",
+                c10::CppTypeToScalarType<T>::value, " but found ", scalar_type());
+    return static_cast<T*>(impl_->data());
+  }
+
+  // Generated from native_functions.yaml.
+${tensor_method_declarations}
+
+ private:
+  c10::intrusive_ptr<c10::TensorImpl> impl_;
+};
+
+}  // namespace at

@@ -1,0 +1,41 @@
+"""Running CMake: configure (once, or when the settings change), build,
+install into the package directory."""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+from .env import ROOT, Settings
+
+
+def _run(cmd: list[str], **kwargs) -> None:
+    print("+ " + " ".join(cmd), flush=True)
+    subprocess.run(cmd, check=True, **kwargs)
+
+
+def configure(build_dir: str, settings: Settings, version: str) -> None:
+    args = [
+        "cmake",
+        "-S", ROOT,
+        "-B", build_dir,
+        "-G", "Ninja",
+        f"-DCMAKE_BUILD_TYPE={settings.build_type}",
+        f"-DPython_EXECUTABLE={sys.executable}",
+        f"-DTORCH_VERSION={version}",
+    ]
+    args += [f"-D{k}={'ON' if v else 'OFF'}" for k, v in sorted(settings.cmake_options.items())]
+    args += settings.cmake_args
+    _run(args)
+
+
+def build_and_install(build_dir: str, settings: Settings, prefix: str) -> None:
+    cmd = ["cmake", "--build", build_dir, "-j", str(settings.max_jobs)]
+    if settings.verbose:
+        cmd.append("--verbose")
+    _run(cmd)
+    _run(["cmake", "--install", build_dir, "--prefix", prefix], stdout=subprocess.DEVNULL if not settings.verbose else None)
+
+
+def build_dir_for(variant: str) -> str:
+    return os.path.join(ROOT, "build", f"cmake-{variant}")

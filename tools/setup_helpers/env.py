@@ -1,0 +1,97 @@
+"""Build settings read from the environment, each documented in README.md.
+
+Only settings declared here or as option() in cmake/Options.cmake are
+accepted: an unknown USE_*/BUILD_* variable is an error, not a silent no-op.
+"""
+from __future__ import annotations
+
+import os
+import re
+import shlex
+import shutil
+from dataclasses import dataclass, field
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+_TRUE = {"1", "ON", "YES", "TRUE", "Y"}
+_FALSE = {"0", "OFF", "NO", "FALSE", "N", ""}
+# Variables with these prefixes belong to other tools and are left alone.
+_FOREIGN = ("BUILD_ID", "BUILD_NUMBER", "BUILD_URL", "BUILD_TAG", "BUILD_DIR")
+
+
+class BuildSettingError(Exception):
+    pass
+
+
+def parse_bool(name: str, value: str) -> bool:
+    v = value.strip().upper()
+    if v in _TRUE:
+        return True
+    if v in _FALSE:
+        return False
+    raise BuildSettingError(f"{name}={value!r} is not a boolean: use 1 or 0")
+
+
+def cmake_options() -> dict[str, tuple[bool, str]]:
+    """name -> (default, description), from cmake/Options.cmake."""
+    with open(os.path.join(ROOT, "cmake", "Options.cmake")) as f:
+        text = f.read()
+    found = re.findall(r'^option\((\w+)\s+"([^"]*)"\s+(ON|OFF)\)', text, re.M)
+    return {name: (default == "ON", doc) for name, doc, default in found}
+
+
+@dataclass
+class Settings:
+    max_jobs: int
+    build_type: str
+    verbose: bool
+    package_name: str
+    version_override: str | None
+    cmake_options: dict[str, bool] = field(default_factory=dict)
+    cmake_args: list[str] = field(default_factory=list)
+
+    @property
+    def use_cuda(self) -> bool:
+        return self.cmake_options.get("USE_CUDA", False)
+
+
+def read(environ: dict[str, str] | None = None) -> Settings:
+    env = dict(os.environ if environ is None else environ)
+    options = cmake_options()
+    chosen = {}
+    for name, value in env.items():
+        if not name.startswith(("USE_", "BUILD_")) or name.startswith(_FOREIGN):
+            continue
+        if name not in options:
+            known = ", ".join(sorted(options))
+            raise BuildSettingError(f"unknown build setting {name}={value!r}; the known ones are: {known}")
+        chosen[name] = parse_bool(name, value)
+
+    jobs = env.get("MAX_JOBS", "")
+    if jobs and not jobs.isdigit():
+        raise BuildSettingError(f"MAX_JOBS={jobs!r} must be a positive integer")
+    debug = parse_bool("DEBUG", env.get("DEBUG", ""))
+    relwithdeb = parse_bool("REL_WITH_DEB_INFO", env.get("REL_WITH_DEB_INFO", ""))
+    if debug and relwithdeb:
+        raise BuildSettingError("DEBUG=1 and REL_WITH_DEB_INFO=1 are exclusive")
+    name = env.get("TORCH_PACKAGE_NAME", "torch")
+    if not re.match(r"^[A-Za-z0-9]([A-Za-z0-9._-]*[A-Za-z0-9])?$", name):
+        raise BuildSettingError(f"TORCH_PACKAGE_NAME={name!r} is not a valid distribution name")
+    return Settings(
+        max_jobs=int(jobs) if jobs else (os.cpu_count() or 1),
+        build_type="Debug" if debug else ("RelWithDebInfo" if relwithdeb else "Release"),
+        verbose=parse_bool("VERBOSE", env.get("VERBOSE", "")),
+        package_name=name,
+        version_override=env.get("PYTORCH_BUILD_VERSION") or None,
+        cmake_options=chosen,
+        cmake_args=shlex.split(env.get("CMAKE_ARGS", "")),
+    )
+
+
+def find_cuda_home(environ: dict[str, str] | None = None) -> str | None:
+    """CUDA_HOME, or the toolkit around the nvcc on PATH."""
+    env = os.environ if environ is None else environ
+    home = env.get("CUDA_HOME") or env.get("CUDA_PATH")
+    if home:
+        return home if os.path.exists(os.path.join(home, "bin", "nvcc")) else None
+    nvcc = shutil.which("nvcc", path=env.get("PATH"))
+    return os.path.dirname(os.path.dirname(os.path.realpath(nvcc))) if nvcc else None

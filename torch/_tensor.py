@@ -1,0 +1,90 @@
+"""torch.Tensor: the Python class of every tensor.
+
+Operators and most methods come from the C base class torch._C.TensorBase
+(generated from native_functions.yaml); this class adds the Python protocols:
+arithmetic operators, conversions, iteration and repr.
+"""
+import torch
+from torch import _C
+from torch._tensor_str import _str
+
+_base = _C.TensorBase
+_functions = _C._VariableFunctions
+
+
+class Tensor(_base):
+    __add__ = __radd__ = _base.add
+    __iadd__ = _base.add_
+    __sub__ = _base.sub
+    __isub__ = _base.sub_
+    __mul__ = __rmul__ = _base.mul
+    __imul__ = _base.mul_
+    __truediv__ = _base.div
+    __itruediv__ = _base.div_
+    __pow__ = _base.pow
+    __ipow__ = _base.pow_
+    __matmul__ = _base.matmul
+    __neg__ = _base.neg
+    __abs__ = _base.abs
+
+    def __rsub__(self, other):
+        return _functions.rsub(self, other)
+
+    def __rtruediv__(self, other):
+        return self.reciprocal() * other
+
+    def __rpow__(self, other):
+        return _functions.pow(other, self)
+
+    def __rmatmul__(self, other):
+        return _functions.matmul(other, self)
+
+    def __floordiv__(self, other):
+        return _functions.div(self, other, rounding_mode="floor")
+
+    def __pos__(self):
+        return self
+
+    def __repr__(self):
+        return _str(self)
+
+    def __format__(self, spec):
+        if self.dim() == 0:
+            return self.item().__format__(spec)
+        return object.__format__(self, spec)
+
+    def __bool__(self):
+        if self.numel() != 1:
+            raise RuntimeError(f"Boolean value of Tensor with more than one value is ambiguous")
+        return bool(self.item())
+
+    def __float__(self):
+        if self.numel() != 1:
+            raise TypeError("only one element tensors can be converted to Python scalars")
+        return float(self.item())
+
+    def __int__(self):
+        if self.numel() != 1:
+            raise TypeError("only one element tensors can be converted to Python scalars")
+        return int(self.item())
+
+    def __index__(self):
+        if self.numel() != 1 or self.is_floating_point() or self.dtype == torch.bool:
+            raise TypeError("only integer tensors of a single element can be converted to an index")
+        return int(self.item())
+
+    def __iter__(self):
+        if self.dim() == 0:
+            raise TypeError("iteration over a 0-d tensor")
+        return (self[i] for i in range(self.shape[0]))
+
+    def __hash__(self):
+        return id(self)
+
+    @property
+    def T(self):
+        """The tensor with its dimensions reversed."""
+        return self.permute(tuple(range(self.dim() - 1, -1, -1)))
+
+
+_C._set_tensor_class(Tensor)
