@@ -44,6 +44,14 @@ class CMakeBuildExt(build_ext):
             ext.library_dirs = [os.path.join(package_dir, "lib")]
         super().run()
 
+    def build_extensions(self):
+        # Some Pythons (pyenv's among them) bake -Wl,-rpath,<their lib dir>
+        # into LDSHARED; the stub must carry no rpath but $ORIGIN/lib.
+        self.compiler.linker_so = [
+            arg for arg in self.compiler.linker_so if not arg.startswith(("-Wl,-rpath", "-Wl,-R"))
+        ]
+        super().build_extensions()
+
 
 class Clean(Command):
     """Removes build/ and everything a develop build put into torch/."""

@@ -155,7 +155,16 @@ def _call(f: NativeFunction, py_index: dict[str, int], method: bool, out_index: 
         lines += ["{", "  torch::GILRelease no_gil;", f"  {call};", "}", f"Py_INCREF({obj});", f"return {obj};"]
         return lines
     lines += [f"{cpp.return_type(rets)} result_;", "{", "  torch::GILRelease no_gil;",
-              f"  result_ = {call};", "}", "return torch::wrap(std::move(result_));"]
+              f"  result_ = {call};", "}"]
+    self_alias = len(rets) == 1 and rets[0].type.alias and s.self_arg is not None \
+        and s.self_arg.type.alias == rets[0].type.alias
+    if self_alias:
+        # A view op that may return its input as-is (x.to(x.dtype), x.contiguous()):
+        # then the caller gets the same Python object back, as in PyTorch.
+        obj = "self_" if method else f"_r.obj({py_index['self']})"
+        lines += [f"if (result_.is_same(self) && THPVariable_Check({obj})) {{", f"  Py_INCREF({obj});",
+                  f"  return {obj};", "}"]
+    lines += ["return torch::wrap(std::move(result_));"]
     return lines
 
 

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# README's test command: install a repaired wheel into a fresh virtual
+# environment and run the test suite from outside the checkout.
+#   ci/test_wheel.sh [WHEEL] [PYTEST ARGS...]
+# WHEEL defaults to the newest in wheelhouse/ for $PYTHON, built if missing.
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+
+wheel=""
+if [ $# -gt 0 ] && [[ "$1" == *.whl ]]; then
+  wheel="$1"
+  shift
+fi
+wheel="${wheel:-$(find_wheel)}"
+if [ -z "$wheel" ]; then
+  log "no wheel in $WHEELHOUSE for $("$PYTHON" --version): building one"
+  bash "$REPO_ROOT/ci/build_wheelhouse.sh"
+  wheel="$(find_wheel)"
+fi
+
+venv="$REPO_ROOT/build/test-venv"
+log "installing $(basename "$wheel") and the test requirements into a fresh environment"
+fresh_venv "$venv"
+"$venv/bin/python" -m pip install -q "$wheel" -r "$REPO_ROOT/tests/requirements.txt"
+
+# The tests and their configuration, copied where no checkout is in sight.
+workdir="$(mktemp -d)"
+cp -r "$REPO_ROOT/tests" "$REPO_ROOT/pyproject.toml" "$workdir/"
+log "running the tests in $workdir"
+cd "$workdir"
+TORCH_TEST_WHEEL=1 "$venv/bin/python" -m pytest tests "$@" -p no:cacheprovider -q
+
+log "running the code generator's tests"
+ensure_tools_venv
+cd "$REPO_ROOT"
+"$TOOLS_VENV/bin/python" -m pip install -q pytest
+"$TOOLS_VENV/bin/python" -m pytest tools/codegen/tests -p no:cacheprovider -q

@@ -1,0 +1,14 @@
+"""Declarative records of every operator, one file per op family.
+
+Each OpInfo says how to call the op, its numpy reference, the dtypes it
+supports, what dtype it returns, which variants exist (method, in-place, out=)
+and which inputs must be rejected with which error. test_ops.py runs the same
+checks over all of them.
+"""
+from .binary import BINARY_OPS
+from .linalg import LINALG_OPS
+from .reduction import REDUCTION_OPS
+from .shape import SHAPE_OPS
+from .unary import UNARY_OPS
+
+ALL_OPS = UNARY_OPS + BINARY_OPS + REDUCTION_OPS + LINALG_OPS + SHAPE_OPS

@@ -1,0 +1,94 @@
+"""Binary pointwise ops, with broadcasting and Python-number operands."""
+import numpy as np
+
+import torch
+
+from .core import ALL, FLOATS, INTS, NUMERIC, ErrorInput, OpInfo, SampleInput, float_result, make_array, python_scalar
+
+SHAPE_PAIRS = [
+    ((3, 4), (3, 4)),
+    ((3, 1), (1, 4)),
+    ((2, 3, 4), (4,)),
+    ((), (3,)),
+    ((5,), ()),
+    ((0, 3), (1, 3)),
+]
+
+
+def binary_samples(op, dtype, rng, nonzero_rhs=False, rhs_domain=None):
+    for a_shape, b_shape in SHAPE_PAIRS:
+        a = make_array(a_shape, dtype, rng, op.domain)
+        b = make_array(b_shape, dtype, rng, rhs_domain or op.domain, nonzero=nonzero_rhs)
+        yield SampleInput((a, b), desc=f"{a_shape} with {b_shape}")
+    scalar = python_scalar(dtype, rng)
+    yield SampleInput((make_array((3, 4), dtype, rng, op.domain), scalar), desc="tensor with a Python number")
+
+
+def shape_mismatch(name, type_error=None):
+    def errors():
+        yield ErrorInput((torch.ones(2, 3), torch.ones(4)), {}, RuntimeError,
+                         r"The size of tensor a \(3\) must match the size of tensor b \(4\)")
+        yield ErrorInput((torch.ones(2), "x"), {}, TypeError,
+                         type_error or rf"{name}\(\): argument 'other' \(position 2\) must be Tensor, not str")
+    return errors
+
+
+def _sub_errors():
+    yield from shape_mismatch("sub")()
+    yield ErrorInput((torch.tensor([True]), torch.tensor([False])), {}, RuntimeError, "with two bool tensors")
+
+
+def _add_errors():
+    yield from shape_mismatch("add")()
+    yield ErrorInput((torch.ones(2, dtype=torch.int64), torch.ones(2, dtype=torch.int64)), {"alpha": 0.5},
+                     RuntimeError, "argument alpha must not be a floating point number")
+
+
+def _div_mode_errors():
+    yield ErrorInput((torch.ones(2), torch.ones(2)), {"rounding_mode": "round"}, RuntimeError,
+                     "expected rounding_mode to be one of None, 'trunc', or 'floor'")
+    yield ErrorInput((torch.ones(2, dtype=torch.int64), torch.zeros(2, dtype=torch.int64)),
+                     {"rounding_mode": "floor"}, RuntimeError, "ZeroDivisionError")
+
+
+def _pow_errors():
+    yield ErrorInput((torch.tensor([2, 3]), -1), {}, RuntimeError, "Integers to negative integer powers are not allowed")
+
+
+def _trunc_div(a, b):
+    if a.dtype.kind in "iu":
+        return (np.sign(a) * np.sign(b) * (np.abs(a) // np.abs(b))).astype(np.result_type(a, b))
+    return np.trunc(a / b)
+
+
+def _int_pow(a, b):
+    if isinstance(b, np.ndarray) and b.dtype.kind in "iu":
+        return np.power(a, b.astype(a.dtype if isinstance(a, np.ndarray) else np.int64))
+    return np.power(a, b)
+
+
+BINARY_OPS = [
+    OpInfo("add", np.add, ALL, binary_samples, inplace=True, supports_out=True, error_inputs=_add_errors),
+    OpInfo("add", lambda a, b, alpha: a + alpha * b, NUMERIC,
+           lambda op, d, rng: (SampleInput(s.args, {"alpha": 2}, s.desc) for s in binary_samples(op, d, rng)),
+           variant="alpha", inplace=True, supports_out=True),
+    OpInfo("sub", np.subtract, NUMERIC, binary_samples, inplace=True, supports_out=True, error_inputs=_sub_errors),
+    OpInfo("mul", np.multiply, ALL, binary_samples, inplace=True, supports_out=True,
+           error_inputs=shape_mismatch("mul")),
+    OpInfo("div", lambda a, b: np.true_divide(a, b), FLOATS + INTS,
+           lambda op, d, rng: binary_samples(op, d, rng, nonzero_rhs=True),
+           result_dtype=float_result, inplace=True, supports_out=True,
+           error_inputs=shape_mismatch("div", r"div\(\) received an invalid combination of arguments - got "
+                                              r"\(Tensor, str\), but expected one of:\n \* \(Tensor input, Tensor other")),
+    OpInfo("div", lambda a, b, rounding_mode: _trunc_div(np.asarray(a), np.asarray(b)), NUMERIC,
+           lambda op, d, rng: (SampleInput(s.args, {"rounding_mode": "trunc"}, s.desc)
+                               for s in binary_samples(op, d, rng, nonzero_rhs=True)),
+           variant="trunc", inplace=True, supports_out=True, error_inputs=_div_mode_errors),
+    OpInfo("div", lambda a, b, rounding_mode: np.floor_divide(a, b), NUMERIC,
+           lambda op, d, rng: (SampleInput(s.args, {"rounding_mode": "floor"}, s.desc)
+                               for s in binary_samples(op, d, rng, nonzero_rhs=True)),
+           variant="floor", inplace=True, supports_out=True),
+    OpInfo("pow", _int_pow, FLOATS, binary_samples, inplace=True, domain=(0.5, 3.0)),
+    OpInfo("pow", _int_pow, INTS, lambda op, d, rng: binary_samples(op, d, rng, rhs_domain=(0, 3)),
+           variant="int", inplace=True, domain=(-3, 3), error_inputs=_pow_errors),
+]

@@ -1,0 +1,130 @@
+"""The installed wheel's layout: PyTorch's architecture, checked on disk.
+
+- torch._C is a stub that links only libtorch_python and finds it through
+  the rpath $ORIGIN/lib; libtorch_python exports initModule.
+- libc10 and libtorch_cpu do not depend on Python, so one build serves
+  every Python version.
+- headers and TorchConfig.cmake let C++ code build against the wheel.
+"""
+import glob
+import os
+import re
+import shutil
+import subprocess
+import sys
+import sysconfig
+import textwrap
+
+import pytest
+
+import torch
+
+pytestmark = pytest.mark.build
+PKG = os.path.dirname(torch.__file__)
+LIB = os.path.join(PKG, "lib")
+
+
+def readelf_dynamic(path):
+    return subprocess.run(["readelf", "-d", path], capture_output=True, text=True, check=True).stdout
+
+
+def needed(path):
+    return re.findall(r"\(NEEDED\).*\[(.*)\]", readelf_dynamic(path))
+
+
+def rpath(path):
+    return re.findall(r"\((?:RPATH|RUNPATH)\).*\[(.*)\]", readelf_dynamic(path))
+
+
+def dynamic_symbols(path, undefined=False):
+    args = ["nm", "-D"] + (["--undefined-only"] if undefined else ["--defined-only"]) + [path]
+    return subprocess.run(args, capture_output=True, text=True, check=True).stdout
+
+
+def stub_path():
+    (path,) = glob.glob(os.path.join(PKG, "_C*" + sysconfig.get_config_var("EXT_SUFFIX")))
+    return path
+
+
+def test_torch_is_the_installed_wheel():
+    if os.environ.get("TORCH_TEST_WHEEL") != "1":
+        pytest.skip("not testing an installed wheel (TORCH_TEST_WHEEL unset)")
+    site = sysconfig.get_paths()["purelib"]
+    assert os.path.realpath(torch.__file__).startswith(os.path.realpath(site)), torch.__file__
+
+
+def test_native_libraries_are_present():
+    for name in ("libc10.so", "libtorch_cpu.so", "libtorch_python.so"):
+        assert os.path.exists(os.path.join(LIB, name)), name
+
+
+def test_stub_links_only_torch_python_with_origin_rpath():
+    stub = stub_path()
+    libs = [n for n in needed(stub) if not n.startswith(("libc.so", "libpthread", "libm.so", "libdl"))]
+    assert libs == ["libtorch_python.so"], libs
+    assert rpath(stub) == ["$ORIGIN/lib"]
+    assert os.path.getsize(stub) < 64 * 1024  # a stub, not the binding
+
+
+def test_torch_python_exports_init_module():
+    assert re.search(r" T initModule$", dynamic_symbols(os.path.join(LIB, "libtorch_python.so")), re.M)
+
+
+@pytest.mark.parametrize("lib", ["libc10.so", "libtorch_cpu.so"])
+def test_core_libraries_have_no_python_symbols(lib):
+    undefined = dynamic_symbols(os.path.join(LIB, lib), undefined=True)
+    python_symbols = re.findall(r"\b_?Py\w+", undefined)
+    assert python_symbols == [], python_symbols
+    assert not any("python" in n for n in needed(os.path.join(LIB, lib)))
+
+
+def test_libraries_find_each_other_through_origin():
+    for lib in ("libtorch_cpu.so", "libtorch_python.so"):
+        entries = rpath(os.path.join(LIB, lib))
+        assert entries and all(e.startswith("$ORIGIN") for e in entries), (lib, entries)
+
+
+def test_headers_are_installed():
+    inc = os.path.join(PKG, "include")
+    for header in ("c10/core/TensorImpl.h", "ATen/ATen.h", "ATen/Functions.h", "ATen/core/TensorBody.h"):
+        assert os.path.exists(os.path.join(inc, header)), header
+
+
+def test_version():
+    assert re.match(r"^\d+\.\d+\.\d+", torch.__version__)
+    assert torch.__version__.endswith("+cpu")
+    assert torch.version.cuda is None
+    assert torch.version.git_version
+    assert torch.version.debug is False
+    assert torch._C._version == torch.__version__
+
+
+@pytest.mark.skipif(shutil.which("c++") is None, reason="no C++ compiler")
+def test_cmake_config_builds_a_cpp_program(tmp_path):
+    cmake = shutil.which("cmake") or os.path.join(os.path.dirname(sys.executable), "cmake")
+    (tmp_path / "CMakeLists.txt").write_text(textwrap.dedent("""
+        cmake_minimum_required(VERSION 3.18)
+        project(consumer CXX)
+        find_package(Torch REQUIRED)
+        add_executable(consumer main.cpp)
+        target_link_libraries(consumer ${TORCH_LIBRARIES})
+        set_target_properties(consumer PROPERTIES BUILD_RPATH "${TORCH_INCLUDE_DIRS}/../lib")
+    """))
+    (tmp_path / "main.cpp").write_text(textwrap.dedent("""
+        #include <ATen/ATen.h>
+        #include <iostream>
+        int main() {
+          at::Tensor a = at::arange(6, at::ScalarType::Float).reshape({2, 3});
+          at::Tensor s = (a.mul(a)).sum();
+          std::cout << s.item().toDouble() << std::endl;
+          return 0;
+        }
+    """))
+    torch_dir = os.path.join(PKG, "share", "cmake", "Torch")
+    build = tmp_path / "build"
+    subprocess.run([cmake, "-S", str(tmp_path), "-B", str(build), f"-DTorch_DIR={torch_dir}"], check=True,
+                   capture_output=True)
+    subprocess.run([cmake, "--build", str(build)], check=True, capture_output=True)
+    out = subprocess.run([str(build / "consumer")], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "55"
+

@@ -1,0 +1,86 @@
+"""__getitem__ / __setitem__ with ints, slices, None and Ellipsis, against numpy."""
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import torch
+from testing import assert_matches, to_torch
+
+BASE = np.arange(60, dtype=np.float32).reshape(3, 4, 5)
+
+INDICES = [
+    0, -1, 2, (1, 2), (0, -1, 3), slice(None), slice(1, None), slice(None, -1), slice(0, 3, 2),
+    (slice(None), 1), (Ellipsis, 0), (0, Ellipsis), (None, 0), (slice(None), None, 1), (1, slice(1, 3), Ellipsis),
+    (Ellipsis,), (slice(10, 20),), (slice(-100, 100, 3),), (Ellipsis, None),
+]
+
+
+@pytest.mark.parametrize("index", INDICES, ids=repr)
+def test_getitem_matches_numpy(index):
+    t = to_torch(BASE)
+    assert_matches(t[index], BASE[index])
+
+
+@pytest.mark.parametrize("index", INDICES, ids=repr)
+def test_setitem_number_matches_numpy(index):
+    t, expected = to_torch(BASE), BASE.copy()
+    t[index] = -1.0
+    expected[index] = -1.0
+    assert_matches(t, expected)
+
+
+def test_setitem_tensor_broadcasts():
+    t = torch.zeros(3, 4)
+    t[1:] = torch.tensor([1.0, 2.0, 3.0, 4.0])
+    assert t.tolist() == [[0.0] * 4, [1.0, 2.0, 3.0, 4.0], [1.0, 2.0, 3.0, 4.0]]
+    t[:, 0] = torch.tensor([7.0, 8.0, 9.0])
+    assert [row[0] for row in t.tolist()] == [7.0, 8.0, 9.0]
+
+
+def test_getitem_returns_views():
+    t = torch.zeros(3, 4)
+    row = t[1]
+    row.fill_(5.0)
+    assert t.sum().item() == 20.0
+    assert t[...] is not t
+
+
+def test_index_errors():
+    t = torch.zeros(3, 4)
+    with pytest.raises(IndexError, match="index 3 is out of bounds for dimension 0 with size 3"):
+        t[3]
+    with pytest.raises(IndexError, match="too many indices for tensor of dimension 2"):
+        t[0, 0, 0]
+    with pytest.raises(IndexError, match="only integers, slices"):
+        t["a"]
+    with pytest.raises(ValueError, match="step must be greater than zero"):
+        t[::-1]
+    with pytest.raises(IndexError, match="an index can only have a single ellipsis"):
+        t[..., ...]
+    with pytest.raises(TypeError, match="can't assign a str to a Tensor"):
+        t[0] = "x"
+    with pytest.raises(RuntimeError, match="must match the size"):
+        t[0] = torch.ones(5)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    shape=st.lists(st.integers(1, 4), min_size=1, max_size=3),
+    data=st.data(),
+)
+def test_random_basic_indexing_matches_numpy(shape, data):
+    arr = np.arange(int(np.prod(shape)), dtype=np.int64).reshape(shape)
+    index = []
+    for size in shape:
+        if data.draw(st.booleans()):
+            index.append(None)  # adds a dim, consumes none
+        if data.draw(st.booleans()):
+            index.append(data.draw(st.integers(-size, size - 1)))
+        else:
+            start = data.draw(st.none() | st.integers(-size - 2, size + 2))
+            stop = data.draw(st.none() | st.integers(-size - 2, size + 2))
+            step = data.draw(st.none() | st.integers(1, 3))
+            index.append(slice(start, stop, step))
+    index = tuple(index)
+    assert_matches(to_torch(arr)[index], arr[index])

@@ -1,0 +1,181 @@
+"""Tensor creation, properties, conversions and operators."""
+import math
+
+import pytest
+
+import torch
+
+
+def test_tensor_from_nested_lists_infers_dtype():
+    assert torch.tensor([1, 2]).dtype == torch.int64
+    assert torch.tensor([1, 2.5]).dtype == torch.float32
+    assert torch.tensor([True, False]).dtype == torch.bool
+    assert torch.tensor([[1, 2], [3, 4]]).shape == (2, 2)
+    assert torch.tensor(3.5).dim() == 0
+    assert torch.tensor([]).shape == (0,)
+    assert torch.tensor([[1, 2]], dtype=torch.float64).dtype == torch.float64
+
+
+def test_tensor_rejects_ragged_and_non_numbers():
+    with pytest.raises(ValueError, match=r"expected sequence of length 2 at dim 1 \(got 1\)"):
+        torch.tensor([[1, 2], [3]])
+    with pytest.raises(TypeError, match="Could not infer dtype of str"):
+        torch.tensor(["a"])
+
+
+def test_factories():
+    assert torch.zeros(2, 3).tolist() == [[0.0] * 3] * 2
+    assert torch.ones((2,), dtype=torch.int32).tolist() == [1, 1]
+    assert torch.ones(2).dtype == torch.float32
+    assert torch.full((2, 2), 7).dtype == torch.int64
+    assert torch.full((2,), 1.5).tolist() == [1.5, 1.5]
+    assert torch.empty(4, 5).shape == torch.Size([4, 5])
+    assert torch.arange(5).tolist() == [0, 1, 2, 3, 4]
+    assert torch.arange(1, 2, 0.25).tolist() == [1.0, 1.25, 1.5, 1.75]
+    assert torch.arange(10, 0, -3).tolist() == [10, 7, 4, 1]
+    assert torch.zeros_like(torch.ones(2, dtype=torch.int32)).dtype == torch.int32
+
+
+def test_factory_errors():
+    with pytest.raises(RuntimeError, match="negative dimension -1"):
+        torch.zeros(-1)
+    with pytest.raises(RuntimeError, match="step must be nonzero"):
+        torch.arange(0, 5, 0)
+    with pytest.raises(TypeError, match="zeros"):
+        torch.zeros("a")
+
+
+def test_manual_seed_reproduces_random_tensors():
+    torch.manual_seed(42)
+    a, b = torch.rand(100), torch.randn(3, 3)
+    torch.manual_seed(42)
+    assert torch.rand(100).tolist() == a.tolist()
+    assert torch.randn(3, 3).tolist() == b.tolist()
+    values = a.tolist()
+    assert all(0.0 <= v < 1.0 for v in values)
+    assert len(set(values)) == 100
+
+
+def test_randn_is_standard_normal():
+    torch.manual_seed(0)
+    x = torch.randn(100000)
+    assert abs(x.mean().item()) < 0.02
+    assert abs(((x - x.mean()) ** 2).mean().item() - 1.0) < 0.02
+
+
+def test_properties():
+    t = torch.zeros(2, 3, 4)
+    assert t.shape == (2, 3, 4) and isinstance(t.shape, torch.Size) and isinstance(t.shape, tuple)
+    assert t.size() == t.shape and t.size(1) == 3 and t.size(-1) == 4
+    assert t.stride() == (12, 4, 1) and t.stride(0) == 12
+    assert t.dim() == t.ndim == 3 and t.numel() == 24
+    assert t.dtype == torch.float32 and t.device == torch.device("cpu")
+    assert t.is_contiguous() and not t.transpose(0, 2).is_contiguous()
+    assert len(t) == 2
+    with pytest.raises(TypeError, match="len\\(\\) of a 0-d tensor"):
+        len(torch.tensor(1.0))
+
+
+def test_item_and_tolist():
+    assert torch.tensor([2.5]).item() == 2.5
+    assert isinstance(torch.tensor(3).item(), int)
+    assert torch.tensor(True).item() is True
+    assert torch.tensor([[1, 2], [3, 4]]).t().tolist() == [[1, 3], [2, 4]]
+    with pytest.raises(RuntimeError, match="a Tensor with 2 elements cannot be converted to Scalar"):
+        torch.ones(2).item()
+
+
+def test_to_dtype():
+    t = torch.tensor([1.7, -2.2])
+    assert t.to(torch.int32).tolist() == [1, -2]
+    assert t.to(torch.bool).tolist() == [True, True]
+    assert t.to(torch.float32) is t
+    assert t.to(torch.float32, copy=True) is not t
+    assert torch.tensor([0, 3]).to(torch.float64).tolist() == [0.0, 3.0]
+
+
+def test_operators():
+    a = torch.tensor([1.0, 2.0])
+    assert (a + 1).tolist() == [2.0, 3.0]
+    assert (1 + a).tolist() == [2.0, 3.0]
+    assert (a - 1).tolist() == [0.0, 1.0]
+    assert (1 - a).tolist() == [0.0, -1.0]
+    assert (a * 3).tolist() == [3.0, 6.0]
+    assert (a / 2).tolist() == [0.5, 1.0]
+    assert (2 / a).tolist() == [2.0, 1.0]
+    assert (a ** 2).tolist() == [1.0, 4.0]
+    assert (2 ** a).tolist() == [2.0, 4.0]
+    assert (-a).tolist() == [-1.0, -2.0]
+    m = torch.tensor([[1.0, 2.0], [3.0, 4.0]])
+    assert (m @ m).tolist() == [[7.0, 10.0], [15.0, 22.0]]
+    assert (m @ a).tolist() == [5.0, 11.0]
+
+
+def test_inplace_operators_keep_identity():
+    a = torch.tensor([1.0, 2.0])
+    b = a
+    a += 1
+    a *= 2
+    a -= 1
+    a /= 3
+    assert a is b
+    assert a.tolist() == [1.0, 5.0 / 3.0] or all(math.isclose(x, y, rel_tol=1e-6) for x, y in zip(a.tolist(), [1.0, 5 / 3]))
+
+
+def test_inplace_rejects_result_that_does_not_fit():
+    a = torch.ones(3, dtype=torch.int64)
+    with pytest.raises(RuntimeError, match="result type Float can't be cast to the desired output type Long"):
+        a += 0.5
+    with pytest.raises(RuntimeError, match=r"output with shape \[3\] doesn't match the broadcast shape \[2, 3\]"):
+        torch.ones(3).add_(torch.ones(2, 3))
+
+
+def test_views_share_storage():
+    base = torch.zeros(3, 4)
+    v = base.view(4, 3)
+    v.fill_(1.0)
+    assert base.sum().item() == 12.0
+    t = base.transpose(0, 1)
+    t.mul_(2)
+    assert base.tolist()[0] == [2.0] * 4
+    r = base.reshape(12)
+    assert r.data_ptr() == base.data_ptr()
+    c = base.t().reshape(12)  # not viewable: a copy
+    assert c.data_ptr() != base.data_ptr()
+
+
+def test_overlapping_copy_is_rejected():
+    a = torch.arange(6.0)
+    with pytest.raises(RuntimeError, match="refer to a single memory location"):
+        a[1:].copy_(a[:-1])
+
+
+def test_bool_conversions():
+    assert bool(torch.tensor([1.0])) is True
+    assert float(torch.tensor(2.5)) == 2.5
+    assert int(torch.tensor(7)) == 7
+    with pytest.raises(RuntimeError, match="Boolean value of Tensor with more than one value is ambiguous"):
+        bool(torch.ones(2))
+
+
+def test_num_threads():
+    n = torch.get_num_threads()
+    assert n >= 1
+    torch.set_num_threads(1)
+    try:
+        assert torch.get_num_threads() == 1
+        assert torch.ones(100000).sum().item() == 100000.0
+    finally:
+        torch.set_num_threads(n)
+
+
+def test_large_parallel_ops_match_serial():
+    torch.manual_seed(0)
+    x = torch.rand(3, 100003)
+    n = torch.get_num_threads()
+    torch.set_num_threads(1)
+    try:
+        serial = ((x * 2 + 1).exp().sum(1)).tolist()
+    finally:
+        torch.set_num_threads(n)
+    assert ((x * 2 + 1).exp().sum(1)).tolist() == pytest.approx(serial, rel=1e-6)
