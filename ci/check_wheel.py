@@ -67,14 +67,16 @@ def main() -> int:
         shown = run(tool("auditwheel") + ["show", wheel])
         if not re.search(r"manylinux_\d+_\d+", shown):
             sys.exit(f"check_wheel: auditwheel show names no manylinux policy:\n{shown}")
-        print(f"auditwheel: {re.search(r'manylinux_[0-9_]+_\w+', shown).group(0)}")
+        policy = re.search(r"manylinux_[0-9_]+_\w+", shown).group(0)
+        print(f"auditwheel: {policy}")
         problems = check_rpaths(wheel)
         if problems:
             sys.exit("check_wheel: " + "\n".join(problems))
         print("rpath: every entry stays inside the wheel")
     run(tool("twine") + ["check", "--strict", wheel])
     print("twine check: passed")
-    run(tool("check-wheel-contents") + [wheel])
+    config = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "pyproject.toml")
+    run(tool("check-wheel-contents") + ["--config", config, wheel])
     print("check-wheel-contents: passed")
     return 0
 
