@@ -8,6 +8,7 @@ Settings come from the environment; README.md lists them.
 import os
 import shutil
 import sys
+import sysconfig
 
 from setuptools import Command, Extension, find_packages, setup
 from setuptools.command.build_ext import build_ext
@@ -51,6 +52,38 @@ class CMakeBuildExt(build_ext):
             arg for arg in self.compiler.linker_so if not arg.startswith(("-Wl,-rpath", "-Wl,-R"))
         ]
         super().build_extensions()
+
+
+class Develop(Command):
+    """Builds in place and puts the checkout on sys.path with a .pth file.
+
+    Unlike setuptools' own develop (now a detour through pip and a fresh
+    isolated build), a rebuild after a C++ edit takes seconds.
+    `python setup.py develop --uninstall` removes the .pth file again."""
+
+    description = "build in place and make the checkout importable"
+    user_options = [("uninstall", "u", "remove the .pth file")]
+    boolean_options = ["uninstall"]
+
+    def initialize_options(self):
+        self.uninstall = False
+
+    def finalize_options(self):
+        pass
+
+    def run(self):
+        root = os.path.dirname(os.path.abspath(__file__))
+        pth = os.path.join(sysconfig.get_paths()["purelib"], f"{SETTINGS.package_name}-develop.pth")
+        if self.uninstall:
+            if os.path.exists(pth):
+                os.remove(pth)
+            return
+        build_ext_cmd = self.reinitialize_command("build_ext", inplace=1)
+        build_ext_cmd.ensure_finalized()
+        self.run_command("build_ext")
+        with open(pth, "w") as f:
+            f.write(root + "\n")
+        print(f"develop: {root} is on sys.path through {pth}")
 
 
 class Clean(Command):
@@ -98,7 +131,7 @@ setup(
     python_requires=">=3.9",
     packages=find_packages(include=["torch", "torch.*"]),
     ext_modules=[stub],
-    cmdclass={"build_ext": CMakeBuildExt, "clean": Clean},
+    cmdclass={"build_ext": CMakeBuildExt, "develop": Develop, "clean": Clean},
     zip_safe=False,
     classifiers=[
         "Programming Language :: C++",

