@@ -29,8 +29,8 @@ log "running the tests in $workdir"
 cd "$workdir"
 TORCH_TEST_WHEEL=1 "$venv/bin/python" -m pytest tests "$@" -p no:cacheprovider -q
 
-log "running the code generator's tests"
+log "running the build tools' tests (code generator, build settings)"
 ensure_tools_venv
 cd "$REPO_ROOT"
 "$TOOLS_VENV/bin/python" -m pip install -q pytest
-"$TOOLS_VENV/bin/python" -m pytest tools/codegen/tests -p no:cacheprovider -q
+"$TOOLS_VENV/bin/python" -m pytest tools -p no:cacheprovider -q

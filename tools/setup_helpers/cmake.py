@@ -6,7 +6,7 @@ import os
 import subprocess
 import sys
 
-from .env import ROOT, Settings
+from .env import ROOT, Settings, cmake_options
 
 
 def _run(cmd: list[str], **kwargs) -> None:
@@ -24,7 +24,11 @@ def configure(build_dir: str, settings: Settings, version: str) -> None:
         f"-DPython_EXECUTABLE={sys.executable}",
         f"-DTORCH_VERSION={version}",
     ]
-    args += [f"-D{k}={'ON' if v else 'OFF'}" for k, v in sorted(settings.cmake_options.items())]
+    # Every option, every time: a value left in CMake's cache by an earlier
+    # configure (USE_CUDA=1 once) must not outlive the environment that set it.
+    for name, (default, _doc) in sorted(cmake_options().items()):
+        value = settings.cmake_options.get(name, default)
+        args.append(f"-D{name}={'ON' if value else 'OFF'}")
     args += settings.cmake_args
     _run(args)
 

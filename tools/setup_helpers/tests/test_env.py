@@ -1,0 +1,60 @@
+"""Build settings from the environment: parsing, validation, CUDA detection."""
+import os
+import stat
+
+import pytest
+
+from tools.setup_helpers import env, version
+
+
+def test_defaults():
+    s = env.read({})
+    assert s.build_type == "Release"
+    assert s.package_name == "torch"
+    assert s.max_jobs >= 1
+    assert s.cmake_options == {}
+    assert not s.use_cuda
+
+
+def test_settings_are_read():
+    s = env.read({"MAX_JOBS": "3", "DEBUG": "1", "VERBOSE": "on", "USE_OPENMP": "0", "USE_CUDA": "no",
+                  "CMAKE_ARGS": "-DFOO=1 -DBAR='a b'", "TORCH_PACKAGE_NAME": "torch-nightly",
+                  "PYTORCH_BUILD_VERSION": "1.2.3+cpu"})
+    assert s.max_jobs == 3 and s.build_type == "Debug" and s.verbose
+    assert s.cmake_options == {"USE_OPENMP": False, "USE_CUDA": False}
+    assert s.cmake_args == ["-DFOO=1", "-DBAR=a b"]
+    assert s.package_name == "torch-nightly"
+    assert version.full_version("cpu", s.version_override) == "1.2.3+cpu"
+
+
+def test_options_come_from_cmake():
+    options = env.cmake_options()
+    assert {"USE_CUDA", "USE_OPENMP", "USE_CCACHE", "BUILD_PYTHON"} <= set(options)
+    assert options["USE_CUDA"][0] is False
+
+
+@pytest.mark.parametrize("environ,message", [
+    ({"USE_CUDAA": "1"}, "unknown build setting USE_CUDAA='1'; the known ones are: BUILD_PYTHON"),
+    ({"USE_CUDA": "maybe"}, "USE_CUDA='maybe' is not a boolean"),
+    ({"MAX_JOBS": "two"}, "MAX_JOBS='two' must be a positive integer"),
+    ({"DEBUG": "1", "REL_WITH_DEB_INFO": "1"}, "exclusive"),
+    ({"TORCH_PACKAGE_NAME": "bad name"}, "not a valid distribution name"),
+])
+def test_bad_settings_are_errors(environ, message):
+    with pytest.raises(env.BuildSettingError, match=message.replace("(", r"\(").replace(")", r"\)")):
+        env.read(environ)
+
+
+def test_default_version_has_the_variant_label():
+    assert version.full_version("cpu", None) == version.base_version() + "+cpu"
+
+
+def test_find_cuda_home(tmp_path):
+    assert env.find_cuda_home({"CUDA_HOME": str(tmp_path), "PATH": ""}) is None  # no bin/nvcc there
+    nvcc = tmp_path / "bin" / "nvcc"
+    nvcc.parent.mkdir()
+    nvcc.write_text("#!/bin/sh\n")
+    nvcc.chmod(nvcc.stat().st_mode | stat.S_IEXEC)
+    assert env.find_cuda_home({"CUDA_HOME": str(tmp_path), "PATH": ""}) == str(tmp_path)
+    assert env.find_cuda_home({"PATH": str(tmp_path / "bin")}) == os.path.realpath(str(tmp_path))
+    assert env.find_cuda_home({"PATH": ""}) is None
