@@ -159,7 +159,7 @@ template <typename T>
 PyObject* to_python(T v) {
   if constexpr (std::is_same_v<T, bool>) {
     return PyBool_FromLong(v);
-  } else if constexpr (std::is_floating_point_v<T>) {
+  } else if constexpr (c10::is_floating_v<T>) {
     return PyFloat_FromDouble(static_cast<double>(v));
   } else {
     return PyLong_FromLongLong(static_cast<long long>(v));

@@ -11,8 +11,13 @@
     return __VA_ARGS__();                           \
   }
 
-#define AT_FLOATING_CASES_(...) \
-  AT_DISPATCH_CASE_(Float, float, __VA_ARGS__) AT_DISPATCH_CASE_(Double, double, __VA_ARGS__)
+// float16 and bfloat16 are in every floating group: kernels compute them in
+// float through their implicit conversions (c10/util/Half.h).
+#define AT_FLOATING_CASES_(...)                          \
+  AT_DISPATCH_CASE_(Float, float, __VA_ARGS__)           \
+  AT_DISPATCH_CASE_(Double, double, __VA_ARGS__)         \
+  AT_DISPATCH_CASE_(Half, ::c10::Half, __VA_ARGS__)      \
+  AT_DISPATCH_CASE_(BFloat16, ::c10::BFloat16, __VA_ARGS__)
 #define AT_INTEGRAL_CASES_(...)                     \
   AT_DISPATCH_CASE_(Byte, uint8_t, __VA_ARGS__)     \
   AT_DISPATCH_CASE_(Char, int8_t, __VA_ARGS__)      \

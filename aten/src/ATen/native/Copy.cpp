@@ -78,6 +78,8 @@ Scalar _local_scalar_dense_cpu(const Tensor& self) {
     case ScalarType::Long: return Scalar(*static_cast<const int64_t*>(p));
     case ScalarType::Float: return Scalar(*static_cast<const float*>(p));
     case ScalarType::Double: return Scalar(*static_cast<const double*>(p));
+    case ScalarType::Half: return Scalar(static_cast<float>(*static_cast<const c10::Half*>(p)));
+    case ScalarType::BFloat16: return Scalar(static_cast<float>(*static_cast<const c10::BFloat16*>(p)));
     default: TORCH_CHECK_NOT_IMPLEMENTED(false, "item() not implemented for '", self.scalar_type(), "'");
   }
 }

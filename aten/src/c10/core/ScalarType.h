@@ -1,10 +1,9 @@
 #pragma once
 // Element types. The list below is the single place that names them; the
 // dispatch macros (ATen/Dispatch.h) and the Python dtype objects derive from it.
-// Half and BFloat16 have their enum slots and names already so that adding
-// their C++ storage types does not renumber anything.
 #include <c10/macros/Export.h>
 #include <c10/util/Exception.h>
+#include <c10/util/Half.h>
 
 #include <cstdint>
 #include <ostream>
@@ -18,9 +17,11 @@ namespace c10 {
   _(int16_t, Short, int16)                      \
   _(int32_t, Int, int32)                        \
   _(int64_t, Long, int64)                       \
+  _(c10::Half, Half, float16)                   \
   _(float, Float, float32)                      \
   _(double, Double, float64)                    \
-  _(bool, Bool, bool)
+  _(bool, Bool, bool)                           \
+  _(c10::BFloat16, BFloat16, bfloat16)
 
 enum class ScalarType : int8_t {
   Byte,

@@ -45,24 +45,29 @@ void div_true_kernel(TensorIterator& iter) {
 
 [[noreturn]] void zero_division() { TORCH_CHECK(false, "ZeroDivisionError"); }
 
+template <typename T>
+T trunc_divide(T x, T y) {
+  if constexpr (c10::is_floating_v<T>) {
+    using M = c10::opmath_t<T>;
+    return std::trunc(M(x) / M(y));
+  } else {
+    if (y == 0) zero_division();
+    return x / y;
+  }
+}
+
 void div_trunc_kernel(TensorIterator& iter) {
   AT_DISPATCH_ALL_TYPES(iter.common_dtype(), "div_trunc", [&] {
-    if constexpr (std::is_integral_v<scalar_t>) {
-      cpu_kernel(iter, [](scalar_t x, scalar_t y) -> scalar_t {
-        if (y == 0) zero_division();
-        return x / y;
-      });
-    } else {
-      cpu_kernel(iter, [](scalar_t x, scalar_t y) -> scalar_t { return std::trunc(x / y); });
-    }
+    cpu_kernel(iter, [](scalar_t x, scalar_t y) -> scalar_t { return trunc_divide(x, y); });
   });
 }
 
 // Python's floor division, computed as numpy does for floats so that
 // results agree at the edges (x / y rounding up to an integer).
 template <typename T>
-T floor_divide(T x, T y) {
-  if constexpr (std::is_integral_v<T>) {
+T floor_divide(T x_, T y_) {
+  if constexpr (!c10::is_floating_v<T>) {
+    const T x = x_, y = y_;
     if (y == 0) zero_division();
     if constexpr (std::is_signed_v<T>) {
       const T q = x / y;
@@ -71,13 +76,15 @@ T floor_divide(T x, T y) {
       return x / y;
     }
   } else {
+    using M = c10::opmath_t<T>;
+    const M x = x_, y = y_;
     if (y == 0) return x / y;
-    const T mod = std::fmod(x, y);
-    T div = (x - mod) / y;
+    const M mod = std::fmod(x, y);
+    M div = (x - mod) / y;
     if (mod != 0 && ((y < 0) != (mod < 0))) div -= 1;
-    if (div == 0) return std::copysign(T(0), x / y);
-    T floordiv = std::floor(div);
-    if (div - floordiv > T(0.5)) floordiv += 1;
+    if (div == 0) return std::copysign(M(0), x / y);
+    M floordiv = std::floor(div);
+    if (div - floordiv > M(0.5)) floordiv += 1;
     return floordiv;
   }
 }
@@ -92,8 +99,9 @@ void div_floor_kernel(TensorIterator& iter) {
 // truncated, as PyTorch does.
 template <typename T>
 T power(T base, T exp) {
-  if constexpr (std::is_floating_point_v<T>) {
-    return std::pow(base, exp);
+  if constexpr (c10::is_floating_v<T>) {
+    using M = c10::opmath_t<T>;
+    return std::pow(M(base), M(exp));
   } else {
     if constexpr (std::is_signed_v<T>) {
       if (exp < 0) {
@@ -114,7 +122,7 @@ T power(T base, T exp) {
 
 void pow_kernel(TensorIterator& iter) {
   AT_DISPATCH_ALL_TYPES(iter.common_dtype(), "pow", [&] {
-    const bool squared = iter.is_scalar(2) && std::is_floating_point_v<scalar_t> &&
+    const bool squared = iter.is_scalar(2) && c10::is_floating_v<scalar_t> &&
                          *static_cast<const scalar_t*>(iter.input(1).data_ptr()) == scalar_t(2);
     if (squared) {
       cpu_kernel(iter, [](scalar_t b, scalar_t) -> scalar_t { return b * b; });

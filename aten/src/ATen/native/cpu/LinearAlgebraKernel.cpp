@@ -19,7 +19,7 @@ void mm_kernel(const Tensor& out, const Tensor& a, const Tensor& b) {
         for (int64_t k = 0; k < K; ++k) {
           const scalar_t aik = A[i * K + k];
           const scalar_t* brow = B + k * N;
-          for (int64_t j = 0; j < N; ++j) c[j] += aik * brow[j];
+          for (int64_t j = 0; j < N; ++j) c[j] = c[j] + aik * brow[j];
         }
       }
     });

@@ -11,7 +11,7 @@ namespace {
 // Accumulate floats in double and integers in int64: sums of many elements
 // stay accurate, and integer overflow happens only where PyTorch's would.
 template <typename T>
-using acc_t = std::conditional_t<std::is_floating_point_v<T>, double, int64_t>;
+using acc_t = std::conditional_t<c10::is_floating_v<T>, double, int64_t>;
 
 template <typename T>
 acc_t<T> sum_row(const T* x, int64_t n) {

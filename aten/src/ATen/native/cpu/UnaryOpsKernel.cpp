@@ -20,7 +20,8 @@ T abs_value(T x) {
   if constexpr (std::is_unsigned_v<T> || std::is_same_v<T, bool>) {
     return x;
   } else {
-    return x < 0 ? -x : x;
+    const c10::opmath_t<T> v = x;
+    return v < 0 ? -v : v;
   }
 }
 
