@@ -1,4 +1,4 @@
-# External dependencies: OpenMP, Python, and the CUDA toolkit check.
+# External dependencies: OpenMP, Python, BLAS, and the CUDA toolkit check.
 if(USE_OPENMP)
   find_package(OpenMP REQUIRED COMPONENTS CXX)
 endif()
@@ -11,4 +11,5 @@ if(NOT Python_EXECUTABLE)
   find_package(Python 3.9 REQUIRED COMPONENTS Interpreter)
 endif()
 
+include(third_party/openblas.cmake)
 include(third_party/cuda.cmake)

@@ -4,8 +4,10 @@
 
 namespace at::native {
 
-// out[m, n] = a[m, k] @ b[k, n]; all three contiguous and of one dtype.
-using mm_fn = void (*)(const Tensor& out, const Tensor& a, const Tensor& b);
-DECLARE_DISPATCH(mm_fn, mm_stub);
+// out[b] = alpha * a[b] @ b[b] + beta * out[b] for 3-D a [B, m, k], b [B, k, n]
+// and a contiguous out [B, m, n]; the inputs may have any strides.
+using bmm_fn = void (*)(const Tensor& out, const Tensor& a, const Tensor& b, const Scalar& alpha,
+                        const Scalar& beta);
+DECLARE_DISPATCH(bmm_fn, bmm_stub);
 
 }  // namespace at::native

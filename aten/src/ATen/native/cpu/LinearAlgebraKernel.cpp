@@ -1,33 +1,47 @@
-// A cache-friendly matrix product: i-k-j order, so the inner loop streams
-// through one row of b and one row of out, which the compiler vectorises.
+// Batched matrix products on the CPU, through cpublas::gemm. Operands that
+// are transposed views go to BLAS as they are (a transpose flag); other
+// layouts are copied once.
+#include <ATen/ATen.h>
 #include <ATen/Dispatch.h>
-#include <ATen/Parallel.h>
 #include <ATen/native/LinearAlgebra.h>
+#include <ATen/native/cpu/Blas.h>
 
 namespace at::native {
 namespace {
 
-void mm_kernel(const Tensor& out, const Tensor& a, const Tensor& b) {
-  AT_DISPATCH_ALL_TYPES(out.scalar_type(), "mm", [&] {
-    const int64_t M = a.size(0), K = a.size(1), N = b.size(1);
-    const scalar_t* A = static_cast<const scalar_t*>(a.data_ptr());
-    const scalar_t* B = static_cast<const scalar_t*>(b.data_ptr());
-    scalar_t* C = out.data_ptr<scalar_t>();
-    parallel_for(0, M, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(K * N, 1)), [&](int64_t begin, int64_t end) {
-      for (int64_t i = begin; i < end; ++i) {
-        scalar_t* c = C + i * N;
-        for (int64_t k = 0; k < K; ++k) {
-          const scalar_t aik = A[i * K + k];
-          const scalar_t* brow = B + k * N;
-          for (int64_t j = 0; j < N; ++j) c[j] = c[j] + aik * brow[j];
-        }
-      }
-    });
+// A [B, rows, cols] operand as BLAS sees it.
+struct GemmOperand {
+  Tensor tensor;  // keeps a copy alive
+  bool trans;
+  int64_t ld;
+};
+
+GemmOperand blas_layout(const Tensor& t) {
+  const int64_t rows = t.size(1), cols = t.size(2);
+  const int64_t s_row = t.stride(1), s_col = t.stride(2);
+  if (s_col == 1 && (s_row >= std::max<int64_t>(1, cols) || rows == 1)) return {t, false, std::max<int64_t>(s_row, cols)};
+  if (s_row == 1 && (s_col >= std::max<int64_t>(1, rows) || cols == 1)) return {t, true, std::max<int64_t>(s_col, rows)};
+  Tensor c = t.contiguous();
+  return {c, false, std::max<int64_t>(cols, 1)};
+}
+
+void bmm_kernel(const Tensor& out, const Tensor& a, const Tensor& b, const Scalar& alpha, const Scalar& beta) {
+  const int64_t batch = a.size(0), m = a.size(1), k = a.size(2), n = b.size(2);
+  const GemmOperand A = blas_layout(a), B = blas_layout(b);
+  AT_DISPATCH_ALL_TYPES(out.scalar_type(), "bmm", [&] {
+    const scalar_t* pa = static_cast<const scalar_t*>(A.tensor.data_ptr());
+    const scalar_t* pb = static_cast<const scalar_t*>(B.tensor.data_ptr());
+    scalar_t* pc = out.data_ptr<scalar_t>();
+    const scalar_t al = alpha.to<scalar_t>(), be = beta.to<scalar_t>();
+    for (int64_t i = 0; i < batch; ++i) {
+      cpublas::gemm<scalar_t>(A.trans, B.trans, m, n, k, al, pa + i * A.tensor.stride(0), A.ld,
+                              pb + i * B.tensor.stride(0), B.ld, be, pc + i * m * n, std::max<int64_t>(n, 1));
+    }
   });
 }
 
 }  // namespace
 
-REGISTER_CPU_DISPATCH(mm_stub, &mm_kernel);
+REGISTER_CPU_DISPATCH(bmm_stub, &bmm_kernel);
 
 }  // namespace at::native

@@ -1,0 +1,67 @@
+#include <ATen/native/cpu/Blas.h>
+
+#include <ATen/Parallel.h>
+#include <c10/core/ScalarType.h>
+#include <c10/util/Exception.h>
+#include <cblas.h>
+
+#include <limits>
+
+namespace at::native::cpublas {
+namespace {
+
+blasint as_blasint(int64_t v, const char* what) {
+  TORCH_CHECK(v <= std::numeric_limits<blasint>::max(), "gemm: ", what, " = ", v,
+              " exceeds the 32-bit BLAS index range");
+  return static_cast<blasint>(v);
+}
+
+template <typename T>
+void gemm_loop(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, T alpha, const T* a, int64_t lda,
+               const T* b, int64_t ldb, T beta, T* c, int64_t ldc) {
+  using M = c10::opmath_t<T>;
+  parallel_for(0, m, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(n * k, 1)), [&](int64_t lo, int64_t hi) {
+    for (int64_t i = lo; i < hi; ++i) {
+      for (int64_t j = 0; j < n; ++j) {
+        M acc = 0;
+        for (int64_t p = 0; p < k; ++p) {
+          const M av = trans_a ? a[p * lda + i] : a[i * lda + p];
+          const M bv = trans_b ? b[j * ldb + p] : b[p * ldb + j];
+          acc += av * bv;
+        }
+        T& out = c[i * ldc + j];
+        out = M(beta) == M(0) ? M(alpha) * acc : M(alpha) * acc + M(beta) * M(out);
+      }
+    }
+  });
+}
+
+}  // namespace
+
+template <typename T>
+void gemm(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, T alpha, const T* a, int64_t lda,
+          const T* b, int64_t ldb, T beta, T* c, int64_t ldc) {
+  if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
+    const auto ta = trans_a ? CblasTrans : CblasNoTrans;
+    const auto tb = trans_b ? CblasTrans : CblasNoTrans;
+    const blasint M = as_blasint(m, "m"), N = as_blasint(n, "n"), K = as_blasint(k, "k");
+    const blasint LDA = as_blasint(lda, "lda"), LDB = as_blasint(ldb, "ldb"), LDC = as_blasint(ldc, "ldc");
+    if constexpr (std::is_same_v<T, float>) {
+      scipy_cblas_sgemm(CblasRowMajor, ta, tb, M, N, K, alpha, a, LDA, b, LDB, beta, c, LDC);
+    } else {
+      scipy_cblas_dgemm(CblasRowMajor, ta, tb, M, N, K, alpha, a, LDA, b, LDB, beta, c, LDC);
+    }
+  } else {
+    gemm_loop(trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+  }
+}
+
+#define INSTANTIATE(cpp, name, py)                                                                        \
+  template void gemm<cpp>(bool, bool, int64_t, int64_t, int64_t, cpp, const cpp*, int64_t, const cpp*, \
+                          int64_t, cpp, cpp*, int64_t);
+C10_FORALL_SCALAR_TYPES_WITH_STORAGE(INSTANTIATE)
+#undef INSTANTIATE
+
+void set_num_threads(int n) { scipy_openblas_set_num_threads(n); }
+
+}  // namespace at::native::cpublas

@@ -1,0 +1,16 @@
+#pragma once
+// Matrix multiply for the CPU kernels: OpenBLAS for float and double,
+// a plain loop (computing in float for float16/bfloat16) for the rest.
+#include <cstdint>
+
+namespace at::native::cpublas {
+
+// C[m, n] = alpha * op(A)[m, k] @ op(B)[k, n] + beta * C, row-major, where
+// op(X) is X or its transpose; ld* are the row strides (in elements).
+template <typename T>
+void gemm(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, T alpha, const T* a, int64_t lda,
+          const T* b, int64_t ldb, T beta, T* c, int64_t ldc);
+
+void set_num_threads(int n);
+
+}  // namespace at::native::cpublas
