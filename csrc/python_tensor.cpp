@@ -223,6 +223,7 @@ std::vector<PyMethodDef> all_methods() {
   std::vector<PyMethodDef> methods;
   for (PyMethodDef* m = handwritten_methods; m->ml_name; ++m) methods.push_back(*m);
   for (PyMethodDef* m = generated_tensor_methods(); m->ml_name; ++m) methods.push_back(*m);
+  for (PyMethodDef* m = tensor_interop_methods; m->ml_name; ++m) methods.push_back(*m);
   methods.push_back({nullptr, nullptr, 0, nullptr});
   return methods;
 }

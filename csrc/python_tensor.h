@@ -29,6 +29,8 @@ PyObject* THPVariable_getitem(PyObject* self, PyObject* index);
 int THPVariable_setitem(PyObject* self, PyObject* index, PyObject* value);
 
 PyMethodDef* generated_tensor_methods();
+extern PyMethodDef tensor_interop_methods[];  // __dlpack__, __dlpack_device__
+void init_interop(PyObject* module);
 PyMethodDef* generated_torch_functions();
 
 }  // namespace torch

@@ -103,6 +103,21 @@ at::Tensor tensor_from_data(PyObject* data, std::optional<at::ScalarType> dtype)
     const at::Tensor& t = THPVariable_Unpack(data);
     return t.to(dtype.value_or(t.scalar_type()), false, true);
   }
+  if (PyObject_HasAttrString(data, "__array_interface__")) {
+    // numpy arrays and numpy scalars keep their dtype; the data is copied.
+    static PyObject* from_array_interface = [] {
+      PyObject* torch_c = PyImport_ImportModule("torch._C");
+      PyObject* fn = torch_c ? PyObject_GetAttrString(torch_c, "_from_array_interface") : nullptr;
+      Py_XDECREF(torch_c);
+      return fn;
+    }();
+    if (!from_array_interface) throw python_error();
+    PyObject* view = PyObject_CallOneArg(from_array_interface, data);
+    if (!view) throw python_error();
+    at::Tensor t = THPVariable_Unpack(view);
+    Py_DECREF(view);
+    return t.to(dtype.value_or(t.scalar_type()), false, true);
+  }
   const std::vector<int64_t> sizes = infer_sizes(data);
   at::ScalarType type;
   if (dtype) {

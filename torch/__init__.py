@@ -22,6 +22,7 @@ from torch._C import (
     set_default_dtype,
     set_num_threads,
 )
+from torch._interop import from_dlpack, from_numpy
 from torch._tensor import Tensor
 from torch._tensor_str import set_printoptions
 
@@ -56,7 +57,7 @@ bool = _C.bool
 __all__ = sorted(
     _function_names
     + [
-        "Size", "Tensor", "device", "dtype", "get_default_dtype", "get_num_threads", "initial_seed",
+        "Size", "Tensor", "device", "dtype", "from_dlpack", "from_numpy", "get_default_dtype", "get_num_threads", "initial_seed",
         "manual_seed", "promote_types", "set_default_dtype", "set_num_threads", "set_printoptions",
         "uint8", "int8", "int16", "short", "int32", "int", "int64", "long", "float16", "half",
         "bfloat16", "float32", "float", "float64", "double", "bool",

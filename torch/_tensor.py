@@ -6,6 +6,7 @@ arithmetic operators, conversions, iteration and repr.
 """
 import torch
 from torch import _C
+from torch import _interop
 from torch._tensor_str import _str
 
 _base = _C.TensorBase
@@ -80,6 +81,14 @@ class Tensor(_base):
 
     def __hash__(self):
         return id(self)
+
+    numpy = _interop.numpy
+
+    def __array__(self, dtype=None, copy=None):
+        array = _interop.numpy(self)
+        if dtype is not None and array.dtype != dtype:
+            return array.astype(dtype)
+        return array.copy() if copy else array
 
     @property
     def T(self):

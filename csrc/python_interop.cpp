@@ -1,0 +1,235 @@
+// Zero-copy exchange with numpy and DLPack:
+//   _C._from_array_interface(obj): a tensor over the memory of any object with
+//       __array_interface__ (numpy arrays and scalars), keeping it alive;
+//   Tensor.__dlpack__ / torch._C._from_dlpack(capsule): DLPack both ways.
+#include "csrc/Exceptions.h"
+#include "csrc/dlpack.h"
+#include "csrc/python_tensor.h"
+#include "csrc/utils/python_arg_parser.h"
+
+#include <ATen/FromBlob.h>
+
+#include <string>
+#include <vector>
+
+namespace torch {
+namespace {
+
+// Drops a reference to a Python object from whatever thread frees the tensor.
+void decref_with_gil(void* obj) {
+  if (!Py_IsInitialized()) return;  // interpreter gone: leak rather than crash
+  PyGILState_STATE state = PyGILState_Ensure();
+  Py_DECREF(static_cast<PyObject*>(obj));
+  PyGILState_Release(state);
+}
+
+at::ScalarType dtype_from_typestr(const std::string& typestr) {
+  TORCH_CHECK_TYPE(typestr.size() >= 3, "unsupported array type '", typestr, "'");
+  const char order = typestr[0], kind = typestr[1];
+  const int size = std::stoi(typestr.substr(2));
+  TORCH_CHECK_TYPE(order == '<' || order == '|' || order == '=',
+                   "can't convert a big-endian array (type '", typestr, "') to a tensor");
+  if (kind == 'f' && size == 8) return at::ScalarType::Double;
+  if (kind == 'f' && size == 4) return at::ScalarType::Float;
+  if (kind == 'f' && size == 2) return at::ScalarType::Half;
+  if (kind == 'i' && size == 8) return at::ScalarType::Long;
+  if (kind == 'i' && size == 4) return at::ScalarType::Int;
+  if (kind == 'i' && size == 2) return at::ScalarType::Short;
+  if (kind == 'i' && size == 1) return at::ScalarType::Char;
+  if (kind == 'u' && size == 1) return at::ScalarType::Byte;
+  if (kind == 'b' && size == 1) return at::ScalarType::Bool;
+  throw c10::TypeError("can't convert np.ndarray of type '" + typestr +
+                       "'. The only supported types are: float64, float32, float16, int64, int32, int16, int8, "
+                       "uint8, and bool.");
+}
+
+PyObject* from_array_interface(PyObject*, PyObject* obj) {
+  HANDLE_TH_ERRORS
+  PyObject* iface = PyObject_GetAttrString(obj, "__array_interface__");
+  if (!iface) throw python_error();
+  struct Ref {
+    PyObject* o;
+    ~Ref() { Py_XDECREF(o); }
+  } iface_ref{iface};
+  TORCH_CHECK_TYPE(PyDict_Check(iface), "__array_interface__ must be a dict");
+  PyObject* data = PyDict_GetItemString(iface, "data");
+  PyObject* shape = PyDict_GetItemString(iface, "shape");
+  PyObject* strides = PyDict_GetItemString(iface, "strides");
+  PyObject* typestr = PyDict_GetItemString(iface, "typestr");
+  TORCH_CHECK_TYPE(data && PyTuple_Check(data) && shape && typestr && PyUnicode_Check(typestr),
+                   "__array_interface__ lacks data, shape or typestr (only the v3 protocol is supported)");
+  const at::ScalarType dtype = dtype_from_typestr(PyUnicode_AsUTF8(typestr));
+  const int64_t itemsize = static_cast<int64_t>(c10::elementSize(dtype));
+  void* ptr = PyLong_AsVoidPtr(PyTuple_GET_ITEM(data, 0));
+  if (PyErr_Occurred()) throw python_error();
+  const std::vector<int64_t> sizes = to_int_list(shape);
+  std::vector<int64_t> elem_strides(sizes.size());
+  if (strides && strides != Py_None) {
+    const std::vector<int64_t> byte_strides = to_int_list(strides);
+    for (size_t i = 0; i < sizes.size(); ++i) {
+      TORCH_CHECK_VALUE(byte_strides[i] >= 0,
+                        "At least one stride in the given numpy array is negative, and tensors with negative "
+                        "strides are not currently supported. (You can probably work around this by making a copy "
+                        "of your array  with array.copy().) ");
+      TORCH_CHECK_VALUE(byte_strides[i] % itemsize == 0, "given numpy array strides not a multiple of the element "
+                        "byte size. Copy the numpy array to reallocate the memory.");
+      elem_strides[i] = byte_strides[i] / itemsize;
+    }
+  } else {
+    int64_t s = 1;
+    for (size_t i = sizes.size(); i-- > 0;) {
+      elem_strides[i] = s;
+      s *= std::max<int64_t>(sizes[i], 1);
+    }
+  }
+  Py_INCREF(obj);  // released by the storage's deleter
+  at::Tensor t;
+  try {
+    t = at::from_blob(ptr, sizes, elem_strides, dtype, obj, &decref_with_gil);
+  } catch (...) {
+    Py_DECREF(obj);
+    throw;
+  }
+  return THPVariable_Wrap(std::move(t));
+  END_HANDLE_TH_ERRORS
+}
+
+// ---- DLPack ----
+
+struct DLPackExport {
+  at::Tensor tensor;
+  std::vector<int64_t> shape, strides;
+  DLManagedTensor managed;
+};
+
+void dlpack_export_deleter(DLManagedTensor* self) { delete static_cast<DLPackExport*>(self->manager_ctx); }
+
+void dlpack_capsule_destructor(PyObject* capsule) {
+  // A consumer renames the capsule to "used_dltensor" and takes ownership;
+  // an unconsumed capsule still owns its tensor.
+  if (PyCapsule_IsValid(capsule, "dltensor")) {
+    auto* managed = static_cast<DLManagedTensor*>(PyCapsule_GetPointer(capsule, "dltensor"));
+    if (managed && managed->deleter) managed->deleter(managed);
+  } else {
+    PyErr_Clear();
+  }
+}
+
+DLDataType dl_dtype(at::ScalarType t) {
+  const uint8_t bits = static_cast<uint8_t>(c10::elementSize(t) * 8);
+  switch (t) {
+    case at::ScalarType::Bool: return {kDLBool, 8, 1};
+    case at::ScalarType::Byte: return {kDLUInt, bits, 1};
+    case at::ScalarType::BFloat16: return {kDLBfloat, 16, 1};
+    case at::ScalarType::Half: case at::ScalarType::Float: case at::ScalarType::Double: return {kDLFloat, bits, 1};
+    default: return {kDLInt, bits, 1};
+  }
+}
+
+at::ScalarType from_dl_dtype(DLDataType t) {
+  TORCH_CHECK(t.lanes == 1, "DLPack: vector dtypes (lanes = ", t.lanes, ") are not supported");
+  switch (t.code) {
+    case kDLBool: if (t.bits == 8) return at::ScalarType::Bool; break;
+    case kDLUInt: if (t.bits == 8) return at::ScalarType::Byte; break;
+    case kDLBfloat: if (t.bits == 16) return at::ScalarType::BFloat16; break;
+    case kDLFloat:
+      if (t.bits == 16) return at::ScalarType::Half;
+      if (t.bits == 32) return at::ScalarType::Float;
+      if (t.bits == 64) return at::ScalarType::Double;
+      break;
+    case kDLInt:
+      if (t.bits == 8) return at::ScalarType::Char;
+      if (t.bits == 16) return at::ScalarType::Short;
+      if (t.bits == 32) return at::ScalarType::Int;
+      if (t.bits == 64) return at::ScalarType::Long;
+      break;
+  }
+  TORCH_CHECK_TYPE(false, "DLPack: unsupported dtype (code ", int(t.code), ", ", int(t.bits), " bits)");
+}
+
+PyObject* tensor_dlpack(PyObject* self, PyObject* args, PyObject* kwargs) {
+  HANDLE_TH_ERRORS
+  // Accepts the standard keywords (stream, max_version, dl_device, copy) and
+  // answers with the unversioned capsule, which every consumer understands.
+  static const char* kwlist[] = {"stream", "max_version", "dl_device", "copy", nullptr};
+  PyObject *stream = Py_None, *max_version = Py_None, *dl_device = Py_None, *copy = Py_None;
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|$OOOO", const_cast<char**>(kwlist), &stream, &max_version,
+                                   &dl_device, &copy)) {
+    return nullptr;
+  }
+  TORCH_CHECK(copy != Py_True, "__dlpack__(copy=True) is not supported; copy the tensor first");
+  const at::Tensor& t = THPVariable_Unpack(self);
+  auto* ex = new DLPackExport{t, t.sizes().vec(), t.strides().vec(), {}};
+  DLTensor& dl = ex->managed.dl_tensor;
+  dl.data = t.data_ptr();
+  dl.device = {t.is_cuda() ? kDLCUDA : kDLCPU, t.is_cuda() ? std::max<int32_t>(t.device().index, 0) : 0};
+  dl.ndim = static_cast<int32_t>(t.dim());
+  dl.dtype = dl_dtype(t.scalar_type());
+  dl.shape = ex->shape.data();
+  dl.strides = ex->strides.data();
+  dl.byte_offset = 0;
+  ex->managed.manager_ctx = ex;
+  ex->managed.deleter = &dlpack_export_deleter;
+  PyObject* capsule = PyCapsule_New(&ex->managed, "dltensor", &dlpack_capsule_destructor);
+  if (!capsule) {
+    delete ex;
+    return nullptr;
+  }
+  return capsule;
+  END_HANDLE_TH_ERRORS
+}
+
+PyObject* tensor_dlpack_device(PyObject* self, PyObject*) {
+  const at::Tensor& t = THPVariable_Unpack(self);
+  return Py_BuildValue("(ii)", t.is_cuda() ? kDLCUDA : kDLCPU, t.is_cuda() ? std::max<int>(t.device().index, 0) : 0);
+}
+
+void dlpack_import_deleter(void* ctx) {
+  auto* managed = static_cast<DLManagedTensor*>(ctx);
+  if (managed->deleter) managed->deleter(managed);
+}
+
+PyObject* from_dlpack_capsule(PyObject*, PyObject* capsule) {
+  HANDLE_TH_ERRORS
+  TORCH_CHECK_TYPE(PyCapsule_IsValid(capsule, "dltensor"),
+                   "from_dlpack: expected a DLPack capsule named 'dltensor' (already consumed, or not a capsule)");
+  auto* managed = static_cast<DLManagedTensor*>(PyCapsule_GetPointer(capsule, "dltensor"));
+  const DLTensor& dl = managed->dl_tensor;
+  TORCH_CHECK(dl.device.device_type == kDLCPU, "from_dlpack: only CPU tensors are supported, got device type ",
+              dl.device.device_type);
+  const at::ScalarType dtype = from_dl_dtype(dl.dtype);
+  std::vector<int64_t> sizes(dl.shape, dl.shape + dl.ndim), strides(dl.ndim);
+  if (dl.strides) {
+    strides.assign(dl.strides, dl.strides + dl.ndim);
+  } else {
+    int64_t s = 1;
+    for (int i = dl.ndim; i-- > 0;) {
+      strides[i] = s;
+      s *= std::max<int64_t>(sizes[i], 1);
+    }
+  }
+  void* data = static_cast<char*>(dl.data) + dl.byte_offset;
+  at::Tensor t = at::from_blob(data, sizes, strides, dtype, managed, &dlpack_import_deleter);
+  // Ownership passed to the tensor: mark the capsule consumed.
+  PyCapsule_SetName(capsule, "used_dltensor");
+  return THPVariable_Wrap(std::move(t));
+  END_HANDLE_TH_ERRORS
+}
+
+PyMethodDef interop_functions[] = {
+    {"_from_array_interface", from_array_interface, METH_O, nullptr},
+    {"_from_dlpack", from_dlpack_capsule, METH_O, nullptr},
+    {nullptr, nullptr, 0, nullptr},
+};
+
+}  // namespace
+
+PyMethodDef tensor_interop_methods[] = {
+    {"__dlpack__", (PyCFunction)(void (*)(void))tensor_dlpack, METH_VARARGS | METH_KEYWORDS, nullptr},
+    {"__dlpack_device__", tensor_dlpack_device, METH_NOARGS, nullptr},
+    {nullptr, nullptr, 0, nullptr},
+};
+
+void init_interop(PyObject* module) { PyModule_AddFunctions(module, interop_functions); }
+
+}  // namespace torch

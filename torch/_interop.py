@@ -1,0 +1,58 @@
+"""Zero-copy exchange with numpy and DLPack producers/consumers."""
+import torch
+from torch import _C
+
+
+class _NumpyView:
+    """Holds a tensor and describes its memory to numpy (__array_interface__);
+    numpy keeps it as the array's base, so the tensor outlives the array."""
+
+    __slots__ = ("_tensor", "__array_interface__")
+
+    _TYPESTR = {
+        _C.float64: "<f8", _C.float32: "<f4", _C.float16: "<f2", _C.int64: "<i8", _C.int32: "<i4",
+        _C.int16: "<i2", _C.int8: "|i1", _C.uint8: "|u1", _C.bool: "|b1",
+    }
+
+    def __init__(self, tensor):
+        typestr = self._TYPESTR.get(tensor.dtype)
+        if typestr is None:
+            raise TypeError(f"Got unsupported ScalarType {str(tensor.dtype).replace('torch.', '')}: numpy has no such dtype")
+        itemsize = tensor.element_size()
+        self._tensor = tensor
+        self.__array_interface__ = {
+            "version": 3,
+            "data": (tensor.data_ptr(), False),
+            "shape": tuple(tensor.shape),
+            "strides": tuple(s * itemsize for s in tensor.stride()),
+            "typestr": typestr,
+        }
+
+
+def numpy(tensor, *, force=False):
+    """The tensor's memory as a numpy array (shared: writes show on both sides)."""
+    import numpy as np
+
+    if tensor.device.type != "cpu":
+        raise TypeError(f"can't convert {tensor.device} device type tensor to numpy. Use Tensor.cpu() to copy the "
+                        "tensor to host memory first.")
+    return np.asarray(_NumpyView(tensor))
+
+
+def from_numpy(ndarray):
+    """A tensor sharing memory with a numpy array."""
+    import numpy as np
+
+    if not isinstance(ndarray, np.ndarray):
+        raise TypeError(f"expected np.ndarray (got {type(ndarray).__name__})")
+    return _C._from_array_interface(ndarray)
+
+
+def from_dlpack(ext_tensor):
+    """A tensor sharing memory with any object that implements __dlpack__ (or a DLPack capsule)."""
+    if hasattr(ext_tensor, "__dlpack__"):
+        device_type, _ = ext_tensor.__dlpack_device__()
+        if device_type != 1:
+            raise RuntimeError(f"from_dlpack: only CPU tensors are supported (device type {device_type})")
+        ext_tensor = ext_tensor.__dlpack__()
+    return _C._from_dlpack(ext_tensor)
