@@ -1,55 +1,92 @@
-// Tensor.__getitem__ / __setitem__ for ints, slices, None and Ellipsis:
-// each index item becomes a view op (select, slice, unsqueeze), so reading
-// never copies and writing goes straight into the original storage.
+// Tensor.__getitem__ / __setitem__. Ints, slices, None, Ellipsis and Python
+// bools become view ops (select, slice, unsqueeze), so reading never copies
+// and writing goes into the original storage. Tensor indices (integer or
+// boolean; Python lists and numpy arrays are turned into tensors) are
+// collected per dim and handed to at::index / at::index_put_, which follow
+// numpy's advanced-indexing rules (after PyTorch's: ints are applied first).
 #include "csrc/Exceptions.h"
 #include "csrc/python_tensor.h"
+#include "csrc/tensor_new.h"
 #include "csrc/utils/python_arg_parser.h"
 
+#include <optional>
 #include <vector>
 
 namespace torch {
 namespace {
 
-bool is_index_item(PyObject* obj) {
-  return is_int_like(obj) || PySlice_Check(obj) || obj == Py_None || obj == Py_Ellipsis;
+bool is_sequence_index(PyObject* obj) {
+  return PyList_Check(obj) || PyObject_HasAttrString(obj, "__array_interface__");
+}
+
+// How many dims of the tensor an index item addresses.
+int64_t dims_consumed(PyObject* item) {
+  if (item == Py_None || item == Py_Ellipsis || PyBool_Check(item)) return 0;
+  if (THPVariable_Check(item)) {
+    const at::Tensor& t = THPVariable_Unpack(item);
+    return t.scalar_type() == at::ScalarType::Bool || t.scalar_type() == at::ScalarType::Byte ? t.dim() : 1;
+  }
+  return 1;
 }
 
 [[noreturn]] void invalid_index(PyObject* obj) {
-  if (THPVariable_Check(obj)) {
-    throw c10::IndexError("indexing with a tensor (integer or boolean mask) is not supported yet");
-  }
   throw c10::IndexError(
-      "only integers, slices (`:`), ellipsis (`...`) and None are valid indices (got " + python_type_name(obj) + ")");
+      "only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables are valid indices (got " +
+      python_type_name(obj) + ")");
 }
 
-// Applies every item of `index` to `self` and returns the resulting view.
-at::Tensor apply_index(const at::Tensor& self, PyObject* index) {
+struct Indexed {
+  at::Tensor view;                                // after the basic (view) indices
+  std::vector<std::optional<at::Tensor>> tensors; // one item per dim of `view` walked, for at::index
+  bool advanced = false;
+};
+
+Indexed apply_index(const at::Tensor& self, PyObject* index) {
   std::vector<PyObject*> items;
   if (PyTuple_Check(index)) {
     for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(index); ++i) items.push_back(PyTuple_GET_ITEM(index, i));
   } else {
     items.push_back(index);
   }
-  int64_t consumed = 0;  // dims of self that the items address
+  int64_t consumed = 0;
   bool ellipsis = false;
-  for (PyObject* item : items) {
-    if (!is_index_item(item) || PyBool_Check(item)) invalid_index(item);
+  std::vector<PyObject*> converted;  // owned tensors made from lists / arrays
+  struct Release {
+    std::vector<PyObject*>& objs;
+    ~Release() {
+      for (PyObject* o : objs) Py_DECREF(o);
+    }
+  } release{converted};
+  for (PyObject*& item : items) {
+    if (!THPVariable_Check(item) && is_sequence_index(item)) {
+      PyObject* t = THPVariable_Wrap(tensor_from_data(item, std::nullopt));
+      if (!t) throw python_error();
+      converted.push_back(t);
+      item = t;
+    }
+    const bool ok = is_int_like(item) || PySlice_Check(item) || item == Py_None || item == Py_Ellipsis ||
+                    PyBool_Check(item) || THPVariable_Check(item);
+    if (!ok) invalid_index(item);
     if (item == Py_Ellipsis) {
       TORCH_CHECK_INDEX(!ellipsis, "an index can only have a single ellipsis ('...')");
       ellipsis = true;
-    } else if (item != Py_None) {
-      consumed++;
     }
+    consumed += dims_consumed(item);
   }
   TORCH_CHECK_INDEX(consumed <= self.dim(), "too many indices for tensor of dimension ", self.dim());
 
-  at::Tensor result = self;
+  Indexed out{self, {}, false};
+  at::Tensor& result = out.view;
   int64_t dim = 0;  // the dim of `result` the next item applies to
   for (PyObject* item : items) {
     if (item == Py_Ellipsis) {
-      dim += self.dim() - consumed;
-    } else if (item == Py_None) {
+      const int64_t skip = self.dim() - consumed;
+      for (int64_t k = 0; k < skip; ++k) out.tensors.emplace_back();
+      dim += skip;
+    } else if (item == Py_None || PyBool_Check(item)) {
       result = result.unsqueeze(dim);
+      if (item == Py_False) result = result.slice(dim, 0, 0, 1);
+      out.tensors.emplace_back();
       dim++;
     } else if (PySlice_Check(item)) {
       Py_ssize_t start, stop, step;
@@ -59,7 +96,13 @@ at::Tensor apply_index(const at::Tensor& self, PyObject* index) {
       if (!(start == 0 && step == 1 && length == result.size(dim))) {
         result = result.slice(dim, start, start + length * step, step);
       }
+      out.tensors.emplace_back();
       dim++;
+    } else if (THPVariable_Check(item)) {
+      const at::Tensor& t = THPVariable_Unpack(item);
+      out.tensors.emplace_back(t);
+      out.advanced = true;
+      dim += dims_consumed(item);
     } else {
       const int64_t i = to_scalar(item).toLong();
       const int64_t size = result.size(dim);
@@ -68,7 +111,7 @@ at::Tensor apply_index(const at::Tensor& self, PyObject* index) {
       result = result.select(dim, i);
     }
   }
-  return result;
+  return out;
 }
 
 }  // namespace
@@ -76,9 +119,13 @@ at::Tensor apply_index(const at::Tensor& self, PyObject* index) {
 PyObject* THPVariable_getitem(PyObject* self, PyObject* index) {
   HANDLE_TH_ERRORS
   const at::Tensor& t = THPVariable_Unpack(self);
+  Indexed indexed = apply_index(t, index);
   at::Tensor result;
-  {
-    result = apply_index(t, index);
+  if (indexed.advanced) {
+    GILRelease no_gil;
+    result = indexed.view.index(indexed.tensors);
+  } else {
+    result = indexed.view;
   }
   if (result.is_same(t)) {  // t[...] and t[:] still give a new tensor object
     result = t.as_strided(t.sizes(), t.strides(), t.storage_offset());
@@ -94,17 +141,22 @@ int THPVariable_setitem(PyObject* self, PyObject* index, PyObject* value) {
     return -1;
   }
   const at::Tensor& t = THPVariable_Unpack(self);
-  at::Tensor view = apply_index(t, index);
+  Indexed indexed = apply_index(t, index);
+  at::Tensor src;
   if (THPVariable_Check(value)) {
-    const at::Tensor& src = THPVariable_Unpack(value);
-    GILRelease no_gil;
-    view.copy_(src);
+    src = THPVariable_Unpack(value);
   } else if (is_number(value) || PyBool_Check(value)) {
-    const at::Scalar s = to_scalar(value);
-    GILRelease no_gil;
-    view.fill_(s);
+    src = at::scalar_tensor(to_scalar(value), t.scalar_type());
+  } else if (PySequence_Check(value) && !PyUnicode_Check(value)) {
+    src = tensor_from_data(value, t.scalar_type());
   } else {
     throw c10::TypeError("can't assign a " + python_type_name(value) + " to a Tensor");
+  }
+  GILRelease no_gil;
+  if (indexed.advanced) {
+    indexed.view.index_put_(indexed.tensors, src, false);
+  } else {
+    indexed.view.copy_(src);
   }
   return 0;
   END_HANDLE_TH_ERRORS_RET(-1)

@@ -27,6 +27,21 @@ class Tensor(_base):
     __matmul__ = _base.matmul
     __neg__ = _base.neg
     __abs__ = _base.abs
+    __mod__ = _base.remainder
+    __imod__ = _base.remainder_
+    __eq__ = _base.eq
+    __ne__ = _base.ne
+    __lt__ = _base.lt
+    __le__ = _base.le
+    __gt__ = _base.gt
+    __ge__ = _base.ge
+    __and__ = __rand__ = _base.bitwise_and
+    __or__ = __ror__ = _base.bitwise_or
+    __xor__ = __rxor__ = _base.bitwise_xor
+    __iand__ = _base.bitwise_and_
+    __ior__ = _base.bitwise_or_
+    __ixor__ = _base.bitwise_xor_
+    __invert__ = _base.bitwise_not
 
     def __rsub__(self, other):
         return _functions.rsub(self, other)
@@ -42,6 +57,12 @@ class Tensor(_base):
 
     def __floordiv__(self, other):
         return _functions.div(self, other, rounding_mode="floor")
+
+    def __rfloordiv__(self, other):
+        return _functions.div(other, self, rounding_mode="floor")
+
+    def __rmod__(self, other):
+        return _functions.remainder(other, self)
 
     def __pos__(self):
         return self
@@ -94,6 +115,13 @@ class Tensor(_base):
     def T(self):
         """The tensor with its dimensions reversed."""
         return self.permute(tuple(range(self.dim() - 1, -1, -1)))
+
+    @property
+    def mT(self):
+        """The last two dimensions swapped (a batch of transposed matrices)."""
+        if self.dim() < 2:
+            raise RuntimeError(f"tensor.mT is only supported on matrices or batches of matrices. Got {self.dim()}-D tensor.")
+        return self.transpose(-2, -1)
 
 
 _C._set_tensor_class(Tensor)

@@ -169,6 +169,7 @@ FunctionParameter::FunctionParameter(const std::string& text, bool kw_only) : ke
       case ParamType::Float: default_double = std::stod(default_text); break;
       case ParamType::Bool: default_bool = default_text == "True"; break;
       case ParamType::IntList: default_intlist = parse_int_list_literal(default_text); break;
+      case ParamType::String: default_string = default_text.substr(1, default_text.size() - 2); break;
       default: break;
     }
   }
@@ -487,6 +488,7 @@ std::optional<std::vector<int64_t>> PythonArgs::intlistOptional(int i) const {
 }
 
 std::string_view PythonArgs::stringView(int i) const {
+  if (!args_[i]) return param(i).default_string;
   Py_ssize_t size = 0;
   const char* data = PyUnicode_AsUTF8AndSize(args_[i], &size);
   if (!data) throw python_error();

@@ -41,6 +41,7 @@ struct FunctionParameter {
   double default_double = 0;
   bool default_bool = false;
   std::vector<int64_t> default_intlist;
+  std::string default_string;
 };
 
 struct FunctionSignature {

@@ -23,6 +23,24 @@ inline PyObject* wrap(bool v) { return PyBool_FromLong(v); }
 inline PyObject* wrap(int64_t v) { return PyLong_FromLongLong(v); }
 inline PyObject* wrap(double v) { return PyFloat_FromDouble(v); }
 
+inline PyObject* wrap(std::vector<at::Tensor> tensors) {
+  PyObject* tuple = PyTuple_New(static_cast<Py_ssize_t>(tensors.size()));
+  if (!tuple) return nullptr;
+  for (size_t i = 0; i < tensors.size(); ++i) {
+    PyObject* item = wrap(std::move(tensors[i]));
+    if (!item) {
+      Py_DECREF(tuple);
+      return nullptr;
+    }
+    PyTuple_SET_ITEM(tuple, i, item);
+  }
+  return tuple;
+}
+
+// A structseq type "torch.return_types.<op>" with the given field names,
+// created once per op (the generated bindings keep it in a static).
+PyTypeObject* named_tuple_type(const char* name, std::initializer_list<const char*> fields);
+
 template <typename Tuple, size_t... I>
 PyObject* wrap_tuple(Tuple& values, std::index_sequence<I...>) {
   constexpr size_t n = sizeof...(I);
@@ -42,6 +60,25 @@ PyObject* wrap_tuple(Tuple& values, std::index_sequence<I...>) {
 template <typename... Ts>
 PyObject* wrap(std::tuple<Ts...> values) {
   return wrap_tuple(values, std::index_sequence_for<Ts...>{});
+}
+
+template <typename... Ts>
+PyObject* wrap(std::tuple<Ts...> values, PyTypeObject* named) {
+  if (!named) return nullptr;
+  PyObject* plain = wrap(std::move(values));
+  if (!plain) return nullptr;
+  PyObject* result = PyStructSequence_New(named);
+  if (!result) {
+    Py_DECREF(plain);
+    return nullptr;
+  }
+  for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(plain); ++i) {
+    PyObject* item = PyTuple_GET_ITEM(plain, i);
+    Py_INCREF(item);
+    PyStructSequence_SET_ITEM(result, i, item);
+  }
+  Py_DECREF(plain);
+  return result;
 }
 
 }  // namespace torch

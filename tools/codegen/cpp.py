@@ -23,7 +23,7 @@ _SCALAR_CPP = {
 
 def argument_type(t: Type) -> str:
     if t.base == "Tensor" and t.is_list:
-        return "at::TensorList"
+        return "at::OptionalTensorList" if t.elem_optional else "at::TensorList"
     if t.base == "int" and t.is_list:
         return "at::OptionalIntArrayRef" if t.optional else "at::IntArrayRef"
     if t.is_list:
@@ -40,6 +40,8 @@ def return_type(returns: tuple[Return, ...]) -> str:
     def one(r: Return) -> str:
         if r.type.base == "Tensor" and r.type.mutable:
             return "const at::Tensor&"
+        if r.type.is_list:
+            return f"std::vector<{_SCALAR_CPP[r.type.base]}>"
         return _SCALAR_CPP[r.type.base]
 
     if not returns:
@@ -51,6 +53,8 @@ def return_type(returns: tuple[Return, ...]) -> str:
 
 def default_value(arg: Argument) -> str:
     d = arg.default
+    if d.startswith("'"):
+        return '"' + d[1:-1] + '"'
     if d == "None":
         return "std::nullopt"
     if d in ("True", "False"):
@@ -70,11 +74,38 @@ def cpp_name(schema: FunctionSchema) -> str:
     return f"{schema.name}_out" if schema.is_out_fn else schema.name
 
 
-def _params(args: list[Argument], with_defaults: bool) -> str:
-    # A default is only legal when every later parameter has one too.
-    defaults_from = len(args)
-    while defaults_from > 0 and args[defaults_from - 1].default is not None:
-        defaults_from -= 1
+def _defaults_from(args: list[Argument]) -> int:
+    """Index of the first parameter with a C++ default: every later one must have one too."""
+    i = len(args)
+    while i > 0 and args[i - 1].default is not None:
+        i -= 1
+    return i
+
+
+# Overloads whose C++ defaults would make a call ambiguous with an earlier
+# overload of the same name (at::clamp(t) with both a Scalar? and a Tensor?
+# version): they keep their defaults in Python only. Filled by gen.py.
+NO_CPP_DEFAULTS: set[str] = set()
+
+
+def compute_no_cpp_defaults(functions: list[NativeFunction]) -> set[str]:
+    ranges: dict[str, list[tuple[int, int]]] = {}
+    suppressed = set()
+    for f in functions:
+        args = ordered_arguments(f.func)
+        lo, hi = _defaults_from(args), len(args)
+        earlier = ranges.setdefault(cpp_name(f.func), [])
+        if any(lo <= e_hi and e_lo <= hi for e_lo, e_hi in earlier):
+            suppressed.add(f.func.full_name)
+            lo = hi
+        earlier.append((lo, hi))
+    return suppressed
+
+
+def _params(args: list[Argument], with_defaults: bool, schema: FunctionSchema = None) -> str:
+    defaults_from = _defaults_from(args)
+    if schema is not None and schema.full_name in NO_CPP_DEFAULTS:
+        with_defaults = False
     out = []
     for i, a in enumerate(args):
         p = f"{argument_type(a.type)} {a.name}"
@@ -86,7 +117,7 @@ def _params(args: list[Argument], with_defaults: bool) -> str:
 
 def function_declaration(f: NativeFunction) -> str:
     s = f.func
-    return f"TORCH_API {return_type(s.returns)} {cpp_name(s)}({_params(ordered_arguments(s), True)});"
+    return f"TORCH_API {return_type(s.returns)} {cpp_name(s)}({_params(ordered_arguments(s), True, s)});"
 
 
 def native_declaration(f: NativeFunction, kernel: str) -> str:
@@ -134,7 +165,7 @@ def _method_args(s: FunctionSchema) -> list[Argument]:
 
 def method_declaration(f: NativeFunction) -> str:
     s = f.func
-    return f"  {return_type(s.returns)} {cpp_name(s)}({_params(_method_args(s), True)}) const;"
+    return f"  {return_type(s.returns)} {cpp_name(s)}({_params(_method_args(s), True, s)}) const;"
 
 
 def method_definition(f: NativeFunction) -> str:

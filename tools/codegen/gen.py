@@ -63,6 +63,7 @@ def write_if_changed(path: str, content: str) -> bool:
 
 
 def environments(functions: list[NativeFunction]) -> dict[str, dict[str, str]]:
+    cpp.NO_CPP_DEFAULTS = cpp.compute_no_cpp_defaults(functions)
     methods = [f for f in functions if "method" in f.variants]
     natives = []
     seen = set()

@@ -31,15 +31,18 @@ class Type:
     list_size: Optional[int] = None  # the N of T[N]: a single value is accepted too
     alias: Optional[str] = None  # the `a` of Tensor(a) / Tensor(a!)
     mutable: bool = False  # the `!` of Tensor(a!)
+    elem_optional: bool = False  # Tensor?[]: a list whose items may be None
 
-    _RE = re.compile(r"^(\w+)(?:\((\w+)(!?)\))?(?:\[(\d*)\])?(\?)?$")
+    _RE = re.compile(r"^(\w+)(?:\((\w+)(!?)\))?(\?)?(?:\[(\d*)\])?(\?)?$")
 
     @staticmethod
     def parse(text: str) -> "Type":
         m = Type._RE.match(text)
         if not m or m.group(1) not in BASE_TYPES:
             raise CodegenError(f"unknown type '{text}'")
-        base, alias, bang, size, opt = m.groups()
+        base, alias, bang, elem_opt, size, opt = m.groups()
+        if elem_opt and size is None:
+            opt, elem_opt = elem_opt, None
         return Type(
             base=base,
             optional=opt is not None,
@@ -47,12 +50,15 @@ class Type:
             list_size=int(size) if size else None,
             alias=alias,
             mutable=bang == "!",
+            elem_optional=elem_opt is not None,
         )
 
     def __str__(self) -> str:
         s = self.base
         if self.alias:
             s += f"({self.alias}{'!' if self.mutable else ''})"
+        if self.elem_optional:
+            s += "?"
         if self.is_list:
             s += f"[{self.list_size or ''}]"
         return s + ("?" if self.optional else "")

@@ -156,6 +156,12 @@ def _call(f: NativeFunction, py_index: dict[str, int], method: bool, out_index: 
         return lines
     lines += [f"{cpp.return_type(rets)} result_;", "{", "  torch::GILRelease no_gil;",
               f"  result_ = {call};", "}"]
+    if len(rets) > 1 and all(r.name for r in rets):
+        # A named tuple, as torch.return_types.<op>(values=..., indices=...).
+        fields = ", ".join(f'"{r.name}"' for r in rets)
+        lines += [f'static PyTypeObject* return_type_ = torch::named_tuple_type("torch.return_types.{s.name}", {{{fields}}});',
+                  "return torch::wrap(std::move(result_), return_type_);"]
+        return lines
     self_alias = len(rets) == 1 and rets[0].type.alias and s.self_arg is not None \
         and s.self_arg.type.alias == rets[0].type.alias
     if self_alias:

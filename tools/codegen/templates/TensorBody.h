@@ -23,6 +23,7 @@ using c10::ScalarType;
 
 class Tensor;
 using TensorList = c10::ArrayRef<Tensor>;
+using OptionalTensorList = c10::ArrayRef<std::optional<Tensor>>;
 using OptionalIntArrayRef = std::optional<IntArrayRef>;
 
 class TORCH_API Tensor {
@@ -66,5 +67,13 @@ ${tensor_method_declarations}
  private:
   c10::intrusive_ptr<c10::TensorImpl> impl_;
 };
+
+namespace detail {
+// The device an op on a list of tensors dispatches on: its first tensor's.
+inline Device first_device(TensorList tensors) {
+  TORCH_CHECK(!tensors.empty(), "expected a non-empty list of Tensors");
+  return tensors[0].device();
+}
+}  // namespace detail
 
 }  // namespace at

@@ -2,6 +2,7 @@
 // in cpu/BinaryOpsKernel.cpp. Each op comes as functional, in-place and out=.
 #include <ATen/ATen.h>
 #include <ATen/ScalarOps.h>
+#include <ATen/TypePromotion.h>
 #include <ATen/native/BinaryOps.h>
 
 #include <string_view>
@@ -14,21 +15,35 @@ DEFINE_DISPATCH(div_true_stub);
 DEFINE_DISPATCH(div_trunc_stub);
 DEFINE_DISPATCH(div_floor_stub);
 DEFINE_DISPATCH(pow_stub);
+DEFINE_DISPATCH(remainder_stub);
+DEFINE_DISPATCH(minimum_stub);
+DEFINE_DISPATCH(maximum_stub);
+DEFINE_DISPATCH(bitwise_and_stub);
+DEFINE_DISPATCH(bitwise_or_stub);
+DEFINE_DISPATCH(bitwise_xor_stub);
+DEFINE_DISPATCH(logical_and_stub);
+DEFINE_DISPATCH(logical_or_stub);
+DEFINE_DISPATCH(logical_xor_stub);
+DEFINE_DISPATCH(eq_stub);
+DEFINE_DISPATCH(ne_stub);
+DEFINE_DISPATCH(lt_stub);
+DEFINE_DISPATCH(le_stub);
+DEFINE_DISPATCH(gt_stub);
+DEFINE_DISPATCH(ge_stub);
+DEFINE_DISPATCH(where_stub);
+DEFINE_DISPATCH(masked_fill_stub);
 
 namespace {
 
-enum class Promote { Common, IntegerToFloat };
+enum class Promote { Common, IntegerToFloat, BoolResult };
 
 // `out` undefined: allocate; `inplace`: out is `a` and may not change shape.
 TensorIterator binary_iter(const Tensor& out, const Tensor& a, const Tensor& b, Promote promote, bool inplace) {
-  return TensorIteratorConfig()
-      .add_output(out)
-      .add_input(a)
-      .add_input(b)
-      .promote_inputs_to_common_dtype(true)
-      .promote_integer_inputs_to_float(promote == Promote::IntegerToFloat)
-      .resize_outputs(!inplace)
-      .build();
+  TensorIteratorConfig config;
+  config.add_output(out).add_input(a).add_input(b).promote_inputs_to_common_dtype(true).resize_outputs(!inplace);
+  if (promote == Promote::IntegerToFloat) config.promote_integer_inputs_to_float(true);
+  if (promote == Promote::BoolResult) config.declare_static_output_dtype(ScalarType::Bool);
+  return config.build();
 }
 
 template <typename Stub, typename... Extra>
@@ -172,6 +187,121 @@ const Tensor& pow_(const Tensor& self, const Tensor& exponent) {
 const Tensor& pow_(const Tensor& self, const Scalar& exponent) {
   pow_impl(self, self, wrapped_scalar_tensor(exponent), true);
   return self;
+}
+
+// The functional, in-place and out= forms of a binary op over one stub.
+#define DEFINE_BINARY(op, promote, check)                                                  \
+  Tensor op(const Tensor& self, const Tensor& other) {                                     \
+    check;                                                                                 \
+    return run_binary(op##_stub, Tensor(), self, other, Promote::promote, false);          \
+  }                                                                                        \
+  const Tensor& op##_(const Tensor& self, const Tensor& other) {                           \
+    check;                                                                                 \
+    run_binary(op##_stub, self, self, other, Promote::promote, true);                      \
+    return self;                                                                           \
+  }                                                                                        \
+  const Tensor& op##_out(const Tensor& out, const Tensor& self, const Tensor& other) {     \
+    check;                                                                                 \
+    run_binary(op##_stub, out, self, other, Promote::promote, false);                      \
+    return out;                                                                            \
+  }
+
+namespace {
+void check_integral(const char* op, const Tensor& a, const Tensor& b) {
+  TORCH_CHECK(!a.is_floating_point() && !b.is_floating_point(), "\"", op, "_cpu\" not implemented for '",
+              a.is_floating_point() ? a.scalar_type() : b.scalar_type(), "'");
+}
+}  // namespace
+
+DEFINE_BINARY(remainder, Common, (void)0)
+DEFINE_BINARY(minimum, Common, (void)0)
+DEFINE_BINARY(maximum, Common, (void)0)
+DEFINE_BINARY(bitwise_and, Common, check_integral("bitwise_and", self, other))
+DEFINE_BINARY(bitwise_or, Common, check_integral("bitwise_or", self, other))
+DEFINE_BINARY(bitwise_xor, Common, check_integral("bitwise_xor", self, other))
+DEFINE_BINARY(logical_and, BoolResult, (void)0)
+DEFINE_BINARY(logical_or, BoolResult, (void)0)
+DEFINE_BINARY(logical_xor, BoolResult, (void)0)
+DEFINE_BINARY(eq, BoolResult, (void)0)
+DEFINE_BINARY(ne, BoolResult, (void)0)
+DEFINE_BINARY(lt, BoolResult, (void)0)
+DEFINE_BINARY(le, BoolResult, (void)0)
+DEFINE_BINARY(gt, BoolResult, (void)0)
+DEFINE_BINARY(ge, BoolResult, (void)0)
+
+Tensor max(const Tensor& self, const Tensor& other) { return at::maximum(self, other); }
+Tensor min(const Tensor& self, const Tensor& other) { return at::minimum(self, other); }
+
+Tensor where(const Tensor& condition, const Tensor& self, const Tensor& other) {
+  TORCH_CHECK(condition.scalar_type() == ScalarType::Bool,
+              "where expected condition to be a boolean tensor, but got a tensor with dtype ", condition.scalar_type());
+  const ScalarType common = result_type(self, other);
+  // The values are cast to their common dtype first; the condition stays bool.
+  auto iter = TensorIteratorConfig()
+                  .add_output(Tensor())
+                  .add_input(self.to(common))
+                  .add_input(other.to(common))
+                  .add_input(condition)
+                  .check_all_same_dtype(false)
+                  .build();
+  where_stub(iter.device().type, iter);
+  return iter.output();
+}
+
+Tensor masked_fill(const Tensor& self, const Tensor& mask, const Scalar& value) {
+  return self.clone().masked_fill_(mask, value);
+}
+
+const Tensor& masked_fill_(const Tensor& self, const Tensor& mask, const Scalar& value) {
+  TORCH_CHECK(mask.scalar_type() == ScalarType::Bool, "masked_fill_ only supports boolean masks, but got mask with dtype ",
+              mask.scalar_type());
+  auto iter = TensorIteratorConfig()
+                  .add_output(self)
+                  .add_input(self)
+                  .add_input(mask)
+                  .check_all_same_dtype(false)
+                  .resize_outputs(false)
+                  .build();
+  masked_fill_stub(iter.device().type, iter, value);
+  return self;
+}
+
+namespace {
+
+Tensor clamp_impl(const Tensor& self, const std::optional<Tensor>& min, const std::optional<Tensor>& max) {
+  const bool has_min = min && min->defined(), has_max = max && max->defined();
+  TORCH_CHECK(has_min || has_max, "torch.clamp: At least one of 'min' or 'max' must not be None");
+  // max(min(x, hi), lo): a NaN in x stays NaN; lo wins over hi, as in PyTorch.
+  Tensor result = self;
+  if (has_max) result = at::minimum(result, *max);
+  if (has_min) result = at::maximum(result, *min);
+  return result.is_same(self) ? self.clone() : result;
+}
+
+std::optional<Tensor> wrap(const std::optional<Scalar>& s) {
+  if (!s) return std::nullopt;
+  return wrapped_scalar_tensor(*s);
+}
+
+}  // namespace
+
+Tensor clamp(const Tensor& self, const std::optional<Scalar>& min, const std::optional<Scalar>& max) {
+  return clamp_impl(self, wrap(min), wrap(max));
+}
+Tensor clamp(const Tensor& self, const std::optional<Tensor>& min, const std::optional<Tensor>& max) {
+  return clamp_impl(self, min, max);
+}
+const Tensor& clamp_(const Tensor& self, const std::optional<Scalar>& min, const std::optional<Scalar>& max) {
+  Tensor result = clamp_impl(self, wrap(min), wrap(max));
+  TORCH_CHECK(canCast(result.scalar_type(), self.scalar_type()), "result type ", result.scalar_type(),
+              " can't be cast to the desired output type ", self.scalar_type());
+  return self.copy_(result);
+}
+const Tensor& clamp_out(const Tensor& out, const Tensor& self, const std::optional<Scalar>& min,
+                        const std::optional<Scalar>& max) {
+  Tensor result = clamp_impl(self, wrap(min), wrap(max));
+  if (!out.sizes().equals(result.sizes())) out.resize_(result.sizes());
+  return out.copy_(result);
 }
 
 }  // namespace at::native

@@ -13,5 +13,26 @@ DECLARE_DISPATCH(binary_fn, div_true_stub);
 DECLARE_DISPATCH(binary_fn, div_trunc_stub);
 DECLARE_DISPATCH(binary_fn, div_floor_stub);
 DECLARE_DISPATCH(binary_fn, pow_stub);
+DECLARE_DISPATCH(binary_fn, remainder_stub);
+DECLARE_DISPATCH(binary_fn, minimum_stub);
+DECLARE_DISPATCH(binary_fn, maximum_stub);
+DECLARE_DISPATCH(binary_fn, bitwise_and_stub);
+DECLARE_DISPATCH(binary_fn, bitwise_or_stub);
+DECLARE_DISPATCH(binary_fn, bitwise_xor_stub);
+// Bool results.
+DECLARE_DISPATCH(binary_fn, logical_and_stub);
+DECLARE_DISPATCH(binary_fn, logical_or_stub);
+DECLARE_DISPATCH(binary_fn, logical_xor_stub);
+DECLARE_DISPATCH(binary_fn, eq_stub);
+DECLARE_DISPATCH(binary_fn, ne_stub);
+DECLARE_DISPATCH(binary_fn, lt_stub);
+DECLARE_DISPATCH(binary_fn, le_stub);
+DECLARE_DISPATCH(binary_fn, gt_stub);
+DECLARE_DISPATCH(binary_fn, ge_stub);
+// iter: output, self, other, condition (bool).
+DECLARE_DISPATCH(binary_fn, where_stub);
+using masked_fill_fn = void (*)(TensorIterator& iter, const Scalar& value);
+// iter: output (self, in place), self, mask (bool).
+DECLARE_DISPATCH(masked_fill_fn, masked_fill_stub);
 
 }  // namespace at::native

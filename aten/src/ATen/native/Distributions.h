@@ -7,9 +7,12 @@ namespace at::native {
 using uniform_fn = void (*)(const Tensor& self, double from, double to);
 using normal_fn = void (*)(const Tensor& self, double mean, double std);
 using arange_fn = void (*)(const Tensor& result, const Scalar& start, const Scalar& step);
+using random_fn = void (*)(const Tensor& self, int64_t from, int64_t to);
 
 DECLARE_DISPATCH(uniform_fn, uniform_stub);
 DECLARE_DISPATCH(normal_fn, normal_stub);
+// Integers uniform on [from, to).
+DECLARE_DISPATCH(random_fn, random_stub);
 // Not random, but like the others it fills a fresh tensor element by element.
 DECLARE_DISPATCH(arange_fn, arange_stub);
 

@@ -1,14 +1,17 @@
 // Reductions over dims: which dims, the result dtype and shape are decided
-// here; the kernel only ever sees a contiguous [outer, inner] matrix whose
-// rows it reduces.
+// here; the kernel (cpu/ReduceOpsKernel.cpp) only ever sees a contiguous
+// [outer, inner] matrix whose rows it reduces.
 #include <ATen/ATen.h>
 #include <ATen/native/ReduceOps.h>
 
+#include <cmath>
+#include <limits>
 #include <vector>
 
 namespace at::native {
 
-DEFINE_DISPATCH(sum_rows_stub);
+DEFINE_DISPATCH(reduce_rows_stub);
+DEFINE_DISPATCH(scan_rows_stub);
 
 namespace {
 
@@ -27,40 +30,63 @@ std::vector<bool> reduced_dims(const Tensor& self, OptionalIntArrayRef dim) {
   return mask;
 }
 
-// The shape of the result: reduced dims dropped, or kept as 1.
-std::vector<int64_t> result_shape(const Tensor& self, const std::vector<bool>& mask, bool keepdim) {
-  std::vector<int64_t> shape;
-  for (int64_t d = 0; d < self.dim(); ++d) {
-    if (!mask[d]) shape.push_back(self.size(d));
-    else if (keepdim) shape.push_back(1);
-  }
-  return shape;
-}
-
-Tensor sum_impl(const Tensor& self, OptionalIntArrayRef dim, bool keepdim, ScalarType out_dtype) {
-  const std::vector<bool> mask = reduced_dims(self, dim);
-  // Kept dims first, reduced dims last: then each output element reduces one
-  // contiguous row. When the reduced dims already trail, permute is identity
-  // and contiguous() copies nothing.
-  std::vector<int64_t> perm, kept_sizes;
+// The input arranged as rows to reduce, and the shapes of the result.
+struct Rows {
+  Tensor rows;  // contiguous, [outer, inner]
   int64_t outer = 1, inner = 1;
+  std::vector<int64_t> kept;   // result shape without keepdim
+  std::vector<int64_t> shape;  // result shape as returned
+};
+
+Rows as_rows(const Tensor& self, OptionalIntArrayRef dim, bool keepdim, ScalarType dtype) {
+  const std::vector<bool> mask = reduced_dims(self, dim);
+  Rows r;
+  // Kept dims first, reduced dims last. When the reduced dims already trail,
+  // permute is the identity and contiguous() copies nothing.
+  std::vector<int64_t> perm;
   for (int64_t d = 0; d < self.dim(); ++d) {
     if (!mask[d]) {
       perm.push_back(d);
-      kept_sizes.push_back(self.size(d));
-      outer *= self.size(d);
+      r.kept.push_back(self.size(d));
+      r.outer *= self.size(d);
+      r.shape.push_back(self.size(d));
+    } else if (keepdim) {
+      r.shape.push_back(1);
     }
   }
   for (int64_t d = 0; d < self.dim(); ++d) {
     if (mask[d]) {
       perm.push_back(d);
-      inner *= self.size(d);
+      r.inner *= self.size(d);
     }
   }
-  Tensor in = self.to(out_dtype).permute(perm).contiguous();
-  Tensor out = at::empty(kept_sizes, out_dtype, self.device());
-  if (outer > 0) sum_rows_stub(self.device().type, out, in, outer, inner);
-  return out.view(result_shape(self, mask, keepdim));
+  r.rows = self.to(dtype).permute(perm).contiguous();
+  return r;
+}
+
+Tensor reduce(const Tensor& self, OptionalIntArrayRef dim, bool keepdim, ScalarType dtype, ReduceParams params,
+              const char* name, bool needs_elements = false) {
+  Rows r = as_rows(self, dim, keepdim, dtype);
+  TORCH_CHECK(!needs_elements || r.inner > 0 || r.outer == 0, name,
+              "(): cannot perform reduction on tensor with no elements because the operation does not have an "
+              "identity");
+  const ScalarType out_dtype =
+      (params.op == ReduceOp::Any || params.op == ReduceOp::All) ? ScalarType::Bool : dtype;
+  Tensor out = at::empty(r.kept, out_dtype, self.device());
+  if (r.outer > 0) reduce_rows_stub(self.device().type, out, Tensor(), r.rows, r.outer, r.inner, params);
+  return out.view(r.shape);
+}
+
+std::tuple<Tensor, Tensor> reduce_with_indices(const Tensor& self, int64_t dim, bool keepdim, ReduceOp op,
+                                               const char* name, bool values) {
+  const int64_t d = c10::maybe_wrap_dim(dim, self.dim());
+  TORCH_CHECK_INDEX(self.dim() == 0 || self.size(d) > 0, name,
+                    "(): Expected reduction dim ", d, " to have non-zero size.");
+  Rows r = as_rows(self, IntArrayRef(d), keepdim, self.scalar_type());
+  Tensor indices = at::empty(r.kept, ScalarType::Long, self.device());
+  Tensor out = values ? at::empty(r.kept, self.scalar_type(), self.device()) : Tensor();
+  if (r.outer > 0) reduce_rows_stub(self.device().type, out, indices, r.rows, r.outer, r.inner, ReduceParams{op});
+  return {values ? out.view(r.shape) : Tensor(), indices.view(r.shape)};
 }
 
 ScalarType sum_dtype(const Tensor& self, std::optional<ScalarType> dtype) {
@@ -68,31 +94,170 @@ ScalarType sum_dtype(const Tensor& self, std::optional<ScalarType> dtype) {
   return c10::isIntegralType(self.scalar_type(), true) ? ScalarType::Long : self.scalar_type();
 }
 
+ScalarType float_dtype(const Tensor& self, const char* name) {
+  TORCH_CHECK(self.is_floating_point(), name, "(): input dtype should be either floating point or complex. Got ",
+              self.scalar_type(), " instead.");
+  return self.scalar_type();
+}
+
 }  // namespace
 
 Tensor sum(const Tensor& self, std::optional<ScalarType> dtype) {
-  return sum_impl(self, std::nullopt, false, sum_dtype(self, dtype));
+  return reduce(self, std::nullopt, false, sum_dtype(self, dtype), {ReduceOp::Sum}, "sum");
 }
 
 Tensor sum(const Tensor& self, OptionalIntArrayRef dim, bool keepdim, std::optional<ScalarType> dtype) {
-  return sum_impl(self, dim, keepdim, sum_dtype(self, dtype));
+  return reduce(self, dim, keepdim, sum_dtype(self, dtype), {ReduceOp::Sum}, "sum");
 }
 
 Tensor mean(const Tensor& self, OptionalIntArrayRef dim, bool keepdim, std::optional<ScalarType> dtype) {
   const ScalarType t = dtype.value_or(self.scalar_type());
-  TORCH_CHECK(c10::isFloatingType(t),
-              "mean(): could not infer output dtype. ", dtype ? "Optional" : "Input",
+  TORCH_CHECK(c10::isFloatingType(t), "mean(): could not infer output dtype. ", dtype ? "Optional" : "Input",
               " dtype must be either a floating point or complex dtype. Got: ", t);
   const std::vector<bool> mask = reduced_dims(self, dim);
   int64_t count = 1;
   for (int64_t d = 0; d < self.dim(); ++d)
     if (mask[d]) count *= self.size(d);
-  Tensor total = sum_impl(self, dim, keepdim, t);
+  Tensor total = reduce(self, dim, keepdim, t, {ReduceOp::Sum}, "mean");
   return total.div_(at::scalar_tensor(static_cast<double>(count), t));
 }
 
 Tensor mean(const Tensor& self, std::optional<ScalarType> dtype) {
   return at::mean(self, OptionalIntArrayRef(std::nullopt), false, dtype);
+}
+
+Tensor prod(const Tensor& self, std::optional<ScalarType> dtype) {
+  return reduce(self, std::nullopt, false, sum_dtype(self, dtype), {ReduceOp::Prod}, "prod");
+}
+
+Tensor prod(const Tensor& self, int64_t dim, bool keepdim, std::optional<ScalarType> dtype) {
+  return reduce(self, IntArrayRef(dim), keepdim, sum_dtype(self, dtype), {ReduceOp::Prod}, "prod");
+}
+
+Tensor max(const Tensor& self) {
+  TORCH_CHECK(self.numel() > 0, "max(): Expected reduction dim to be specified for input.numel() == 0. Specify the "
+              "reduction dim with the 'dim' argument.");
+  return reduce(self, std::nullopt, false, self.scalar_type(), {ReduceOp::Max}, "max");
+}
+
+Tensor min(const Tensor& self) {
+  TORCH_CHECK(self.numel() > 0, "min(): Expected reduction dim to be specified for input.numel() == 0. Specify the "
+              "reduction dim with the 'dim' argument.");
+  return reduce(self, std::nullopt, false, self.scalar_type(), {ReduceOp::Min}, "min");
+}
+
+std::tuple<Tensor, Tensor> max(const Tensor& self, int64_t dim, bool keepdim) {
+  return reduce_with_indices(self, dim, keepdim, ReduceOp::Max, "max", true);
+}
+
+std::tuple<Tensor, Tensor> min(const Tensor& self, int64_t dim, bool keepdim) {
+  return reduce_with_indices(self, dim, keepdim, ReduceOp::Min, "min", true);
+}
+
+Tensor amax(const Tensor& self, IntArrayRef dim, bool keepdim) {
+  return reduce(self, dim, keepdim, self.scalar_type(), {ReduceOp::Max}, "amax", true);
+}
+
+Tensor amin(const Tensor& self, IntArrayRef dim, bool keepdim) {
+  return reduce(self, dim, keepdim, self.scalar_type(), {ReduceOp::Min}, "amin", true);
+}
+
+Tensor argmax(const Tensor& self, std::optional<int64_t> dim, bool keepdim) {
+  if (!dim) {
+    TORCH_CHECK(self.numel() > 0, "argmax(): Expected reduction dim to be specified for input.numel() == 0.");
+    Tensor flat_index = std::get<1>(reduce_with_indices(self.reshape({-1}), 0, false, ReduceOp::ArgMax, "argmax", false));
+    if (!keepdim) return flat_index;
+    return flat_index.view(std::vector<int64_t>(self.dim(), 1));
+  }
+  return std::get<1>(reduce_with_indices(self, *dim, keepdim, ReduceOp::ArgMax, "argmax", false));
+}
+
+Tensor argmin(const Tensor& self, std::optional<int64_t> dim, bool keepdim) {
+  if (!dim) {
+    TORCH_CHECK(self.numel() > 0, "argmin(): Expected reduction dim to be specified for input.numel() == 0.");
+    Tensor flat_index = std::get<1>(reduce_with_indices(self.reshape({-1}), 0, false, ReduceOp::ArgMin, "argmin", false));
+    if (!keepdim) return flat_index;
+    return flat_index.view(std::vector<int64_t>(self.dim(), 1));
+  }
+  return std::get<1>(reduce_with_indices(self, *dim, keepdim, ReduceOp::ArgMin, "argmin", false));
+}
+
+Tensor var(const Tensor& self, OptionalIntArrayRef dim, std::optional<bool> unbiased, bool keepdim,
+           const std::optional<Scalar>& correction) {
+  TORCH_CHECK(self.is_floating_point(), "std and var only support floating point and complex dtypes");
+  TORCH_CHECK(!(unbiased && correction), "var: pass either unbiased or correction, not both");
+  ReduceParams params{ReduceOp::Var};
+  params.correction = correction ? correction->toDouble() : (unbiased.value_or(true) ? 1.0 : 0.0);
+  return reduce(self, dim, keepdim, self.scalar_type(), params, "var");
+}
+
+Tensor std(const Tensor& self, OptionalIntArrayRef dim, std::optional<bool> unbiased, bool keepdim,
+           const std::optional<Scalar>& correction) {
+  return at::var(self, dim, unbiased, keepdim, correction).sqrt_();
+}
+
+Tensor norm(const Tensor& self, const std::optional<Scalar>& p, OptionalIntArrayRef dim, bool keepdim) {
+  ReduceParams params{ReduceOp::Norm};
+  params.p = p ? p->toDouble() : 2.0;
+  return reduce(self, dim, keepdim, float_dtype(self, "linalg.vector_norm"), params, "norm");
+}
+
+Tensor any(const Tensor& self, OptionalIntArrayRef dim, bool keepdim) {
+  return reduce(self, dim, keepdim, self.scalar_type(), {ReduceOp::Any}, "any");
+}
+
+Tensor all(const Tensor& self, OptionalIntArrayRef dim, bool keepdim) {
+  return reduce(self, dim, keepdim, self.scalar_type(), {ReduceOp::All}, "all");
+}
+
+Tensor logsumexp(const Tensor& self, IntArrayRef dim, bool keepdim) {
+  const ScalarType t = self.is_floating_point() ? self.scalar_type() : c10::get_default_dtype();
+  return reduce(self, dim, keepdim, t, {ReduceOp::LogSumExp}, "logsumexp");
+}
+
+// ---- scans along one dim ----
+
+namespace {
+
+Tensor scan(const Tensor& self, int64_t dim, ScalarType dtype, ScanOp op) {
+  const int64_t nd = self.dim();
+  const int64_t d = c10::maybe_wrap_dim(dim, nd);
+  if (nd == 0) {
+    Tensor out = at::empty({1}, dtype, self.device());
+    scan_rows_stub(self.device().type, out, self.to(dtype).reshape({1}), 1, 1, op);
+    return out.view({});
+  }
+  // Move `dim` last so each row is one contiguous line to scan.
+  std::vector<int64_t> perm;
+  for (int64_t i = 0; i < nd; ++i)
+    if (i != d) perm.push_back(i);
+  perm.push_back(d);
+  Tensor rows = self.to(dtype).permute(perm).contiguous();
+  Tensor out = at::empty(rows.sizes(), dtype, self.device());
+  const int64_t inner = self.size(d);
+  const int64_t outer = inner == 0 ? 0 : self.numel() / inner;
+  if (outer > 0) scan_rows_stub(self.device().type, out, rows, outer, inner, op);
+  std::vector<int64_t> inverse(nd);
+  for (int64_t i = 0; i < nd; ++i) inverse[perm[i]] = i;
+  return out.permute(inverse).contiguous();
+}
+
+}  // namespace
+
+Tensor cumsum(const Tensor& self, int64_t dim, std::optional<ScalarType> dtype) {
+  return scan(self, dim, sum_dtype(self, dtype), ScanOp::CumSum);
+}
+
+Tensor softmax(const Tensor& self, int64_t dim, std::optional<ScalarType> dtype) {
+  const ScalarType t = dtype.value_or(self.scalar_type());
+  TORCH_CHECK(c10::isFloatingType(t), "\"softmax_lastdim_kernel_impl\" not implemented for '", t, "'");
+  return scan(self, dim, t, ScanOp::Softmax);
+}
+
+Tensor log_softmax(const Tensor& self, int64_t dim, std::optional<ScalarType> dtype) {
+  const ScalarType t = dtype.value_or(self.scalar_type());
+  TORCH_CHECK(c10::isFloatingType(t), "\"log_softmax_lastdim_kernel_impl\" not implemented for '", t, "'");
+  return scan(self, dim, t, ScanOp::LogSoftmax);
 }
 
 }  // namespace at::native

@@ -4,8 +4,25 @@
 
 namespace at::native {
 
-// out[i] = sum of in[i, :] for a contiguous `in` viewed as [outer, inner].
-using sum_rows_fn = void (*)(const Tensor& out, const Tensor& in, int64_t outer, int64_t inner);
-DECLARE_DISPATCH(sum_rows_fn, sum_rows_stub);
+enum class ReduceOp { Sum, Prod, Max, Min, ArgMax, ArgMin, Any, All, Norm, Var, LogSumExp };
+
+struct ReduceParams {
+  ReduceOp op;
+  double p = 2;           // Norm: the order
+  double correction = 1;  // Var: divide by N - correction
+};
+
+// Reduces each row of a contiguous `in` viewed as [outer, inner] into
+// out[i] (values; undefined for ArgMax/ArgMin) and indices[i] (Max, Min,
+// ArgMax, ArgMin; may be undefined for Max and Min). `out` has in's dtype,
+// except for Any/All, where it is bool.
+using reduce_rows_fn = void (*)(const Tensor& out, const Tensor& indices, const Tensor& in, int64_t outer,
+                                int64_t inner, const ReduceParams& params);
+DECLARE_DISPATCH(reduce_rows_fn, reduce_rows_stub);
+
+enum class ScanOp { CumSum, Softmax, LogSoftmax };
+// out[i, :] = op(in[i, :]) for contiguous in and out of one dtype.
+using scan_rows_fn = void (*)(const Tensor& out, const Tensor& in, int64_t outer, int64_t inner, ScanOp op);
+DECLARE_DISPATCH(scan_rows_fn, scan_rows_stub);
 
 }  // namespace at::native

@@ -132,3 +132,62 @@ const Tensor& resize_(const Tensor& self, IntArrayRef size) {
 }
 
 }  // namespace at::native
+
+namespace at::native {
+
+Tensor linspace(const Scalar& start, const Scalar& end, int64_t steps, std::optional<ScalarType> dtype,
+                std::optional<Device> device) {
+  TORCH_CHECK(steps >= 0, "number of steps must be non-negative");
+  const ScalarType type = dtype.value_or(c10::get_default_dtype());
+  Tensor result = at::empty({steps}, type, device);
+  if (steps == 0) return result;
+  const double s = start.toDouble(), e = end.toDouble();
+  // Computed in double from both ends, as PyTorch does, so the last value is `end`.
+  Tensor values = at::empty({steps}, ScalarType::Double, device);
+  double* p = values.data_ptr<double>();
+  const double step = steps > 1 ? (e - s) / static_cast<double>(steps - 1) : 0.0;
+  const int64_t half = steps / 2;
+  for (int64_t i = 0; i < steps; ++i) p[i] = i < half ? s + step * i : e - step * (steps - 1 - i);
+  return result.copy_(values);
+}
+
+Tensor eye(int64_t n, std::optional<int64_t> m, std::optional<ScalarType> dtype, std::optional<Device> device) {
+  TORCH_CHECK(n >= 0, "n must be greater or equal to 0, got ", n);
+  const int64_t cols = m.value_or(n);
+  TORCH_CHECK(cols >= 0, "m must be greater or equal to 0, got ", cols);
+  Tensor result = at::zeros({n, cols}, dtype, device);
+  const int64_t k = std::min(n, cols);
+  if (k > 0) result.as_strided({k}, {cols + 1}, 0).fill_(1);
+  return result;
+}
+
+Tensor randint(int64_t low, int64_t high, IntArrayRef size, std::optional<ScalarType> dtype,
+               std::optional<Device> device) {
+  Tensor t = at::empty(size, dtype.value_or(ScalarType::Long), device);
+  return t.random_(low, high);
+}
+
+Tensor randint(int64_t high, IntArrayRef size, std::optional<ScalarType> dtype, std::optional<Device> device) {
+  return at::randint(0, high, size, dtype, device);
+}
+
+const Tensor& random_(const Tensor& self, int64_t from, int64_t to) {
+  TORCH_CHECK(from < to, "random_ expects 'from' to be less than 'to', but got from=", from, " >= to=", to);
+  random_stub(self.device().type, self, from, to);
+  return self;
+}
+
+Tensor full_like(const Tensor& self, const Scalar& fill_value, std::optional<ScalarType> dtype,
+                 std::optional<Device> device) {
+  return at::empty_like(self, dtype, device).fill_(fill_value);
+}
+
+Tensor rand_like(const Tensor& self, std::optional<ScalarType> dtype, std::optional<Device> device) {
+  return at::empty_like(self, dtype, device).uniform_(0, 1);
+}
+
+Tensor randn_like(const Tensor& self, std::optional<ScalarType> dtype, std::optional<Device> device) {
+  return at::empty_like(self, dtype, device).normal_(0, 1);
+}
+
+}  // namespace at::native

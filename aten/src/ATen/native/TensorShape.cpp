@@ -1,6 +1,7 @@
 // View ops: new geometry over the same storage, never a copy (except
 // reshape/flatten, which copy only when no view can express the result).
 #include <ATen/ATen.h>
+#include <ATen/TypePromotion.h>
 
 #include <algorithm>
 #include <optional>
@@ -241,6 +242,204 @@ Tensor squeeze(const Tensor& self, int64_t dim) {
   sizes.erase(sizes.begin() + dim);
   strides.erase(strides.begin() + dim);
   return make_view(self, sizes, strides, self.storage_offset());
+}
+
+}  // namespace at::native
+
+// ---- shape ops built on the views above, and the copying ones ----
+namespace at::native {
+
+Tensor unflatten(const Tensor& self, int64_t dim, IntArrayRef sizes) {
+  dim = c10::maybe_wrap_dim(dim, self.dim());
+  TORCH_CHECK(!sizes.empty(), "unflatten: sizes must be non-empty");
+  int64_t known = 1, infer = -1;
+  for (size_t i = 0; i < sizes.size(); ++i) {
+    if (sizes[i] == -1) {
+      TORCH_CHECK(infer < 0, "unflatten: only one dimension can be inferred");
+      infer = static_cast<int64_t>(i);
+    } else {
+      known *= sizes[i];
+    }
+  }
+  TORCH_CHECK(infer >= 0 ? (known > 0 && self.size(dim) % known == 0) : known == self.size(dim),
+              "unflatten: Provided sizes ", sizes, " don't multiply up to the size of dim ", dim, " (",
+              self.size(dim), ") in the input tensor");
+  std::vector<int64_t> shape(self.sizes().begin(), self.sizes().begin() + dim);
+  for (int64_t s : sizes) shape.push_back(s == -1 ? self.size(dim) / known : s);
+  shape.insert(shape.end(), self.sizes().begin() + dim + 1, self.sizes().end());
+  return self.view(shape);
+}
+
+Tensor broadcast_to(const Tensor& self, IntArrayRef size) { return self.expand(size); }
+
+Tensor narrow(const Tensor& self, int64_t dim, int64_t start, int64_t length) {
+  TORCH_CHECK(self.dim() > 0, "narrow() cannot be applied to a 0-dim tensor.");
+  dim = c10::maybe_wrap_dim(dim, self.dim());
+  const int64_t size = self.size(dim);
+  TORCH_CHECK_INDEX(start >= -size && start <= size, "start out of range (expected to be in range of [", -size, ", ",
+                    size, "], but got ", start, ")");
+  if (start < 0) start += size;
+  TORCH_CHECK(length >= 0 && start + length <= size, "start (", start, ") + length (", length,
+              ") exceeds dimension size (", size, ").");
+  return self.slice(dim, start, start + length, 1);
+}
+
+std::vector<Tensor> split_with_sizes(const Tensor& self, IntArrayRef split_sizes, int64_t dim) {
+  TORCH_CHECK(self.dim() > 0, "split expects at least a 1-dimensional tensor");
+  dim = c10::maybe_wrap_dim(dim, self.dim());
+  int64_t total = 0;
+  for (int64_t s : split_sizes) {
+    TORCH_CHECK(s >= 0, "split_with_sizes expects split_sizes have only non-negative entries, but got split_sizes=",
+                split_sizes);
+    total += s;
+  }
+  TORCH_CHECK(total == self.size(dim), "split_with_sizes expects split_sizes to sum exactly to ", self.size(dim),
+              " (input tensor's size at dimension ", dim, "), but got split_sizes=", split_sizes);
+  std::vector<Tensor> parts;
+  int64_t start = 0;
+  for (int64_t s : split_sizes) {
+    parts.push_back(self.narrow(dim, start, s));
+    start += s;
+  }
+  return parts;
+}
+
+std::vector<Tensor> split(const Tensor& self, int64_t split_size, int64_t dim) {
+  TORCH_CHECK(self.dim() > 0, "split expects at least a 1-dimensional tensor");
+  TORCH_CHECK(split_size >= 0, "split expects split_size be non-negative, but got split_size=", split_size);
+  dim = c10::maybe_wrap_dim(dim, self.dim());
+  const int64_t size = self.size(dim);
+  TORCH_CHECK(split_size > 0 || size == 0, "split_size can only be 0 if dimension size is 0, but got dimension size of ",
+              size);
+  std::vector<int64_t> sizes;
+  for (int64_t start = 0; start < size; start += split_size) sizes.push_back(std::min(split_size, size - start));
+  if (sizes.empty()) sizes.push_back(0);
+  return at::split_with_sizes(self, sizes, dim);
+}
+
+std::vector<Tensor> chunk(const Tensor& self, int64_t chunks, int64_t dim) {
+  TORCH_CHECK(self.dim() > 0, "chunk expects at least a 1-dimensional tensor");
+  TORCH_CHECK(chunks > 0, "chunk expects `chunks` to be greater than 0, got: ", chunks);
+  const int64_t size = self.size(dim);
+  const int64_t split_size = (size + chunks - 1) / chunks;
+  if (split_size == 0 && size == 0) {
+    return std::vector<Tensor>(chunks, self);
+  }
+  return at::split(self, split_size, dim);
+}
+
+namespace {
+
+// cat's checks and the shape of its result; also picks the result dtype.
+std::vector<int64_t> cat_shape(TensorList tensors, int64_t& dim, ScalarType& dtype) {
+  TORCH_CHECK(!tensors.empty(), "torch.cat(): expected a non-empty list of Tensors");
+  // 1-D empty tensors are skipped, as in PyTorch (legacy behaviour).
+  const Tensor* ref = nullptr;
+  for (const Tensor& t : tensors) {
+    if (!(t.dim() == 1 && t.size(0) == 0)) {
+      ref = &t;
+      break;
+    }
+  }
+  dtype = result_type(tensors);
+  if (!ref) return {0};
+  TORCH_CHECK(ref->dim() > 0, "zero-dimensional tensor (at position 0) cannot be concatenated");
+  dim = c10::maybe_wrap_dim(dim, ref->dim());
+  std::vector<int64_t> shape = ref->sizes().vec();
+  shape[dim] = 0;
+  for (size_t i = 0; i < tensors.size(); ++i) {
+    const Tensor& t = tensors[i];
+    if (t.dim() == 1 && t.size(0) == 0) continue;
+    TORCH_CHECK(t.dim() == ref->dim(), "Tensors must have same number of dimensions: got ", ref->dim(), " and ",
+                t.dim());
+    TORCH_CHECK(t.device() == ref->device(), "Expected all tensors to be on the same device, but found at least two "
+                "devices, ", ref->device().str(), " and ", t.device().str(), "!");
+    for (int64_t d = 0; d < t.dim(); ++d) {
+      if (d == dim) continue;
+      TORCH_CHECK(t.size(d) == ref->size(d), "Sizes of tensors must match except in dimension ", dim,
+                  ". Expected size ", ref->size(d), " but got size ", t.size(d), " for tensor number ", i,
+                  " in the list.");
+    }
+    shape[dim] += t.size(dim);
+  }
+  return shape;
+}
+
+}  // namespace
+
+const Tensor& cat_out(const Tensor& out, TensorList tensors, int64_t dim) {
+  ScalarType dtype;
+  const std::vector<int64_t> shape = cat_shape(tensors, dim, dtype);
+  TORCH_CHECK(canCast(dtype, out.scalar_type()), "cat(): result type ", dtype,
+              " can't be cast to the desired output type ", out.scalar_type());
+  if (!out.sizes().equals(shape)) out.resize_(shape);
+  int64_t offset = 0;
+  for (const Tensor& t : tensors) {
+    if (t.dim() == 1 && t.size(0) == 0) continue;  // skipped by cat_shape too
+    out.narrow(dim, offset, t.size(dim)).copy_(t);
+    offset += t.size(dim);
+  }
+  return out;
+}
+
+Tensor cat(TensorList tensors, int64_t dim) {
+  ScalarType dtype;
+  const std::vector<int64_t> shape = cat_shape(tensors, dim, dtype);
+  Tensor out = at::empty(shape, dtype, tensors[0].device());
+  at::cat_out(out, tensors, dim);
+  return out;
+}
+
+Tensor stack(TensorList tensors, int64_t dim) {
+  TORCH_CHECK(!tensors.empty(), "stack expects a non-empty TensorList");
+  for (size_t i = 1; i < tensors.size(); ++i) {
+    TORCH_CHECK(tensors[i].sizes().equals(tensors[0].sizes()), "stack expects each tensor to be equal size, but got ",
+                tensors[0].sizes(), " at entry 0 and ", tensors[i].sizes(), " at entry ", i);
+  }
+  dim = c10::maybe_wrap_dim(dim, tensors[0].dim() + 1);
+  std::vector<Tensor> expanded;
+  for (const Tensor& t : tensors) expanded.push_back(t.unsqueeze(dim));
+  return at::cat(expanded, dim);
+}
+
+Tensor flip(const Tensor& self, IntArrayRef dims) {
+  // Copies, as PyTorch's flip does: tensors here never have negative strides.
+  std::vector<bool> mask(std::max<int64_t>(self.dim(), 1), false);
+  for (int64_t d : dims) {
+    const int64_t w = c10::maybe_wrap_dim(d, self.dim());
+    TORCH_CHECK(!mask[w], "dims has duplicates, original flip dims size=", dims.size(), ", but unique flip dims size=",
+                dims.size() - 1);
+    mask[w] = true;
+  }
+  Tensor result = at::empty_like(self);
+  if (self.numel() == 0) return result;
+  // Build the reversed source as an index walk along each flipped dim.
+  Tensor src = self;
+  for (int64_t d = 0; d < self.dim(); ++d) {
+    if (!mask[d]) continue;
+    const int64_t n = self.size(d);
+    Tensor index = at::arange(n - 1, -1, -1, ScalarType::Long, self.device());
+    src = src.index_select(d, index);
+  }
+  return result.copy_(src);
+}
+
+Tensor repeat(const Tensor& self, IntArrayRef repeats) {
+  TORCH_CHECK(static_cast<int64_t>(repeats.size()) >= self.dim(),
+              "Number of dimensions of repeat dims can not be smaller than number of dimensions of tensor");
+  for (int64_t r : repeats) TORCH_CHECK(r >= 0, "Trying to create tensor with negative dimension ", r, ": ", repeats);
+  const int64_t lead = static_cast<int64_t>(repeats.size()) - self.dim();
+  // View self as [1, s0, 1, s1, ...], expand to [r0, s0, r1, s1, ...], reshape.
+  std::vector<int64_t> padded(lead, 1), interleaved, expanded, result;
+  padded.insert(padded.end(), self.sizes().begin(), self.sizes().end());
+  for (size_t i = 0; i < repeats.size(); ++i) {
+    interleaved.push_back(1);
+    interleaved.push_back(padded[i]);
+    expanded.push_back(repeats[i]);
+    expanded.push_back(padded[i]);
+    result.push_back(repeats[i] * padded[i]);
+  }
+  return self.reshape(interleaved).expand(expanded).contiguous().view(result);
 }
 
 }  // namespace at::native

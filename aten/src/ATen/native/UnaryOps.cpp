@@ -14,18 +14,35 @@ DEFINE_DISPATCH(sqrt_stub);
 DEFINE_DISPATCH(reciprocal_stub);
 DEFINE_DISPATCH(sigmoid_stub);
 DEFINE_DISPATCH(tanh_stub);
+DEFINE_DISPATCH(log1p_stub);
+DEFINE_DISPATCH(expm1_stub);
+DEFINE_DISPATCH(rsqrt_stub);
+DEFINE_DISPATCH(sin_stub);
+DEFINE_DISPATCH(cos_stub);
+DEFINE_DISPATCH(gelu_stub);
+DEFINE_DISPATCH(gelu_tanh_stub);
+DEFINE_DISPATCH(sign_stub);
+DEFINE_DISPATCH(floor_stub);
+DEFINE_DISPATCH(ceil_stub);
+DEFINE_DISPATCH(round_stub);
+DEFINE_DISPATCH(trunc_stub);
+DEFINE_DISPATCH(bitwise_not_stub);
+DEFINE_DISPATCH(isnan_stub);
+DEFINE_DISPATCH(isfinite_stub);
+DEFINE_DISPATCH(isinf_stub);
+DEFINE_DISPATCH(logical_not_stub);
 
 namespace {
 
-Tensor unary_op(const DispatchStub<unary_fn>& stub, const Tensor& out, const Tensor& self, bool to_float,
+enum class Result { Same, Float, Bool };
+
+Tensor unary_op(const DispatchStub<unary_fn>& stub, const Tensor& out, const Tensor& self, Result result,
                 bool inplace) {
-  auto iter = TensorIteratorConfig()
-                  .add_output(out)
-                  .add_input(self)
-                  .promote_inputs_to_common_dtype(true)
-                  .promote_integer_inputs_to_float(to_float)
-                  .resize_outputs(!inplace)
-                  .build();
+  TensorIteratorConfig config;
+  config.add_output(out).add_input(self).promote_inputs_to_common_dtype(true).resize_outputs(!inplace);
+  if (result == Result::Float) config.promote_integer_inputs_to_float(true);
+  if (result == Result::Bool) config.declare_static_output_dtype(ScalarType::Bool);
+  auto iter = config.build();
   stub(iter.device().type, iter);
   iter.finish();
   return iter.output();
@@ -41,36 +58,61 @@ constexpr const char* kNegBool =
 
 }  // namespace
 
-#define DEFINE_UNARY_FUNCTIONAL_AND_INPLACE(op, to_float, check)                          \
+#define DEFINE_UNARY_FUNCTIONAL_AND_INPLACE(op, result, check)                            \
   Tensor op(const Tensor& self) {                                                         \
     check;                                                                                \
-    return unary_op(op##_stub, Tensor(), self, to_float, false);                          \
+    return unary_op(op##_stub, Tensor(), self, Result::result, false);                    \
   }                                                                                       \
   const Tensor& op##_(const Tensor& self) {                                               \
     check;                                                                                \
-    unary_op(op##_stub, self, self, to_float, true);                                      \
+    unary_op(op##_stub, self, self, Result::result, true);                                \
     return self;                                                                          \
   }
 
-#define DEFINE_UNARY_OUT(op, to_float, check)                                             \
+#define DEFINE_UNARY_OUT(op, result, check)                                               \
   const Tensor& op##_out(const Tensor& out, const Tensor& self) {                         \
     check;                                                                                \
-    unary_op(op##_stub, out, self, to_float, false);                                      \
+    unary_op(op##_stub, out, self, Result::result, false);                                \
     return out;                                                                           \
   }
 
-#define DEFINE_UNARY(op, to_float, check)               \
-  DEFINE_UNARY_FUNCTIONAL_AND_INPLACE(op, to_float, check) \
-  DEFINE_UNARY_OUT(op, to_float, check)
+#define DEFINE_UNARY(op, result, check)               \
+  DEFINE_UNARY_FUNCTIONAL_AND_INPLACE(op, result, check) \
+  DEFINE_UNARY_OUT(op, result, check)
 
-DEFINE_UNARY(neg, false, check_not_bool(self, kNegBool))
-DEFINE_UNARY(abs, false, (void)0)
-DEFINE_UNARY_FUNCTIONAL_AND_INPLACE(relu, false, check_not_bool(self, "relu: boolean tensors are not supported"))
-DEFINE_UNARY(exp, true, (void)0)
-DEFINE_UNARY(log, true, (void)0)
-DEFINE_UNARY(sqrt, true, (void)0)
-DEFINE_UNARY(reciprocal, true, (void)0)
-DEFINE_UNARY(sigmoid, true, (void)0)
-DEFINE_UNARY(tanh, true, (void)0)
+#define NO_CHECK (void)0
+
+DEFINE_UNARY(neg, Same, check_not_bool(self, kNegBool))
+DEFINE_UNARY(abs, Same, NO_CHECK)
+DEFINE_UNARY_FUNCTIONAL_AND_INPLACE(relu, Same, check_not_bool(self, "relu: boolean tensors are not supported"))
+DEFINE_UNARY(exp, Float, NO_CHECK)
+DEFINE_UNARY(log, Float, NO_CHECK)
+DEFINE_UNARY(sqrt, Float, NO_CHECK)
+DEFINE_UNARY(reciprocal, Float, NO_CHECK)
+DEFINE_UNARY(sigmoid, Float, NO_CHECK)
+DEFINE_UNARY(tanh, Float, NO_CHECK)
+DEFINE_UNARY(log1p, Float, NO_CHECK)
+DEFINE_UNARY(expm1, Float, NO_CHECK)
+DEFINE_UNARY(rsqrt, Float, NO_CHECK)
+DEFINE_UNARY(sin, Float, NO_CHECK)
+DEFINE_UNARY(cos, Float, NO_CHECK)
+DEFINE_UNARY(sign, Same, NO_CHECK)
+DEFINE_UNARY(floor, Same, NO_CHECK)
+DEFINE_UNARY(ceil, Same, NO_CHECK)
+DEFINE_UNARY(round, Same, NO_CHECK)
+DEFINE_UNARY(trunc, Same, NO_CHECK)
+DEFINE_UNARY(logical_not, Bool, NO_CHECK)
+DEFINE_UNARY(bitwise_not, Same,
+             TORCH_CHECK(!self.is_floating_point(), "\"bitwise_not_cpu\" not implemented for '", self.scalar_type(), "'"))
+
+Tensor isnan(const Tensor& self) { return unary_op(isnan_stub, Tensor(), self, Result::Bool, false); }
+Tensor isfinite(const Tensor& self) { return unary_op(isfinite_stub, Tensor(), self, Result::Bool, false); }
+Tensor isinf(const Tensor& self) { return unary_op(isinf_stub, Tensor(), self, Result::Bool, false); }
+
+Tensor gelu(const Tensor& self, std::string_view approximate) {
+  TORCH_CHECK(approximate == "none" || approximate == "tanh", "approximate argument must be either none or tanh.");
+  TORCH_CHECK(self.is_floating_point(), "\"GeluKernelImpl\" not implemented for '", self.scalar_type(), "'");
+  return unary_op(approximate == "none" ? gelu_stub : gelu_tanh_stub, Tensor(), self, Result::Same, false);
+}
 
 }  // namespace at::native

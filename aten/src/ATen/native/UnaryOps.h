@@ -17,5 +17,24 @@ DECLARE_DISPATCH(unary_fn, sqrt_stub);
 DECLARE_DISPATCH(unary_fn, reciprocal_stub);
 DECLARE_DISPATCH(unary_fn, sigmoid_stub);
 DECLARE_DISPATCH(unary_fn, tanh_stub);
+DECLARE_DISPATCH(unary_fn, log1p_stub);
+DECLARE_DISPATCH(unary_fn, expm1_stub);
+DECLARE_DISPATCH(unary_fn, rsqrt_stub);
+DECLARE_DISPATCH(unary_fn, sin_stub);
+DECLARE_DISPATCH(unary_fn, cos_stub);
+DECLARE_DISPATCH(unary_fn, gelu_stub);
+DECLARE_DISPATCH(unary_fn, gelu_tanh_stub);
+// Ops that keep the dtype (integers pass through the rounding ones unchanged).
+DECLARE_DISPATCH(unary_fn, sign_stub);
+DECLARE_DISPATCH(unary_fn, floor_stub);
+DECLARE_DISPATCH(unary_fn, ceil_stub);
+DECLARE_DISPATCH(unary_fn, round_stub);
+DECLARE_DISPATCH(unary_fn, trunc_stub);
+DECLARE_DISPATCH(unary_fn, bitwise_not_stub);
+// Ops with a bool result.
+DECLARE_DISPATCH(unary_fn, isnan_stub);
+DECLARE_DISPATCH(unary_fn, isfinite_stub);
+DECLARE_DISPATCH(unary_fn, isinf_stub);
+DECLARE_DISPATCH(unary_fn, logical_not_stub);
 
 }  // namespace at::native

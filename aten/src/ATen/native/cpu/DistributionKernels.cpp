@@ -53,6 +53,20 @@ void normal_kernel(const Tensor& self, double mean, double std) {
   });
 }
 
+void random_kernel(const Tensor& self, int64_t from, int64_t to) {
+  fill_contiguous(self, [&](const Tensor& t) {
+    AT_DISPATCH_ALL_TYPES_AND_BOOL(t.scalar_type(), "random_", [&] {
+      scalar_t* p = static_cast<scalar_t*>(t.data_ptr());
+      const uint64_t range = static_cast<uint64_t>(to - from);
+      auto& gen = default_cpu_generator();
+      std::lock_guard<std::mutex> lock(gen.mutex());
+      for (int64_t i = 0; i < t.numel(); ++i) {
+        p[i] = static_cast<scalar_t>(from + static_cast<int64_t>(gen.random64() % range));
+      }
+    });
+  });
+}
+
 void arange_kernel(const Tensor& result, const Scalar& start, const Scalar& step) {
   AT_DISPATCH_ALL_TYPES(result.scalar_type(), "arange", [&] {
     scalar_t* p = result.data_ptr<scalar_t>();
@@ -72,5 +86,6 @@ void arange_kernel(const Tensor& result, const Scalar& start, const Scalar& step
 REGISTER_CPU_DISPATCH(uniform_stub, &uniform_kernel);
 REGISTER_CPU_DISPATCH(normal_stub, &normal_kernel);
 REGISTER_CPU_DISPATCH(arange_stub, &arange_kernel);
+REGISTER_CPU_DISPATCH(random_stub, &random_kernel);
 
 }  // namespace at::native

@@ -38,10 +38,14 @@ void relu_kernel(TensorIterator& iter) {
   });
 }
 
+// Computed in float for float16/bfloat16 (x is the widened value).
 #define FLOAT_UNARY_KERNEL(name, expr)                                      \
   void name##_kernel(TensorIterator& iter) {                                \
     AT_DISPATCH_FLOATING_TYPES(iter.common_dtype(), #name, [&] {            \
-      cpu_kernel(iter, [](scalar_t x) -> scalar_t { return expr; });        \
+      cpu_kernel(iter, [](scalar_t x_) -> scalar_t {                        \
+        const c10::opmath_t<scalar_t> x = x_;                               \
+        return expr;                                                        \
+      });                                                                   \
     });                                                                     \
   }
 
@@ -51,8 +55,100 @@ FLOAT_UNARY_KERNEL(sqrt, std::sqrt(x))
 FLOAT_UNARY_KERNEL(reciprocal, scalar_t(1) / x)
 FLOAT_UNARY_KERNEL(sigmoid, scalar_t(1) / (scalar_t(1) + std::exp(-x)))
 FLOAT_UNARY_KERNEL(tanh, std::tanh(x))
+FLOAT_UNARY_KERNEL(log1p, std::log1p(x))
+FLOAT_UNARY_KERNEL(expm1, std::expm1(x))
+FLOAT_UNARY_KERNEL(rsqrt, scalar_t(1) / std::sqrt(x))
+FLOAT_UNARY_KERNEL(sin, std::sin(x))
+FLOAT_UNARY_KERNEL(cos, std::cos(x))
+// 0.5 x (1 + erf(x / sqrt 2)) and its tanh approximation, as PyTorch's GELU.
+FLOAT_UNARY_KERNEL(gelu, 0.5f * x * (1.0f + std::erf(x * static_cast<c10::opmath_t<scalar_t>>(M_SQRT1_2))))
+FLOAT_UNARY_KERNEL(gelu_tanh, 0.5f * x * (1.0f + std::tanh(static_cast<c10::opmath_t<scalar_t>>(0.7978845608028654) *
+                                                          (x + 0.044715f * x * x * x))))
 
 #undef FLOAT_UNARY_KERNEL
+
+// Rounding ops: identity on integers (PyTorch returns a copy).
+#define ROUNDING_KERNEL(name, fn)                                                  \
+  void name##_kernel(TensorIterator& iter) {                                       \
+    AT_DISPATCH_ALL_TYPES(iter.common_dtype(), #name, [&] {                        \
+      cpu_kernel(iter, [](scalar_t x) -> scalar_t {                                \
+        if constexpr (c10::is_floating_v<scalar_t>) {                              \
+          return fn(static_cast<c10::opmath_t<scalar_t>>(x));                      \
+        } else {                                                                   \
+          return x;                                                                \
+        }                                                                          \
+      });                                                                          \
+    });                                                                            \
+  }
+
+ROUNDING_KERNEL(floor, std::floor)
+ROUNDING_KERNEL(ceil, std::ceil)
+ROUNDING_KERNEL(round, std::nearbyint)  // half to even, like torch.round
+ROUNDING_KERNEL(trunc, std::trunc)
+
+#undef ROUNDING_KERNEL
+
+template <typename T>
+T sign_of(T x) {
+  if constexpr (std::is_same_v<T, bool>) {
+    return x;
+  } else {
+    using M = c10::opmath_t<T>;
+    const M v = x;
+    return static_cast<M>((M(0) < v) - (v < M(0)));
+  }
+}
+
+void sign_kernel(TensorIterator& iter) {
+  AT_DISPATCH_ALL_TYPES_AND_BOOL(iter.common_dtype(), "sign", [&] {
+    cpu_kernel(iter, [](scalar_t x) -> scalar_t { return sign_of(x); });
+  });
+}
+
+template <typename T>
+T bitwise_not_of(T x) {
+  if constexpr (std::is_same_v<T, bool>) {
+    return !x;
+  } else if constexpr (c10::is_floating_v<T>) {
+    return x;  // rejected before dispatch
+  } else {
+    return static_cast<T>(~x);
+  }
+}
+
+void bitwise_not_kernel(TensorIterator& iter) {
+  AT_DISPATCH_ALL_TYPES_AND_BOOL(iter.common_dtype(), "bitwise_not", [&] {
+    cpu_kernel(iter, [](scalar_t x) -> scalar_t { return bitwise_not_of(x); });
+  });
+}
+
+// Bool results: the input keeps its dtype, the output is bool.
+#define PREDICATE_KERNEL(name, float_expr, int_value)                              \
+  void name##_kernel(TensorIterator& iter) {                                       \
+    AT_DISPATCH_ALL_TYPES_AND_BOOL(iter.common_dtype(), #name, [&] {               \
+      cpu_kernel(iter, [](scalar_t x) -> bool {                                    \
+        if constexpr (c10::is_floating_v<scalar_t>) {                              \
+          const c10::opmath_t<scalar_t> v = x;                                     \
+          return float_expr;                                                       \
+        } else {                                                                   \
+          (void)x;                                                                 \
+          return int_value;                                                        \
+        }                                                                          \
+      });                                                                          \
+    });                                                                            \
+  }
+
+PREDICATE_KERNEL(isnan, std::isnan(v), false)
+PREDICATE_KERNEL(isfinite, std::isfinite(v), true)
+PREDICATE_KERNEL(isinf, std::isinf(v), false)
+
+#undef PREDICATE_KERNEL
+
+void logical_not_kernel(TensorIterator& iter) {
+  AT_DISPATCH_ALL_TYPES_AND_BOOL(iter.common_dtype(), "logical_not", [&] {
+    cpu_kernel(iter, [](scalar_t x) -> bool { return !static_cast<bool>(static_cast<c10::opmath_t<scalar_t>>(x)); });
+  });
+}
 
 }  // namespace
 
@@ -65,5 +161,22 @@ REGISTER_CPU_DISPATCH(sqrt_stub, &sqrt_kernel);
 REGISTER_CPU_DISPATCH(reciprocal_stub, &reciprocal_kernel);
 REGISTER_CPU_DISPATCH(sigmoid_stub, &sigmoid_kernel);
 REGISTER_CPU_DISPATCH(tanh_stub, &tanh_kernel);
+REGISTER_CPU_DISPATCH(log1p_stub, &log1p_kernel);
+REGISTER_CPU_DISPATCH(expm1_stub, &expm1_kernel);
+REGISTER_CPU_DISPATCH(rsqrt_stub, &rsqrt_kernel);
+REGISTER_CPU_DISPATCH(sin_stub, &sin_kernel);
+REGISTER_CPU_DISPATCH(cos_stub, &cos_kernel);
+REGISTER_CPU_DISPATCH(gelu_stub, &gelu_kernel);
+REGISTER_CPU_DISPATCH(gelu_tanh_stub, &gelu_tanh_kernel);
+REGISTER_CPU_DISPATCH(sign_stub, &sign_kernel);
+REGISTER_CPU_DISPATCH(floor_stub, &floor_kernel);
+REGISTER_CPU_DISPATCH(ceil_stub, &ceil_kernel);
+REGISTER_CPU_DISPATCH(round_stub, &round_kernel);
+REGISTER_CPU_DISPATCH(trunc_stub, &trunc_kernel);
+REGISTER_CPU_DISPATCH(bitwise_not_stub, &bitwise_not_kernel);
+REGISTER_CPU_DISPATCH(isnan_stub, &isnan_kernel);
+REGISTER_CPU_DISPATCH(isfinite_stub, &isfinite_kernel);
+REGISTER_CPU_DISPATCH(isinf_stub, &isinf_kernel);
+REGISTER_CPU_DISPATCH(logical_not_stub, &logical_not_kernel);
 
 }  // namespace at::native

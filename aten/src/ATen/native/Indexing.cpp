@@ -1,0 +1,293 @@
+// Indexing with tensors: index_select, gather/scatter, nonzero, and the
+// advanced indexing behind t[idx] / t[idx] = v (index, index_put_), which
+// reduces every case to picking or writing rows of a 2-D view.
+#include <ATen/ATen.h>
+#include <ATen/ExpandUtils.h>
+#include <ATen/TypePromotion.h>
+#include <ATen/ScalarOps.h>
+#include <ATen/native/Indexing.h>
+
+#include <vector>
+
+namespace at::native {
+
+DEFINE_DISPATCH(index_select_stub);
+DEFINE_DISPATCH(scatter_gather_stub);
+DEFINE_DISPATCH(nonzero_stub);
+DEFINE_DISPATCH(index_put_rows_stub);
+
+namespace {
+
+void check_index_dtype(const Tensor& index, const char* op) {
+  TORCH_CHECK_INDEX(index.scalar_type() == ScalarType::Long || index.scalar_type() == ScalarType::Int, op,
+                    "(): Expected dtype int32/int64 for index, got ", index.scalar_type());
+}
+
+// Wraps negative entries and checks bounds; returns a contiguous int64 copy.
+Tensor normalize_index(const Tensor& index, int64_t size, int64_t dim) {
+  Tensor idx = index.to(ScalarType::Long).contiguous();
+  if (idx.numel() == 0) return idx;
+  if (idx.data_ptr() == index.data_ptr()) idx = idx.clone();
+  int64_t* p = idx.data_ptr<int64_t>();
+  for (int64_t i = 0; i < idx.numel(); ++i) {
+    TORCH_CHECK_INDEX(p[i] >= -size && p[i] < size, "index ", p[i], " is out of bounds for dimension ", dim,
+                      " with size ", size);
+    if (p[i] < 0) p[i] += size;
+  }
+  return idx;
+}
+
+}  // namespace
+
+Tensor index_select(const Tensor& self, int64_t dim, const Tensor& index) {
+  check_index_dtype(index, "index_select");
+  TORCH_CHECK_INDEX(index.dim() <= 1, "index_select(): Index is supposed to be a vector");
+  const int64_t d = c10::maybe_wrap_dim(dim, self.dim());
+  const Tensor src = self.dim() == 0 ? self.view({1}) : self.contiguous();
+  const int64_t size = src.size(d);
+  Tensor idx;
+  try {
+    idx = normalize_index(index.reshape({-1}), size, d);
+  } catch (const c10::IndexError&) {
+    TORCH_CHECK_INDEX(false, "index out of range in self");
+  }
+  std::vector<int64_t> shape = src.sizes().vec();
+  shape[d] = idx.numel();
+  Tensor out = at::empty(shape, self.scalar_type(), self.device());
+  int64_t outer = 1, inner = 1;
+  for (int64_t i = 0; i < d; ++i) outer *= shape[i];
+  for (int64_t i = d + 1; i < src.dim(); ++i) inner *= shape[i];
+  if (out.numel() > 0) index_select_stub(self.device().type, out, src, idx, outer, inner);
+  return self.dim() == 0 ? out.view({}) : out;
+}
+
+namespace {
+
+void check_scatter_gather(const char* op, const Tensor& self, int64_t dim, const Tensor& index, const Tensor* src) {
+  check_index_dtype(index, op);
+  TORCH_CHECK(index.dim() == self.dim() || (index.dim() <= 1 && self.dim() <= 1), op,
+              "(): Index tensor must have the same number of dimensions as ", src ? "self" : "input", " tensor");
+  for (int64_t d = 0; d < index.dim(); ++d) {
+    if (d == dim) continue;
+    TORCH_CHECK(index.size(d) <= self.size(d), op, "(): Expected index ", index.sizes(), " to be no larger than ",
+                src ? "self" : "input", " ", self.sizes(), " apart from dimension ", dim);
+    if (src) {
+      TORCH_CHECK(index.size(d) <= src->size(d), op, "(): Expected index ", index.sizes(),
+                  " to be no larger than src ", src->sizes(), " apart from dimension ", dim);
+    }
+  }
+}
+
+}  // namespace
+
+Tensor gather(const Tensor& self, int64_t dim, const Tensor& index) {
+  const int64_t d = c10::maybe_wrap_dim(dim, self.dim());
+  check_scatter_gather("gather", self, d, index, nullptr);
+  const Tensor idx = normalize_index(index, self.dim() == 0 ? 1 : self.size(d), d);
+  Tensor out = at::empty(index.sizes(), self.scalar_type(), self.device());
+  if (out.numel() > 0) scatter_gather_stub(self.device().type, self, d, idx, Tensor(), out, 0, ScatterMode::Gather);
+  return out;
+}
+
+const Tensor& scatter_(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src) {
+  const int64_t d = c10::maybe_wrap_dim(dim, self.dim());
+  check_scatter_gather("scatter", self, d, index, &src);
+  TORCH_CHECK(src.scalar_type() == self.scalar_type(), "scatter(): Expected self.dtype to be equal to src.dtype");
+  const Tensor idx = normalize_index(index, self.dim() == 0 ? 1 : self.size(d), d);
+  if (idx.numel() > 0) scatter_gather_stub(self.device().type, self, d, idx, src, Tensor(), 0, ScatterMode::Scatter);
+  return self;
+}
+
+Tensor scatter(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src) {
+  return self.clone().scatter_(dim, index, src);
+}
+
+const Tensor& scatter_(const Tensor& self, int64_t dim, const Tensor& index, const Scalar& value) {
+  const int64_t d = c10::maybe_wrap_dim(dim, self.dim());
+  check_scatter_gather("scatter", self, d, index, nullptr);
+  const Tensor idx = normalize_index(index, self.dim() == 0 ? 1 : self.size(d), d);
+  if (idx.numel() > 0) {
+    scatter_gather_stub(self.device().type, self, d, idx, Tensor(), Tensor(), value, ScatterMode::ScatterFill);
+  }
+  return self;
+}
+
+Tensor scatter(const Tensor& self, int64_t dim, const Tensor& index, const Scalar& value) {
+  return self.clone().scatter_(dim, index, value);
+}
+
+const Tensor& scatter_add_(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src) {
+  const int64_t d = c10::maybe_wrap_dim(dim, self.dim());
+  check_scatter_gather("scatter_add", self, d, index, &src);
+  TORCH_CHECK(src.scalar_type() == self.scalar_type(), "scatter_add(): Expected self.dtype to be equal to src.dtype");
+  const Tensor idx = normalize_index(index, self.dim() == 0 ? 1 : self.size(d), d);
+  if (idx.numel() > 0) {
+    scatter_gather_stub(self.device().type, self, d, idx, src, Tensor(), 0, ScatterMode::ScatterAdd);
+  }
+  return self;
+}
+
+Tensor scatter_add(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src) {
+  return self.clone().scatter_add_(dim, index, src);
+}
+
+Tensor nonzero(const Tensor& self) { return nonzero_stub(self.device().type, self.contiguous()); }
+
+Tensor masked_select(const Tensor& self, const Tensor& mask) {
+  TORCH_CHECK(mask.scalar_type() == ScalarType::Bool, "masked_select: expected BoolTensor for mask");
+  const std::vector<int64_t> shape = infer_size(self.sizes(), mask.sizes());
+  return self.expand(shape).index({std::optional<Tensor>(mask.expand(shape))});
+}
+
+// ---- advanced indexing ----
+
+namespace {
+
+// One index tensor per dim of self (nullopt: the whole dim), bool masks
+// turned into their coordinates, all defined ones broadcast together.
+struct IndexPlan {
+  std::vector<Tensor> index;   // per dim; undefined: not indexed
+  std::vector<int64_t> batch;  // the broadcast shape of the index tensors
+  std::vector<int64_t> perm;   // indexed dims first, then the others
+  int64_t first = 0;           // the first indexed dim
+  bool adjacent = true;        // indexed dims are consecutive: the batch stays in place
+  Tensor linear;               // row numbers into self.permute(perm) viewed as [N, rest]
+  int64_t rows = 1;            // N
+};
+
+IndexPlan plan_index(const Tensor& self, OptionalTensorList indices) {
+  IndexPlan plan;
+  std::vector<Tensor> per_dim;
+  for (const auto& opt : indices) {
+    if (!opt || !opt->defined()) {
+      per_dim.emplace_back();
+      continue;
+    }
+    const Tensor& t = *opt;
+    if (t.scalar_type() == ScalarType::Bool || t.scalar_type() == ScalarType::Byte) {
+      const int64_t start = static_cast<int64_t>(per_dim.size());
+      for (int64_t j = 0; j < t.dim(); ++j) {
+        TORCH_CHECK_INDEX(start + j < self.dim() && t.size(j) == self.size(start + j), "The shape of the mask ",
+                          t.sizes(), " at index ", j, " does not match the shape of the indexed tensor ",
+                          self.sizes(), " at index ", start + j);
+      }
+      TORCH_CHECK_INDEX(t.dim() > 0, "indexing with a 0-d boolean tensor is not supported");
+      const Tensor coords = at::nonzero(t.to(ScalarType::Bool));
+      for (int64_t j = 0; j < t.dim(); ++j) per_dim.push_back(coords.select(1, j));
+      TORCH_CHECK_INDEX(t.dim() > 0, "indexing with a 0-d boolean tensor is not supported");
+    } else {
+      TORCH_CHECK_INDEX(t.scalar_type() == ScalarType::Long || t.scalar_type() == ScalarType::Int,
+                        "tensors used as indices must be long, int, byte or bool tensors");
+      per_dim.push_back(t);
+    }
+  }
+  TORCH_CHECK_INDEX(static_cast<int64_t>(per_dim.size()) <= self.dim(), "too many indices for tensor of dimension ",
+                    self.dim(), " (got ", per_dim.size(), ")");
+  per_dim.resize(self.dim());
+  bool any = false;
+  int64_t last = -1;
+  for (int64_t d = 0; d < self.dim(); ++d) {
+    if (!per_dim[d].defined()) continue;
+    plan.batch = any ? infer_size(plan.batch, per_dim[d].sizes()) : per_dim[d].sizes().vec();
+    if (!any) plan.first = d;
+    if (any && d != last + 1) plan.adjacent = false;
+    any = true;
+    last = d;
+  }
+  TORCH_INTERNAL_ASSERT(any, "index() without an index tensor");
+  // Row number of each picked element in the indexed dims, flattened row-major.
+  Tensor linear = at::zeros(plan.batch, ScalarType::Long, self.device());
+  for (int64_t d = 0; d < self.dim(); ++d) {
+    if (!per_dim[d].defined()) continue;
+    const Tensor idx = normalize_index(per_dim[d].expand(plan.batch), self.size(d), d);
+    linear = linear.mul_(wrapped_scalar_tensor(self.size(d))).add_(idx);
+    plan.rows *= self.size(d);
+    plan.perm.push_back(d);
+  }
+  for (int64_t d = 0; d < self.dim(); ++d)
+    if (!per_dim[d].defined()) plan.perm.push_back(d);
+  plan.linear = linear;
+  plan.index = per_dim;
+  return plan;
+}
+
+// self.permute(perm) viewed as [rows, rest...].
+std::vector<int64_t> rest_sizes(const Tensor& self, const IndexPlan& plan) {
+  std::vector<int64_t> rest;
+  for (size_t i = 0; i < plan.perm.size(); ++i)
+    if (!plan.index[plan.perm[i]].defined()) rest.push_back(self.size(plan.perm[i]));
+  return rest;
+}
+
+// Where the batch dims go in the result: first, or in place of the indexed dims.
+std::vector<int64_t> batch_to_place(int64_t nbatch, int64_t nrest, const IndexPlan& plan) {
+  std::vector<int64_t> order;
+  const int64_t at = plan.adjacent ? plan.first : 0;
+  for (int64_t i = 0; i < at; ++i) order.push_back(nbatch + i);
+  for (int64_t i = 0; i < nbatch; ++i) order.push_back(i);
+  for (int64_t i = at; i < nrest; ++i) order.push_back(nbatch + i);
+  return order;
+}
+
+}  // namespace
+
+Tensor index(const Tensor& self, OptionalTensorList indices) {
+  const IndexPlan plan = plan_index(self, indices);
+  const std::vector<int64_t> rest = rest_sizes(self, plan);
+  std::vector<int64_t> flat_shape = {plan.rows};
+  flat_shape.insert(flat_shape.end(), rest.begin(), rest.end());
+  const Tensor flat = self.permute(plan.perm).reshape(flat_shape);
+  Tensor picked = flat.index_select(0, plan.linear.reshape({-1}));
+  std::vector<int64_t> shape = plan.batch;
+  shape.insert(shape.end(), rest.begin(), rest.end());
+  picked = picked.view(shape);
+  const std::vector<int64_t> order =
+      batch_to_place(static_cast<int64_t>(plan.batch.size()), static_cast<int64_t>(rest.size()), plan);
+  return picked.permute(order);
+}
+
+const Tensor& index_put_(const Tensor& self, OptionalTensorList indices, const Tensor& values, bool accumulate) {
+  const IndexPlan plan = plan_index(self, indices);
+  const std::vector<int64_t> rest = rest_sizes(self, plan);
+  const int64_t nbatch = static_cast<int64_t>(plan.batch.size()), nrest = static_cast<int64_t>(rest.size());
+  // The values broadcast to what self[indices] would return, then are laid
+  // out batch-first, as the rows they fill.
+  const std::vector<int64_t> order = batch_to_place(nbatch, nrest, plan);
+  std::vector<int64_t> result_shape(order.size());
+  std::vector<int64_t> batch_first = plan.batch;
+  batch_first.insert(batch_first.end(), rest.begin(), rest.end());
+  for (size_t i = 0; i < order.size(); ++i) result_shape[i] = batch_first[order[i]];
+  TORCH_CHECK(values.scalar_type() == self.scalar_type() || canCast(values.scalar_type(), self.scalar_type()),
+              "Index put requires the source and destination dtypes match, got ", self.scalar_type(),
+              " for the destination and ", values.scalar_type(), " for the source.");
+  std::vector<int64_t> inverse(order.size());
+  for (size_t i = 0; i < order.size(); ++i) inverse[order[i]] = static_cast<int64_t>(i);
+  int64_t row_len = 1;
+  for (int64_t s : rest) row_len *= s;
+  const Tensor vals = values.to(self.scalar_type())
+                          .expand(result_shape)
+                          .permute(inverse)
+                          .contiguous()
+                          .view({plan.linear.numel(), row_len});
+  // Write into self through a [rows, rest] view; when no such view exists,
+  // work on a contiguous copy and copy it back.
+  const Tensor permuted = self.permute(plan.perm);
+  Tensor target = permuted.is_contiguous() ? permuted.view({plan.rows, row_len}) : Tensor();
+  if (!target.defined()) {
+    Tensor tmp = permuted.contiguous();
+    at::_index_put_rows_(tmp.view({plan.rows, row_len}), plan.linear.reshape({-1}), vals, accumulate);
+    permuted.copy_(tmp);
+    return self;
+  }
+  at::_index_put_rows_(target, plan.linear.reshape({-1}), vals, accumulate);
+  return self;
+}
+
+const Tensor& _index_put_rows_(const Tensor& self, const Tensor& index, const Tensor& values, bool accumulate) {
+  if (index.numel() > 0 && values.numel() > 0) {
+    index_put_rows_stub(self.device().type, self, index.contiguous(), values, accumulate);
+  }
+  return self;
+}
+
+}  // namespace at::native

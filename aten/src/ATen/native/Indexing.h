@@ -1,0 +1,30 @@
+#pragma once
+#include <ATen/core/TensorBody.h>
+#include <ATen/native/DispatchStub.h>
+
+namespace at::native {
+
+// out [outer, n, inner] = src [outer, size, inner] rows picked by index [n];
+// out and src contiguous, index int64 contiguous and already bounds-checked.
+using index_select_fn = void (*)(const Tensor& out, const Tensor& src, const Tensor& index, int64_t outer,
+                                 int64_t inner);
+DECLARE_DISPATCH(index_select_fn, index_select_stub);
+
+enum class ScatterMode { Gather, Scatter, ScatterAdd, ScatterFill };
+// Gather: out[pos] = self[pos with dim -> index[pos]]; the scatters write
+// self[pos with dim -> index[pos]] from src[pos] (or value). index is int64 and
+// contiguous; `pos` ranges over index's shape.
+using scatter_gather_fn = void (*)(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src,
+                                   const Tensor& out, const Scalar& value, ScatterMode mode);
+DECLARE_DISPATCH(scatter_gather_fn, scatter_gather_stub);
+
+// The coordinates of the non-zero elements of a contiguous tensor: [n, dim].
+using nonzero_fn = Tensor (*)(const Tensor& self);
+DECLARE_DISPATCH(nonzero_fn, nonzero_stub);
+
+// self2d[index[m], :] = values2d[m, :] (or +=); values contiguous, self strided.
+using index_put_rows_fn = void (*)(const Tensor& self2d, const Tensor& index, const Tensor& values2d,
+                                   bool accumulate);
+DECLARE_DISPATCH(index_put_rows_fn, index_put_rows_stub);
+
+}  // namespace at::native

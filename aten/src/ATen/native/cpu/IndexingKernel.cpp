@@ -1,0 +1,129 @@
+// CPU loops of the indexing ops. Copies move raw bytes (dtype-agnostic);
+// only accumulation dispatches on the dtype.
+#include <ATen/ATen.h>
+#include <ATen/Dispatch.h>
+#include <ATen/Parallel.h>
+#include <ATen/native/Indexing.h>
+
+#include <cstring>
+#include <vector>
+
+namespace at::native {
+namespace {
+
+void index_select_kernel(const Tensor& out, const Tensor& src, const Tensor& index, int64_t outer, int64_t inner) {
+  const int64_t n = index.numel(), size = src.dim() == 0 ? 1 : src.numel() / std::max<int64_t>(outer * inner, 1);
+  const int64_t item = out.element_size();
+  const int64_t* idx = index.data_ptr<int64_t>();
+  const char* s = static_cast<const char*>(src.data_ptr());
+  char* o = static_cast<char*>(out.data_ptr());
+  const int64_t block = inner * item;
+  parallel_for(0, outer * n, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(inner, 1)), [&](int64_t b, int64_t e) {
+    for (int64_t r = b; r < e; ++r) {
+      const int64_t i = r / n, j = r % n;
+      std::memcpy(o + (i * n + j) * block, s + (i * size + idx[j]) * block, block);
+    }
+  });
+}
+
+// Walks every position of `index` (contiguous) and calls f(index value,
+// offset of that position in `a` (strided), offset in `b` (strided), linear position).
+template <typename F>
+void for_each_position(const Tensor& index, int64_t dim, const Tensor& a, const Tensor& b, F f) {
+  const int64_t nd = index.dim();
+  const int64_t n = index.numel();
+  const int64_t* idx = index.data_ptr<int64_t>();
+  std::vector<int64_t> pos(std::max<int64_t>(nd, 1), 0);
+  for (int64_t lin = 0; lin < n; ++lin) {
+    int64_t off_a = 0, off_b = 0;
+    for (int64_t d = 0; d < nd; ++d) {
+      if (d != dim) off_a += pos[d] * a.stride(d);
+      if (b.defined()) off_b += pos[d] * b.stride(d);
+    }
+    if (nd > 0) off_a += idx[lin] * a.stride(dim);
+    else off_a = idx[lin] * (a.dim() > 0 ? a.stride(0) : 0);
+    f(off_a, off_b, lin);
+    for (int64_t d = nd - 1; d >= 0; --d) {
+      if (++pos[d] < index.size(d)) break;
+      pos[d] = 0;
+    }
+  }
+}
+
+void scatter_gather_kernel(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src, const Tensor& out,
+                           const Scalar& value, ScatterMode mode) {
+  AT_DISPATCH_ALL_TYPES_AND_BOOL(self.scalar_type(), "scatter_gather", [&] {
+    scalar_t* s = static_cast<scalar_t*>(self.data_ptr());
+    switch (mode) {
+      case ScatterMode::Gather: {
+        scalar_t* o = out.data_ptr<scalar_t>();  // contiguous, index's shape
+        for_each_position(index, dim, self, Tensor(), [&](int64_t off, int64_t, int64_t lin) { o[lin] = s[off]; });
+        return;
+      }
+      case ScatterMode::Scatter: {
+        const scalar_t* v = static_cast<const scalar_t*>(src.data_ptr());
+        for_each_position(index, dim, self, src, [&](int64_t off, int64_t off_src, int64_t) { s[off] = v[off_src]; });
+        return;
+      }
+      case ScatterMode::ScatterAdd: {
+        const scalar_t* v = static_cast<const scalar_t*>(src.data_ptr());
+        for_each_position(index, dim, self, src,
+                          [&](int64_t off, int64_t off_src, int64_t) { s[off] = s[off] + v[off_src]; });
+        return;
+      }
+      case ScatterMode::ScatterFill: {
+        const scalar_t fill = std::is_same_v<scalar_t, bool> ? scalar_t(value.toBool()) : value.to<scalar_t>();
+        for_each_position(index, dim, self, Tensor(), [&](int64_t off, int64_t, int64_t) { s[off] = fill; });
+        return;
+      }
+    }
+  });
+}
+
+Tensor nonzero_kernel(const Tensor& self) {
+  const int64_t nd = self.dim(), n = self.numel();
+  std::vector<int64_t> hits;
+  AT_DISPATCH_ALL_TYPES_AND_BOOL(self.scalar_type(), "nonzero", [&] {
+    const scalar_t* p = static_cast<const scalar_t*>(self.data_ptr());
+    for (int64_t i = 0; i < n; ++i)
+      if (static_cast<c10::opmath_t<scalar_t>>(p[i]) != 0) hits.push_back(i);
+  });
+  Tensor out = at::empty({static_cast<int64_t>(hits.size()), nd}, ScalarType::Long, self.device());
+  int64_t* o = out.data_ptr<int64_t>();
+  for (size_t h = 0; h < hits.size(); ++h) {
+    int64_t rest = hits[h];
+    for (int64_t d = nd - 1; d >= 0; --d) {
+      o[h * nd + d] = rest % self.size(d);
+      rest /= self.size(d);
+    }
+  }
+  return out;
+}
+
+void index_put_rows_kernel(const Tensor& self, const Tensor& index, const Tensor& values, bool accumulate) {
+  const int64_t m = index.numel(), len = self.size(1);
+  const int64_t s0 = self.stride(0), s1 = self.stride(1);
+  const int64_t* idx = index.data_ptr<int64_t>();
+  AT_DISPATCH_ALL_TYPES_AND_BOOL(self.scalar_type(), "index_put", [&] {
+    scalar_t* dst = static_cast<scalar_t*>(self.data_ptr());
+    const scalar_t* v = static_cast<const scalar_t*>(values.data_ptr());
+    for (int64_t r = 0; r < m; ++r) {
+      scalar_t* row = dst + idx[r] * s0;
+      const scalar_t* vals = v + r * len;
+      if (accumulate) {
+        for (int64_t k = 0; k < len; ++k) row[k * s1] = row[k * s1] + vals[k];
+      } else {
+        for (int64_t k = 0; k < len; ++k) row[k * s1] = vals[k];
+      }
+    }
+  });
+}
+
+}  // namespace
+
+REGISTER_CPU_DISPATCH(index_select_stub, &index_select_kernel);
+REGISTER_CPU_DISPATCH(scatter_gather_stub, &scatter_gather_kernel);
+REGISTER_CPU_DISPATCH(nonzero_stub, &nonzero_kernel);
+REGISTER_CPU_DISPATCH(index_put_rows_stub, &index_put_rows_kernel);
+
+}  // namespace at::native
