@@ -85,7 +85,16 @@ def test_core_libraries_have_no_python_symbols(lib):
 def test_libraries_find_each_other_through_origin():
     for lib in ("libtorch_cpu.so", "libtorch_python.so"):
         entries = ":".join(rpath(os.path.join(LIB, lib))).split(":")
-        assert entries and all(e.startswith("$ORIGIN") for e in entries), (lib, entries)
+        assert entries[0] == "$ORIGIN", (lib, entries)
+        if os.environ.get("TORCH_TEST_WHEEL") == "1":
+            # A develop build may point at OpenBLAS where pip installed it;
+            # a repaired wheel points nowhere outside itself.
+            assert all(e.startswith("$ORIGIN") for e in entries), (lib, entries)
+
+
+def test_openblas_is_bundled_or_found():
+    libs = needed(os.path.join(LIB, "libtorch_cpu.so"))
+    assert any("openblas" in n for n in libs), libs
 
 
 def test_headers_are_installed():

@@ -84,3 +84,65 @@ def test_random_basic_indexing_matches_numpy(shape, data):
             index.append(slice(start, stop, step))
     index = tuple(index)
     assert_matches(to_torch(arr)[index], arr[index])
+
+
+ADVANCED = [
+    np.array([0, 2]),
+    np.array([[0, 1], [2, 0]]),
+    (np.array([0, 2]), np.array([1, 3])),
+    (slice(None), np.array([3, 0, 3])),
+    (np.array([1, 0]), slice(None), np.array([4, 0])),  # separated: batch dims go first
+    (Ellipsis, np.array([0, 4])),
+    (slice(1, None), np.array([[0], [2]]), np.array([1, 2, 3])),
+    np.array([-1, -3]),
+]
+
+
+@pytest.mark.parametrize("index", ADVANCED, ids=repr)
+def test_integer_tensor_indexing_matches_numpy(index):
+    t = to_torch(BASE)
+    tindex = tuple(to_torch(i) if isinstance(i, np.ndarray) else i for i in index) if isinstance(index, tuple) \
+        else to_torch(index)
+    assert_matches(t[tindex], BASE[index])
+
+
+def test_list_and_mask_indexing():
+    t = to_torch(BASE)
+    assert_matches(t[[0, 2]], BASE[[0, 2]])
+    mask = BASE > 30
+    assert_matches(t[to_torch(mask)], BASE[mask])
+    row_mask = np.array([True, False, True])
+    assert_matches(t[to_torch(row_mask)], BASE[row_mask])
+    assert_matches(t[:, to_torch(np.array([True, False, True, True]))], BASE[:, [True, False, True, True]])
+    assert_matches(t[True], BASE[None])
+    assert_matches(t[np.array([1, 2])], BASE[np.array([1, 2])])
+
+
+def test_advanced_setitem_matches_numpy():
+    t, expected = to_torch(BASE), BASE.copy()
+    t[to_torch(BASE > 50)] = 0.0
+    expected[BASE > 50] = 0.0
+    assert_matches(t, expected)
+    t[[0, 1], :, [2, 3]] = torch.tensor([-1.0, -2.0]).unsqueeze(1)
+    expected[[0, 1], :, [2, 3]] = np.array([[-1.0], [-2.0]])
+    assert_matches(t, expected)
+    t[:, [1, 1]] = 7.0  # repeated index: last write wins, all the same here
+    expected[:, [1, 1]] = 7.0
+    assert_matches(t, expected)
+
+
+def test_scatter_add_accumulates_repeated_indices():
+    t2 = torch.zeros(3).scatter_add_(0, torch.tensor([0, 0, 2]), torch.tensor([1.0, 2.0, 3.0]))
+    assert t2.tolist() == [3.0, 0.0, 3.0]
+
+
+def test_advanced_index_errors():
+    t = torch.zeros(3, 4)
+    with pytest.raises(IndexError, match="index 5 is out of bounds for dimension 0 with size 3"):
+        t[torch.tensor([5])]
+    with pytest.raises(IndexError, match=r"The shape of the mask \[2\] at index 0 does not match"):
+        t[torch.tensor([True, False])]
+    with pytest.raises(IndexError, match="tensors used as indices must be long, int, byte or bool tensors"):
+        t[torch.tensor([0.0])]
+    with pytest.raises(RuntimeError, match=r"shape mismatch: value tensor of shape \[3, 5\] cannot be broadcast to indexing result of shape \[2, 4\]"):
+        t[torch.tensor([0, 1])] = torch.ones(3, 5)

@@ -4,7 +4,7 @@ import pytest
 
 import torch
 from opinfo import ALL_OPS
-from testing import assert_matches, noncontiguous, to_numpy, to_torch
+from testing import NUMPY_DTYPE, assert_matches, noncontiguous, to_numpy, to_torch
 
 
 def cases(predicate=lambda op: True):
@@ -16,8 +16,22 @@ def cases(predicate=lambda op: True):
     ]
 
 
+def _convert(a, dtype, transform):
+    if isinstance(a, list):
+        return [_convert(x, dtype, transform) for x in a]
+    if not isinstance(a, np.ndarray):
+        return a
+    if a.dtype == np.bool_ and dtype != torch.bool:
+        return transform(to_torch(a, torch.bool))  # a mask or condition
+    if a.dtype.kind in "iu" and not (dtype in (torch.int32, torch.int64, torch.uint8, torch.int8, torch.int16)):
+        return transform(to_torch(a, torch.int64))  # an index
+    if a.dtype == np.int64 and dtype != torch.int64 and a.ndim >= 1 and a.dtype != NUMPY_DTYPE[dtype]:
+        return transform(to_torch(a, torch.int64))
+    return transform(to_torch(a, dtype))
+
+
 def torch_args(sample, dtype, transform=lambda t: t):
-    return [transform(to_torch(a, dtype)) if isinstance(a, np.ndarray) else a for a in sample.args]
+    return [_convert(a, dtype, transform) for a in sample.args]
 
 
 @pytest.mark.parametrize("op,dtype", cases())
@@ -87,3 +101,40 @@ def test_every_op_has_records():
     for required in ["add", "sub", "mul", "div", "neg", "exp", "log", "sigmoid", "tanh", "relu", "pow",
                      "sum", "mean", "matmul", "view", "reshape", "transpose", "permute", "contiguous"]:
         assert required in names
+
+
+def _half_cases():
+    return [
+        pytest.param(op, dtype, id=f"{op.id}-{str(dtype).replace('torch.', '')}")
+        for op in ALL_OPS
+        if torch.float32 in op.dtypes
+        for dtype in (torch.float16, torch.bfloat16)
+    ]
+
+
+def _cast_floats(args, dtype):
+    out = []
+    for a in args:
+        if isinstance(a, list):
+            out.append(_cast_floats(a, dtype))
+        elif isinstance(a, torch.Tensor) and a.is_floating_point():
+            out.append(a.to(dtype))
+        else:
+            out.append(a)
+    return out
+
+
+@pytest.mark.parametrize("op,dtype", _half_cases())
+def test_half_precision_matches_float32(op, dtype, rng):
+    """float16/bfloat16 results equal float32 ones on the same (rounded) inputs, to their precision."""
+    tol = 1e-2 if dtype == torch.float16 else 4e-2
+    for sample in op.sample_inputs(op, torch.float32, rng):
+        low = _cast_floats(torch_args(sample, torch.float32), dtype)
+        high = _cast_floats(low, torch.float32)
+        expected = op(*high, **sample.kwargs)
+        actual = op(*low, **sample.kwargs)
+        if expected.is_floating_point():
+            assert actual.dtype == dtype, sample.desc
+            assert_matches(actual.to(torch.float32), to_numpy(expected), rtol=tol, atol=tol)
+        else:
+            assert_matches(actual, to_numpy(expected), dtype=expected.dtype)

@@ -41,6 +41,8 @@ def _export_functions():
 
 _function_names = _export_functions()
 
+from torch.functional import split  # noqa: E402  (overrides the int-only binding)
+
 # dtypes, with PyTorch's aliases. These shadow builtins (torch.float, torch.bool),
 # so they come last and nothing below uses the builtins by name.
 uint8 = _C.uint8

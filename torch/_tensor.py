@@ -105,6 +105,9 @@ class Tensor(_base):
 
     numpy = _interop.numpy
 
+    def split(self, split_size, dim=0):
+        return torch.functional.split(self, split_size, dim)
+
     def __array__(self, dtype=None, copy=None):
         array = _interop.numpy(self)
         if dtype is not None and array.dtype != dtype:

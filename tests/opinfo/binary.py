@@ -67,6 +67,53 @@ def _int_pow(a, b):
     return np.power(a, b)
 
 
+def _bool_result(name, ref):
+    return OpInfo(name, ref, ALL, binary_samples, result_dtype=lambda d: torch.bool, inplace=False, supports_out=True)
+
+
+def _where_samples(op, dtype, rng):
+    for shape in [(3, 4), (5,), ()]:
+        cond = rng.integers(0, 2, size=shape).astype(np.bool_)
+        yield SampleInput((cond, make_array(shape, dtype, rng), make_array(shape, dtype, rng)), desc=str(shape))
+    yield SampleInput((np.array([True, False]), make_array((3, 1), dtype, rng), make_array((2,), dtype, rng)),
+                      desc="broadcast")
+
+
+def _where(cond, a, b):
+    return np.where(cond, a, b)
+
+
+def _where_op(cond, a, b):
+    return torch.where(cond.to(torch.bool), a, b)
+
+
+def _clamp_samples(op, dtype, rng):
+    x = make_array((3, 4), dtype, rng)
+    yield SampleInput((x,), {"min": -1, "max": 2})
+    yield SampleInput((x,), {"min": 0})
+    yield SampleInput((x,), {"max": 1})
+
+
+def _clamp_errors():
+    yield ErrorInput((torch.ones(2),), {}, RuntimeError, "At least one of 'min' or 'max' must not be None")
+
+
+def _masked_fill_samples(op, dtype, rng):
+    x = make_array((3, 4), dtype, rng)
+    yield SampleInput((x, rng.integers(0, 2, size=(3, 4)).astype(np.bool_), True if dtype == torch.bool else 2))
+    yield SampleInput((x, np.array([True, False, False, True]), False if dtype == torch.bool else -1), desc="broadcast")
+
+
+def _masked_fill_ref(x, mask, value):
+    out = x.copy()
+    out[np.broadcast_to(mask, x.shape)] = value
+    return out
+
+
+def _masked_fill_errors():
+    yield ErrorInput((torch.ones(2), torch.ones(2), 1.0), {}, RuntimeError, "masked_fill_ only supports boolean masks")
+
+
 BINARY_OPS = [
     OpInfo("add", np.add, ALL, binary_samples, inplace=True, supports_out=True, error_inputs=_add_errors),
     OpInfo("add", lambda a, b, alpha: a + alpha * b, NUMERIC,
@@ -91,4 +138,24 @@ BINARY_OPS = [
     OpInfo("pow", _int_pow, FLOATS, binary_samples, inplace=True, domain=(0.5, 3.0)),
     OpInfo("pow", _int_pow, INTS, lambda op, d, rng: binary_samples(op, d, rng, rhs_domain=(0, 3)),
            variant="int", inplace=True, domain=(-3, 3), error_inputs=_pow_errors),
+    OpInfo("remainder", np.remainder, FLOATS + INTS, lambda op, d, rng: binary_samples(op, d, rng, nonzero_rhs=True),
+           inplace=True, supports_out=True),
+    OpInfo("minimum", np.minimum, ALL, binary_samples, inplace=True, supports_out=True),
+    OpInfo("maximum", np.maximum, ALL, binary_samples, inplace=True, supports_out=True),
+    OpInfo("bitwise_and", np.bitwise_and, INTS + (torch.bool,), binary_samples, inplace=True, supports_out=True),
+    OpInfo("bitwise_or", np.bitwise_or, INTS + (torch.bool,), binary_samples, inplace=True, supports_out=True),
+    OpInfo("bitwise_xor", np.bitwise_xor, INTS + (torch.bool,), binary_samples, inplace=True, supports_out=True),
+    _bool_result("eq", np.equal),
+    _bool_result("ne", np.not_equal),
+    _bool_result("lt", np.less),
+    _bool_result("le", np.less_equal),
+    _bool_result("gt", np.greater),
+    _bool_result("ge", np.greater_equal),
+    _bool_result("logical_and", np.logical_and),
+    _bool_result("logical_or", np.logical_or),
+    _bool_result("logical_xor", np.logical_xor),
+    OpInfo("where", _where, ALL, _where_samples, op=_where_op, method=False),
+    OpInfo("clamp", lambda x, min=None, max=None: np.clip(x, min, max), FLOATS + INTS, _clamp_samples,
+           error_inputs=_clamp_errors),
+    OpInfo("masked_fill", _masked_fill_ref, ALL, _masked_fill_samples, error_inputs=_masked_fill_errors),
 ]

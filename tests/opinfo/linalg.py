@@ -22,7 +22,7 @@ def _matmul_errors():
                      r"mat1 and mat2 shapes cannot be multiplied \(2x3 and 2x3\)")
     yield ErrorInput((torch.ones(3), torch.ones(4)), {}, RuntimeError, "inconsistent tensor size")
     yield ErrorInput((torch.ones(2, 2), torch.ones(2, 2, dtype=torch.float64)), {}, RuntimeError,
-                     "expected mat1 and mat2 to have the same dtype")
+                     "expected m1 and m2 to have the same dtype, but got: float != double")
     yield ErrorInput((torch.tensor(1.0), torch.ones(2)), {}, RuntimeError, "need to be at least 1D")
 
 
@@ -35,7 +35,46 @@ def _ref_matmul(a, b):
     return out.astype(a.dtype)
 
 
+def _bmm_samples(op, dtype, rng):
+    yield SampleInput((make_array((2, 3, 4), dtype, rng), make_array((2, 4, 5), dtype, rng)))
+    yield SampleInput((make_array((0, 3, 4), dtype, rng), make_array((0, 4, 5), dtype, rng)), desc="empty batch")
+
+
+def _batched_matmul_samples(op, dtype, rng):
+    for a, b in [((2, 3, 4), (2, 4, 5)), ((2, 3, 4), (4, 5)), ((4,), (2, 4, 3)), ((2, 1, 3, 4), (5, 4, 2)),
+                 ((5, 3, 4), (4,)), ((1, 3, 4), (6, 4, 2))]:
+        yield SampleInput((make_array(a, dtype, rng), make_array(b, dtype, rng)), desc=f"{a} @ {b}")
+
+
+def _addmm_samples(op, dtype, rng):
+    yield SampleInput((make_array((3, 5), dtype, rng), make_array((3, 4), dtype, rng), make_array((4, 5), dtype, rng)))
+    yield SampleInput((make_array((5,), dtype, rng), make_array((3, 4), dtype, rng), make_array((4, 5), dtype, rng)),
+                      {"beta": 2, "alpha": 3}, desc="broadcast bias, beta, alpha")
+
+
+def _addmm_ref(bias, a, b, beta=1, alpha=1):
+    return beta * bias + alpha * _ref_matmul(a, b)
+
+
+def _linear_samples(op, dtype, rng):
+    yield SampleInput((make_array((3, 4), dtype, rng), make_array((5, 4), dtype, rng), make_array((5,), dtype, rng)))
+    yield SampleInput((make_array((2, 3, 4), dtype, rng), make_array((5, 4), dtype, rng)), desc="3-D input, no bias")
+
+
+def _linear_ref(x, w, b=None):
+    out = _ref_matmul(x, w.T)
+    return out if b is None else out + b
+
+
 LINALG_OPS = [
     OpInfo("matmul", _ref_matmul, FLOATS + INTS, matmul_samples, error_inputs=_matmul_errors),
-    OpInfo("mm", _ref_matmul, FLOATS + INTS, mm_samples, error_inputs=_mm_errors),
+    OpInfo("mm", _ref_matmul, FLOATS + INTS, mm_samples, error_inputs=_mm_errors, supports_out=True),
+    OpInfo("matmul", _ref_matmul, FLOATS + INTS, _batched_matmul_samples, variant="batched"),
+    OpInfo("bmm", _ref_matmul, FLOATS + INTS, _bmm_samples, supports_out=True),
+    OpInfo("addmm", _addmm_ref, FLOATS + INTS, _addmm_samples, supports_out=True),
+    OpInfo("dot", lambda a, b: np.dot(a, b), FLOATS + INTS,
+           lambda op, d, rng: [SampleInput((make_array((5,), d, rng), make_array((5,), d, rng)))]),
+    OpInfo("outer", np.outer, FLOATS + INTS,
+           lambda op, d, rng: [SampleInput((make_array((3,), d, rng), make_array((4,), d, rng)))]),
+    OpInfo("linear", _linear_ref, FLOATS, _linear_samples, method=False),
 ]

@@ -3,7 +3,9 @@ import numpy as np
 
 import torch
 
-from .core import ALL, FLOATS, ErrorInput, OpInfo, SampleInput, make_array
+from .core import ALL, FLOATS, NUMERIC, ErrorInput, OpInfo, SampleInput, make_array
+
+NUMERIC_AND_BOOL = NUMERIC + (torch.bool,)
 
 
 def reduction_samples(op, dtype, rng):
@@ -46,8 +48,141 @@ def _dim_errors(name):
     return errors
 
 
+def _dim_samples(op, dtype, rng):
+    yield SampleInput((make_array((3, 4), dtype, rng),), {"dim": 1}, desc="dim=1")
+    yield SampleInput((make_array((2, 3, 4), dtype, rng),), {"dim": 0, "keepdim": True}, desc="dim=0 keepdim")
+    yield SampleInput((make_array((5,), dtype, rng),), {"dim": -1}, desc="vector")
+
+
+def _float_ref(fn):
+    def ref(x, dim=None, keepdim=False, **kw):
+        axis = None if dim in (None, ()) else dim
+        return fn(x.astype(np.float64), axis=axis, keepdims=keepdim, **kw)
+    return ref
+
+
+def _norm_samples(op, dtype, rng):
+    x = make_array((3, 4), dtype, rng)
+    for p in (2, 1, 3, float("inf"), float("-inf"), 0):
+        yield SampleInput((x,), {"p": p}, desc=f"p={p}")
+    yield SampleInput((x,), {"p": 2, "dim": 1, "keepdim": True}, desc="dim")
+
+
+def _norm_ref(x, p=2, dim=None, keepdim=False):
+    x = x.astype(np.float64)
+    axis = None if dim is None else dim
+    if np.isinf(p):
+        r = np.max(np.abs(x), axis=axis, keepdims=keepdim) if p > 0 else np.min(np.abs(x), axis=axis, keepdims=keepdim)
+    elif p == 0:
+        r = np.sum(x != 0, axis=axis, keepdims=keepdim).astype(np.float64)
+    else:
+        r = np.sum(np.abs(x) ** p, axis=axis, keepdims=keepdim) ** (1.0 / p)
+    return r
+
+
+def _var_samples(op, dtype, rng):
+    yield SampleInput((make_array((3, 4), dtype, rng),), {}, desc="all")
+    yield SampleInput((make_array((3, 4), dtype, rng),), {"dim": 1, "keepdim": True}, desc="dim keepdim")
+    yield SampleInput((make_array((3, 4), dtype, rng),), {"dim": 0, "unbiased": False}, desc="unbiased=False")
+    yield SampleInput((make_array((3, 4), dtype, rng),), {"dim": (0, 1), "correction": 2}, desc="correction=2")
+
+
+def _var_ref(fn):
+    def ref(x, dim=None, keepdim=False, unbiased=True, correction=None):
+        ddof = correction if correction is not None else (1 if unbiased else 0)
+        axis = None if dim is None else dim
+        return fn(x.astype(np.float64), axis=axis, keepdims=keepdim, ddof=ddof)
+    return ref
+
+
+def _max_dim_op(name):
+    def op(x, dim, keepdim=False):
+        values, indices = getattr(torch, name)(x, dim, keepdim)
+        assert indices.dtype == torch.int64
+        # The index must point at the value it reports.
+        picked = torch.gather(x, dim, indices if keepdim else indices.unsqueeze(dim))
+        assert picked.tolist() == (values if keepdim else values.unsqueeze(dim)).tolist()
+        return values
+    return op
+
+
+def _minmax_errors(name):
+    def errors():
+        yield ErrorInput((torch.ones(0),), {}, RuntimeError, f"{name}\\(\\): Expected reduction dim to be specified")
+        yield ErrorInput((torch.ones(2, 0), 1), {}, IndexError, "Expected reduction dim 1 to have non-zero size")
+    return errors
+
+
+def _any_samples(op, dtype, rng):
+    for shape in [(3, 4), (0,), ()]:
+        yield SampleInput((make_array(shape, dtype, rng, (-1, 1)),), desc=str(shape))
+    yield SampleInput((make_array((3, 4), dtype, rng, (0, 1)),), {"dim": 1, "keepdim": True}, desc="dim")
+
+
+def _scan_samples(op, dtype, rng):
+    yield SampleInput((make_array((3, 4), dtype, rng), 1), desc="dim=1")
+    yield SampleInput((make_array((3, 4), dtype, rng), 0), desc="dim=0")
+    yield SampleInput((make_array((2, 3, 4), dtype, rng), -2), desc="middle dim")
+
+
+def _softmax_ref(x, dim):
+    x = x.astype(np.float64)
+    e = np.exp(x - x.max(axis=dim, keepdims=True))
+    return e / e.sum(axis=dim, keepdims=True)
+
+
+def _log_softmax_ref(x, dim):
+    return np.log(_softmax_ref(x, dim))
+
+
+def _logsumexp_ref(x, dim, keepdim=False):
+    x = x.astype(np.float64)
+    m = x.max(axis=dim, keepdims=True)
+    r = m + np.log(np.exp(x - m).sum(axis=dim, keepdims=True))
+    return r if keepdim else np.squeeze(r, axis=dim)
+
+
 REDUCTION_OPS = [
     OpInfo("sum", _sum_ref, ALL, reduction_samples,
            result_dtype=lambda d: d if d.is_floating_point else torch.int64, error_inputs=_dim_errors("sum")),
     OpInfo("mean", _mean_ref, FLOATS, reduction_samples, error_inputs=_dim_errors("mean")),
+    OpInfo("prod", lambda x, dim=None, keepdim=False: np.prod(x.astype(np.float64 if x.dtype.kind == "f" else np.int64),
+                                                              axis=dim, keepdims=keepdim),
+           ALL, lambda op, d, rng: [SampleInput((make_array((3, 4), d, rng, (-2, 2)),)),
+                                    SampleInput((make_array((3, 4), d, rng, (-2, 2)),), {"dim": 1, "keepdim": True})],
+           result_dtype=lambda d: d if d.is_floating_point else torch.int64),
+    OpInfo("max", lambda x: np.max(x), ALL, lambda op, d, rng: [SampleInput((make_array((3, 4), d, rng),))],
+           variant="all", error_inputs=_minmax_errors("max")),
+    OpInfo("min", lambda x: np.min(x), ALL, lambda op, d, rng: [SampleInput((make_array((3, 4), d, rng),))],
+           variant="all", error_inputs=_minmax_errors("min")),
+    OpInfo("max", lambda x, dim, keepdim=False: np.max(x, axis=dim, keepdims=keepdim), NUMERIC_AND_BOOL,
+           lambda op, d, rng: (SampleInput(s.args + (s.kwargs["dim"],), {"keepdim": s.kwargs.get("keepdim", False)})
+                               for s in _dim_samples(op, d, rng)),
+           variant="dim", op=_max_dim_op("max"), method=False),
+    OpInfo("min", lambda x, dim, keepdim=False: np.min(x, axis=dim, keepdims=keepdim), NUMERIC_AND_BOOL,
+           lambda op, d, rng: (SampleInput(s.args + (s.kwargs["dim"],), {"keepdim": s.kwargs.get("keepdim", False)})
+                               for s in _dim_samples(op, d, rng)),
+           variant="dim", op=_max_dim_op("min"), method=False),
+    OpInfo("amax", lambda x, dim=(), keepdim=False: np.max(x, axis=None if dim == () else dim, keepdims=keepdim), ALL, _dim_samples),
+    OpInfo("amin", lambda x, dim=(), keepdim=False: np.min(x, axis=None if dim == () else dim, keepdims=keepdim), ALL, _dim_samples),
+    OpInfo("argmax", lambda x, dim=None, keepdim=False: np.argmax(x, axis=dim, keepdims=keepdim), NUMERIC,
+           _dim_samples, result_dtype=lambda d: torch.int64),
+    OpInfo("argmin", lambda x, dim=None, keepdim=False: np.argmin(x, axis=dim, keepdims=keepdim), NUMERIC,
+           _dim_samples, result_dtype=lambda d: torch.int64),
+    OpInfo("var", _var_ref(np.var), FLOATS, _var_samples,
+           error_inputs=lambda: iter([ErrorInput((torch.ones(2, dtype=torch.int64),), {}, RuntimeError,
+                                                 "std and var only support floating point")])),
+    OpInfo("std", _var_ref(np.std), FLOATS, _var_samples),
+    OpInfo("norm", _norm_ref, FLOATS, _norm_samples),
+    OpInfo("any", lambda x, dim=None, keepdim=False: np.any(x, axis=dim, keepdims=keepdim), ALL, _any_samples,
+           result_dtype=lambda d: torch.bool),
+    OpInfo("all", lambda x, dim=None, keepdim=False: np.all(x, axis=dim, keepdims=keepdim), ALL, _any_samples,
+           result_dtype=lambda d: torch.bool),
+    OpInfo("logsumexp", _logsumexp_ref, FLOATS,
+           lambda op, d, rng: [SampleInput((make_array((3, 4), d, rng), 1)),
+                               SampleInput((make_array((3, 4), d, rng), (0, 1)), {"keepdim": True})]),
+    OpInfo("cumsum", lambda x, dim: np.cumsum(x.astype(np.float64 if x.dtype.kind == "f" else np.int64), axis=dim),
+           ALL, _scan_samples, result_dtype=lambda d: d if d.is_floating_point else torch.int64),
+    OpInfo("softmax", _softmax_ref, FLOATS, _scan_samples),
+    OpInfo("log_softmax", _log_softmax_ref, FLOATS, _scan_samples),
 ]

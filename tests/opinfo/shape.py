@@ -3,7 +3,7 @@ import numpy as np
 
 import torch
 
-from .core import ALL, ErrorInput, OpInfo, SampleInput, make_array
+from .core import ALL, NUMERIC, ErrorInput, OpInfo, SampleInput, make_array
 
 
 def _samples(*cases):
@@ -32,6 +32,81 @@ def _transpose_errors():
     yield ErrorInput((torch.ones(2, 3), 0, 2), {}, IndexError, "Dimension out of range")
 
 
+def _cat_samples(op, dtype, rng):
+    yield SampleInput(([make_array((2, 3), dtype, rng), make_array((4, 3), dtype, rng)],), desc="dim 0")
+    yield SampleInput(([make_array((2, 3), dtype, rng), make_array((2, 1), dtype, rng)], 1), desc="dim 1")
+    yield SampleInput(([make_array((2, 3), dtype, rng), make_array((0, 3), dtype, rng)], -2), desc="with empty")
+
+
+def _list_op(name):
+    def op(tensors, *args):
+        return getattr(torch, name)([to_torch_arg(t) for t in tensors], *args)
+    return op
+
+
+def to_torch_arg(t):
+    return t
+
+
+def _cat_errors():
+    yield ErrorInput(([],), {}, ValueError, r"torch.cat\(\): expected a non-empty list of Tensors")
+    yield ErrorInput(([torch.ones(2, 3), torch.ones(2, 4)],), {}, RuntimeError,
+                     "Sizes of tensors must match except in dimension 0")
+    yield ErrorInput(([torch.ones(2), torch.ones(2, 2)], 0), {}, RuntimeError, "Tensors must have same number of dimensions")
+
+
+def _stack_errors():
+    yield ErrorInput(([torch.ones(2), torch.ones(3)],), {}, RuntimeError, "stack expects each tensor to be equal size")
+
+
+def _index_samples(op, dtype, rng):
+    x = make_array((4, 5), dtype, rng)
+    yield SampleInput((x, 0, np.array([3, 0, 0, -1])), desc="dim 0, repeats, negative")
+    yield SampleInput((x, 1, np.array([4, 1])), desc="dim 1")
+    yield SampleInput((x, 1, np.array([], dtype=np.int64)), desc="empty index")
+
+
+def _gather_samples(op, dtype, rng):
+    x = make_array((3, 4), dtype, rng)
+    yield SampleInput((x, 1, rng.integers(0, 4, size=(3, 2))), desc="dim 1")
+    yield SampleInput((x, 0, rng.integers(0, 3, size=(2, 4))), desc="dim 0")
+
+
+def _gather_ref(x, dim, index):
+    return np.take_along_axis(x, index, axis=dim)
+
+
+def _scatter_samples(op, dtype, rng):
+    x = make_array((3, 4), dtype, rng)
+    # A permutation per row: no two writes hit one place, so the result is defined.
+    index = np.stack([rng.permutation(4)[:2] for _ in range(3)])
+    yield SampleInput((x, 1, index, make_array((3, 2), dtype, rng)), desc="dim 1")
+
+
+def _scatter_ref(x, dim, index, src):
+    out = x.copy()
+    np.put_along_axis(out, index, src[:, : index.shape[1]], axis=dim)
+    return out
+
+
+def _scatter_add_ref(x, dim, index, src):
+    out = x.copy()
+    for i in range(index.shape[0]):
+        for j in range(index.shape[1]):
+            out[i, index[i, j]] += src[i, j]
+    return out
+
+
+def _index_errors():
+    yield ErrorInput((torch.ones(3), 0, torch.tensor([3])), {}, IndexError, "index out of range in self")
+    yield ErrorInput((torch.ones(3), 0, torch.tensor([0.0])), {}, IndexError, "Expected dtype int32/int64 for index")
+
+
+def _gather_errors():
+    yield ErrorInput((torch.ones(2, 3), 1, torch.tensor([[5]])), {}, RuntimeError,
+                     "index 5 is out of bounds for dimension 1 with size 3")
+
+
 SHAPE_OPS = [
     OpInfo("view", lambda x, *s: x.reshape(*s), ALL,
            _samples(((2, 6), (3, 4)), ((2, 6), (-1,)), ((2, 3, 4), (6, -1)), ((), (1,)), ((0, 4), (4, 0))),
@@ -51,4 +126,27 @@ SHAPE_OPS = [
            _samples(((1, 3, 1), ()), ((1, 3), (0,)), ((2, 3), (1,)))),
     OpInfo("flatten", lambda x, *a: x.reshape(-1) if not a else x.reshape(x.shape[: a[0]] + (-1,)), ALL,
            _samples(((2, 3, 4), ()), ((2, 3, 4), (1,)), ((), ()))),
+    OpInfo("unflatten", lambda x, d, s: x.reshape(x.shape[:d] + tuple(s) + x.shape[d + 1:]), ALL,
+           _samples(((6, 2), (0, (2, 3))), ((2, 6), (1, (3, -1)) if False else (1, (3, 2))))),
+    OpInfo("broadcast_to", lambda x, s: np.broadcast_to(x, s), ALL, _samples(((3, 1), ((2, 3, 4),)), ((), ((2,),)))),
+    OpInfo("narrow", lambda x, d, st, n: np.take(x, range(st, st + n), axis=d), ALL,
+           _samples(((5, 3), (0, 1, 3)), ((5, 3), (1, -2, 2)) if False else ((5, 3), (1, 1, 2)))),
+    OpInfo("flip", lambda x, dims: np.flip(x, dims), ALL, _samples(((3, 4), ((0,),)), ((2, 3, 4), ((0, 2),)), ((5,), ((-1,),)))),
+    OpInfo("repeat", lambda x, reps: np.tile(x, reps), ALL, _samples(((2, 3), ((2, 1),)), ((3,), ((2, 2),))),
+           op=method("repeat"), method=False),
+    OpInfo("cat", lambda ts, dim=0: np.concatenate(ts, axis=dim), ALL, _cat_samples, method=False,
+           error_inputs=_cat_errors),
+    OpInfo("stack", lambda ts, dim=0: np.stack(ts, axis=dim), ALL,
+           lambda op, d, rng: [SampleInput(([make_array((2, 3), d, rng), make_array((2, 3), d, rng)], 1))],
+           method=False, error_inputs=_stack_errors),
+    OpInfo("index_select", lambda x, dim, idx: np.take(x, idx, axis=dim), ALL, _index_samples, error_inputs=_index_errors),
+    OpInfo("gather", _gather_ref, ALL, _gather_samples, error_inputs=_gather_errors),
+    OpInfo("scatter", _scatter_ref, ALL, _scatter_samples),
+    OpInfo("scatter_add", _scatter_add_ref, NUMERIC, _scatter_samples),
+    OpInfo("nonzero", lambda x: np.argwhere(x), ALL, _samples(((3, 4), ()), ((5,), ()), ((0, 2), ())),
+           result_dtype=lambda d: torch.int64),
+    OpInfo("masked_select", lambda x, m: np.broadcast_to(x, np.broadcast_shapes(x.shape, m.shape))[
+               np.broadcast_to(m, np.broadcast_shapes(x.shape, m.shape))], ALL,
+           lambda op, d, rng: [SampleInput((make_array((3, 4), d, rng), rng.integers(0, 2, size=(3, 4)).astype(bool))),
+                               SampleInput((make_array((3, 1), d, rng), rng.integers(0, 2, size=(4,)).astype(bool)))]),
 ]

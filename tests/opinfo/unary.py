@@ -3,7 +3,7 @@ import numpy as np
 
 import torch
 
-from .core import ALL, FLOATS, NUMERIC, ErrorInput, OpInfo, SampleInput, float_result, make_array
+from .core import ALL, FLOATS, INTS, NUMERIC, ErrorInput, OpInfo, SampleInput, float_result, make_array
 
 SHAPES = [(), (5,), (3, 4), (2, 3, 4), (0, 3)]
 
@@ -40,6 +40,25 @@ def _bool_neg_error():
     yield ErrorInput((torch.tensor([True, False]),), {}, RuntimeError, "Negation, the `-` operator, on a bool tensor")
 
 
+def _gelu(x):
+    from math import erf, sqrt
+
+    x64 = x.astype(np.float64)
+    return 0.5 * x64 * (1 + np.vectorize(lambda v: erf(v / sqrt(2)))(x64)) if x64.size else x64
+
+
+def _gelu_tanh(x, approximate="tanh"):
+    x64 = x.astype(np.float64)
+    return 0.5 * x64 * (1 + np.tanh(np.sqrt(2 / np.pi) * (x64 + 0.044715 * x64**3)))
+
+
+def _with_special_values(op, dtype, rng):
+    yield from unary_samples(op, dtype, rng)
+    if dtype.is_floating_point:
+        yield SampleInput((np.array([np.nan, np.inf, -np.inf, 0.0, 1.5], dtype=np.float64).astype(
+            {torch.float32: np.float32, torch.float64: np.float64}[dtype]),), desc="nan and inf")
+
+
 UNARY_OPS = [
     unary("neg", np.negative, dtypes=NUMERIC, to_float=False, error_inputs=_bool_neg_error),
     unary("abs", np.abs, dtypes=ALL, to_float=False),
@@ -50,4 +69,23 @@ UNARY_OPS = [
     unary("reciprocal", lambda x: 1.0 / x, domain=(0.5, 5.0)),
     unary("sigmoid", _sigmoid),
     unary("tanh", np.tanh),
+    unary("log1p", np.log1p, domain=(0.0, 5.0)),
+    unary("expm1", np.expm1),
+    unary("rsqrt", lambda x: 1 / np.sqrt(x), domain=(0.5, 5.0)),
+    unary("sin", np.sin),
+    unary("cos", np.cos),
+    unary("sign", np.sign, dtypes=NUMERIC, to_float=False),
+    unary("floor", np.floor, dtypes=NUMERIC, to_float=False),
+    unary("ceil", np.ceil, dtypes=NUMERIC, to_float=False),
+    unary("round", np.round, dtypes=NUMERIC, to_float=False),
+    unary("trunc", np.trunc, dtypes=NUMERIC, to_float=False),
+    unary("bitwise_not", np.invert, dtypes=INTS + (torch.bool,), to_float=False),
+    OpInfo("logical_not", np.logical_not, ALL, unary_samples, result_dtype=lambda d: torch.bool),
+    OpInfo("gelu", _gelu, FLOATS, unary_samples),
+    OpInfo("gelu", _gelu_tanh, FLOATS,
+           lambda op, d, rng: (SampleInput(s.args, {"approximate": "tanh"}, s.desc) for s in unary_samples(op, d, rng)),
+           variant="tanh"),
+    OpInfo("isnan", np.isnan, ALL, _with_special_values, result_dtype=lambda d: torch.bool),
+    OpInfo("isfinite", np.isfinite, ALL, _with_special_values, result_dtype=lambda d: torch.bool),
+    OpInfo("isinf", np.isinf, ALL, _with_special_values, result_dtype=lambda d: torch.bool),
 ]

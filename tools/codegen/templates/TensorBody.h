@@ -69,10 +69,10 @@ ${tensor_method_declarations}
 };
 
 namespace detail {
-// The device an op on a list of tensors dispatches on: its first tensor's.
+// The device an op on a list of tensors dispatches on: its first tensor's
+// (the CPU for an empty list, which the op itself then rejects by name).
 inline Device first_device(TensorList tensors) {
-  TORCH_CHECK(!tensors.empty(), "expected a non-empty list of Tensors");
-  return tensors[0].device();
+  return tensors.empty() ? Device(DeviceType::CPU) : tensors[0].device();
 }
 }  // namespace detail
 

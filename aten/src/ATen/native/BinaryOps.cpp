@@ -208,7 +208,7 @@ const Tensor& pow_(const Tensor& self, const Scalar& exponent) {
 
 namespace {
 void check_integral(const char* op, const Tensor& a, const Tensor& b) {
-  TORCH_CHECK(!a.is_floating_point() && !b.is_floating_point(), "\"", op, "_cpu\" not implemented for '",
+  TORCH_CHECK_NOT_IMPLEMENTED(!a.is_floating_point() && !b.is_floating_point(), "\"", op, "_cpu\" not implemented for '",
               a.is_floating_point() ? a.scalar_type() : b.scalar_type(), "'");
 }
 }  // namespace
@@ -254,7 +254,7 @@ Tensor masked_fill(const Tensor& self, const Tensor& mask, const Scalar& value) 
 
 const Tensor& masked_fill_(const Tensor& self, const Tensor& mask, const Scalar& value) {
   TORCH_CHECK(mask.scalar_type() == ScalarType::Bool, "masked_fill_ only supports boolean masks, but got mask with dtype ",
-              mask.scalar_type());
+              c10::cppTypeName(mask.scalar_type()));
   auto iter = TensorIteratorConfig()
                   .add_output(self)
                   .add_input(self)

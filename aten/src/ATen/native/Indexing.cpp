@@ -23,15 +23,19 @@ void check_index_dtype(const Tensor& index, const char* op) {
                     "(): Expected dtype int32/int64 for index, got ", index.scalar_type());
 }
 
-// Wraps negative entries and checks bounds; returns a contiguous int64 copy.
-Tensor normalize_index(const Tensor& index, int64_t size, int64_t dim) {
+// Wraps negative entries and checks bounds (IndexError, or RuntimeError as
+// gather/scatter raise); returns a contiguous int64 copy.
+Tensor normalize_index(const Tensor& index, int64_t size, int64_t dim, bool index_error = true) {
   Tensor idx = index.to(ScalarType::Long).contiguous();
   if (idx.numel() == 0) return idx;
   if (idx.data_ptr() == index.data_ptr()) idx = idx.clone();
   int64_t* p = idx.data_ptr<int64_t>();
   for (int64_t i = 0; i < idx.numel(); ++i) {
-    TORCH_CHECK_INDEX(p[i] >= -size && p[i] < size, "index ", p[i], " is out of bounds for dimension ", dim,
-                      " with size ", size);
+    if (p[i] < -size || p[i] >= size) {
+      const std::string msg = c10::detail::str("index ", p[i], " is out of bounds for dimension ", dim, " with size ", size);
+      if (index_error) throw c10::IndexError(msg);
+      throw c10::Error(msg);
+    }
     if (p[i] < 0) p[i] += size;
   }
   return idx;
@@ -83,7 +87,7 @@ void check_scatter_gather(const char* op, const Tensor& self, int64_t dim, const
 Tensor gather(const Tensor& self, int64_t dim, const Tensor& index) {
   const int64_t d = c10::maybe_wrap_dim(dim, self.dim());
   check_scatter_gather("gather", self, d, index, nullptr);
-  const Tensor idx = normalize_index(index, self.dim() == 0 ? 1 : self.size(d), d);
+  const Tensor idx = normalize_index(index, self.dim() == 0 ? 1 : self.size(d), d, false);
   Tensor out = at::empty(index.sizes(), self.scalar_type(), self.device());
   if (out.numel() > 0) scatter_gather_stub(self.device().type, self, d, idx, Tensor(), out, 0, ScatterMode::Gather);
   return out;
@@ -93,7 +97,7 @@ const Tensor& scatter_(const Tensor& self, int64_t dim, const Tensor& index, con
   const int64_t d = c10::maybe_wrap_dim(dim, self.dim());
   check_scatter_gather("scatter", self, d, index, &src);
   TORCH_CHECK(src.scalar_type() == self.scalar_type(), "scatter(): Expected self.dtype to be equal to src.dtype");
-  const Tensor idx = normalize_index(index, self.dim() == 0 ? 1 : self.size(d), d);
+  const Tensor idx = normalize_index(index, self.dim() == 0 ? 1 : self.size(d), d, false);
   if (idx.numel() > 0) scatter_gather_stub(self.device().type, self, d, idx, src, Tensor(), 0, ScatterMode::Scatter);
   return self;
 }
@@ -105,7 +109,7 @@ Tensor scatter(const Tensor& self, int64_t dim, const Tensor& index, const Tenso
 const Tensor& scatter_(const Tensor& self, int64_t dim, const Tensor& index, const Scalar& value) {
   const int64_t d = c10::maybe_wrap_dim(dim, self.dim());
   check_scatter_gather("scatter", self, d, index, nullptr);
-  const Tensor idx = normalize_index(index, self.dim() == 0 ? 1 : self.size(d), d);
+  const Tensor idx = normalize_index(index, self.dim() == 0 ? 1 : self.size(d), d, false);
   if (idx.numel() > 0) {
     scatter_gather_stub(self.device().type, self, d, idx, Tensor(), Tensor(), value, ScatterMode::ScatterFill);
   }
@@ -120,7 +124,7 @@ const Tensor& scatter_add_(const Tensor& self, int64_t dim, const Tensor& index,
   const int64_t d = c10::maybe_wrap_dim(dim, self.dim());
   check_scatter_gather("scatter_add", self, d, index, &src);
   TORCH_CHECK(src.scalar_type() == self.scalar_type(), "scatter_add(): Expected self.dtype to be equal to src.dtype");
-  const Tensor idx = normalize_index(index, self.dim() == 0 ? 1 : self.size(d), d);
+  const Tensor idx = normalize_index(index, self.dim() == 0 ? 1 : self.size(d), d, false);
   if (idx.numel() > 0) {
     scatter_gather_stub(self.device().type, self, d, idx, src, Tensor(), 0, ScatterMode::ScatterAdd);
   }
@@ -260,6 +264,13 @@ const Tensor& index_put_(const Tensor& self, OptionalTensorList indices, const T
   TORCH_CHECK(values.scalar_type() == self.scalar_type() || canCast(values.scalar_type(), self.scalar_type()),
               "Index put requires the source and destination dtypes match, got ", self.scalar_type(),
               " for the destination and ", values.scalar_type(), " for the source.");
+  bool fits = values.dim() <= static_cast<int64_t>(result_shape.size());
+  for (int64_t i = 1; fits && i <= values.dim(); ++i) {
+    const int64_t v = values.size(-i), r = result_shape[result_shape.size() - i];
+    fits = v == r || v == 1;
+  }
+  TORCH_CHECK(fits, "shape mismatch: value tensor of shape ", values.sizes(),
+              " cannot be broadcast to indexing result of shape ", IntArrayRef(result_shape));
   std::vector<int64_t> inverse(order.size());
   for (size_t i = 0; i < order.size(); ++i) inverse[order[i]] = static_cast<int64_t>(i);
   int64_t row_len = 1;

@@ -14,7 +14,7 @@ namespace {
 
 void check_same_dtype_and_device(const char* op, const Tensor& a, const Tensor& b) {
   TORCH_CHECK(a.scalar_type() == b.scalar_type(), "expected m1 and m2 to have the same dtype, but got: ",
-              a.scalar_type(), " != ", b.scalar_type());
+              c10::cppTypeName(a.scalar_type()), " != ", c10::cppTypeName(b.scalar_type()));
   TORCH_CHECK(a.device() == b.device(), op, ": expected all tensors to be on the same device, but found ",
               a.device().str(), " and ", b.device().str());
 }
@@ -31,10 +31,9 @@ void check_mm(const Tensor& a, const Tensor& b) {
 void check_bmm(const Tensor& a, const Tensor& b) {
   TORCH_CHECK(a.dim() == 3, "batch1 must be a 3D tensor");
   TORCH_CHECK(b.dim() == 3, "batch2 must be a 3D tensor");
-  TORCH_CHECK(a.size(0) == b.size(0), "batch1 and batch2 must have same number of batches, got ", a.size(0),
-              " and ", b.size(0));
-  TORCH_CHECK(a.size(2) == b.size(1), "Expected size for first two dimensions of batch2 tensor to be: [", a.size(0),
-              ", ", a.size(2), "] but got: [", b.size(0), ", ", b.size(1), "].");
+  TORCH_CHECK(a.size(0) == b.size(0) && a.size(2) == b.size(1),
+              "Expected size for first two dimensions of batch2 tensor to be: [", a.size(0), ", ", a.size(2),
+              "] but got: [", b.size(0), ", ", b.size(1), "].");
   check_same_dtype_and_device("bmm", a, b);
   TORCH_CHECK(a.scalar_type() != ScalarType::Bool, "\"bmm\" not implemented for 'Bool'");
 }

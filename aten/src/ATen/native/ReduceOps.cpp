@@ -95,8 +95,8 @@ ScalarType sum_dtype(const Tensor& self, std::optional<ScalarType> dtype) {
 }
 
 ScalarType float_dtype(const Tensor& self, const char* name) {
-  TORCH_CHECK(self.is_floating_point(), name, "(): input dtype should be either floating point or complex. Got ",
-              self.scalar_type(), " instead.");
+  TORCH_CHECK(self.is_floating_point(), name, ": Expected a floating point or complex tensor as input. Got ",
+              self.scalar_type());
   return self.scalar_type();
 }
 
@@ -250,13 +250,13 @@ Tensor cumsum(const Tensor& self, int64_t dim, std::optional<ScalarType> dtype) 
 
 Tensor softmax(const Tensor& self, int64_t dim, std::optional<ScalarType> dtype) {
   const ScalarType t = dtype.value_or(self.scalar_type());
-  TORCH_CHECK(c10::isFloatingType(t), "\"softmax_lastdim_kernel_impl\" not implemented for '", t, "'");
+  TORCH_CHECK_NOT_IMPLEMENTED(c10::isFloatingType(t), "\"softmax_lastdim_kernel_impl\" not implemented for '", t, "'");
   return scan(self, dim, t, ScanOp::Softmax);
 }
 
 Tensor log_softmax(const Tensor& self, int64_t dim, std::optional<ScalarType> dtype) {
   const ScalarType t = dtype.value_or(self.scalar_type());
-  TORCH_CHECK(c10::isFloatingType(t), "\"log_softmax_lastdim_kernel_impl\" not implemented for '", t, "'");
+  TORCH_CHECK_NOT_IMPLEMENTED(c10::isFloatingType(t), "\"log_softmax_lastdim_kernel_impl\" not implemented for '", t, "'");
   return scan(self, dim, t, ScanOp::LogSoftmax);
 }
 

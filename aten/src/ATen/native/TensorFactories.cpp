@@ -146,7 +146,7 @@ Tensor linspace(const Scalar& start, const Scalar& end, int64_t steps, std::opti
   Tensor values = at::empty({steps}, ScalarType::Double, device);
   double* p = values.data_ptr<double>();
   const double step = steps > 1 ? (e - s) / static_cast<double>(steps - 1) : 0.0;
-  const int64_t half = steps / 2;
+  const int64_t half = steps == 1 ? 1 : steps / 2;
   for (int64_t i = 0; i < steps; ++i) p[i] = i < half ? s + step * i : e - step * (steps - 1 - i);
   return result.copy_(values);
 }

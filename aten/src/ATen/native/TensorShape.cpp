@@ -332,7 +332,7 @@ namespace {
 
 // cat's checks and the shape of its result; also picks the result dtype.
 std::vector<int64_t> cat_shape(TensorList tensors, int64_t& dim, ScalarType& dtype) {
-  TORCH_CHECK(!tensors.empty(), "torch.cat(): expected a non-empty list of Tensors");
+  TORCH_CHECK_VALUE(!tensors.empty(), "torch.cat(): expected a non-empty list of Tensors");
   // 1-D empty tensors are skipped, as in PyTorch (legacy behaviour).
   const Tensor* ref = nullptr;
   for (const Tensor& t : tensors) {
@@ -407,8 +407,7 @@ Tensor flip(const Tensor& self, IntArrayRef dims) {
   std::vector<bool> mask(std::max<int64_t>(self.dim(), 1), false);
   for (int64_t d : dims) {
     const int64_t w = c10::maybe_wrap_dim(d, self.dim());
-    TORCH_CHECK(!mask[w], "dims has duplicates, original flip dims size=", dims.size(), ", but unique flip dims size=",
-                dims.size() - 1);
+    TORCH_CHECK(!mask[w], "dim ", w, " appears multiple times in the list of dims");
     mask[w] = true;
   }
   Tensor result = at::empty_like(self);

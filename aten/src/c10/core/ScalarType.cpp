@@ -36,6 +36,22 @@ const char* pythonName(ScalarType t) {
   }
 }
 
+const char* cppTypeName(ScalarType t) {
+  switch (t) {
+    case ScalarType::Byte: return "unsigned char";
+    case ScalarType::Char: return "signed char";
+    case ScalarType::Short: return "short int";
+    case ScalarType::Int: return "int";
+    case ScalarType::Long: return "long int";
+    case ScalarType::Half: return "c10::Half";
+    case ScalarType::Float: return "float";
+    case ScalarType::Double: return "double";
+    case ScalarType::Bool: return "bool";
+    case ScalarType::BFloat16: return "c10::BFloat16";
+    default: return "undefined";
+  }
+}
+
 size_t elementSize(ScalarType t) {
   switch (t) {
     case ScalarType::Byte: case ScalarType::Char: case ScalarType::Bool: return 1;

@@ -44,6 +44,8 @@ C10_API const char* toString(ScalarType t);
 // "float32", "int64", ...: the name after "torch." in Python.
 C10_API const char* pythonName(ScalarType t);
 C10_API size_t elementSize(ScalarType t);
+// The C++ type's name ("float", "long int"), which some PyTorch messages use.
+C10_API const char* cppTypeName(ScalarType t);
 
 inline bool isIntegralType(ScalarType t, bool includeBool) {
   switch (t) {

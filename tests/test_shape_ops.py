@@ -1,0 +1,78 @@
+"""Shape ops that return several tensors, and edge cases of the layout ops."""
+import numpy as np
+import pytest
+
+import torch
+
+
+def test_split_and_chunk():
+    t = torch.arange(10)
+    assert [p.tolist() for p in torch.split(t, 4)] == [[0, 1, 2, 3], [4, 5, 6, 7], [8, 9]]
+    assert [p.tolist() for p in t.split([3, 7])] == [[0, 1, 2], list(range(3, 10))]
+    assert [p.shape for p in torch.chunk(torch.zeros(5, 2), 3)] == [(2, 2), (2, 2), (1, 2)]
+    parts = torch.split(torch.zeros(4, 6), 2, dim=1)
+    assert len(parts) == 3 and parts[0].shape == (4, 2)
+    parts[0].fill_(1.0)  # views
+    with pytest.raises(RuntimeError, match="split_with_sizes expects split_sizes to sum exactly to 10"):
+        torch.split(t, [3, 3])
+
+
+def test_cat_promotes_and_skips_legacy_empty():
+    out = torch.cat([torch.ones(2, dtype=torch.int32), torch.ones(1, dtype=torch.float64)])
+    assert out.dtype == torch.float64 and out.tolist() == [1.0, 1.0, 1.0]
+    assert torch.cat([torch.ones(2, 3), torch.tensor([])]).shape == (2, 3)
+    out_t = torch.empty(0)
+    torch.cat([torch.ones(2), torch.zeros(1)], out=out_t)
+    assert out_t.tolist() == [1.0, 1.0, 0.0]
+
+
+def test_zero_size_and_zero_dim_inputs():
+    z = torch.zeros(0, 3)
+    assert (z + 1).shape == (0, 3)
+    assert z.sum().item() == 0.0 and z.sum(0).tolist() == [0.0, 0.0, 0.0]
+    assert torch.isnan(z.mean()).item()
+    assert z.prod().item() == 1.0
+    assert z.any().item() is False and z.all().item() is True
+    assert (z @ torch.ones(3, 2)).shape == (0, 2)
+    assert (torch.ones(2, 0) @ torch.ones(0, 3)).tolist() == [[0.0] * 3] * 2
+    s = torch.tensor(3.0)
+    assert (s * 2).item() == 6.0 and s.sum(0).item() == 3.0 and s.unsqueeze(0).shape == (1,)
+    assert torch.cumsum(s, 0).item() == 3.0
+
+
+def test_flip_copies_and_keeps_values():
+    t = torch.arange(6).reshape(2, 3)
+    f = t.flip([0, 1])
+    assert f.tolist() == [[5, 4, 3], [2, 1, 0]]
+    f[0, 0] = 100
+    assert t[1, 2].item() == 5
+
+
+def test_large_dims_are_rejected_cleanly():
+    with pytest.raises(RuntimeError):
+        torch.empty(2**62, 2**62)
+    with pytest.raises(RuntimeError, match="invalid shape dimension -2"):
+        torch.ones(3).view(-2)
+
+
+def test_linspace_eye_randint():
+    assert torch.linspace(0, 1, 5).tolist() == [0.0, 0.25, 0.5, 0.75, 1.0]
+    assert torch.linspace(-1, 1, 1).tolist() == [-1.0]
+    assert torch.eye(2, 3).tolist() == [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0]]
+    torch.manual_seed(0)
+    r = torch.randint(3, 7, (1000,))
+    assert r.dtype == torch.int64 and set(r.tolist()) == {3, 4, 5, 6}
+    assert torch.randint(5, (2, 2)).shape == (2, 2)
+    assert torch.full_like(torch.ones(2, dtype=torch.int32), 7).tolist() == [7, 7]
+    assert torch.rand_like(torch.ones(3)).shape == (3,)
+
+
+def test_half_precision_storage_rounds_like_numpy():
+    values = np.array([0.1, 1 / 3, 65504.0, 1e-7, 70000.0, -2.5, 1e-5], dtype=np.float64)
+    h = torch.tensor(values.tolist(), dtype=torch.float16)
+    assert h.tolist() == values.astype(np.float16).astype(np.float64).tolist()
+    assert torch.from_numpy(values.astype(np.float16)).tolist() == h.tolist()
+    b = torch.tensor([1.1, 3.14159, 1e30, -0.0], dtype=torch.bfloat16)
+    assert b.tolist() == [1.1015625, 3.140625, 1.0002555517425873e30, -0.0]
+    assert h.to(torch.float32).tolist() == values.astype(np.float16).astype(np.float32).tolist()
+    assert repr(torch.tensor([1.5, 2.0], dtype=torch.float16)) == "tensor([1.5000, 2.0000], dtype=torch.float16)"
