@@ -1,0 +1,80 @@
+"""Times tensor ops in this interpreter and prints the results as JSON.
+
+Each case runs once to warm up, then repeats until about `--seconds` have
+passed; the median of several such runs is reported, in seconds per call.
+numpy is timed next to torch for the cases where it has an equivalent.
+"""
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+import time
+
+
+def timeit(fn, seconds):
+    fn()
+    n, start = 0, time.perf_counter()
+    while time.perf_counter() - start < seconds / 5 or n < 3:
+        fn()
+        n += 1
+    per_run = max(1, n)
+    samples = []
+    for _ in range(5):
+        start = time.perf_counter()
+        for _ in range(per_run):
+            fn()
+        samples.append((time.perf_counter() - start) / per_run)
+    return statistics.median(samples)
+
+
+def import_time():
+    code = "import time; t = time.perf_counter(); import torch; print(time.perf_counter() - t)"
+    runs = [float(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout)
+            for _ in range(5)]
+    return statistics.median(runs)
+
+
+def cases(torch, np):
+    torch.manual_seed(0)
+    big = 10_000_000
+    a, b = torch.rand(big), torch.rand(big)
+    na, nb = a.numpy(), b.numpy()
+    m1, m2 = torch.rand(1024, 1024), torch.rand(1024, 1024)
+    nm1, nm2 = m1.numpy(), m2.numpy()
+    one_a, one_b = torch.ones(1), torch.ones(1)
+    n_one_a, n_one_b = np.ones(1, dtype=np.float32), np.ones(1, dtype=np.float32)
+    x2 = torch.rand(1000, 10000)
+    nx2 = x2.numpy()
+    yield "add 1e7 f32", lambda: a + b, lambda: na + nb
+    yield "mul 1e7 f32", lambda: a * b, lambda: na * nb
+    yield "exp 1e7 f32", lambda: torch.exp(a), lambda: np.exp(na)
+    yield "sigmoid 1e7 f32", lambda: torch.sigmoid(a), lambda: 1 / (1 + np.exp(-na))
+    yield "sum 1e7 f32", lambda: a.sum(), lambda: na.sum()
+    yield "mean 1e7 f32", lambda: a.mean(), lambda: na.mean()
+    yield "max 1e7 f32", lambda: a.max(), lambda: na.max()
+    yield "sum(dim=1) 1000x10000", lambda: x2.sum(1), lambda: nx2.sum(1)
+    yield "sum(dim=0) 1000x10000", lambda: x2.sum(0), lambda: nx2.sum(0)
+    yield "softmax(dim=1) 1000x10000", lambda: torch.softmax(x2, 1), None
+    yield "matmul 1024 f32", lambda: m1 @ m2, lambda: nm1 @ nm2
+    yield "add 1 elem (overhead)", lambda: one_a + one_b, lambda: n_one_a + n_one_b
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--seconds", type=float, default=0.5, help="time budget per case")
+    args = parser.parse_args()
+    import numpy as np
+
+    import torch
+
+    torch.set_num_threads(torch.get_num_threads())
+    results = {"torch_version": torch.__version__, "threads": torch.get_num_threads(), "cases": {}}
+    for name, fn, np_fn in cases(torch, np):
+        results["cases"][name] = {"torch": timeit(fn, args.seconds), "numpy": timeit(np_fn, args.seconds) if np_fn else None}
+    results["cases"]["import torch"] = {"torch": import_time(), "numpy": None}
+    json.dump(results, sys.stdout)
+
+
+if __name__ == "__main__":
+    main()

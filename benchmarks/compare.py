@@ -1,0 +1,54 @@
+"""Runs bench_ops.py under this project's torch and a reference PyTorch; prints a table.
+
+Ratios above 1 mean this project is faster: reference time / our time.
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def run(python, seconds, env=None):
+    out = subprocess.run([python, os.path.join(HERE, "bench_ops.py"), "--seconds", str(seconds)],
+                         capture_output=True, text=True, check=True, cwd="/", env=env)
+    return json.loads(out.stdout)
+
+
+def fmt(seconds):
+    if seconds is None:
+        return "-"
+    for unit, scale in (("s", 1), ("ms", 1e-3), ("us", 1e-6)):
+        if seconds >= scale:
+            return f"{seconds / scale:.3g} {unit}"
+    return f"{seconds / 1e-9:.3g} ns"
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--python", default=sys.executable, help="interpreter with this project's torch")
+    parser.add_argument("--reference-python", default=os.environ.get("TORCH_REFERENCE_PYTHON"),
+                        help="interpreter with PyTorch installed (optional)")
+    parser.add_argument("--seconds", type=float, default=0.5)
+    args = parser.parse_args()
+    ours = run(args.python, args.seconds)
+    # The reference must import its own torch: no PYTHONPATH pointing at a checkout.
+    ref_env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    ref = run(args.reference_python, args.seconds, ref_env) if args.reference_python else None
+    print(f"this project: torch {ours['torch_version']} ({ours['threads']} threads)"
+          + (f"; reference: PyTorch {ref['torch_version']} ({ref['threads']} threads)" if ref else ""))
+    header = f"{'case':<28} {'ours':>10} {'numpy':>10} {'PyTorch':>10} {'vs numpy':>9} {'vs PyTorch':>10}"
+    print(header)
+    print("-" * len(header))
+    for name, t in ours["cases"].items():
+        mine, np_t = t["torch"], t["numpy"]
+        ref_t = ref["cases"][name]["torch"] if ref else None
+        vs_np = f"{np_t / mine:.2f}x" if np_t else "-"
+        vs_ref = f"{ref_t / mine:.2f}x" if ref_t else "-"
+        print(f"{name:<28} {fmt(mine):>10} {fmt(np_t):>10} {fmt(ref_t):>10} {vs_np:>9} {vs_ref:>10}")
+
+
+if __name__ == "__main__":
+    main()
