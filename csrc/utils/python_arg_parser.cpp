@@ -5,6 +5,8 @@
 #include "csrc/python_dtype.h"
 #include "csrc/python_tensor.h"
 
+#include <ATen/ScalarOps.h>
+
 #include <sstream>
 
 namespace torch {
@@ -118,11 +120,7 @@ std::vector<int64_t> to_int_list(PyObject* obj) {
   return out;
 }
 
-at::Tensor scalar_to_tensor(const at::Scalar& s) {
-  at::Tensor t = at::scalar_tensor(s, s.type());
-  t.unsafeGetTensorImpl()->set_wrapped_number(true);
-  return t;
-}
+at::Tensor scalar_to_tensor(const at::Scalar& s) { return at::wrapped_scalar_tensor(s); }
 
 // ---- FunctionParameter -----------------------------------------------------
 

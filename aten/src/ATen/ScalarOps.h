@@ -1,13 +1,31 @@
 #pragma once
 // A Python number in an expression (t + 2) becomes a 0-d "wrapped number"
 // tensor, which ranks below real tensors in type promotion.
+#include <ATen/Dispatch.h>
 #include <ATen/Functions.h>
 
 namespace at {
 
+// Written directly rather than through fill_: this runs for every `t + 2`.
 inline Tensor wrapped_scalar_tensor(const Scalar& s) {
-  Tensor t = at::scalar_tensor(s, s.type());
+  Tensor t = at::empty({}, s.type());
+  void* p = t.data_ptr();
+  switch (s.type()) {
+    case ScalarType::Double: *static_cast<double*>(p) = s.toDouble(); break;
+    case ScalarType::Long: *static_cast<int64_t*>(p) = s.toLong(); break;
+    default: *static_cast<bool*>(p) = s.toBool(); break;
+  }
   t.unsafeGetTensorImpl()->set_wrapped_number(true);
+  return t;
+}
+
+// A 0-d tensor of `dtype` holding `s`, written directly (no kernel launch).
+inline Tensor scalar_tensor_of(const Scalar& s, ScalarType dtype) {
+  Tensor t = at::empty({}, dtype);
+  AT_DISPATCH_ALL_TYPES_AND_BOOL(dtype, "scalar_tensor_of", [&] {
+    *static_cast<scalar_t*>(t.data_ptr()) =
+        std::is_same_v<scalar_t, bool> ? static_cast<scalar_t>(s.toBool()) : s.to<scalar_t>();
+  });
   return t;
 }
 

@@ -3,6 +3,7 @@
 #include <ATen/ExpandUtils.h>
 #include <ATen/Functions.h>
 #include <ATen/Parallel.h>
+#include <ATen/ScalarOps.h>
 #include <ATen/TypePromotion.h>
 #include <ATen/core/TensorMethods.h>
 
@@ -44,19 +45,24 @@ void TensorIterator::compute_shape(const TensorIteratorConfig& config) {
   bool first = true;
   for (const auto& op : operands_) {
     if (!op.tensor.defined() || (op.is_output && config.resize_)) continue;
-    logical_shape_ = first ? op.tensor.sizes().vec() : infer_size(logical_shape_, op.tensor.sizes());
+    if (first) {
+      logical_shape_.assign(op.tensor.sizes().begin(), op.tensor.sizes().end());
+    } else if (!op.tensor.sizes().equals(logical_shape_)) {
+      const std::vector<int64_t> shape = infer_size(logical_shape_, op.tensor.sizes());
+      logical_shape_.assign(shape.begin(), shape.end());
+    }
     first = false;
   }
   for (const auto& op : operands_) {
     if (!op.is_output || !op.tensor.defined()) continue;
     if (first) {  // no inputs (fill): the output decides
-      logical_shape_ = op.tensor.sizes().vec();
+      logical_shape_.assign(op.tensor.sizes().begin(), op.tensor.sizes().end());
       first = false;
       continue;
     }
     const bool same = op.tensor.sizes().equals(logical_shape_);
     TORCH_CHECK(same || config.resize_, "output with shape ", op.tensor.sizes(),
-                " doesn't match the broadcast shape ", IntArrayRef(logical_shape_));
+                " doesn't match the broadcast shape ", IntArrayRef(logical_shape_.data(), logical_shape_.size()));
   }
 }
 
@@ -75,15 +81,18 @@ void TensorIterator::compute_types(const TensorIteratorConfig& config) {
     }
   }
 
-  std::vector<Tensor> inputs;
-  for (const auto& op : operands_)
-    if (!op.is_output) inputs.push_back(op.tensor);
-
+  const OperandInfo* first_input = nullptr;
+  ResultTypeState state;
+  for (const auto& op : operands_) {
+    if (op.is_output) continue;
+    if (!first_input) first_input = &op;
+    state.update(op.tensor);
+  }
   if (config.promote_) {
-    common_dtype_ = result_type(inputs);
+    common_dtype_ = state.result();
     if (config.int_to_float_ && c10::isIntegralType(common_dtype_, true)) common_dtype_ = c10::get_default_dtype();
-  } else if (!inputs.empty()) {
-    common_dtype_ = inputs[0].scalar_type();
+  } else if (first_input) {
+    common_dtype_ = first_input->tensor.scalar_type();
   } else {
     common_dtype_ = operands_[0].tensor.scalar_type();
   }
@@ -106,8 +115,13 @@ void TensorIterator::compute_types(const TensorIteratorConfig& config) {
       op.original = op.tensor;
       op.tensor = Tensor();
     } else if (t != common_dtype_) {
-      Tensor cast = at::empty(op.tensor.sizes(), common_dtype_, op.tensor.device());
-      cast.copy_(op.tensor);
+      Tensor cast;
+      if (op.tensor.dim() == 0 && op.tensor.is_cpu()) {
+        cast = scalar_tensor_of(at::_local_scalar_dense(op.tensor), common_dtype_);  // `t + 2`: no copy kernel
+      } else {
+        cast = at::empty(op.tensor.sizes(), common_dtype_, op.tensor.device());
+        cast.copy_(op.tensor);
+      }
       cast.unsafeGetTensorImpl()->set_wrapped_number(op.tensor.unsafeGetTensorImpl()->is_wrapped_number());
       op.tensor = cast;
     }
@@ -129,7 +143,8 @@ void TensorIterator::allocate_or_resize_outputs(const TensorIteratorConfig& conf
 
 void TensorIterator::compute_strides() {
   const int nd = static_cast<int>(logical_shape_.size());
-  shape_.assign(logical_shape_.rbegin(), logical_shape_.rend());
+  shape_.clear();
+  for (size_t i = logical_shape_.size(); i-- > 0;) shape_.push_back(logical_shape_[i]);
   for (auto& op : operands_) {
     const Tensor& t = op.tensor;
     op.stride_bytes.assign(nd, 0);
@@ -197,20 +212,23 @@ bool TensorIterator::is_contiguous() const {
 
 void TensorIterator::serial_for_each(const loop2d_t& loop, int64_t begin, int64_t end) const {
   const int nt = ntensors();
-  std::vector<char*> ptrs(nt);
-  std::vector<int64_t> strides(2 * nt, 0);
   const int nd = ndim();
+  // Stack buffers: this runs once per call (per chunk when parallel), so no heap.
+  constexpr int kMaxOperands = 8, kMaxDims = 25;
+  TORCH_INTERNAL_ASSERT(nt <= kMaxOperands && nd <= kMaxDims, "TensorIterator: too many operands or dims");
+  char* ptrs[kMaxOperands];
+  int64_t strides[2 * kMaxOperands] = {};
   for (int k = 0; k < nt; ++k) {
     if (nd >= 1) strides[k] = operands_[k].stride_bytes[0];
     if (nd >= 2) strides[nt + k] = operands_[k].stride_bytes[1];
   }
   if (nd == 0) {
     for (int k = 0; k < nt; ++k) ptrs[k] = operands_[k].data;
-    loop(ptrs.data(), strides.data(), 1, 1);
+    loop(ptrs, strides, 1, 1);
     return;
   }
   // The multi-index of `begin`, innermost first.
-  std::vector<int64_t> index(nd, 0);
+  int64_t index[kMaxDims] = {};
   int64_t rest = begin;
   for (int d = 0; d < nd; ++d) {
     index[d] = rest % shape_[d];
@@ -228,7 +246,7 @@ void TensorIterator::serial_for_each(const loop2d_t& loop, int64_t begin, int64_
     if (nd >= 2 && index[0] == 0 && size0 == shape_[0]) {
       size1 = std::min(shape_[1] - index[1], (end - pos) / shape_[0]);
     }
-    loop(ptrs.data(), strides.data(), size0, size1);
+    loop(ptrs, strides, size0, size1);
     pos += size0 * size1;
     // Advance the multi-index; size1 > 1 only when whole rows were taken.
     index[0] += size0;

@@ -9,9 +9,9 @@
 //                   .promote_inputs_to_common_dtype(true).build();
 //   cpu_kernel(iter, [](float x, float y) { return x + y; });   // native/cpu/Loops.h
 #include <ATen/core/TensorBody.h>
+#include <c10/util/SmallVector.h>
 
 #include <functional>
-#include <vector>
 
 namespace at {
 
@@ -19,7 +19,7 @@ struct OperandInfo {
   Tensor tensor;             // what the kernel reads or writes
   Tensor original;           // an output computed in a temporary, copied back at the end
   bool is_output = false;
-  std::vector<int64_t> stride_bytes;  // per iterator dim; dim 0 is the innermost
+  c10::SmallVector<int64_t, 6> stride_bytes;  // per iterator dim; dim 0 is the innermost
   char* data = nullptr;
 };
 
@@ -44,7 +44,7 @@ class TORCH_API TensorIteratorConfig {
 
  private:
   friend class TensorIterator;
-  std::vector<Tensor> tensors_;  // outputs first
+  c10::SmallVector<Tensor, 4> tensors_;  // outputs first
   int num_outputs_ = 0;
   bool promote_ = false;
   bool int_to_float_ = false;
@@ -90,9 +90,9 @@ class TORCH_API TensorIterator {
   void compute_strides();
   void coalesce_dimensions();
 
-  std::vector<OperandInfo> operands_;
-  std::vector<int64_t> shape_;         // broadcast shape, innermost first after compute_strides
-  std::vector<int64_t> logical_shape_; // the broadcast shape in the usual order
+  c10::SmallVector<OperandInfo, 4> operands_;
+  c10::SmallVector<int64_t, 6> shape_;          // broadcast shape, innermost first after compute_strides
+  c10::SmallVector<int64_t, 6> logical_shape_;  // the broadcast shape in the usual order
   int num_outputs_ = 0;
   ScalarType common_dtype_ = ScalarType::Undefined;
   Device device_;

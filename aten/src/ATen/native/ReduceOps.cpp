@@ -38,9 +38,17 @@ struct Rows {
   std::vector<int64_t> shape;  // result shape as returned
 };
 
-Rows as_rows(const Tensor& self, OptionalIntArrayRef dim, bool keepdim, ScalarType dtype) {
+Rows as_rows(const Tensor& self, OptionalIntArrayRef dim, bool keepdim, ScalarType dtype, bool* columns = nullptr) {
   const std::vector<bool> mask = reduced_dims(self, dim);
   Rows r;
+  if (columns) {
+    // Reduced dims leading a contiguous tensor: reduce columns in place, no copy.
+    int64_t first_kept = 0;
+    while (first_kept < self.dim() && mask[first_kept]) first_kept++;
+    bool prefix = first_kept > 0 && first_kept < self.dim();
+    for (int64_t d = first_kept; d < self.dim(); ++d) prefix = prefix && !mask[d];
+    *columns = prefix && self.is_contiguous() && self.scalar_type() == dtype;
+  }
   // Kept dims first, reduced dims last. When the reduced dims already trail,
   // permute is the identity and contiguous() copies nothing.
   std::vector<int64_t> perm;
@@ -60,13 +68,17 @@ Rows as_rows(const Tensor& self, OptionalIntArrayRef dim, bool keepdim, ScalarTy
       r.inner *= self.size(d);
     }
   }
-  r.rows = self.to(dtype).permute(perm).contiguous();
+  r.rows = (columns && *columns) ? self : self.to(dtype).permute(perm).contiguous();
   return r;
 }
 
 Tensor reduce(const Tensor& self, OptionalIntArrayRef dim, bool keepdim, ScalarType dtype, ReduceParams params,
               const char* name, bool needs_elements = false) {
-  Rows r = as_rows(self, dim, keepdim, dtype);
+  const bool column_capable = params.op == ReduceOp::Sum || params.op == ReduceOp::Prod || params.op == ReduceOp::Max ||
+                              params.op == ReduceOp::Min || params.op == ReduceOp::Any || params.op == ReduceOp::All;
+  bool columns = false;
+  Rows r = as_rows(self, dim, keepdim, dtype, column_capable ? &columns : nullptr);
+  params.columns = columns;
   TORCH_CHECK(!needs_elements || r.inner > 0 || r.outer == 0, name,
               "(): cannot perform reduction on tensor with no elements because the operation does not have an "
               "identity");

@@ -10,12 +10,15 @@ struct ReduceParams {
   ReduceOp op;
   double p = 2;           // Norm: the order
   double correction = 1;  // Var: divide by N - correction
+  // `in` is laid out [inner, outer] (the reduced dims lead): reduce columns.
+  // Only for Sum, Prod, Max, Min, Any and All without indices.
+  bool columns = false;
 };
 
-// Reduces each row of a contiguous `in` viewed as [outer, inner] into
-// out[i] (values; undefined for ArgMax/ArgMin) and indices[i] (Max, Min,
-// ArgMax, ArgMin; may be undefined for Max and Min). `out` has in's dtype,
-// except for Any/All, where it is bool.
+// Reduces each row of a contiguous `in` viewed as [outer, inner] (or each
+// column of [inner, outer], see `columns`) into out[i] (values; undefined for
+// ArgMax/ArgMin) and indices[i] (Max, Min, ArgMax, ArgMin; may be undefined
+// for Max and Min). `out` has in's dtype, except for Any/All: bool.
 using reduce_rows_fn = void (*)(const Tensor& out, const Tensor& indices, const Tensor& in, int64_t outer,
                                 int64_t inner, const ReduceParams& params);
 DECLARE_DISPATCH(reduce_rows_fn, reduce_rows_stub);

@@ -2,6 +2,7 @@
 #include <ATen/Dispatch.h>
 #include <ATen/native/UnaryOps.h>
 #include <ATen/native/cpu/Loops.h>
+#include <ATen/native/cpu/VecMath.h>
 
 #include <cmath>
 #include <type_traits>
@@ -49,11 +50,11 @@ void relu_kernel(TensorIterator& iter) {
     });                                                                     \
   }
 
-FLOAT_UNARY_KERNEL(exp, std::exp(x))
+FLOAT_UNARY_KERNEL(exp_generic, std::exp(x))
 FLOAT_UNARY_KERNEL(log, std::log(x))
 FLOAT_UNARY_KERNEL(sqrt, std::sqrt(x))
 FLOAT_UNARY_KERNEL(reciprocal, scalar_t(1) / x)
-FLOAT_UNARY_KERNEL(sigmoid, scalar_t(1) / (scalar_t(1) + std::exp(-x)))
+FLOAT_UNARY_KERNEL(sigmoid_generic, scalar_t(1) / (scalar_t(1) + std::exp(-x)))
 FLOAT_UNARY_KERNEL(tanh, std::tanh(x))
 FLOAT_UNARY_KERNEL(log1p, std::log1p(x))
 FLOAT_UNARY_KERNEL(expm1, std::expm1(x))
@@ -66,6 +67,21 @@ FLOAT_UNARY_KERNEL(gelu_tanh, 0.5f * x * (1.0f + std::tanh(static_cast<c10::opma
                                                           (x + 0.044715f * x * x * x))))
 
 #undef FLOAT_UNARY_KERNEL
+
+// Dense float32 goes through the vectorised loops of VecMath.
+template <void (*Fast)(const float*, float*, int64_t), void (*Generic)(TensorIterator&)>
+void float32_fast_path(TensorIterator& iter) {
+  if (iter.common_dtype() != ScalarType::Float || !iter.is_contiguous() || iter.dtype(0) != ScalarType::Float) {
+    Generic(iter);
+    return;
+  }
+  iter.for_each([](char** data, const int64_t*, int64_t n, int64_t) {
+    Fast(reinterpret_cast<const float*>(data[1]), reinterpret_cast<float*>(data[0]), n);
+  });
+}
+
+void exp_kernel(TensorIterator& iter) { float32_fast_path<&vec::exp, &exp_generic_kernel>(iter); }
+void sigmoid_kernel(TensorIterator& iter) { float32_fast_path<&vec::sigmoid, &sigmoid_generic_kernel>(iter); }
 
 // Rounding ops: identity on integers (PyTorch returns a copy).
 #define ROUNDING_KERNEL(name, fn)                                                  \

@@ -1,0 +1,110 @@
+#include <ATen/native/cpu/VecMath.h>
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+#if defined(__x86_64__) && defined(__linux__) && defined(__GNUC__) && !defined(__clang__)
+#define TORCH_VEC_CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#define TORCH_VEC_CLONES
+#endif
+
+namespace at::native::vec {
+namespace {
+
+inline float bits_to_float(int32_t b) {
+  float f;
+  std::memcpy(&f, &b, sizeof f);
+  return f;
+}
+
+// exp(x) for one float, written so that a loop of it vectorises.
+inline float exp1(float x) {
+  constexpr float kLog2e = 1.44269504088896341f;
+  constexpr float kLn2Hi = 0.693359375f, kLn2Lo = -2.12194440e-4f;
+  constexpr float kRound = 12582912.0f;  // 1.5 * 2^23: adding it rounds to an integer
+  const float xc = x < -104.0f ? -104.0f : (x > 88.8f ? 88.8f : x);  // NaN passes through
+  const float n = (xc * kLog2e + kRound) - kRound;
+  const float r = (xc - n * kLn2Hi) - n * kLn2Lo;
+  float p = 1.9875691500e-4f;
+  p = p * r + 1.3981999507e-3f;
+  p = p * r + 8.3334519073e-3f;
+  p = p * r + 4.1665795894e-2f;
+  p = p * r + 1.6666665459e-1f;
+  p = p * r + 5.0000001201e-1f;
+  p = p * r * r + r + 1.0f;
+  // 2^n in two factors, so that n down to -150 and up to 128 stays representable.
+  const int32_t ni = static_cast<int32_t>(n);
+  const int32_t n1 = ni / 2, n2 = ni - n1;
+  const float result = p * bits_to_float((n1 + 127) << 23) * bits_to_float((n2 + 127) << 23);
+  return x < -104.0f ? 0.0f : result;
+}
+
+}  // namespace
+
+TORCH_VEC_CLONES void exp(const float* x, float* y, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) y[i] = exp1(x[i]);
+}
+
+TORCH_VEC_CLONES void sigmoid(const float* x, float* y, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) y[i] = 1.0f / (1.0f + exp1(-x[i]));
+}
+
+TORCH_VEC_CLONES double exp_shifted_sum(const float* x, float shift, float* y, int64_t n) {
+  constexpr int64_t kLanes = 16;
+  float lanes[kLanes] = {};
+  int64_t i = 0;
+  for (; i + kLanes <= n; i += kLanes) {
+    for (int64_t k = 0; k < kLanes; ++k) {
+      const float e = exp1(x[i + k] - shift);
+      y[i + k] = e;
+      lanes[k] += e;
+    }
+  }
+  double total = 0;
+  for (; i < n; ++i) {
+    y[i] = exp1(x[i] - shift);
+    total += y[i];
+  }
+  for (int64_t k = 0; k < kLanes; ++k) total += lanes[k];
+  return total;
+}
+
+// Written with GCC vector types: a max-reduction with NaN tracking that the
+// auto-vectoriser would otherwise leave scalar.
+TORCH_VEC_CLONES float max(const float* x, int64_t n) {
+  typedef float v8f __attribute__((vector_size(32)));
+  typedef int32_t v8i __attribute__((vector_size(32)));
+  if (n == 0) return -std::numeric_limits<float>::infinity();
+  int64_t i = 0;
+  float best = x[0];
+  bool any_nan = false;
+  if (n >= 16) {
+    v8f b0, b1;
+    std::memcpy(&b0, x, sizeof b0);
+    std::memcpy(&b1, x + 8, sizeof b1);
+    v8i nan = {};
+    for (i = 16; i + 16 <= n; i += 16) {
+      v8f v0, v1;
+      std::memcpy(&v0, x + i, sizeof v0);
+      std::memcpy(&v1, x + i + 8, sizeof v1);
+      b0 = v0 > b0 ? v0 : b0;
+      b1 = v1 > b1 ? v1 : b1;
+      nan |= (v0 != v0) | (v1 != v1);
+    }
+    nan |= (b0 != b0) | (b1 != b1);
+    for (int k = 0; k < 8; ++k) {
+      best = b0[k] > best ? b0[k] : best;
+      best = b1[k] > best ? b1[k] : best;
+      any_nan |= nan[k] != 0;
+    }
+  }
+  for (; i < n; ++i) {
+    best = x[i] > best ? x[i] : best;
+    any_nan |= x[i] != x[i];
+  }
+  return any_nan ? std::numeric_limits<float>::quiet_NaN() : best;
+}
+
+}  // namespace at::native::vec

@@ -1,0 +1,20 @@
+#pragma once
+// Vectorised float32 math for the hot kernels. Each function is a plain loop
+// the compiler vectorises; on x86-64 Linux it is compiled twice (baseline and
+// AVX2+FMA) and the CPU picks the clone at load time (GCC target_clones).
+// exp is a Cephes-style range reduction and polynomial, within 2 ulp of
+// std::exp, with exact handling of inf, -inf and NaN.
+#include <cstdint>
+
+namespace at::native::vec {
+
+// y[i] = exp(x[i])
+void exp(const float* x, float* y, int64_t n);
+// y[i] = 1 / (1 + exp(-x[i]))
+void sigmoid(const float* x, float* y, int64_t n);
+// y[i] = exp(x[i] - shift); returns the sum of the y[i] (in double).
+double exp_shifted_sum(const float* x, float shift, float* y, int64_t n);
+// The largest x[i] (NaN if any x[i] is NaN).
+float max(const float* x, int64_t n);
+
+}  // namespace at::native::vec
