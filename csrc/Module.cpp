@@ -112,6 +112,7 @@ extern "C" TORCH_PYTHON_API PyObject* initModule() {
   init_size_type(module);
   init_tensor_type(module);
   init_interop(module);
+  init_autograd(module);
   if (PyErr_Occurred()) return nullptr;
 
   PyObject* functions = PyModule_Create(&functions_module);

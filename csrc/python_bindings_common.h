@@ -3,6 +3,7 @@
 #include <Python.h>
 
 #include <ATen/ATen.h>
+#include <ATen/autograd/Variable.h>
 
 #include "csrc/Exceptions.h"
 #include "csrc/python_tensor.h"

@@ -224,6 +224,7 @@ std::vector<PyMethodDef> all_methods() {
   for (PyMethodDef* m = handwritten_methods; m->ml_name; ++m) methods.push_back(*m);
   for (PyMethodDef* m = generated_tensor_methods(); m->ml_name; ++m) methods.push_back(*m);
   for (PyMethodDef* m = tensor_interop_methods; m->ml_name; ++m) methods.push_back(*m);
+  for (PyMethodDef* m = tensor_autograd_methods; m->ml_name; ++m) methods.push_back(*m);
   methods.push_back({nullptr, nullptr, 0, nullptr});
   return methods;
 }
@@ -237,13 +238,22 @@ PyObject* wrap_int_tuple(c10::IntArrayRef values) {
   return t;
 }
 
+std::vector<PyGetSetDef> all_properties() {
+  std::vector<PyGetSetDef> props;
+  for (PyGetSetDef* p = tensor_getset; p->name; ++p) props.push_back(*p);
+  for (PyGetSetDef* p = tensor_autograd_properties; p->name; ++p) props.push_back(*p);
+  props.push_back({nullptr, nullptr, nullptr, nullptr, nullptr});
+  return props;
+}
+
 void init_tensor_type(PyObject* module) {
   static std::vector<PyMethodDef> methods = all_methods();
+  static std::vector<PyGetSetDef> properties = all_properties();
   THPVariableBaseType.tp_basicsize = sizeof(THPVariable);
   THPVariableBaseType.tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE;
   THPVariableBaseType.tp_new = tensor_new;
   THPVariableBaseType.tp_dealloc = tensor_dealloc;
-  THPVariableBaseType.tp_getset = tensor_getset;
+  THPVariableBaseType.tp_getset = properties.data();
   THPVariableBaseType.tp_methods = methods.data();
   THPVariableBaseType.tp_as_mapping = &tensor_as_mapping;
   if (PyType_Ready(&THPVariableBaseType) < 0) return;

@@ -5,6 +5,7 @@
 #include "csrc/utils/python_arg_parser.h"
 
 #include <ATen/Dispatch.h>
+#include <ATen/autograd/Variable.h>
 
 #include <vector>
 
@@ -144,6 +145,7 @@ PyObject* THPTorch_tensor(PyObject*, PyObject* const* args, Py_ssize_t nargs, Py
   PyObject* data = nargs == 1 ? args[0] : nullptr;
   std::optional<at::ScalarType> dtype;
   std::optional<at::Device> device;
+  bool requires_grad = false;
   const Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
   for (Py_ssize_t k = 0; k < nkw; ++k) {
     const std::string key = PyUnicode_AsUTF8(PyTuple_GET_ITEM(kwnames, k));
@@ -155,7 +157,8 @@ PyObject* THPTorch_tensor(PyObject*, PyObject* const* args, Py_ssize_t nargs, Py
     } else if (key == "device") {
       if (v != Py_None) device = to_device(v);
     } else if (key == "requires_grad") {
-      TORCH_CHECK(v == Py_False || v == Py_None, "tensor(): requires_grad=True needs autograd, which this build lacks");
+      TORCH_CHECK_TYPE(PyBool_Check(v), "tensor(): requires_grad must be a bool");
+      requires_grad = v == Py_True;
     } else {
       throw c10::TypeError("tensor() got an unexpected keyword argument '" + key + "'");
     }
@@ -164,6 +167,7 @@ PyObject* THPTorch_tensor(PyObject*, PyObject* const* args, Py_ssize_t nargs, Py
   TORCH_CHECK(!device || device->is_cpu(), "tensor(): this build supports only CPU tensors, got device='",
               device->str(), "'");
   at::Tensor t = tensor_from_data(data, dtype);
+  if (requires_grad) at::autograd::set_requires_grad(t, true);
   return THPVariable_Wrap(std::move(t));
   END_HANDLE_TH_ERRORS
 }

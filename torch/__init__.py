@@ -10,12 +10,15 @@ import builtins as _builtins
 
 from torch import _C
 from torch import version
+from torch import autograd
+from torch.autograd import enable_grad, no_grad, set_grad_enabled
 from torch._C import (
     Size,
     device,
     dtype,
     get_default_dtype,
     get_num_threads,
+    is_grad_enabled,
     initial_seed,
     manual_seed,
     promote_types,
@@ -59,7 +62,8 @@ bool = _C.bool
 __all__ = sorted(
     _function_names
     + [
-        "Size", "Tensor", "device", "dtype", "from_dlpack", "from_numpy", "get_default_dtype", "get_num_threads", "initial_seed",
+        "Size", "Tensor", "autograd", "device", "dtype", "enable_grad", "from_dlpack", "from_numpy",
+        "is_grad_enabled", "no_grad", "set_grad_enabled", "get_default_dtype", "get_num_threads", "initial_seed",
         "manual_seed", "promote_types", "set_default_dtype", "set_num_threads", "set_printoptions",
         "uint8", "int8", "int16", "short", "int32", "int", "int64", "long", "float16", "half",
         "bfloat16", "float32", "float", "float64", "double", "bool",

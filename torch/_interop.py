@@ -33,6 +33,8 @@ def numpy(tensor, *, force=False):
     """The tensor's memory as a numpy array (shared: writes show on both sides)."""
     import numpy as np
 
+    if tensor.requires_grad:
+        raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead.")
     if tensor.device.type != "cpu":
         raise TypeError(f"can't convert {tensor.device} device type tensor to numpy. Use Tensor.cpu() to copy the "
                         "tensor to host memory first.")

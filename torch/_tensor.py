@@ -105,6 +105,23 @@ class Tensor(_base):
 
     numpy = _interop.numpy
 
+    def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
+        """Accumulates the gradient of this tensor into the .grad of the leaves it depends on."""
+        if inputs is not None:
+            raise NotImplementedError("backward(inputs=...) is not supported")
+        torch.autograd.backward(self, gradient, retain_graph, create_graph)
+
+    def register_hook(self, hook):
+        """Calls hook(grad) when this tensor's gradient is computed; it may return a replacement.
+        Returns a handle whose remove() disables the hook."""
+        handle = _RemovableHandle()
+
+        def call(grad):
+            return None if handle.removed else hook(grad)
+
+        self._register_hook(call)
+        return handle
+
     def split(self, split_size, dim=0):
         return torch.functional.split(self, split_size, dim)
 
@@ -125,6 +142,14 @@ class Tensor(_base):
         if self.dim() < 2:
             raise RuntimeError(f"tensor.mT is only supported on matrices or batches of matrices. Got {self.dim()}-D tensor.")
         return self.transpose(-2, -1)
+
+
+class _RemovableHandle:
+    def __init__(self):
+        self.removed = False
+
+    def remove(self):
+        self.removed = True
 
 
 _C._set_tensor_class(Tensor)

@@ -168,4 +168,8 @@ def _str(t):
         summarize = t.numel() > PRINT_OPTS.threshold
         formatter = _Formatter(_summarized_values(t, summarize), t.dtype.is_floating_point)
         body = _tensor_str_with_formatter(t, indent, summarize, formatter)
+    if t.grad_fn is not None:
+        suffixes.append(f"grad_fn=<{t.grad_fn.name()}>")
+    elif t.requires_grad:
+        suffixes.append("requires_grad=True")
     return _add_suffixes(prefix + body, suffixes, indent)

@@ -138,25 +138,62 @@ def dispatch_expression(f: NativeFunction) -> str:
     return "at::Device(at::DeviceType::CPU)"
 
 
+# full op name -> autograd.Derivative; filled by gen.py.
+DERIVATIVES: dict = {}
+
+
+def _result_exprs(s: FunctionSchema) -> list[str]:
+    """C++ expressions of the tensor outputs of `result_` (none for Scalar/list returns)."""
+    rets = s.returns
+    if any(r.type.base != "Tensor" or r.type.is_list for r in rets):
+        return []
+    if len(rets) == 1:
+        return ["result_"]
+    return [f"std::get<{i}>(result_)" for i in range(len(rets))]
+
+
 def function_definition(f: NativeFunction) -> str:
+    from . import autograd  # noqa: PLC0415  (cpp <-> autograd share the model only)
+
     s = f.func
     args = ordered_arguments(s)
     names = ", ".join(a.name for a in args)
-    head = f"{return_type(s.returns)} {cpp_name(s)}({_params(args, False)})"
+    ret = return_type(s.returns)
+    head = f"{ret} {cpp_name(s)}({_params(args, False)})"
     kernels = f.kernels()
     if "CompositeImplicitAutograd" in kernels:
+        # Differentiated through the ops it calls: nothing to record here.
         return f"{head} {{\n  return native::{kernels['CompositeImplicitAutograd']}({names});\n}}\n"
     cases = []
     for key, device in (("CPU", "CPU"), ("CUDA", "CUDA")):
         if key in kernels:
-            cases.append(f"    case at::DeviceType::{device}:\n      return native::{kernels[key]}({names});")
-    return (
-        f"{head} {{\n"
-        f"  const at::Device device_ = {dispatch_expression(f)};\n"
-        f"  switch (device_.type) {{\n" + "\n".join(cases) + "\n    default:\n      break;\n  }\n"
-        f'  no_kernel("{s.full_name}", device_);\n'
-        "}\n"
+            cases.append(f"      case at::DeviceType::{device}:\n        return native::{kernels[key]}({names});")
+    kernel_call = (
+        f"[&]() -> {ret} {{\n"
+        "    autograd::AutoGradMode no_grad_(false);  // what the kernel calls is not recorded\n"
+        f"    const at::Device device_ = {dispatch_expression(f)};\n"
+        "    switch (device_.type) {\n" + "\n".join(cases) + "\n      default:\n        break;\n    }\n"
+        f'    no_kernel("{s.full_name}", device_);\n'
+        "  }()"
     )
+    results = _result_exprs(s)
+    before: list[str] = []
+    after: list[str] = []
+    if s.is_out_fn:
+        inputs = [a for a in s.arguments if a.type.is_tensor and not a.is_out and not a.type.optional]
+        if inputs:
+            before.append("TORCH_CHECK(!autograd::any_requires_grad({" + ", ".join(f"&{a.name}" for a in inputs) +
+                          f'}}), "{s.name}(): functions with out=... arguments don\'t support automatic '
+                          'differentiation, but one of the arguments requires grad.");')
+    elif results:
+        d = DERIVATIVES.get(s.full_name)
+        if d is not None:
+            before, after = autograd.recording(d, f, results)
+        else:
+            before, after = autograd.not_implemented_recording(f, results)
+    bumps = [f"{a.name}.unsafeGetTensorImpl()->bump_version();" for a in s.arguments if a.type.mutable]
+    body = before + [f"{ret} result_ = {kernel_call};"] + bumps + after + ["return result_;"]
+    return f"{head} {{\n" + "\n".join("  " + line for line in "\n".join(body).split("\n")) + "\n}\n"
 
 
 def _method_args(s: FunctionSchema) -> list[Argument]:

@@ -3,6 +3,7 @@
 Writes, under BUILD_DIR:
   aten/ATen/core/TensorBody.h, aten/ATen/core/TensorMethods.h,
   aten/ATen/Functions.h, aten/ATen/Functions.cpp, aten/ATen/NativeFunctions.h,
+  aten/ATen/autograd/generated/BackwardNodes.h and .cpp (from derivatives.yaml),
   csrc/python_torch_functions.cpp, csrc/python_tensor_methods.cpp
 A file is only rewritten when its content changes, so an unrelated YAML edit
 does not recompile everything. `--list-outputs` prints these paths (CMake
@@ -19,7 +20,7 @@ if __package__ in (None, ""):  # run as a script: make `tools.codegen` importabl
     sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
     __package__ = "tools.codegen"
 
-from tools.codegen import cpp, python  # noqa: E402
+from tools.codegen import autograd, cpp, python  # noqa: E402
 from tools.codegen.model import CodegenError, NativeFunction, parse_native_functions  # noqa: E402
 
 TEMPLATES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "templates")
@@ -32,6 +33,8 @@ OUTPUTS = {
     "Functions.h": "aten/ATen/Functions.h",
     "Functions.cpp": "aten/ATen/Functions.cpp",
     "NativeFunctions.h": "aten/ATen/NativeFunctions.h",
+    "BackwardNodes.h": "aten/ATen/autograd/generated/BackwardNodes.h",
+    "BackwardNodes.cpp": "aten/ATen/autograd/generated/BackwardNodes.cpp",
     "python_torch_functions.cpp": "csrc/python_torch_functions.cpp",
     "python_tensor_methods.cpp": "csrc/python_tensor_methods.cpp",
 }
@@ -62,8 +65,10 @@ def write_if_changed(path: str, content: str) -> bool:
     return True
 
 
-def environments(functions: list[NativeFunction]) -> dict[str, dict[str, str]]:
+def environments(functions: list[NativeFunction], derivatives: dict) -> dict[str, dict[str, str]]:
     cpp.NO_CPP_DEFAULTS = cpp.compute_no_cpp_defaults(functions)
+    cpp.DERIVATIVES = derivatives
+    nodes = list({d.node: d for d in derivatives.values()}.values())
     methods = [f for f in functions if "method" in f.variants]
     natives = []
     seen = set()
@@ -82,6 +87,8 @@ def environments(functions: list[NativeFunction]) -> dict[str, dict[str, str]]:
         "Functions.h": {**common, "function_declarations": "\n".join(cpp.function_declaration(f) for f in functions)},
         "Functions.cpp": {**common, "function_definitions": "\n".join(cpp.function_definition(f) for f in functions)},
         "NativeFunctions.h": {**common, "native_function_declarations": "\n".join(natives)},
+        "BackwardNodes.h": {**common, "node_declarations": "\n".join(autograd.node_declaration(d) for d in nodes)},
+        "BackwardNodes.cpp": {**common, "node_definitions": "\n".join(autograd.node_definition(d) for d in nodes)},
         "python_torch_functions.cpp": {
             **common,
             "binding_functions": "\n".join(python.binding_function(n, o, False) for n, o in torch_groups.items()),
@@ -98,6 +105,7 @@ def environments(functions: list[NativeFunction]) -> dict[str, dict[str, str]]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--yaml", required=True, help="path to native_functions.yaml")
+    parser.add_argument("--derivatives", help="path to derivatives.yaml (default: next to --yaml)")
     parser.add_argument("--out", required=True, help="directory to write into")
     parser.add_argument("--list-outputs", action="store_true", help="print the output paths and exit")
     args = parser.parse_args(argv)
@@ -107,7 +115,9 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     try:
         functions = parse_native_functions(args.yaml)
-        envs = environments(functions)
+        derivatives_path = args.derivatives or os.path.join(os.path.dirname(args.yaml), "derivatives.yaml")
+        derivatives = autograd.parse_derivatives(derivatives_path, functions)
+        envs = environments(functions, derivatives)
         for template, rel in OUTPUTS.items():
             with open(os.path.join(TEMPLATES, template)) as f:
                 text = substitute(f.read(), envs[template])

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Optional
 
 from . import cpp
-from .model import Argument, FunctionSchema, NativeFunction
+from .model import Argument, FunctionSchema, NativeFunction, Type
 
 _ACCESSORS = {
     # (base, optional) -> PythonArgs accessor
@@ -60,10 +60,18 @@ class PythonOverload:
             args = [a for a in args if a.name != "self"]
         return args
 
+    @property
+    def is_factory(self) -> bool:
+        """Takes dtype and device keywords: Python adds requires_grad=False, as PyTorch's bindings do."""
+        names = {a.name for a in self.function.func.arguments if a.kwarg_only}
+        return not self.method and {"dtype", "device"} <= names and not self.function.func.is_out_fn
+
     def signature(self) -> str:
         s = self.function.func
         parts, star = [], False
         args = self.python_arguments()
+        if self.is_factory:
+            args = args + [Argument("requires_grad", Type.parse("bool"), "False", True)]
         if self.out is not None or s.is_out_fn:
             args = args + [Argument("out", s.out_arguments[0].type if s.is_out_fn else
                                     self.out.func.out_arguments[0].type, None, True)]
@@ -119,7 +127,8 @@ def group_overloads(functions: list[NativeFunction], method: bool) -> dict[str, 
     return groups
 
 
-def _call(f: NativeFunction, py_index: dict[str, int], method: bool, out_index: Optional[int]) -> list[str]:
+def _call(f: NativeFunction, py_index: dict[str, int], method: bool, out_index: Optional[int],
+          requires_grad_index: Optional[int] = None) -> list[str]:
     """Statements that unpack the arguments of `f`, call it and return."""
     s = f.func
     lines = []
@@ -156,6 +165,8 @@ def _call(f: NativeFunction, py_index: dict[str, int], method: bool, out_index: 
         return lines
     lines += [f"{cpp.return_type(rets)} result_;", "{", "  torch::GILRelease no_gil;",
               f"  result_ = {call};", "}"]
+    if requires_grad_index is not None:
+        lines += [f"if (_r.toBool({requires_grad_index})) at::autograd::set_requires_grad(result_, true);"]
     if len(rets) > 1 and all(r.name for r in rets):
         # A named tuple, as torch.return_types.<op>(values=..., indices=...).
         fields = ", ".join(f'"{r.name}"' for r in rets)
@@ -177,7 +188,7 @@ def _call(f: NativeFunction, py_index: dict[str, int], method: bool, out_index: 
 def binding_function(name: str, overloads: list[PythonOverload], method: bool) -> str:
     cname = f"THPVariable_{name}" if method else f"THPTorch_{name}"
     sigs = [o.signature() for o in overloads]
-    max_args = max(len(o.python_arguments()) + (1 if (o.out or o.function.func.is_out_fn) else 0)
+    max_args = max(len(o.python_arguments()) + (1 if (o.out or o.function.func.is_out_fn or o.is_factory) else 0)
                    for o in overloads)
     body = []
     for i, o in enumerate(overloads):
@@ -194,7 +205,7 @@ def binding_function(name: str, overloads: list[PythonOverload], method: bool) -
             stmts += ["  " + line for line in _call(o.out, py_index, method, out_idx)]
             stmts += ["}"]
         else:
-            stmts = _call(o.function, py_index, method, None)
+            stmts = _call(o.function, py_index, method, None, len(py_args) if o.is_factory else None)
         body += ["      " + s for s in stmts]
         body.append("    }")
     self_line = "  const at::Tensor& self = THPVariable_Unpack(self_);\n" if method else ""

@@ -1,9 +1,14 @@
 // ${generated_comment}
 //
-// Dispatch: each at:: function calls the native kernel registered for the
+// Dispatch: each at:: function records its backward node when autograd needs
+// it (derivatives.yaml), then calls the native kernel registered for the
 // device of its dispatch argument in native_functions.yaml.
 #include <ATen/Functions.h>
 #include <ATen/NativeFunctions.h>
+#include <ATen/core/TensorMethods.h>
+#include <ATen/autograd/SavedVariable.h>
+#include <ATen/autograd/Variable.h>
+#include <ATen/autograd/generated/BackwardNodes.h>
 
 namespace at {
 namespace {

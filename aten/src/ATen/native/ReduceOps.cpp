@@ -130,8 +130,8 @@ Tensor mean(const Tensor& self, OptionalIntArrayRef dim, bool keepdim, std::opti
   int64_t count = 1;
   for (int64_t d = 0; d < self.dim(); ++d)
     if (mask[d]) count *= self.size(d);
-  Tensor total = reduce(self, dim, keepdim, t, {ReduceOp::Sum}, "mean");
-  return total.div_(at::scalar_tensor(static_cast<double>(count), t));
+  // Composite (sum then divide), so autograd differentiates it through sum and div.
+  return at::sum(self, dim, keepdim, t).div(at::scalar_tensor(static_cast<double>(count), t));
 }
 
 Tensor mean(const Tensor& self, std::optional<ScalarType> dtype) {
@@ -205,7 +205,7 @@ Tensor var(const Tensor& self, OptionalIntArrayRef dim, std::optional<bool> unbi
 
 Tensor std(const Tensor& self, OptionalIntArrayRef dim, std::optional<bool> unbiased, bool keepdim,
            const std::optional<Scalar>& correction) {
-  return at::var(self, dim, unbiased, keepdim, correction).sqrt_();
+  return at::var(self, dim, unbiased, keepdim, correction).sqrt();
 }
 
 Tensor norm(const Tensor& self, const std::optional<Scalar>& p, OptionalIntArrayRef dim, bool keepdim) {

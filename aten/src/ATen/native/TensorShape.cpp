@@ -13,6 +13,8 @@ namespace {
 Tensor make_view(const Tensor& self, IntArrayRef sizes, IntArrayRef strides, int64_t offset) {
   auto impl = c10::make_intrusive<c10::TensorImpl>(self.storage(), self.scalar_type(), self.device());
   impl->set_sizes_and_strides(sizes, strides, offset);
+  impl->set_version_counter(self.unsafeGetTensorImpl()->version_counter());
+  impl->set_is_view(true);
   return Tensor(std::move(impl));
 }
 
@@ -100,9 +102,9 @@ Tensor view(const Tensor& self, IntArrayRef size) {
 
 Tensor reshape(const Tensor& self, IntArrayRef shape) {
   const std::vector<int64_t> sizes = infer_size(shape, self.numel());
-  if (auto strides = compute_stride(self.sizes(), self.strides(), sizes)) {
-    return make_view(self, sizes, *strides, self.storage_offset());
-  }
+  // Through at::view (not make_view): reshape is composite, so autograd
+  // records the view or the copy it is made of.
+  if (compute_stride(self.sizes(), self.strides(), sizes)) return self.view(sizes);
   return self.clone().view(sizes);
 }
 

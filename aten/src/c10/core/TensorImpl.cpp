@@ -4,6 +4,8 @@
 
 namespace c10 {
 
+AutogradMetaInterface::~AutogradMetaInterface() = default;
+
 TensorImpl::TensorImpl(Storage storage, ScalarType dtype, Device device)
     : storage_(std::move(storage)), dtype_(dtype), device_(device) {}
 

@@ -8,7 +8,22 @@
 #include <c10/core/Storage.h>
 #include <c10/util/intrusive_ptr.h>
 
+#include <atomic>
+#include <memory>
+
 namespace c10 {
+
+// What autograd attaches to a tensor (grad, grad_fn, requires_grad, ...).
+// Declared here as an interface so c10 does not depend on autograd.
+struct C10_API AutogradMetaInterface {
+  virtual ~AutogradMetaInterface();
+};
+
+// Counts in-place modifications. A tensor and its views share one counter,
+// so autograd can tell when a tensor it saved was changed behind its back.
+struct C10_API VersionCounter : intrusive_ptr_target {
+  std::atomic<uint32_t> version{0};
+};
 
 class C10_API TensorImpl : public intrusive_ptr_target {
  public:
@@ -41,6 +56,18 @@ class C10_API TensorImpl : public intrusive_ptr_target {
   bool is_wrapped_number() const { return is_wrapped_number_; }
   void set_wrapped_number(bool v) { is_wrapped_number_ = v; }
 
+  AutogradMetaInterface* autograd_meta() const { return autograd_meta_.get(); }
+  void set_autograd_meta(std::unique_ptr<AutogradMetaInterface> meta) { autograd_meta_ = std::move(meta); }
+
+  uint32_t version() const { return version_counter_->version.load(std::memory_order_relaxed); }
+  void bump_version() { version_counter_->version.fetch_add(1, std::memory_order_relaxed); }
+  const intrusive_ptr<VersionCounter>& version_counter() const { return version_counter_; }
+  // Views call this with their base's counter.
+  void set_version_counter(intrusive_ptr<VersionCounter> counter) { version_counter_ = std::move(counter); }
+  // Made by a view op (it shares memory with another tensor's history).
+  bool is_view() const { return is_view_; }
+  void set_is_view(bool v) { is_view_ = v; }
+
  private:
   void refresh_numel_and_contiguity();
 
@@ -52,6 +79,9 @@ class C10_API TensorImpl : public intrusive_ptr_target {
   Device device_;
   bool is_contiguous_ = true;
   bool is_wrapped_number_ = false;
+  bool is_view_ = false;
+  std::unique_ptr<AutogradMetaInterface> autograd_meta_;
+  intrusive_ptr<VersionCounter> version_counter_ = make_intrusive<VersionCounter>();
 };
 
 }  // namespace c10

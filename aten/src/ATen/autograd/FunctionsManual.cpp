@@ -1,0 +1,273 @@
+#include <ATen/autograd/FunctionsManual.h>
+
+#include <ATen/ATen.h>
+#include <ATen/ScalarOps.h>
+
+#include <cmath>
+
+namespace at::autograd {
+namespace {
+
+Tensor scalar(double v, const Tensor& like) { return at::scalar_tensor(v, like.scalar_type()); }
+
+// The reduced dims of a `sizes`-shaped tensor (all when absent or empty).
+std::vector<int64_t> reduced(IntArrayRef sizes, OptionalIntArrayRef dims) {
+  std::vector<int64_t> out;
+  const int64_t nd = static_cast<int64_t>(sizes.size());
+  if (!dims || dims->empty()) {
+    for (int64_t d = 0; d < nd; ++d) out.push_back(d);
+  } else {
+    for (int64_t d : *dims) out.push_back(c10::maybe_wrap_dim(d, nd));
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+// A reduction's result (or gradient) with the reduced dims put back as size 1.
+Tensor unsqueeze_reduced(const Tensor& t, IntArrayRef sizes, OptionalIntArrayRef dims, bool keepdim) {
+  if (keepdim || sizes.empty()) return t;
+  Tensor out = t;
+  for (int64_t d : reduced(sizes, dims)) out = out.unsqueeze(d);
+  return out;
+}
+
+}  // namespace
+
+bool is_expandable_to(IntArrayRef shape, IntArrayRef desired) {
+  if (shape.size() > desired.size()) return false;
+  for (size_t i = 1; i <= shape.size(); ++i) {
+    const int64_t s = shape[shape.size() - i], d = desired[desired.size() - i];
+    if (s != d && s != 1) return false;
+  }
+  return true;
+}
+
+Tensor sum_to(const Tensor& grad, IntArrayRef shape) {
+  if (grad.sizes().equals(shape)) return grad;
+  const int64_t lead = grad.dim() - static_cast<int64_t>(shape.size());
+  std::vector<int64_t> dims;
+  for (int64_t d = 0; d < lead; ++d) dims.push_back(d);
+  for (size_t i = 0; i < shape.size(); ++i) {
+    if (shape[i] == 1 && grad.size(lead + i) != 1) dims.push_back(lead + static_cast<int64_t>(i));
+  }
+  Tensor out = dims.empty() ? grad : at::sum(grad, dims, true, std::nullopt);
+  return lead > 0 || !out.sizes().equals(shape) ? out.reshape(shape) : out;
+}
+
+Tensor zeros_for(const Tensor& grad, IntArrayRef sizes) { return at::zeros(sizes, grad.scalar_type(), grad.device()); }
+
+Tensor sum_backward(const Tensor& grad, IntArrayRef sizes, OptionalIntArrayRef dims, bool keepdim) {
+  return unsqueeze_reduced(grad, sizes, dims, keepdim).expand(sizes);
+}
+
+Tensor prod_backward(const Tensor& grad, const Tensor& self, const Tensor& result, std::optional<int64_t> dim,
+                     bool keepdim) {
+  if (self.numel() == 0) return zeros_for(grad, self.sizes());
+  OptionalIntArrayRef dims = dim ? OptionalIntArrayRef(IntArrayRef(*dim)) : std::nullopt;
+  const Tensor g = unsqueeze_reduced(grad, self.sizes(), dims, keepdim || !dim ? keepdim : false);
+  const Tensor r = unsqueeze_reduced(result, self.sizes(), dims, keepdim || !dim ? keepdim : false);
+  // Where self has no zero, d prod / d x_i = prod / x_i. A single zero in a
+  // slice gets the product of the others; two or more zeros give 0 everywhere.
+  const Tensor is_zero = self.eq(scalar(0, self));
+  const Tensor safe = self.masked_fill(is_zero, 1);
+  const Tensor prod_others = dim ? safe.prod(*dim, true, std::nullopt) : safe.prod(std::nullopt);
+  const Tensor zero_count = dim ? is_zero.sum(IntArrayRef(*dim), true, std::nullopt) : is_zero.sum(std::nullopt);
+  const Tensor nonzero_part = at::where(is_zero, scalar(0, self), r.div(safe));
+  const Tensor zero_part =
+      at::where(is_zero.logical_and(zero_count.eq(wrapped_scalar_tensor(1))), prod_others, scalar(0, self));
+  const Tensor gr = dim ? g : g.reshape(std::vector<int64_t>(self.dim(), 1));
+  return nonzero_part.add(zero_part).mul(gr);
+}
+
+Tensor var_backward(const Tensor& grad, const Tensor& self, OptionalIntArrayRef dims, std::optional<bool> unbiased,
+                    const std::optional<Scalar>& correction, bool keepdim) {
+  const double corr = correction ? correction->toDouble() : (unbiased.value_or(true) ? 1.0 : 0.0);
+  int64_t n = 1;
+  for (int64_t d : reduced(self.sizes(), dims)) n *= self.size(d);
+  const Tensor mean = at::mean(self, dims, true, std::nullopt);
+  const Tensor g = unsqueeze_reduced(grad, self.sizes(), dims, keepdim);
+  return self.sub(mean).mul(g).mul(scalar(2.0 / std::max(0.0, static_cast<double>(n) - corr), self));
+}
+
+Tensor norm_backward(const Tensor& grad, const Tensor& self, const std::optional<Scalar>& p_, const Tensor& result,
+                     OptionalIntArrayRef dims, bool keepdim) {
+  const double p = p_ ? p_->toDouble() : 2.0;
+  const Tensor g = unsqueeze_reduced(grad, self.sizes(), dims, keepdim);
+  const Tensor r = unsqueeze_reduced(result, self.sizes(), dims, keepdim);
+  if (p == 0) return zeros_for(grad, self.sizes());
+  if (p == 1) return self.sign().mul(g);
+  if (std::isinf(p)) return evenly_distribute_backward(grad, self.abs(), result, dims, keepdim).mul(self.sign());
+  if (p == 2) return at::where(r.eq(scalar(0, r)), scalar(0, self), self.div(r)).mul(g);
+  const Tensor scale = self.abs().pow(p - 2).mul(self);
+  return at::where(r.eq(scalar(0, r)), scalar(0, self), scale.div(r.pow(p - 1))).mul(g);
+}
+
+Tensor evenly_distribute_backward(const Tensor& grad, const Tensor& self, const Tensor& result,
+                                  OptionalIntArrayRef dims, bool keepdim) {
+  const Tensor r = unsqueeze_reduced(result, self.sizes(), dims, keepdim);
+  const Tensor g = unsqueeze_reduced(grad, self.sizes(), dims, keepdim);
+  const Tensor mask = self.eq(r).logical_or(self.isnan().logical_and(r.isnan()));
+  const Tensor count = mask.sum(dims, true, std::nullopt).to(self.scalar_type());
+  return mask.to(self.scalar_type()).mul(g.div(count));
+}
+
+Tensor value_selecting_backward(const Tensor& grad, int64_t dim, const Tensor& indices, IntArrayRef sizes,
+                                bool keepdim) {
+  if (sizes.empty()) return grad;
+  const Tensor g = keepdim ? grad : grad.unsqueeze(dim);
+  const Tensor idx = keepdim ? indices : indices.unsqueeze(dim);
+  return zeros_for(grad, sizes).scatter_(dim, idx, g);
+}
+
+Tensor logsumexp_backward(const Tensor& grad, const Tensor& self, const Tensor& result, IntArrayRef dims,
+                          bool keepdim) {
+  const Tensor g = unsqueeze_reduced(grad, self.sizes(), dims, keepdim);
+  const Tensor r = unsqueeze_reduced(result, self.sizes(), dims, keepdim);
+  return g.mul(self.sub(r).exp());
+}
+
+Tensor cumsum_backward(const Tensor& grad, int64_t dim) {
+  if (grad.dim() == 0) return grad;
+  return grad.flip({dim}).cumsum(dim, std::nullopt).flip({dim});
+}
+
+Tensor softmax_backward(const Tensor& grad, const Tensor& output, int64_t dim) {
+  const Tensor dot = grad.mul(output).sum(IntArrayRef(dim), true, std::nullopt);
+  return output.mul(grad.sub(dot));
+}
+
+Tensor log_softmax_backward(const Tensor& grad, const Tensor& output, int64_t dim) {
+  return grad.sub(output.exp().mul(grad.sum(IntArrayRef(dim), true, std::nullopt)));
+}
+
+Tensor gelu_backward(const Tensor& grad, const Tensor& self, std::string_view approximate) {
+  if (approximate == "tanh") {
+    const double k = std::sqrt(2.0 / M_PI), c = 0.044715;
+    const Tensor inner = self.add(self.pow(3).mul(scalar(c, self))).mul(scalar(k, self));
+    const Tensor t = inner.tanh();
+    const Tensor dinner = self.pow(2).mul(scalar(3 * c, self)).add(scalar(1, self)).mul(scalar(k, self));
+    const Tensor left = t.add(scalar(1, self)).mul(scalar(0.5, self));
+    const Tensor right = self.mul(scalar(0.5, self)).mul(t.pow(2).neg().add(scalar(1, self))).mul(dinner);
+    return grad.mul(left.add(right));
+  }
+  const Tensor cdf = self.mul(scalar(M_SQRT1_2, self));
+  // 0.5 (1 + erf(x / sqrt 2)) + x * exp(-x^2 / 2) / sqrt(2 pi); erf through the gelu kernel itself.
+  const Tensor phi = at::gelu(self, "none").div(self).masked_fill(self.eq(scalar(0, self)), 0.5);
+  const Tensor pdf = self.pow(2).mul(scalar(-0.5, self)).exp().mul(scalar(1.0 / std::sqrt(2 * M_PI), self));
+  (void)cdf;
+  return grad.mul(phi.add(self.mul(pdf)));
+}
+
+Tensor pow_self_backward(const Tensor& grad, const Tensor& self, const Tensor& exponent) {
+  // exponent * self^(exponent - 1); 0 where the exponent is 0.
+  const Tensor e = exponent.to(self.scalar_type());
+  const Tensor d = e.mul(self.pow(e.sub(scalar(1, e))));
+  return at::where(e.eq(scalar(0, e)), scalar(0, self), d).mul(grad);
+}
+
+Tensor pow_exponent_backward(const Tensor& grad, const Tensor& self, const Tensor& exponent, const Tensor& result) {
+  // result * log(self); 0 where self is 0 and the exponent non-negative.
+  const Tensor s = self.to(result.scalar_type());
+  const Tensor d = result.mul(s.log());
+  const Tensor zero_base = s.eq(scalar(0, s)).logical_and(exponent.ge(wrapped_scalar_tensor(0)));
+  return at::where(zero_base, scalar(0, result), d).mul(grad);
+}
+
+Tensor extremum_backward(const Tensor& grad, const Tensor& self, const Tensor& other, bool self_wins_when_greater) {
+  // Ties share the gradient equally, as in PyTorch.
+  const Tensor wins = self_wins_when_greater ? self.gt(other) : self.lt(other);
+  const Tensor ties = self.eq(other);
+  const Tensor share = wins.to(grad.scalar_type()).add(ties.to(grad.scalar_type()).mul(scalar(0.5, grad)));
+  return grad.mul(share);
+}
+
+Tensor select_backward(const Tensor& grad, IntArrayRef sizes, int64_t dim, int64_t index) {
+  Tensor out = zeros_for(grad, sizes);
+  out.select(dim, index).copy_(grad);
+  return out;
+}
+
+Tensor slice_backward(const Tensor& grad, IntArrayRef sizes, int64_t dim, std::optional<int64_t> start,
+                      std::optional<int64_t> end, int64_t step) {
+  Tensor out = zeros_for(grad, sizes);
+  out.slice(dim, start, end, step).copy_(grad);
+  return out;
+}
+
+Tensor permute_backward(const Tensor& grad, IntArrayRef dims) {
+  std::vector<int64_t> inverse(dims.size());
+  for (size_t i = 0; i < dims.size(); ++i) inverse[c10::maybe_wrap_dim(dims[i], dims.size())] = static_cast<int64_t>(i);
+  return grad.permute(inverse);
+}
+
+Tensor squeeze_backward(const Tensor& grad, IntArrayRef sizes) { return grad.reshape(sizes); }
+
+Tensor as_strided_backward(const Tensor& grad, const Tensor& self, IntArrayRef size, IntArrayRef stride,
+                           std::optional<int64_t> storage_offset) {
+  // Scatter the gradient back through the same geometry over self's layout.
+  Tensor out = zeros_for(grad, self.sizes()).as_strided(self.sizes(), self.strides(), 0);
+  const int64_t offset = storage_offset.value_or(self.storage_offset()) - self.storage_offset();
+  TORCH_CHECK(offset >= 0 && self.is_contiguous(), "as_strided backward needs a contiguous input");
+  Tensor flat = zeros_for(grad, {self.numel()});
+  flat.as_strided(size, stride, offset).copy_(grad);
+  return flat.view(self.sizes());
+}
+
+Tensor index_select_backward(const Tensor& grad, IntArrayRef sizes, int64_t dim, const Tensor& index) {
+  Tensor out = zeros_for(grad, sizes);
+  if (sizes.empty()) return out.add(grad.reshape({}));
+  const int64_t d = c10::maybe_wrap_dim(dim, sizes.size());
+  std::vector<std::optional<Tensor>> indices(d);
+  indices.emplace_back(index.reshape({-1}));
+  return out.index_put_(indices, grad, true);
+}
+
+Tensor gather_backward(const Tensor& grad, IntArrayRef sizes, int64_t dim, const Tensor& index) {
+  return zeros_for(grad, sizes).scatter_add_(dim, index, grad);
+}
+
+std::vector<Tensor> cat_backward(const Tensor& grad, const std::vector<std::vector<int64_t>>& sizes, int64_t dim) {
+  std::vector<Tensor> grads;
+  int64_t offset = 0;
+  for (const auto& s : sizes) {
+    if (s.size() == 1 && s[0] == 0) {  // legacy empty input: skipped by cat
+      grads.push_back(zeros_for(grad, s));
+      continue;
+    }
+    const int64_t d = c10::maybe_wrap_dim(dim, s.size());
+    grads.push_back(grad.narrow(d, offset, s[d]));
+    offset += s[d];
+  }
+  return grads;
+}
+
+Tensor mse_loss_backward(const Tensor& grad, const Tensor& self, const Tensor& target, int64_t reduction) {
+  Tensor g = self.sub(target).mul(scalar(2.0, self)).mul(grad);
+  if (reduction == 1) g = g.div(scalar(static_cast<double>(std::max<int64_t>(self.numel(), 1)), self));
+  return g;
+}
+
+Tensor nll_loss_backward(const Tensor& grad, const Tensor& self, const Tensor& target,
+                         const std::optional<Tensor>& weight, int64_t reduction, int64_t ignore_index) {
+  // d loss / d self[n, target[n]] = -w[target[n]] (divided by the total weight for 'mean').
+  const bool batched = self.dim() == 2;
+  const Tensor input2d = batched ? self : self.unsqueeze(0);
+  const Tensor target1d = batched ? target : target.reshape({1});
+  const Tensor valid = target1d.ne(wrapped_scalar_tensor(ignore_index));
+  const Tensor safe_target = target1d.masked_fill(valid.logical_not(), 0);
+  Tensor w = (weight && weight->defined()) ? weight->index_select(0, safe_target)
+                                           : at::ones({target1d.size(0)}, self.scalar_type(), self.device());
+  w = w.mul(valid.to(self.scalar_type()));
+  Tensor g = grad;
+  if (reduction == 0) {
+    g = (batched ? g : g.reshape({1})).mul(w);
+  } else {
+    Tensor coef = w;
+    if (reduction == 1) coef = coef.div(w.sum(std::nullopt));
+    g = coef.mul(g);
+  }
+  Tensor out = zeros_for(grad, input2d.sizes()).scatter_(1, safe_target.unsqueeze(1), g.neg().unsqueeze(1));
+  return batched ? out : out.squeeze(0);
+}
+
+}  // namespace at::autograd

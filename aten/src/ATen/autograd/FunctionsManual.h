@@ -1,0 +1,55 @@
+#pragma once
+// Helpers for the backward formulas in native/derivatives.yaml: whatever is
+// longer than one line lives here, under a name that says what it computes.
+#include <ATen/core/TensorBody.h>
+
+#include <optional>
+#include <vector>
+
+namespace at::autograd {
+
+bool is_expandable_to(IntArrayRef shape, IntArrayRef desired);
+// Sums `grad` down to `shape` (undoing broadcasting).
+TORCH_API Tensor sum_to(const Tensor& grad, IntArrayRef shape);
+Tensor zeros_for(const Tensor& grad, IntArrayRef sizes);
+
+Tensor sum_backward(const Tensor& grad, IntArrayRef sizes, OptionalIntArrayRef dims, bool keepdim);
+Tensor prod_backward(const Tensor& grad, const Tensor& self, const Tensor& result, std::optional<int64_t> dim,
+                     bool keepdim);
+Tensor var_backward(const Tensor& grad, const Tensor& self, OptionalIntArrayRef dims,
+                    std::optional<bool> unbiased, const std::optional<Scalar>& correction, bool keepdim);
+Tensor norm_backward(const Tensor& grad, const Tensor& self, const std::optional<Scalar>& p, const Tensor& result,
+                     OptionalIntArrayRef dims, bool keepdim);
+// max(), min(), amax, amin: the gradient is shared evenly by the maxima.
+Tensor evenly_distribute_backward(const Tensor& grad, const Tensor& self, const Tensor& result,
+                                  OptionalIntArrayRef dims, bool keepdim);
+// max.dim, min.dim: the gradient goes to the selected index.
+Tensor value_selecting_backward(const Tensor& grad, int64_t dim, const Tensor& indices, IntArrayRef sizes,
+                                bool keepdim);
+Tensor logsumexp_backward(const Tensor& grad, const Tensor& self, const Tensor& result, IntArrayRef dims,
+                          bool keepdim);
+Tensor cumsum_backward(const Tensor& grad, int64_t dim);
+Tensor softmax_backward(const Tensor& grad, const Tensor& output, int64_t dim);
+Tensor log_softmax_backward(const Tensor& grad, const Tensor& output, int64_t dim);
+Tensor gelu_backward(const Tensor& grad, const Tensor& self, std::string_view approximate);
+
+Tensor pow_self_backward(const Tensor& grad, const Tensor& self, const Tensor& exponent);
+Tensor pow_exponent_backward(const Tensor& grad, const Tensor& self, const Tensor& exponent, const Tensor& result);
+Tensor extremum_backward(const Tensor& grad, const Tensor& self, const Tensor& other, bool self_wins_when_greater);
+
+Tensor select_backward(const Tensor& grad, IntArrayRef sizes, int64_t dim, int64_t index);
+Tensor slice_backward(const Tensor& grad, IntArrayRef sizes, int64_t dim, std::optional<int64_t> start,
+                      std::optional<int64_t> end, int64_t step);
+Tensor permute_backward(const Tensor& grad, IntArrayRef dims);
+Tensor squeeze_backward(const Tensor& grad, IntArrayRef sizes);
+Tensor as_strided_backward(const Tensor& grad, const Tensor& self, IntArrayRef size, IntArrayRef stride,
+                           std::optional<int64_t> storage_offset);
+Tensor index_select_backward(const Tensor& grad, IntArrayRef sizes, int64_t dim, const Tensor& index);
+Tensor gather_backward(const Tensor& grad, IntArrayRef sizes, int64_t dim, const Tensor& index);
+std::vector<Tensor> cat_backward(const Tensor& grad, const std::vector<std::vector<int64_t>>& sizes, int64_t dim);
+
+Tensor mse_loss_backward(const Tensor& grad, const Tensor& self, const Tensor& target, int64_t reduction);
+Tensor nll_loss_backward(const Tensor& grad, const Tensor& self, const Tensor& target,
+                         const std::optional<Tensor>& weight, int64_t reduction, int64_t ignore_index);
+
+}  // namespace at::autograd

@@ -1,0 +1,173 @@
+#include <ATen/autograd/Variable.h>
+
+#include <ATen/ATen.h>
+
+namespace at::autograd {
+
+AutogradMeta* materialize_meta(const Tensor& t) {
+  auto* impl = t.unsafeGetTensorImpl();
+  if (!impl->autograd_meta()) impl->set_autograd_meta(std::make_unique<AutogradMeta>());
+  return static_cast<AutogradMeta*>(impl->autograd_meta());
+}
+
+bool requires_grad(const Tensor& t) {
+  const AutogradMeta* m = t.defined() ? get_meta(t) : nullptr;
+  return m && (m->requires_grad || m->grad_fn);
+}
+
+bool is_leaf(const Tensor& t) {
+  const AutogradMeta* m = get_meta(t);
+  return !m || !m->grad_fn;
+}
+
+void set_requires_grad(const Tensor& t, bool value) {
+  if (!is_leaf(t)) {
+    TORCH_CHECK(value, "you can only change requires_grad flags of leaf variables. If you want to use a computed "
+                "variable in a subgraph that doesn't require differentiation use var_no_grad = var.detach().");
+    return;
+  }
+  TORCH_CHECK(!value || t.is_floating_point(),
+              "only Tensors of floating point dtype can require gradients");
+  if (!value && !get_meta(t)) return;
+  materialize_meta(t)->requires_grad = value;
+}
+
+std::shared_ptr<Node> grad_fn(const Tensor& t) {
+  const AutogradMeta* m = get_meta(t);
+  return m ? m->grad_fn : nullptr;
+}
+
+Tensor grad(const Tensor& t) {
+  const AutogradMeta* m = get_meta(t);
+  if (!m) return Tensor();
+  if (m->retained) return m->retained->grad;
+  return m->grad;
+}
+
+void set_grad(const Tensor& t, const Tensor& g) {
+  if (g.defined()) {
+    TORCH_CHECK(g.sizes().equals(t.sizes()), "assigned grad has data of a different size");
+    TORCH_CHECK(g.scalar_type() == t.scalar_type(), "assigned grad has data of a different type");
+    TORCH_CHECK(g.device() == t.device(), "assigned grad has data located on a different device");
+  }
+  AutogradMeta* m = materialize_meta(t);
+  if (m->retained) {
+    m->retained->grad = g;
+  } else {
+    m->grad = g;
+  }
+}
+
+void retain_grad(const Tensor& t) {
+  TORCH_CHECK(requires_grad(t), "can't retain_grad on Tensor that has requires_grad=False");
+  if (is_leaf(t)) return;  // leaves keep their grad anyway
+  AutogradMeta* m = materialize_meta(t);
+  if (m->retained) return;
+  auto slot = std::make_shared<GradSlot>();
+  m->retained = slot;
+  m->grad_fn->add_retains_grad_hook(m->output_nr, [slot](const Tensor& g) -> Tensor {
+    AutoGradMode no_grad(false);
+    slot->grad = slot->grad.defined() ? slot->grad.add(g) : g.clone();
+    return Tensor();
+  });
+}
+
+bool retains_grad(const Tensor& t) {
+  const AutogradMeta* m = get_meta(t);
+  return m && m->retained != nullptr;
+}
+
+void register_hook(const Tensor& t, Hook hook) {
+  TORCH_CHECK(requires_grad(t), "cannot register a hook on a tensor that doesn't require gradient");
+  AutogradMeta* m = materialize_meta(t);
+  if (m->grad_fn) {
+    m->grad_fn->add_pre_hook(m->output_nr, std::move(hook));
+  } else {
+    m->hooks.push_back(std::move(hook));
+  }
+}
+
+Tensor detach(const Tensor& t) {
+  auto impl = c10::make_intrusive<c10::TensorImpl>(t.storage(), t.scalar_type(), t.device());
+  impl->set_sizes_and_strides(t.sizes(), t.strides(), t.storage_offset());
+  impl->set_version_counter(t.unsafeGetTensorImpl()->version_counter());
+  return Tensor(std::move(impl));
+}
+
+std::shared_ptr<Node> grad_accumulator(const Tensor& t) {
+  AutogradMeta* m = materialize_meta(t);
+  if (auto acc = m->grad_accumulator.lock()) return acc;
+  auto acc = std::make_shared<AccumulateGrad>(t);
+  m->grad_accumulator = acc;
+  return acc;
+}
+
+Edge gradient_edge(const Tensor& t) {
+  AutogradMeta* m = get_meta(t);
+  if (!m) return Edge{};
+  if (m->grad_fn) return Edge{m->grad_fn, m->output_nr};
+  if (m->requires_grad) return Edge{grad_accumulator(t), 0};
+  return Edge{};
+}
+
+bool any_requires_grad(std::initializer_list<const Tensor*> tensors) {
+  if (!GradMode::is_enabled()) return false;
+  for (const Tensor* t : tensors)
+    if (t->defined() && requires_grad(*t)) return true;
+  return false;
+}
+
+bool any_requires_grad(TensorList tensors) {
+  if (!GradMode::is_enabled()) return false;
+  for (const Tensor& t : tensors)
+    if (t.defined() && requires_grad(t)) return true;
+  return false;
+}
+
+void set_history(const Tensor& result, const std::shared_ptr<Node>& fn, uint32_t output_nr) {
+  if (!result.defined() || !c10::isFloatingType(result.scalar_type())) return;  // ints carry no gradient
+  AutogradMeta* m = materialize_meta(result);
+  m->grad_fn = fn;
+  m->output_nr = output_nr;
+  m->requires_grad = false;
+  m->retained.reset();
+}
+
+void check_inplace(const Tensor& self, const char* op) {
+  if (!GradMode::is_enabled()) return;
+  const AutogradMeta* m = get_meta(self);
+  if (m && !m->grad_fn && m->requires_grad) {
+    TORCH_CHECK(false, "a leaf Variable that requires grad is being used in an in-place operation.");
+  }
+  TORCH_CHECK(!self.unsafeGetTensorImpl()->is_view(), op,
+              ": an in-place operation on a view is not supported when autograd must record it (the view or the "
+              "other operands require grad); use the out-of-place form, or clone() the view first.");
+}
+
+AccumulateGrad::AccumulateGrad(Tensor v) : variable(std::move(v)) {
+  InputMetadata meta;
+  meta.sizes.assign(variable.sizes().begin(), variable.sizes().end());
+  meta.dtype = variable.scalar_type();
+  meta.device = variable.device();
+  input_metadata_.push_back(std::move(meta));
+}
+
+variable_list AccumulateGrad::apply(variable_list&& grads) {
+  Tensor g = std::move(grads[0]);
+  if (!g.defined()) return {};
+  AutogradMeta* m = materialize_meta(variable);
+  for (const Hook& hook : m->hooks) {
+    Tensor replaced = hook(g);
+    if (replaced.defined()) g = replaced;
+  }
+  AutoGradMode no_grad(false);
+  if (!m->grad.defined()) {
+    // The engine's gradient may be shared with other uses: keep our own copy.
+    m->grad = g.clone();
+  } else {
+    m->grad = m->grad.add(g);
+  }
+  return {};
+}
+
+}  // namespace at::autograd

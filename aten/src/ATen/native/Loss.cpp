@@ -1,0 +1,53 @@
+// Loss functions with their own backward nodes (MseLossBackward0,
+// NllLossBackward0), written with other ops: autograd records only the loss.
+#include <ATen/ATen.h>
+#include <ATen/ScalarOps.h>
+
+namespace at::native {
+namespace {
+
+Tensor reduce_loss(const Tensor& loss, int64_t reduction) {
+  TORCH_CHECK(reduction >= 0 && reduction <= 2, reduction, " is not a valid value for reduction");
+  if (reduction == 1) return loss.mean(std::nullopt);
+  if (reduction == 2) return loss.sum(std::nullopt);
+  return loss;
+}
+
+}  // namespace
+
+Tensor mse_loss(const Tensor& self, const Tensor& target, int64_t reduction) {
+  const Tensor diff = self.sub(target);
+  return reduce_loss(diff.mul(diff), reduction);
+}
+
+Tensor nll_loss(const Tensor& self, const Tensor& target, const std::optional<Tensor>& weight, int64_t reduction,
+                int64_t ignore_index) {
+  TORCH_CHECK(self.dim() == 1 || self.dim() == 2, "nll_loss: expected 1 or 2 dimensions for input, got ", self.dim());
+  TORCH_CHECK(target.scalar_type() == ScalarType::Long || target.scalar_type() == ScalarType::Int,
+              "expected scalar type Long but found ", target.scalar_type());
+  const bool batched = self.dim() == 2;
+  TORCH_CHECK(!batched || target.dim() == 1, "nll_loss: expected target to be 1-D for a 2-D input, got ",
+              target.dim(), "-D");
+  TORCH_CHECK(!batched || self.size(0) == target.size(0), "Expected input batch_size (", self.size(0),
+              ") to match target batch_size (", target.size(0), ").");
+  const int64_t classes = self.size(-1);
+  const Tensor input2d = batched ? self : self.unsqueeze(0);
+  const Tensor target1d = (batched ? target : target.reshape({1})).to(ScalarType::Long);
+  const Tensor valid = target1d.ne(wrapped_scalar_tensor(ignore_index));
+  const Tensor safe = target1d.masked_fill(valid.logical_not(), 0);
+  if (safe.numel() > 0) {
+    const int64_t lo = safe.min().item().toLong(), hi = safe.max().item().toLong();
+    TORCH_CHECK_INDEX(lo >= 0 && hi < classes, "Target ", lo < 0 ? lo : hi, " is out of bounds.");
+  }
+  Tensor w = (weight && weight->defined()) ? weight->index_select(0, safe)
+                                           : at::ones({target1d.size(0)}, self.scalar_type(), self.device());
+  w = w.mul(valid.to(self.scalar_type()));
+  const Tensor picked = input2d.gather(1, safe.unsqueeze(1)).squeeze(1);
+  const Tensor losses = picked.neg().mul(w);
+  if (reduction == 0) return batched ? losses : losses.squeeze(0);
+  if (reduction == 2) return losses.sum(std::nullopt);
+  TORCH_CHECK(reduction == 1, reduction, " is not a valid value for reduction");
+  return losses.sum(std::nullopt).div(w.sum(std::nullopt));
+}
+
+}  // namespace at::native

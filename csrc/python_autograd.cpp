@@ -1,0 +1,336 @@
+// The Python face of autograd: Tensor.requires_grad / grad / grad_fn /
+// backward / detach / hooks, grad mode, torch.autograd.grad, and the node
+// objects that grad_fn returns.
+#include "csrc/Exceptions.h"
+#include "csrc/python_tensor.h"
+#include "csrc/utils/python_arg_parser.h"
+#include "csrc/utils/wrap.h"
+
+#include <ATen/autograd/Engine.h>
+#include <ATen/autograd/GradMode.h>
+#include <ATen/autograd/Variable.h>
+
+#include <memory>
+
+namespace torch {
+namespace {
+
+namespace ag = at::autograd;
+
+// ---- grad_fn objects ----
+
+struct THPNode {
+  PyObject_HEAD
+  std::shared_ptr<ag::Node> node;
+};
+
+PyTypeObject THPNodeType = {PyVarObject_HEAD_INIT(nullptr, 0) "torch._C._Node"};
+
+PyObject* wrap_node(const std::shared_ptr<ag::Node>& node) {
+  if (!node) Py_RETURN_NONE;
+  auto* obj = PyObject_New(THPNode, &THPNodeType);
+  if (!obj) return nullptr;
+  new (&obj->node) std::shared_ptr<ag::Node>(node);
+  return reinterpret_cast<PyObject*>(obj);
+}
+
+void node_dealloc(PyObject* self) {
+  reinterpret_cast<THPNode*>(self)->node.~shared_ptr();
+  PyObject_Free(self);
+}
+
+PyObject* node_repr(PyObject* self) {
+  return PyUnicode_FromFormat("<%s object at %p>", reinterpret_cast<THPNode*>(self)->node->name().c_str(), self);
+}
+
+PyObject* node_name(PyObject* self, PyObject*) {
+  return PyUnicode_FromString(reinterpret_cast<THPNode*>(self)->node->name().c_str());
+}
+
+PyObject* node_next_functions(PyObject* self, void*) {
+  const auto& edges = reinterpret_cast<THPNode*>(self)->node->next_edges();
+  PyObject* out = PyTuple_New(static_cast<Py_ssize_t>(edges.size()));
+  if (!out) return nullptr;
+  for (size_t i = 0; i < edges.size(); ++i) {
+    PyObject* fn = wrap_node(edges[i].function);
+    PyTuple_SET_ITEM(out, i, Py_BuildValue("(Ni)", fn, static_cast<int>(edges[i].input_nr)));
+  }
+  return out;
+}
+
+PyObject* node_richcompare(PyObject* a, PyObject* b, int op) {
+  if (Py_TYPE(a) != &THPNodeType || Py_TYPE(b) != &THPNodeType || (op != Py_EQ && op != Py_NE)) {
+    Py_RETURN_NOTIMPLEMENTED;
+  }
+  const bool eq = reinterpret_cast<THPNode*>(a)->node == reinterpret_cast<THPNode*>(b)->node;
+  return PyBool_FromLong(op == Py_EQ ? eq : !eq);
+}
+
+Py_hash_t node_hash(PyObject* self) {
+  return static_cast<Py_hash_t>(reinterpret_cast<uintptr_t>(reinterpret_cast<THPNode*>(self)->node.get()) >> 4);
+}
+
+PyMethodDef node_methods[] = {
+    {"name", node_name, METH_NOARGS, nullptr},
+    {nullptr, nullptr, 0, nullptr},
+};
+
+PyGetSetDef node_getset[] = {
+    {"next_functions", node_next_functions, nullptr, nullptr, nullptr},
+    {nullptr, nullptr, nullptr, nullptr, nullptr},
+};
+
+// ---- Tensor properties ----
+
+const at::Tensor& unpack(PyObject* self) { return THPVariable_Unpack(self); }
+
+PyObject* get_requires_grad(PyObject* self, void*) { return PyBool_FromLong(ag::requires_grad(unpack(self))); }
+
+int set_requires_grad(PyObject* self, PyObject* value, void*) {
+  HANDLE_TH_ERRORS
+  TORCH_CHECK_TYPE(value && PyBool_Check(value), "requires_grad must be a bool");
+  ag::set_requires_grad(unpack(self), value == Py_True);
+  return 0;
+  END_HANDLE_TH_ERRORS_RET(-1)
+}
+
+PyObject* get_is_leaf(PyObject* self, void*) { return PyBool_FromLong(ag::is_leaf(unpack(self))); }
+
+PyObject* get_grad(PyObject* self, void*) {
+  HANDLE_TH_ERRORS
+  at::Tensor g = ag::grad(unpack(self));
+  if (!g.defined()) Py_RETURN_NONE;
+  return THPVariable_Wrap(std::move(g));
+  END_HANDLE_TH_ERRORS
+}
+
+int set_grad(PyObject* self, PyObject* value, void*) {
+  HANDLE_TH_ERRORS
+  if (!value || value == Py_None) {
+    ag::set_grad(unpack(self), at::Tensor());
+    return 0;
+  }
+  TORCH_CHECK_TYPE(THPVariable_Check(value), "assigned grad expected to be a Tensor or None but got grad of type ",
+                   python_type_name(value));
+  ag::set_grad(unpack(self), THPVariable_Unpack(value));
+  return 0;
+  END_HANDLE_TH_ERRORS_RET(-1)
+}
+
+PyObject* get_grad_fn(PyObject* self, void*) {
+  HANDLE_TH_ERRORS
+  return wrap_node(ag::grad_fn(unpack(self)));
+  END_HANDLE_TH_ERRORS
+}
+
+PyObject* get_retains_grad(PyObject* self, void*) { return PyBool_FromLong(ag::retains_grad(unpack(self))); }
+
+PyObject* get_version(PyObject* self, void*) {
+  return PyLong_FromUnsignedLong(unpack(self).unsafeGetTensorImpl()->version());
+}
+
+// ---- Tensor methods ----
+
+PyObject* tensor_requires_grad_(PyObject* self, PyObject* args, PyObject* kwargs) {
+  HANDLE_TH_ERRORS
+  static const char* kwlist[] = {"requires_grad", nullptr};
+  int flag = 1;
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|p", const_cast<char**>(kwlist), &flag)) return nullptr;
+  ag::set_requires_grad(unpack(self), flag != 0);
+  Py_INCREF(self);
+  return self;
+  END_HANDLE_TH_ERRORS
+}
+
+PyObject* tensor_detach(PyObject* self, PyObject*) {
+  HANDLE_TH_ERRORS
+  return THPVariable_Wrap(ag::detach(unpack(self)));
+  END_HANDLE_TH_ERRORS
+}
+
+PyObject* tensor_detach_(PyObject* self, PyObject*) {
+  HANDLE_TH_ERRORS
+  if (auto* m = ag::get_meta(unpack(self))) {
+    TORCH_CHECK(!unpack(self).unsafeGetTensorImpl()->is_view() || !m->grad_fn,
+                "Can't detach views in-place. Use detach() instead.");
+    m->grad_fn.reset();
+    m->requires_grad = false;
+    m->retained.reset();
+  }
+  Py_INCREF(self);
+  return self;
+  END_HANDLE_TH_ERRORS
+}
+
+PyObject* tensor_retain_grad(PyObject* self, PyObject*) {
+  HANDLE_TH_ERRORS
+  ag::retain_grad(unpack(self));
+  Py_RETURN_NONE;
+  END_HANDLE_TH_ERRORS
+}
+
+// A Python callable as a C++ hook; holds its own reference.
+ag::Hook python_hook(PyObject* fn) {
+  Py_INCREF(fn);
+  std::shared_ptr<PyObject> holder(fn, [](PyObject* o) {
+    if (!Py_IsInitialized()) return;
+    PyGILState_STATE s = PyGILState_Ensure();
+    Py_DECREF(o);
+    PyGILState_Release(s);
+  });
+  return [holder](const at::Tensor& grad) -> at::Tensor {
+    PyGILState_STATE s = PyGILState_Ensure();
+    PyObject* arg = THPVariable_Wrap(grad);
+    PyObject* out = arg ? PyObject_CallOneArg(holder.get(), arg) : nullptr;
+    Py_XDECREF(arg);
+    if (!out) {
+      PyGILState_Release(s);
+      throw python_error();
+    }
+    at::Tensor replaced;
+    if (out != Py_None) {
+      if (!THPVariable_Check(out)) {
+        Py_DECREF(out);
+        PyGILState_Release(s);
+        throw c10::TypeError("a tensor hook must return a Tensor or None");
+      }
+      replaced = THPVariable_Unpack(out);
+    }
+    Py_DECREF(out);
+    PyGILState_Release(s);
+    return replaced;
+  };
+}
+
+PyObject* tensor_register_hook(PyObject* self, PyObject* fn) {
+  HANDLE_TH_ERRORS
+  TORCH_CHECK_TYPE(PyCallable_Check(fn), "register_hook expects a callable");
+  ag::register_hook(unpack(self), python_hook(fn));
+  Py_RETURN_NONE;
+  END_HANDLE_TH_ERRORS
+}
+
+std::vector<at::Tensor> tensor_sequence(PyObject* seq, const char* what, bool allow_none) {
+  std::vector<at::Tensor> out;
+  PyObject* fast = PySequence_Fast(seq, what);
+  if (!fast) throw python_error();
+  for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(fast); ++i) {
+    PyObject* item = PySequence_Fast_GET_ITEM(fast, i);
+    if (item == Py_None && allow_none) {
+      out.emplace_back();
+    } else if (THPVariable_Check(item)) {
+      out.push_back(THPVariable_Unpack(item));
+    } else {
+      Py_DECREF(fast);
+      throw c10::TypeError(std::string(what) + ": expected Tensors, got " + python_type_name(item));
+    }
+  }
+  Py_DECREF(fast);
+  return out;
+}
+
+// ---- module functions ----
+
+PyObject* run_backward(PyObject*, PyObject* args) {
+  HANDLE_TH_ERRORS
+  PyObject *tensors, *grads;
+  int keep_graph = 0;
+  if (!PyArg_ParseTuple(args, "OOp", &tensors, &grads, &keep_graph)) return nullptr;
+  auto outs = tensor_sequence(tensors, "backward", false);
+  auto gs = tensor_sequence(grads, "backward", true);
+  ag::backward(outs, gs, keep_graph != 0);
+  Py_RETURN_NONE;
+  END_HANDLE_TH_ERRORS
+}
+
+PyObject* run_grad(PyObject*, PyObject* args) {
+  HANDLE_TH_ERRORS
+  PyObject *outputs, *inputs, *grads;
+  int keep_graph = 0, allow_unused = 0;
+  if (!PyArg_ParseTuple(args, "OOOpp", &outputs, &inputs, &grads, &keep_graph, &allow_unused)) return nullptr;
+  auto result = ag::grad(tensor_sequence(outputs, "grad", false), tensor_sequence(inputs, "grad", false),
+                         tensor_sequence(grads, "grad", true), keep_graph != 0, allow_unused != 0);
+  PyObject* tuple = PyTuple_New(static_cast<Py_ssize_t>(result.size()));
+  for (size_t i = 0; i < result.size(); ++i) {
+    PyObject* item = result[i].defined() ? THPVariable_Wrap(result[i]) : (Py_INCREF(Py_None), Py_None);
+    PyTuple_SET_ITEM(tuple, i, item);
+  }
+  return tuple;
+  END_HANDLE_TH_ERRORS
+}
+
+PyObject* set_grad_enabled(PyObject*, PyObject* flag) {
+  TORCH_CHECK_TYPE(PyBool_Check(flag), "_set_grad_enabled expects a bool");
+  ag::GradMode::set_enabled(flag == Py_True);
+  Py_RETURN_NONE;
+}
+
+PyObject* is_grad_enabled(PyObject*, PyObject*) { return PyBool_FromLong(ag::GradMode::is_enabled()); }
+
+// Tensor._make_subclass(cls, data, requires_grad): a new leaf of class `cls`
+// sharing data's memory (nn.Parameter is made this way).
+PyObject* make_subclass(PyObject*, PyObject* args) {
+  HANDLE_TH_ERRORS
+  PyObject *cls, *data;
+  int requires_grad = 0;
+  if (!PyArg_ParseTuple(args, "OO|p", &cls, &data, &requires_grad)) return nullptr;
+  TORCH_CHECK_TYPE(PyType_Check(cls) &&
+                       PyType_IsSubtype(reinterpret_cast<PyTypeObject*>(cls), &THPVariableBaseType),
+                   "_make_subclass: cls must be a subclass of Tensor");
+  TORCH_CHECK_TYPE(THPVariable_Check(data), "_make_subclass: data must be a Tensor");
+  at::Tensor t = ag::detach(THPVariable_Unpack(data));
+  if (requires_grad) ag::set_requires_grad(t, true);
+  auto* type = reinterpret_cast<PyTypeObject*>(cls);
+  PyObject* obj = type->tp_alloc(type, 0);
+  if (!obj) return nullptr;
+  new (&reinterpret_cast<THPVariable*>(obj)->cdata) at::Tensor(std::move(t));
+  return obj;
+  END_HANDLE_TH_ERRORS
+}
+
+PyMethodDef autograd_functions[] = {
+    {"_run_backward", run_backward, METH_VARARGS, nullptr},
+    {"_run_grad", run_grad, METH_VARARGS, nullptr},
+    {"_set_grad_enabled", set_grad_enabled, METH_O, nullptr},
+    {"is_grad_enabled", is_grad_enabled, METH_NOARGS, nullptr},
+    {"_make_subclass", make_subclass, METH_VARARGS, nullptr},
+    {nullptr, nullptr, 0, nullptr},
+};
+
+}  // namespace
+
+PyGetSetDef tensor_autograd_properties[] = {
+    {"requires_grad", get_requires_grad, set_requires_grad, nullptr, nullptr},
+    {"is_leaf", get_is_leaf, nullptr, nullptr, nullptr},
+    {"grad", get_grad, set_grad, nullptr, nullptr},
+    {"grad_fn", get_grad_fn, nullptr, nullptr, nullptr},
+    {"retains_grad", get_retains_grad, nullptr, nullptr, nullptr},
+    {"_version", get_version, nullptr, nullptr, nullptr},
+    {nullptr, nullptr, nullptr, nullptr, nullptr},
+};
+
+PyMethodDef tensor_autograd_methods[] = {
+    {"requires_grad_", (PyCFunction)(void (*)(void))tensor_requires_grad_, METH_VARARGS | METH_KEYWORDS, nullptr},
+    {"detach", tensor_detach, METH_NOARGS, nullptr},
+    {"detach_", tensor_detach_, METH_NOARGS, nullptr},
+    {"retain_grad", tensor_retain_grad, METH_NOARGS, nullptr},
+    {"_register_hook", tensor_register_hook, METH_O, nullptr},
+    {nullptr, nullptr, 0, nullptr},
+};
+
+void init_autograd(PyObject* module) {
+  THPNodeType.tp_basicsize = sizeof(THPNode);
+  THPNodeType.tp_flags = Py_TPFLAGS_DEFAULT;
+  THPNodeType.tp_dealloc = node_dealloc;
+  THPNodeType.tp_repr = node_repr;
+  THPNodeType.tp_methods = node_methods;
+  THPNodeType.tp_getset = node_getset;
+  THPNodeType.tp_richcompare = node_richcompare;
+  THPNodeType.tp_hash = node_hash;
+  if (PyType_Ready(&THPNodeType) < 0) return;
+  Py_INCREF(&THPNodeType);
+  PyModule_AddObject(module, "_Node", reinterpret_cast<PyObject*>(&THPNodeType));
+  PyModule_AddFunctions(module, autograd_functions);
+}
+
+}  // namespace torch

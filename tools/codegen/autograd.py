@@ -1,0 +1,297 @@
+"""derivatives.yaml -> backward nodes, and the recording code of each op.
+
+For every entry the generator emits a Node subclass (SigmoidBackward0, ...)
+whose apply() evaluates the formulas, and, inside the op's at:: function,
+the code that creates the node, records the inputs' edges, saves what the
+formulas need, and attaches the node to the result. In-place variants (add_)
+reuse their op's entry.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Optional
+
+import yaml
+
+from .model import Argument, CodegenError, FunctionSchema, NativeFunction, _LineLoader
+
+
+@dataclass
+class Saved:
+    name: str  # member name without the trailing underscore
+    kind: str  # "tensor", "output", "sizes", "list_sizes", "value"
+    arg: Optional[Argument] = None
+    output_index: int = 0
+
+
+@dataclass
+class Derivative:
+    schema: FunctionSchema
+    formulas: dict[str, str]  # input name -> C++ expression (rewritten)
+    node: str  # class name
+    saved: list[Saved] = field(default_factory=list)
+    loc: str = ""
+
+    def inputs(self) -> list[Argument]:
+        return [a for a in self.schema.arguments if a.name in self.formulas]
+
+
+def _camel(name: str) -> str:
+    return "".join(part.capitalize() for part in name.strip("_").split("_"))
+
+
+def _returns(schema: FunctionSchema) -> list[str]:
+    if len(schema.returns) == 1:
+        return ["result"]
+    return [r.name or f"result{i}" for i, r in enumerate(schema.returns)]
+
+
+def _analyze(d: Derivative) -> None:
+    text = " ".join(d.formulas.values())
+    for a in d.schema.arguments:
+        if a.type.base == "Tensor" and a.type.is_list:
+            if re.search(rf"\b{a.name}_sizes\b", text):
+                d.saved.append(Saved(a.name + "_sizes", "list_sizes", a))
+            continue
+        uses = list(re.finditer(rf"\b{a.name}\b(\.sizes\(\))?", text))
+        if not uses:
+            continue
+        if a.type.base == "Tensor" and all(m.group(1) for m in uses):
+            d.saved.append(Saved(a.name + "_sizes", "sizes", a))
+            d.formulas = {k: re.sub(rf"\b{a.name}\.sizes\(\)", f"{a.name}_sizes", v) for k, v in d.formulas.items()}
+        elif a.type.base == "Tensor":
+            d.saved.append(Saved(a.name, "tensor", a))
+        else:
+            d.saved.append(Saved(a.name, "value", a))
+    for i, r in enumerate(_returns(d.schema)):
+        if re.search(rf"\b{r}\b", text):
+            d.saved.append(Saved(r, "output", output_index=i))
+
+
+def parse_derivatives(path: str, functions: list[NativeFunction]) -> dict[str, Derivative]:
+    """full op name -> Derivative, for the ops and their in-place variants."""
+    with open(path) as f:
+        entries = yaml.load(f, Loader=_LineLoader)
+    by_schema = {str(f.func): f for f in functions}
+    counters: dict[str, int] = {}
+    result: dict[str, Derivative] = {}
+    for entry in entries:
+        loc = f"{path}:{entry.pop('__line__')}"
+        name = entry.pop("name", None)
+        if name is None or name not in by_schema:
+            raise CodegenError(f"{loc}: '{name}' matches no schema in native_functions.yaml")
+        f = by_schema[name]
+        if f.is_composite:
+            raise CodegenError(f"{loc}: '{name}' is composite: it is differentiated through the ops it calls")
+        args = {a.name: a for a in f.func.arguments}
+        for key in entry:
+            if key not in args or args[key].type.base != "Tensor":
+                raise CodegenError(f"{loc}: '{key}' is not a tensor input of {f.func.full_name}")
+        base = _camel(f.func.name)
+        n = counters.get(base, 0)
+        counters[base] = n + 1
+        node = "CopyBackwards" if f.func.name == "copy_" else f"{base}Backward{n}"
+        d = Derivative(f.func, {k: str(v).strip() for k, v in entry.items()}, node, loc=loc)
+        _analyze(d)
+        result[f.func.full_name] = d
+    # In-place variants (add_.Tensor) share the entry of their op (add.Tensor).
+    for f in functions:
+        if not f.func.is_inplace or f.func.full_name in result or f.is_composite:
+            continue
+        twin = result.get(f.func.base_name + (f".{f.func.overload}" if f.func.overload else ""))
+        if twin and [a.name for a in twin.schema.arguments] == [a.name for a in f.func.arguments]:
+            result[f.func.full_name] = twin
+    return result
+
+
+# ---- C++ emission ----------------------------------------------------------------
+
+_VALUE_TYPES = {
+    ("Scalar", False, False): "at::Scalar",
+    ("Scalar", True, False): "std::optional<at::Scalar>",
+    ("int", False, False): "int64_t",
+    ("int", True, False): "std::optional<int64_t>",
+    ("int", False, True): "std::vector<int64_t>",
+    ("int", True, True): "std::optional<std::vector<int64_t>>",
+    ("bool", False, False): "bool",
+    ("bool", True, False): "std::optional<bool>",
+    ("float", False, False): "double",
+    ("str", False, False): "std::string",
+    ("str", True, False): "std::optional<std::string>",
+    ("ScalarType", True, False): "std::optional<at::ScalarType>",
+    ("ScalarType", False, False): "at::ScalarType",
+}
+
+
+def _member_type(s: Saved) -> str:
+    if s.kind in ("tensor", "output"):
+        return "autograd::SavedVariable"
+    if s.kind == "sizes":
+        return "std::vector<int64_t>"
+    if s.kind == "list_sizes":
+        return "std::vector<std::vector<int64_t>>"
+    t = s.arg.type
+    return _VALUE_TYPES[(t.base, t.optional, t.is_list)]
+
+
+def _save_expr(s: Saved, inplace: bool, formula_uses_self: bool) -> str:
+    """The statement that fills member `s` before the kernel runs (inputs) or after (outputs)."""
+    a = s.arg
+    if s.kind == "tensor":
+        value = f"{a.name}.value_or(at::Tensor())" if a.type.optional else a.name
+        if inplace and a.name == "self":
+            value = "self.clone()"  # the kernel is about to overwrite it
+        return f"grad_fn_->{s.name}_ = autograd::SavedVariable({value}, false);"
+    if s.kind == "sizes":
+        return f"grad_fn_->{s.name}_ = {a.name}.sizes().vec();"
+    if s.kind == "list_sizes":
+        return f"for (const auto& t_ : {a.name}) grad_fn_->{s.name}_.push_back(t_.sizes().vec());"
+    t = a.type
+    if t.base == "int" and t.is_list and t.optional:
+        return f"if ({a.name}) grad_fn_->{s.name}_ = {a.name}->vec();"
+    if t.base == "int" and t.is_list:
+        return f"grad_fn_->{s.name}_ = {a.name}.vec();"
+    if t.base == "str" and t.optional:
+        return f"if ({a.name}) grad_fn_->{s.name}_ = std::string(*{a.name});"
+    if t.base == "str":
+        return f"grad_fn_->{s.name}_ = std::string({a.name});"
+    return f"grad_fn_->{s.name}_ = {a.name};"
+
+
+def _unpack(s: Saved, node: str) -> str:
+    if s.kind == "output":
+        return f"const at::Tensor {s.name} = {s.name}_.unpack(\"{node}\");"
+    if s.kind == "tensor":
+        if s.arg.type.optional:
+            return (f"const at::Tensor {s.name}_t_ = {s.name}_.unpack(\"{node}\");\n"
+                    f"  const std::optional<at::Tensor> {s.name} = {s.name}_t_.defined() ? "
+                    f"std::optional<at::Tensor>({s.name}_t_) : std::nullopt;")
+        return f"const at::Tensor {s.name} = {s.name}_.unpack(\"{node}\");"
+    if s.kind in ("sizes", "list_sizes"):
+        return f"const auto& {s.name} = {s.name}_;"
+    t = s.arg.type
+    if t.base == "int" and t.is_list and t.optional:
+        return (f"const at::OptionalIntArrayRef {s.name} = {s.name}_ ? at::OptionalIntArrayRef(*{s.name}_) : "
+                "std::nullopt;")
+    if t.base == "int" and t.is_list:
+        return f"const at::IntArrayRef {s.name} = {s.name}_;"
+    if t.base == "str" and t.optional:
+        return (f"const std::optional<std::string_view> {s.name} = {s.name}_ ? "
+                f"std::optional<std::string_view>(*{s.name}_) : std::nullopt;")
+    if t.base == "str":
+        return f"const std::string_view {s.name} = {s.name}_;"
+    return f"const auto& {s.name} = {s.name}_;"
+
+
+def node_declaration(d: Derivative) -> str:
+    members = "\n".join(f"  {_member_type(s)} {s.name}_;" for s in d.saved)
+    releases = " ".join(f"{s.name}_.reset_data();" for s in d.saved if s.kind in ("tensor", "output"))
+    counts = "\n".join(f"  size_t {a.name}_count_ = 0;" for a in d.inputs() if a.type.is_list)
+    return (
+        f"struct TORCH_API {d.node} : Node {{\n"
+        f"  std::string name() const override {{ return \"{d.node}\"; }}\n"
+        "  variable_list apply(variable_list&& grads) override;\n"
+        f"  void release_variables() override {{ {releases} }}\n"
+        f"{members}\n{counts}\n"
+        "};\n"
+    )
+
+
+def node_definition(d: Derivative) -> str:
+    lines = [f"variable_list {d.node}::apply(variable_list&& grads) {{",
+             "  const at::Tensor& grad = grads[0];",
+             "  (void)grad;"]
+    for s in d.saved:
+        lines.append("  " + _unpack(s, d.node))
+        lines.append(f"  (void){s.name};")
+    # Output slots: one per tensor input, a run of them per tensor-list input.
+    lines.append("  size_t offset_ = 0;")
+    lines.append("  variable_list grad_inputs;")
+    for a in d.inputs():
+        n = f"{a.name}_count_" if a.type.is_list else "1"
+        lines.append(f"  const size_t {a.name}_ix_ = offset_;")
+        lines.append(f"  offset_ += {n};")
+    lines.append("  grad_inputs.resize(offset_);")
+    for a in d.inputs():
+        formula = d.formulas[a.name]
+        if a.type.is_list:
+            lines += [f"  {{",
+                      f"    auto gs_ = {formula};",
+                      f"    for (size_t i_ = 0; i_ < gs_.size(); ++i_)",
+                      f"      if (next_edges_[{a.name}_ix_ + i_].is_valid()) grad_inputs[{a.name}_ix_ + i_] = gs_[i_];",
+                      "  }"]
+        else:
+            lines.append(f"  if (next_edges_[{a.name}_ix_].is_valid()) grad_inputs[{a.name}_ix_] = {formula};")
+    lines += ["  return grad_inputs;", "}", ""]
+    return "\n".join(lines)
+
+
+def recording(d: Derivative, f: NativeFunction, result_expr: list[str]) -> tuple[list[str], list[str]]:
+    """Statements before the kernel (create the node, save inputs) and after (attach, save outputs)."""
+    s = f.func
+    inplace = s.is_inplace
+    inputs = d.inputs()
+    tensors = [a for a in inputs if not a.type.is_list]
+    lists = [a for a in inputs if a.type.is_list]
+    checks = []
+    if tensors:
+        checks.append("autograd::any_requires_grad({" + ", ".join(f"&{a.name}" for a in tensors) + "})")
+    checks += [f"autograd::any_requires_grad({a.name})" for a in lists]
+    before = [f"std::shared_ptr<autograd::generated::{d.node}> grad_fn_;",
+              f"if ({' || '.join(checks)}) {{"]
+    if inplace:
+        before.append(f'  autograd::check_inplace(self, "{s.name}");')
+    before.append(f"  grad_fn_ = std::make_shared<autograd::generated::{d.node}>();")
+    for a in inputs:
+        if a.type.is_list:
+            before.append(f"  grad_fn_->add_input_list({a.name});")
+            before.append(f"  grad_fn_->{a.name}_count_ = {a.name}.size();")
+        else:
+            before.append(f"  grad_fn_->add_input({a.name});")
+    uses_self = any(x.name == "self" and x.kind == "tensor" for x in d.saved)
+    for saved in d.saved:
+        if saved.kind != "output":
+            before.append("  " + _save_expr(saved, inplace, uses_self))
+    before.append("}")
+    outputs = _returns(d.schema)
+    after = ["if (grad_fn_) {", f"  grad_fn_->set_num_outputs({len(outputs)});"]
+    for i, expr in enumerate(result_expr):
+        after.append(f"  autograd::set_history({expr}, grad_fn_, {i});")
+    for saved in d.saved:
+        if saved.kind == "output":
+            after.append(f"  grad_fn_->{saved.name}_ = autograd::SavedVariable({result_expr[saved.output_index]}, true);")
+    after.append("}")
+    return before, after
+
+
+def not_implemented_recording(f: NativeFunction, result_expr: list[str]) -> tuple[list[str], list[str]]:
+    """An op without a formula: a gradient reaching it raises a clear error."""
+    tensors = [a for a in f.func.arguments if a.type.base == "Tensor" and not a.is_out]
+    singles = [a for a in tensors if not a.type.is_list]
+    lists = [a for a in tensors if a.type.is_list]
+    checks = []
+    if singles:
+        checks.append("autograd::any_requires_grad({" + ", ".join(
+            f"&{a.name}" if not a.type.optional else f"&{a.name}.value()" for a in singles if not a.type.optional) + "})")
+    checks += [f"autograd::any_requires_grad({a.name})" for a in lists]
+    checks = [c for c in checks if c != "autograd::any_requires_grad({})"]
+    if not checks:
+        return [], []
+    if f.func.is_inplace:
+        # Recording nothing would silently cut the graph: refuse instead.
+        return [f"TORCH_CHECK_NOT_IMPLEMENTED(!({' || '.join(checks)}), \"the derivative for '{f.func.full_name}' is not "
+                "implemented (an in-place op on a tensor that requires grad)\");"], []
+    before = ["std::shared_ptr<autograd::NotImplementedBackward> grad_fn_;", f"if ({' || '.join(checks)}) {{",
+              f'  grad_fn_ = std::make_shared<autograd::NotImplementedBackward>("{f.func.full_name}");']
+    for a in singles:
+        if not a.type.optional:
+            before.append(f"  grad_fn_->add_input({a.name});")
+    for a in lists:
+        before.append(f"  grad_fn_->add_input_list({a.name});")
+    before.append("}")
+    after = ["if (grad_fn_) {", f"  grad_fn_->set_num_outputs({len(result_expr)});"]
+    for i, expr in enumerate(result_expr):
+        after.append(f"  autograd::set_history({expr}, grad_fn_, {i});")
+    after.append("}")
+    return before, after
