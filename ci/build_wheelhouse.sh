@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # README's main command: build the wheel, repair it into wheelhouse/, install
-# it in a fresh virtual environment and run examples/hello_world.py there.
+# it in a fresh virtual environment and run the examples there
+# (hello_world.py, then train_digits.py, which needs scikit-learn's data).
 #   PYTHON=python3.12 ci/build_wheelhouse.sh
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
@@ -23,8 +24,10 @@ repaired="$(find_wheel)"
 log "installing $(basename "$repaired") into a fresh environment"
 venv="$REPO_ROOT/build/hello-venv"
 fresh_venv "$venv"
-"$venv/bin/python" -m pip install -q "$repaired"
+"$venv/bin/python" -m pip install -q "$repaired" -r "$REPO_ROOT/examples/requirements.txt"
 
-log "running examples/hello_world.py from the installed wheel"
 cd "$(mktemp -d)"
+log "running examples/hello_world.py from the installed wheel"
 "$venv/bin/python" "$REPO_ROOT/examples/hello_world.py"
+log "running examples/train_digits.py from the installed wheel"
+"$venv/bin/python" "$REPO_ROOT/examples/train_digits.py"

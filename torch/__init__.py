@@ -6,9 +6,22 @@ found through the stub's rpath $ORIGIN/lib). Operators come from
 native_functions.yaml: torch.<op> functions from torch._C._VariableFunctions,
 Tensor.<op> methods from torch._C.TensorBase.
 """
-import builtins as _builtins
-
 from torch import _C
+
+# dtypes, with PyTorch's aliases. These shadow builtins (torch.float, torch.bool),
+# so nothing in this file uses the builtins by name; they are defined
+# before the submodules, which refer to them as torch.float32 etc.
+uint8 = _C.uint8
+int8 = _C.int8
+int16 = short = _C.int16
+int32 = int = _C.int32
+int64 = long = _C.int64
+float16 = half = _C.float16
+bfloat16 = _C.bfloat16
+float32 = float = _C.float32
+float64 = double = _C.float64
+bool = _C.bool
+
 from torch import version
 from torch import autograd
 from torch.autograd import enable_grad, no_grad, set_grad_enabled
@@ -28,6 +41,8 @@ from torch._C import (
 from torch._interop import from_dlpack, from_numpy
 from torch._tensor import Tensor
 from torch._tensor_str import set_printoptions
+from torch import nn, optim  # noqa: E402
+from torch.serialization import load, save  # noqa: E402
 
 __version__ = version.__version__
 
@@ -46,27 +61,14 @@ _function_names = _export_functions()
 
 from torch.functional import split  # noqa: E402  (overrides the int-only binding)
 
-# dtypes, with PyTorch's aliases. These shadow builtins (torch.float, torch.bool),
-# so they come last and nothing below uses the builtins by name.
-uint8 = _C.uint8
-int8 = _C.int8
-int16 = short = _C.int16
-int32 = int = _C.int32
-int64 = long = _C.int64
-float16 = half = _C.float16
-bfloat16 = _C.bfloat16
-float32 = float = _C.float32
-float64 = double = _C.float64
-bool = _C.bool
-
 __all__ = sorted(
     _function_names
     + [
         "Size", "Tensor", "autograd", "device", "dtype", "enable_grad", "from_dlpack", "from_numpy",
-        "is_grad_enabled", "no_grad", "set_grad_enabled", "get_default_dtype", "get_num_threads", "initial_seed",
+        "is_grad_enabled", "load", "nn", "no_grad", "optim", "save", "set_grad_enabled", "get_default_dtype", "get_num_threads", "initial_seed",
         "manual_seed", "promote_types", "set_default_dtype", "set_num_threads", "set_printoptions",
         "uint8", "int8", "int16", "short", "int32", "int", "int64", "long", "float16", "half",
         "bfloat16", "float32", "float", "float64", "double", "bool",
     ]
 )
-del _builtins, _export_functions
+del _export_functions

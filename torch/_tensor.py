@@ -105,6 +105,45 @@ class Tensor(_base):
 
     numpy = _interop.numpy
 
+    # Conversions by name, as in PyTorch.
+    def float(self):
+        return self.to(torch.float32)
+
+    def double(self):
+        return self.to(torch.float64)
+
+    def half(self):
+        return self.to(torch.float16)
+
+    def bfloat16(self):
+        return self.to(torch.bfloat16)
+
+    def long(self):
+        return self.to(torch.int64)
+
+    def int(self):
+        return self.to(torch.int32)
+
+    def short(self):
+        return self.to(torch.int16)
+
+    def byte(self):
+        return self.to(torch.uint8)
+
+    def char(self):
+        return self.to(torch.int8)
+
+    def bool(self):
+        return self.to(torch.bool)
+
+    def cpu(self):
+        return self
+
+    @property
+    def data(self):
+        """The tensor's values without autograd history (shares memory)."""
+        return self.detach()
+
     def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
         """Accumulates the gradient of this tensor into the .grad of the leaves it depends on."""
         if inputs is not None:

@@ -1,9 +1,11 @@
 // Creating tensors: empty and the ops built on it.
 #include <ATen/ATen.h>
 #include <ATen/native/Distributions.h>
+#include <ATen/core/Generator.h>
 
 #include <cmath>
 #include <limits>
+#include <mutex>
 
 namespace at::native {
 
@@ -169,6 +171,19 @@ Tensor randint(int64_t low, int64_t high, IntArrayRef size, std::optional<Scalar
 
 Tensor randint(int64_t high, IntArrayRef size, std::optional<ScalarType> dtype, std::optional<Device> device) {
   return at::randint(0, high, size, dtype, device);
+}
+
+Tensor randperm_cpu(int64_t n, std::optional<ScalarType> dtype, std::optional<Device> device) {
+  TORCH_CHECK(n >= 0, "n must be non-negative, got", n);
+  Tensor perm = at::arange(n, ScalarType::Long, device);
+  int64_t* p = perm.data_ptr<int64_t>();
+  auto& gen = default_cpu_generator();
+  std::lock_guard<std::mutex> lock(gen.mutex());
+  for (int64_t i = n - 1; i > 0; --i) {  // Fisher-Yates
+    const int64_t j = static_cast<int64_t>(gen.random64() % static_cast<uint64_t>(i + 1));
+    std::swap(p[i], p[j]);
+  }
+  return perm.to(dtype.value_or(ScalarType::Long));
 }
 
 const Tensor& random_(const Tensor& self, int64_t from, int64_t to) {

@@ -1,0 +1,87 @@
+"""Optimizer: parameter groups, per-parameter state, and their state_dict."""
+import copy
+
+import torch
+
+
+class Optimizer:
+    def __init__(self, params, defaults):
+        self.defaults = defaults
+        self.state = {}
+        self.param_groups = []
+        params = list(params)
+        if not params:
+            raise ValueError("optimizer got an empty parameter list")
+        groups = params if isinstance(params[0], dict) else [{"params": params}]
+        for group in groups:
+            self.add_param_group(group)
+
+    def add_param_group(self, group):
+        group = dict(group)
+        params = group["params"]
+        group["params"] = [params] if isinstance(params, torch.Tensor) else list(params)
+        for p in group["params"]:
+            if not isinstance(p, torch.Tensor):
+                raise TypeError(f"optimizer can only optimize Tensors, but one of the params is {type(p).__name__}")
+            if not p.is_leaf:
+                raise ValueError("can't optimize a non-leaf Tensor")
+        for key, value in self.defaults.items():
+            group.setdefault(key, value)
+        seen = {id(p) for g in self.param_groups for p in g["params"]}
+        if any(id(p) in seen for p in group["params"]):
+            raise ValueError("some parameters appear in more than one parameter group")
+        self.param_groups.append(group)
+
+    def zero_grad(self, set_to_none=True):
+        for group in self.param_groups:
+            for p in group["params"]:
+                if p.grad is None:
+                    continue
+                p.grad = None if set_to_none else torch.zeros_like(p.grad)
+
+    def step(self, closure=None):
+        raise NotImplementedError
+
+    def state_dict(self):
+        """PyTorch's layout: parameters are numbered in group order."""
+        index = {}
+        groups = []
+        for group in self.param_groups:
+            packed = {k: v for k, v in group.items() if k != "params"}
+            packed["params"] = []
+            for p in group["params"]:
+                index.setdefault(id(p), len(index))
+                packed["params"].append(index[id(p)])
+            groups.append(packed)
+        state = {index[id(p)]: {k: (v.clone() if isinstance(v, torch.Tensor) else v) for k, v in s.items()}
+                 for p, s in ((p, self.state[p]) for g in self.param_groups for p in g["params"] if p in self.state)}
+        return {"state": state, "param_groups": groups}
+
+    def load_state_dict(self, state_dict):
+        groups = state_dict["param_groups"]
+        if len(groups) != len(self.param_groups):
+            raise ValueError("loaded state dict has a different number of parameter groups")
+        params = [p for g in self.param_groups for p in g["params"]]
+        saved_ids = [i for g in groups for i in g["params"]]
+        if len(saved_ids) != len(params):
+            raise ValueError("loaded state dict contains a parameter group that doesn't match the size of "
+                             "optimizer's group")
+        by_id = dict(zip(saved_ids, params))
+        self.state = {}
+        for key, value in state_dict["state"].items():
+            p = by_id[int(key)]
+            self.state[p] = {k: (v.clone().to(p.dtype) if isinstance(v, torch.Tensor) and v.is_floating_point()
+                                 else copy.deepcopy(v)) for k, v in value.items()}
+        for group, saved in zip(self.param_groups, groups):
+            for k, v in saved.items():
+                if k != "params":
+                    group[k] = v
+
+    def __repr__(self):
+        lines = [f"{type(self).__name__} ("]
+        for i, group in enumerate(self.param_groups):
+            lines.append(f"Parameter Group {i}")
+            for key in sorted(k for k in group if k != "params"):
+                lines.append(f"    {key}: {group[key]}")
+        lines.append(")")
+        return "\n".join(lines)

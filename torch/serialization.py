@@ -1,0 +1,132 @@
+"""torch.save / torch.load in a format that never runs code on load.
+
+A file is a zip archive: `structure.json` describes the saved object (dicts,
+lists, tuples, numbers, strings, None, tensors) and `tensors/<n>` holds each
+tensor's bytes, little-endian, row-major. Loading only ever builds those
+types; there is no pickle.
+"""
+import json
+import os
+import zipfile
+from collections import OrderedDict
+
+import torch
+
+_FORMAT = "torch-zip-json"
+_VERSION = 1
+_DTYPES = {str(d).replace("torch.", ""): d for d in (
+    torch.float64, torch.float32, torch.float16, torch.bfloat16, torch.int64, torch.int32, torch.int16, torch.int8,
+    torch.uint8, torch.bool)}
+
+
+def _encode(obj, tensors):
+    if isinstance(obj, torch.Tensor):
+        t = obj.detach().contiguous()
+        tensors.append(t)
+        return {"tensor": len(tensors) - 1, "dtype": str(t.dtype).replace("torch.", ""), "shape": list(t.shape),
+                "requires_grad": bool(obj.requires_grad and obj.is_leaf),
+                "parameter": type(obj).__name__ == "Parameter"}
+    if obj is None or isinstance(obj, (bool, int, float, str)):
+        if isinstance(obj, float) and (obj != obj or obj in (float("inf"), float("-inf"))):
+            return {"float": repr(obj)}
+        return obj
+    if isinstance(obj, (list, tuple)):
+        return {"list" if isinstance(obj, list) else "tuple": [_encode(v, tensors) for v in obj]}
+    if isinstance(obj, dict):
+        items = []
+        for k, v in obj.items():
+            if not isinstance(k, (str, int, float, bool)) and k is not None:
+                raise TypeError(f"torch.save: dict keys must be str, int, float, bool or None, got {type(k).__name__}")
+            items.append([k, _encode(v, tensors)])
+        return {"dict": items, "ordered": isinstance(obj, OrderedDict)}
+    if isinstance(obj, torch.dtype):
+        return {"dtype": str(obj).replace("torch.", "")}
+    raise TypeError(f"torch.save: cannot save an object of type {type(obj).__name__} (only tensors, dicts, lists, "
+                    "tuples, numbers, strings and None can be saved)")
+
+
+def _tensor_bytes(t):
+    if t.dtype == torch.bfloat16:
+        return _bf16_bytes(t)
+    return t.numpy().tobytes() if t.numel() else b""
+
+
+def _bf16_bytes(t):
+    # numpy has no bfloat16: store its float32 bits' upper halves.
+    import numpy as np
+
+    bits = t.to(torch.float32).numpy().view(np.uint32) >> 16
+    return bits.astype("<u2").tobytes()
+
+
+def save(obj, f):
+    """Saves `obj` to a path or a writable binary file."""
+    tensors = []
+    structure = {"format": _FORMAT, "version": _VERSION, "root": _encode(obj, tensors)}
+    buffer = f if hasattr(f, "write") else open(os.fspath(f), "wb")
+    try:
+        with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_STORED) as z:
+            z.writestr("structure.json", json.dumps(structure))
+            for i, t in enumerate(tensors):
+                z.writestr(f"tensors/{i}", _tensor_bytes(t))
+    finally:
+        if buffer is not f:
+            buffer.close()
+
+
+def _decode(node, z):
+    import numpy as np
+
+    if node is None or isinstance(node, (bool, int, float, str)):
+        return node
+    if "float" in node:
+        return float(node["float"])
+    if "list" in node:
+        return [_decode(v, z) for v in node["list"]]
+    if "tuple" in node:
+        return tuple(_decode(v, z) for v in node["tuple"])
+    if "dict" in node:
+        d = OrderedDict() if node.get("ordered") else {}
+        for k, v in node["dict"]:
+            d[k] = _decode(v, z)
+        return d
+    if "dtype" in node and "tensor" not in node:
+        return _DTYPES[node["dtype"]]
+    if "tensor" in node:
+        dtype = _DTYPES[node["dtype"]]
+        data = z.read(f"tensors/{node['tensor']}")
+        shape = tuple(node["shape"])
+        if dtype == torch.bfloat16:
+            bits = np.frombuffer(data, dtype="<u2").astype(np.uint32) << 16
+            t = torch.from_numpy(bits.view(np.float32).copy()).to(torch.bfloat16).reshape(shape)
+        else:
+            np_dtype = {torch.float64: "<f8", torch.float32: "<f4", torch.float16: "<f2", torch.int64: "<i8",
+                        torch.int32: "<i4", torch.int16: "<i2", torch.int8: "i1", torch.uint8: "u1",
+                        torch.bool: "?"}[dtype]
+            t = torch.from_numpy(np.frombuffer(data, dtype=np_dtype).copy()).reshape(shape)
+        if node.get("parameter"):
+            return torch.nn.Parameter(t, node.get("requires_grad", True))
+        if node.get("requires_grad"):
+            t.requires_grad_(True)
+        return t
+    raise ValueError(f"torch.load: malformed file (unknown entry {sorted(node)})")
+
+
+def load(f, map_location=None, weights_only=True):
+    """Loads what save() wrote. Only data is ever created: no code runs."""
+    if map_location not in (None, "cpu") and str(map_location) != "cpu":
+        raise RuntimeError(f"torch.load: this build supports only CPU tensors, got map_location={map_location!r}")
+    if not weights_only:
+        raise ValueError("torch.load: weights_only=False (arbitrary pickled objects) is not supported")
+    buffer = f if hasattr(f, "read") else open(os.fspath(f), "rb")
+    try:
+        with zipfile.ZipFile(buffer) as z:
+            structure = json.loads(z.read("structure.json"))
+            if structure.get("format") != _FORMAT:
+                raise RuntimeError("torch.load: not a file written by torch.save")
+            return _decode(structure["root"], z)
+    except zipfile.BadZipFile as e:
+        raise RuntimeError(f"torch.load: not a file written by torch.save ({e})") from None
+    finally:
+        if buffer is not f:
+            buffer.close()
