@@ -24,7 +24,7 @@ fresh_venv "$venv"
 
 # The tests and their configuration, copied where no checkout is in sight.
 workdir="$(mktemp -d)"
-cp -r "$REPO_ROOT/tests" "$REPO_ROOT/pyproject.toml" "$workdir/"
+cp -r "$REPO_ROOT/tests" "$REPO_ROOT/examples" "$REPO_ROOT/pyproject.toml" "$workdir/"
 log "running the tests in $workdir"
 cd "$workdir"
 TORCH_TEST_WHEEL=1 "$venv/bin/python" -m pytest tests "$@" -p no:cacheprovider -q

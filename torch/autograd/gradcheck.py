@@ -1,54 +1,57 @@
-"""gradcheck: compares the analytical gradients of a function with central
-finite differences, in float64."""
+"""gradcheck: compares the analytical Jacobian of a function (one backward
+pass per output element) with central finite differences (two forward passes
+per input element), in float64."""
 import torch
 
 
-def _flat_inputs(inputs):
-    return [x for x in inputs if isinstance(x, torch.Tensor) and x.requires_grad]
-
-
 def gradcheck(fn, inputs, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=True):
-    """True when every input gradient of every output matches its numerical estimate."""
+    """True when every input's gradient of every output matches its numerical estimate."""
     inputs = tuple(inputs) if isinstance(inputs, (list, tuple)) else (inputs,)
-    diff_inputs = _flat_inputs(inputs)
+    diff_inputs = [x for x in inputs if isinstance(x, torch.Tensor) and x.requires_grad]
     for x in diff_inputs:
         if x.dtype != torch.float64:
             raise ValueError(f"gradcheck expects float64 inputs, got {x.dtype}")
-    outputs = fn(*inputs)
-    outputs = outputs if isinstance(outputs, (list, tuple)) else (outputs,)
+    outputs = _outputs(fn, inputs)
     for k, out in enumerate(outputs):
-        if not isinstance(out, torch.Tensor) or not out.requires_grad or not out.dtype.is_floating_point:
+        if not out.requires_grad:
             continue
-        flat_out = out.reshape(-1)
-        for j in range(flat_out.numel()):
-            analytical = torch.autograd.grad([flat_out[j]], diff_inputs, retain_graph=True, allow_unused=True)
-            for i, x in enumerate(diff_inputs):
-                numerical = _numerical(fn, inputs, x, k, j, eps)
-                got = analytical[i] if analytical[i] is not None else torch.zeros_like(x)
-                bad = (got - numerical).abs() > (numerical.abs() * rtol + atol)
-                if bad.any().item():
-                    if raise_exception:
-                        raise RuntimeError(f"Jacobian mismatch for output {k} element {j} w.r.t. input {i}:\n"
-                                           f"analytical {got}\nnumerical {numerical}")
-                    return False
+        flat = out.reshape(-1)
+        analytical = [torch.zeros(flat.numel(), x.numel(), dtype=torch.float64) for x in diff_inputs]
+        for j in range(flat.numel()):
+            grads = torch.autograd.grad([flat[j]], diff_inputs, retain_graph=True, allow_unused=True)
+            for a, g in zip(analytical, grads):
+                if g is not None:
+                    a[j] = g.reshape(-1)
+        for i, x in enumerate(diff_inputs):
+            numerical = _numerical_jacobian(fn, inputs, x, k, eps, flat.numel())
+            bad = (analytical[i] - numerical).abs() > (numerical.abs() * rtol + atol)
+            if bad.any().item():
+                if raise_exception:
+                    raise RuntimeError(f"Jacobian mismatch for output {k} with respect to input {i}:\n"
+                                       f"analytical:\n{analytical[i]}\nnumerical:\n{numerical}")
+                return False
     return True
 
 
-def _numerical(fn, inputs, x, k, j, eps):
-    grad = torch.zeros_like(x).reshape(-1)
+def _outputs(fn, inputs):
+    out = fn(*inputs)
+    out = out if isinstance(out, (list, tuple)) else (out,)
+    return [o for o in out if isinstance(o, torch.Tensor) and o.dtype.is_floating_point]
+
+
+def _numerical_jacobian(fn, inputs, x, k, eps, n_out):
+    """Column i: d output_k / d x_i by central differences (x is perturbed in place, then restored)."""
+    columns = []
     flat = x.detach().reshape(-1)
     with torch.no_grad():
         for i in range(flat.numel()):
             orig = flat[i].item()
             flat[i] = orig + eps
-            plus = _output(fn, inputs, k).reshape(-1)[j].item()
+            plus = _outputs(fn, inputs)[k].reshape(-1).clone()
             flat[i] = orig - eps
-            minus = _output(fn, inputs, k).reshape(-1)[j].item()
+            minus = _outputs(fn, inputs)[k].reshape(-1).clone()
             flat[i] = orig
-            grad[i] = (plus - minus) / (2 * eps)
-    return grad.reshape(x.shape)
-
-
-def _output(fn, inputs, k):
-    out = fn(*inputs)
-    return out[k] if isinstance(out, (list, tuple)) else out
+            columns.append((plus - minus) / (2 * eps))
+    if not columns:
+        return torch.zeros(n_out, 0, dtype=torch.float64)
+    return torch.stack(columns, 1)

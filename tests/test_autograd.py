@@ -1,0 +1,215 @@
+"""Autograd: gradcheck over every differentiable op, and the behaviour of the API."""
+import numpy as np
+import pytest
+
+import torch
+from opinfo import ALL_OPS
+from test_ops import torch_args
+
+# Ops whose outputs are not differentiable (bool or integer results, or
+# piecewise-constant values whose derivative is 0 except where undefined).
+NOT_DIFFERENTIABLE = {"eq", "ne", "lt", "le", "gt", "ge", "logical_and", "logical_or", "logical_xor", "logical_not",
+                      "isnan", "isinf", "isfinite", "argmax", "argmin", "nonzero", "bitwise_and", "bitwise_or",
+                      "bitwise_xor", "bitwise_not", "any", "all"}
+
+
+def _gradcheck_cases():
+    cases = []
+    for op in ALL_OPS:
+        if op.name in NOT_DIFFERENTIABLE or torch.float64 not in op.dtypes:
+            continue
+        cases.append(pytest.param(op, id=op.id))
+    return cases
+
+
+def _requires_grad(args):
+    out = []
+    for a in args:
+        if isinstance(a, list):
+            out.append(_requires_grad(a))
+        elif isinstance(a, torch.Tensor) and a.dtype == torch.float64 and a.numel() <= 30:
+            out.append(a.detach().requires_grad_(True))
+        else:
+            out.append(a)
+    return out
+
+
+def _flatten(args):
+    for a in args:
+        if isinstance(a, list):
+            yield from _flatten(a)
+        else:
+            yield a
+
+
+@pytest.mark.parametrize("op", _gradcheck_cases())
+def test_gradcheck(op, rng):
+    checked = 0
+    for sample in op.sample_inputs(op, torch.float64, rng):
+        args = _requires_grad(torch_args(sample, torch.float64))
+        leaves = [a for a in _flatten(args) if isinstance(a, torch.Tensor) and a.requires_grad]
+        if not leaves or sum(a.numel() for a in leaves) > 60:
+            continue
+        # Nested lists (cat's tensors) are passed through a closure over the leaves.
+        assert torch.autograd.gradcheck(lambda *_: op(*args, **sample.kwargs), leaves), sample.desc
+        checked += 1
+    assert checked > 0, "no sample was small enough to gradcheck"
+
+
+def test_hello_world_graph_names():
+    torch.manual_seed(0)
+    w = torch.randn(1, 2, requires_grad=True)
+    b = torch.zeros(1, requires_grad=True)
+    y = torch.sigmoid(torch.linear(torch.ones(2, 2), w, b))
+    loss = torch.nn.functional.mse_loss(y, torch.ones(2, 1))
+    assert y.grad_fn.name() == "SigmoidBackward0"
+    assert loss.grad_fn.name() == "MseLossBackward0"
+    assert y.grad_fn.next_functions[0][0].name() == "AddmmBackward0"
+    assert repr(loss).endswith("grad_fn=<MseLossBackward0>)")
+    assert repr(w).endswith("requires_grad=True)")
+
+
+def test_leaves_and_accumulation():
+    x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    assert x.is_leaf and x.grad is None
+    (x * x).sum().backward()
+    assert x.grad.tolist() == [2.0, 4.0, 6.0]
+    (x * 3).sum().backward()
+    assert x.grad.tolist() == [5.0, 7.0, 9.0]  # accumulated
+    y = x * 2
+    assert not y.is_leaf and y.requires_grad and y.grad is None
+
+
+def test_broadcasting_views_and_indexing_gradients():
+    a = torch.ones(3, 1, requires_grad=True)
+    b = torch.ones(4, requires_grad=True)
+    (a + b).sum().backward()
+    assert a.grad.tolist() == [[4.0]] * 3 and b.grad.tolist() == [3.0] * 4
+    m = torch.arange(6.0).reshape(2, 3).requires_grad_()
+    (m.t()[1:, 0] * torch.tensor([10.0, 20.0])).sum().backward()
+    assert m.grad.tolist() == [[0.0, 10.0, 20.0], [0.0, 0.0, 0.0]]
+    v = torch.arange(5.0, requires_grad=True)
+    v[torch.tensor([0, 0, 3])].sum().backward()
+    assert v.grad.tolist() == [2.0, 0.0, 0.0, 1.0, 0.0]
+    w = torch.arange(4.0, requires_grad=True)
+    w[w > 1].sum().backward()
+    assert w.grad.tolist() == [0.0, 0.0, 1.0, 1.0]
+
+
+def test_no_grad_enable_grad_set_grad_enabled():
+    x = torch.ones(2, requires_grad=True)
+    with torch.no_grad():
+        assert not (x * 2).requires_grad
+        with torch.enable_grad():
+            assert (x * 2).requires_grad
+    assert torch.is_grad_enabled()
+
+    @torch.no_grad()
+    def f(t):
+        return t * 2
+
+    assert not f(x).requires_grad and torch.is_grad_enabled()
+    with torch.set_grad_enabled(False):
+        assert not (x + 1).requires_grad
+    assert (x + 1).requires_grad
+
+
+def test_second_backward_needs_retain_graph():
+    x = torch.ones(2, requires_grad=True)
+    y = (x.exp() * 2).sum()
+    y.backward(retain_graph=True)
+    y.backward()
+    assert x.grad.tolist() == pytest.approx([4 * np.e] * 2)
+    z = x.exp().sum()
+    z.backward()
+    with pytest.raises(RuntimeError, match="Trying to backward through the graph a second time"):
+        z.backward()
+
+
+def test_inplace_modification_of_saved_tensor_is_detected():
+    x = torch.ones(2, requires_grad=True)
+    y = x.sigmoid()
+    y.mul_(2)
+    with pytest.raises(RuntimeError, match="modified by an inplace operation: .*output 0 of SigmoidBackward0, is at "
+                                           "version 1; expected version 0"):
+        y.sum().backward()
+    assert y._version == 1
+
+
+def test_inplace_on_leaf_requiring_grad_is_refused():
+    x = torch.ones(2, requires_grad=True)
+    with pytest.raises(RuntimeError, match="a leaf Variable that requires grad is being used in an in-place operation"):
+        x.add_(1)
+    with torch.no_grad():
+        x.add_(1)
+    assert x.tolist() == [2.0, 2.0]
+
+
+def test_inplace_ops_on_non_leaves_are_differentiated():
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    y = x * 3
+    y.add_(1).mul_(2)
+    y.sum().backward()
+    assert x.grad.tolist() == [6.0, 6.0]
+
+
+def test_hooks_and_retain_grad():
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    y = x * x
+    y.retain_grad()
+    handle = y.register_hook(lambda g: g * 10)
+    y.sum().backward()
+    assert y.grad.tolist() == [10.0, 10.0]  # retain_grad sees what the hooks made
+    assert x.grad.tolist() == [20.0, 40.0]
+    handle.remove()
+    x.grad = None
+    leaf_hook_calls = []
+    x.register_hook(lambda g: leaf_hook_calls.append(g.tolist()))
+    (x * x).sum().backward()
+    assert x.grad.tolist() == [2.0, 4.0] and leaf_hook_calls == [[2.0, 4.0]]
+
+
+def test_autograd_grad():
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    z = torch.tensor([3.0], requires_grad=True)
+    (gx,) = torch.autograd.grad((x**3).sum(), x)
+    assert gx.tolist() == [3.0, 12.0] and x.grad is None
+    with pytest.raises(RuntimeError, match="appears to not have been used in the graph"):
+        torch.autograd.grad((x * 2).sum(), [x, z])
+    gx, gz = torch.autograd.grad((x * 2).sum(), [x, z], allow_unused=True)
+    assert gz is None
+    (g,) = torch.autograd.grad(x * 2, x, grad_outputs=torch.tensor([1.0, -1.0]))
+    assert g.tolist() == [2.0, -2.0]
+
+
+def test_errors():
+    with pytest.raises(RuntimeError, match="only Tensors of floating point dtype can require gradients"):
+        torch.ones(2, dtype=torch.int64).requires_grad_()
+    with pytest.raises(RuntimeError, match="element 0 of tensors does not require grad"):
+        torch.ones(2).sum().backward()
+    with pytest.raises(RuntimeError, match="grad can be implicitly created only for scalar outputs"):
+        (torch.ones(2, requires_grad=True) * 2).backward()
+    with pytest.raises(RuntimeError, match="you can only change requires_grad flags of leaf variables"):
+        (torch.ones(2, requires_grad=True) * 2).requires_grad_(False)
+    with pytest.raises(RuntimeError, match="don't support automatic differentiation"):
+        torch.add(torch.ones(2, requires_grad=True), 1, out=torch.empty(2))
+    with pytest.raises(RuntimeError, match="Can't call numpy\\(\\) on Tensor that requires grad"):
+        torch.ones(2, requires_grad=True).numpy()
+
+
+def test_detach_and_integer_results():
+    x = torch.ones(3, requires_grad=True)
+    d = x.detach()
+    assert not d.requires_grad and d.data_ptr() == x.data_ptr()
+    assert not (x > 0).requires_grad
+    assert not x.argmax().requires_grad
+    assert torch.ones(2, requires_grad=True).data.requires_grad is False
+    assert torch.zeros(2, requires_grad=True).requires_grad
+
+
+def test_gradcheck_reports_a_wrong_jacobian():
+    # sign() has derivative 0 by formula but jumps at 0, where finite differences see the jump.
+    x = torch.tensor([0.0], dtype=torch.float64, requires_grad=True)
+    assert torch.autograd.gradcheck(torch.sign, (x,), raise_exception=False) is False
+    with pytest.raises(RuntimeError, match="Jacobian mismatch"):
+        torch.autograd.gradcheck(torch.sign, (x,))

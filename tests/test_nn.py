@@ -1,0 +1,136 @@
+"""torch.nn: modules, layers and losses against numpy references."""
+import math
+
+import numpy as np
+import pytest
+
+import torch
+from torch import nn
+from torch.nn import functional as F
+from testing import assert_matches, to_numpy, to_torch
+
+
+def _logsumexp(x, axis):
+    m = x.max(axis=axis, keepdims=True)
+    return (m + np.log(np.exp(x - m).sum(axis=axis, keepdims=True))).squeeze(axis)
+
+
+def test_module_registration_and_traversal():
+    model = nn.Sequential(nn.Linear(4, 3), nn.ReLU(), nn.Sequential(nn.Linear(3, 2), nn.Tanh()))
+    names = [n for n, _ in model.named_parameters()]
+    assert names == ["0.weight", "0.bias", "2.0.weight", "2.0.bias"]
+    assert all(isinstance(p, nn.Parameter) and p.requires_grad for p in model.parameters())
+    assert [type(m).__name__ for m in model.children()] == ["Linear", "ReLU", "Sequential"]
+    assert len(list(model.modules())) == 6
+    assert repr(model) == (
+        "Sequential(\n  (0): Linear(in_features=4, out_features=3, bias=True)\n  (1): ReLU()\n"
+        "  (2): Sequential(\n    (0): Linear(in_features=3, out_features=2, bias=True)\n    (1): Tanh()\n  )\n)")
+    model.eval()
+    assert not model[2][0].training
+    model.train()
+    assert model[2][0].training
+
+
+def test_state_dict_round_trip_and_errors():
+    a, b = nn.Linear(3, 2), nn.Linear(3, 2)
+    result = b.load_state_dict(a.state_dict())
+    assert repr(result) == "<All keys matched successfully>"
+    assert b.weight.tolist() == a.weight.tolist() and b.weight.data_ptr() != a.weight.data_ptr()
+    with pytest.raises(RuntimeError, match='Missing key\\(s\\) in state_dict: "bias"'):
+        b.load_state_dict({"weight": a.weight.detach()})
+    with pytest.raises(RuntimeError, match="size mismatch for weight"):
+        b.load_state_dict({"weight": torch.zeros(5, 5), "bias": torch.zeros(2)})
+    assert nn.Linear(3, 2).load_state_dict({"weight": a.weight.detach()}, strict=False).missing_keys == ["bias"]
+
+
+def test_linear_matches_numpy_and_default_init_bounds():
+    torch.manual_seed(0)
+    layer = nn.Linear(20, 7)
+    bound = 1 / math.sqrt(20)
+    assert layer.weight.abs().max().item() <= bound and layer.bias.abs().max().item() <= bound
+    x = torch.randn(5, 20)
+    expected = to_numpy(x) @ to_numpy(layer.weight.detach()).T + to_numpy(layer.bias.detach())
+    assert_matches(layer(x).detach(), expected)
+    assert layer(torch.randn(2, 3, 20)).shape == (2, 3, 7)
+    with pytest.raises(RuntimeError, match="mat1 and mat2 shapes cannot be multiplied"):
+        layer(torch.randn(5, 3))
+
+
+def test_activations_softmax_layernorm_embedding_dropout():
+    x = torch.randn(4, 6)
+    n = to_numpy(x).astype(np.float64)
+    assert_matches(nn.ReLU()(x), np.maximum(n, 0))
+    assert_matches(nn.Sigmoid()(x), 1 / (1 + np.exp(-n)))
+    assert_matches(nn.Tanh()(x), np.tanh(n))
+    assert_matches(nn.Softmax(dim=1)(x), np.exp(n - _logsumexp(n, 1)[:, None]))
+    ln = nn.LayerNorm(6)
+    expected = (n - n.mean(1, keepdims=True)) / np.sqrt(n.var(1, keepdims=True) + 1e-5)
+    assert_matches(ln(x).detach(), expected, rtol=1e-4, atol=1e-5)
+    emb = nn.Embedding(10, 3)
+    idx = torch.tensor([[1, 2], [9, 1]])
+    assert emb(idx).shape == (2, 2, 3)
+    assert emb(idx)[0, 0].tolist() == emb.weight[1].tolist()
+    drop = nn.Dropout(0.5)
+    drop.eval()
+    assert drop(x) is x
+    drop.train()
+    torch.manual_seed(1)
+    y = drop(torch.ones(10000))
+    kept = (y > 0).sum().item()
+    assert 4500 < kept < 5500 and set(y.tolist()) == {0.0, 2.0}
+
+
+def test_losses_match_numpy():
+    torch.manual_seed(0)
+    logits = torch.randn(6, 4)
+    target = torch.tensor([0, 3, 1, 1, 2, 0])
+    ln = to_numpy(logits).astype(np.float64)
+    t = to_numpy(target)
+    log_probs = ln - _logsumexp(ln, 1)[:, None]
+    expected_ce = -log_probs[np.arange(6), t].mean()
+    assert nn.CrossEntropyLoss()(logits, target).item() == pytest.approx(expected_ce, rel=1e-5)
+    weight = torch.tensor([1.0, 2.0, 0.5, 1.0])
+    w = to_numpy(weight)[t]
+    expected_w = -(log_probs[np.arange(6), t] * w).sum() / w.sum()
+    assert F.cross_entropy(logits, target, weight=weight).item() == pytest.approx(expected_w, rel=1e-5)
+    ignore = torch.tensor([0, -100, 1, 1, 2, -100])
+    keep = to_numpy(ignore) != -100
+    expected_ig = -log_probs[np.arange(6)[keep], to_numpy(ignore)[keep]].mean()
+    assert F.cross_entropy(logits, ignore).item() == pytest.approx(expected_ig, rel=1e-5)
+    x, y = torch.randn(5), torch.rand(5)
+    xn, yn = to_numpy(x).astype(np.float64), to_numpy(y).astype(np.float64)
+    bce = np.mean(-(yn * np.log(1 / (1 + np.exp(-xn))) + (1 - yn) * np.log(1 - 1 / (1 + np.exp(-xn)))))
+    assert nn.BCEWithLogitsLoss()(x, y).item() == pytest.approx(bce, rel=1e-5)
+    assert nn.MSELoss(reduction="sum")(x, y).item() == pytest.approx(((xn - yn) ** 2).sum(), rel=1e-5)
+    with pytest.raises(IndexError, match="Target 7 is out of bounds"):
+        F.nll_loss(torch.randn(2, 3), torch.tensor([0, 7]))
+
+
+def test_loss_gradients_flow_to_parameters():
+    torch.manual_seed(0)
+    model = nn.Sequential(nn.Linear(4, 8), nn.GELU(), nn.LayerNorm(8), nn.Linear(8, 3))
+    loss = F.cross_entropy(model(torch.randn(5, 4)), torch.tensor([0, 1, 2, 1, 0]))
+    loss.backward()
+    assert all(p.grad is not None and p.grad.shape == p.shape for p in model.parameters())
+    model.zero_grad()
+    assert all(p.grad is None for p in model.parameters())
+
+
+def test_init_functions():
+    torch.manual_seed(0)
+    w = torch.empty(64, 32)
+    nn.init.xavier_uniform_(w)
+    assert w.abs().max().item() <= math.sqrt(6 / 96)
+    nn.init.kaiming_uniform_(w, nonlinearity="relu")
+    assert w.abs().max().item() <= math.sqrt(6 / 32)
+    nn.init.zeros_(w)
+    assert w.abs().sum().item() == 0
+    nn.init.normal_(w, 3.0, 0.1)
+    assert abs(w.mean().item() - 3.0) < 0.01
+
+
+def test_parameter_repr_and_module_to():
+    p = nn.Parameter(torch.tensor([1.0]))
+    assert repr(p) == "Parameter containing:\ntensor([1.], requires_grad=True)"
+    model = nn.Linear(2, 2).double()
+    assert model.weight.dtype == torch.float64 and isinstance(model.weight, nn.Parameter)

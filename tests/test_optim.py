@@ -1,0 +1,110 @@
+"""Optimizers against their update rules written out in numpy."""
+import io
+
+import numpy as np
+import pytest
+
+import torch
+from torch import nn
+
+
+def _problem():
+    torch.manual_seed(0)
+    w = nn.Parameter(torch.randn(3, dtype=torch.float64))
+    x = torch.randn(8, 3, dtype=torch.float64)
+    y = torch.randn(8, dtype=torch.float64)
+    return w, x, y
+
+
+def _grad(w_np, x, y):
+    xn, yn = x.numpy(), y.numpy()
+    return 2 * xn.T @ (xn @ w_np - yn) / len(yn)
+
+
+def _run(opt_cls, steps=5, **kw):
+    w, x, y = _problem()
+    start = w.detach().numpy().copy()
+    opt = opt_cls([w], **kw)
+    for _ in range(steps):
+        opt.zero_grad()
+        ((x @ w - y) ** 2).mean().backward()
+        opt.step()
+    return start, w.detach().numpy(), x, y
+
+
+@pytest.mark.parametrize("kw", [dict(lr=0.1), dict(lr=0.1, momentum=0.9), dict(lr=0.1, momentum=0.9, nesterov=True),
+                                dict(lr=0.1, weight_decay=0.01, momentum=0.5, dampening=0.1)])
+def test_sgd(kw):
+    start, got, x, y = _run(torch.optim.SGD, **kw)
+    w, buf = start.copy(), None
+    for _ in range(5):
+        g = _grad(w, x, y) + kw.get("weight_decay", 0) * w
+        if kw.get("momentum", 0):
+            buf = g.copy() if buf is None else kw["momentum"] * buf + (1 - kw.get("dampening", 0)) * g
+            g = g + kw["momentum"] * buf if kw.get("nesterov") else buf
+        w = w - kw["lr"] * g
+    np.testing.assert_allclose(got, w, rtol=1e-10)
+
+
+@pytest.mark.parametrize("cls,kw", [(torch.optim.Adam, dict(lr=0.01)), (torch.optim.Adam, dict(lr=0.01, weight_decay=0.1)),
+                                    (torch.optim.AdamW, dict(lr=0.01, weight_decay=0.1)),
+                                    (torch.optim.Adam, dict(lr=0.01, amsgrad=True))])
+def test_adam_family(cls, kw):
+    start, got, x, y = _run(cls, **kw)
+    w = start.copy()
+    m = np.zeros_like(w)
+    v = np.zeros_like(w)
+    vmax = np.zeros_like(w)
+    b1, b2, eps, lr, wd = 0.9, 0.999, 1e-8, kw["lr"], kw.get("weight_decay", 1e-2 if cls is torch.optim.AdamW else 0)
+    for t in range(1, 6):
+        g = _grad(w, x, y)
+        if cls is torch.optim.AdamW:
+            w = w * (1 - lr * wd)
+        elif wd:
+            g = g + wd * w
+        m = b1 * m + (1 - b1) * g
+        v = b2 * v + (1 - b2) * g * g
+        vmax = np.maximum(vmax, v)
+        second = vmax if kw.get("amsgrad") else v
+        w = w - lr / (1 - b1**t) * m / (np.sqrt(second) / np.sqrt(1 - b2**t) + eps)
+    np.testing.assert_allclose(got, w, rtol=1e-10)
+
+
+def test_state_dict_resumes_identically():
+    w1, x, y = _problem()
+    opt1 = torch.optim.Adam([w1], lr=0.05)
+
+    def step(w, opt):
+        opt.zero_grad()
+        ((x @ w - y) ** 2).mean().backward()
+        opt.step()
+
+    for _ in range(3):
+        step(w1, opt1)
+    buf = io.BytesIO()
+    torch.save({"w": w1, "opt": opt1.state_dict()}, buf)
+    buf.seek(0)
+    saved = torch.load(buf)
+    w2 = saved["w"]
+    opt2 = torch.optim.Adam([w2], lr=0.05)
+    opt2.load_state_dict(saved["opt"])
+    for _ in range(3):
+        step(w1, opt1)
+        step(w2, opt2)
+    assert w2.tolist() == w1.tolist()
+
+
+def test_errors_and_zero_grad():
+    w = nn.Parameter(torch.ones(2))
+    with pytest.raises(ValueError, match="Invalid learning rate"):
+        torch.optim.SGD([w], lr=-1)
+    with pytest.raises(ValueError, match="empty parameter list"):
+        torch.optim.Adam([])
+    with pytest.raises(ValueError, match="can't optimize a non-leaf Tensor"):
+        torch.optim.SGD([w * 2], lr=0.1)
+    opt = torch.optim.SGD([w], lr=0.1)
+    (w * 2).sum().backward()
+    opt.zero_grad(set_to_none=False)
+    assert w.grad.tolist() == [0.0, 0.0]
+    opt.zero_grad()
+    assert w.grad is None
