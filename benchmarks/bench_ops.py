@@ -58,6 +58,27 @@ def cases(torch, np):
     yield "softmax(dim=1) 1000x10000", lambda: torch.softmax(x2, 1), None
     yield "matmul 1024 f32", lambda: m1 @ m2, lambda: nm1 @ nm2
     yield "add 1 elem (overhead)", lambda: one_a + one_b, lambda: n_one_a + n_one_b
+    yield "MLP train step (batch 32)", _train_step(torch), None
+
+
+def _train_step(torch):
+    """One Adam step of a digits-sized MLP (64-128-64-10, batch 32): the per-op
+    overhead of autograd and the bindings dominates."""
+    from torch import nn
+
+    torch.manual_seed(0)
+    model = nn.Sequential(nn.Linear(64, 128), nn.ReLU(), nn.Linear(128, 64), nn.ReLU(), nn.Linear(64, 10))
+    opt = torch.optim.Adam(model.parameters(), lr=1e-3)
+    loss_fn = nn.CrossEntropyLoss()
+    x, y = torch.randn(32, 64), torch.randint(0, 10, (32,))
+
+    def step():
+        opt.zero_grad()
+        loss = loss_fn(model(x), y)
+        loss.backward()
+        opt.step()
+
+    return step
 
 
 def main():
