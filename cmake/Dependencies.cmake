@@ -6,10 +6,14 @@ endif()
 if(BUILD_PYTHON)
   find_package(Python 3.9 REQUIRED COMPONENTS Interpreter Development.Module)
 endif()
-# The code generator runs on whichever Python configures the build.
 if(NOT Python_EXECUTABLE)
   find_package(Python 3.9 REQUIRED COMPONENTS Interpreter)
 endif()
+# The Python that runs the build tools (the code generator, the OpenBLAS
+# lookup): the target Python unless told otherwise. The wheel factory points
+# it at one tools environment, so that building for several Pythons shares
+# one OpenBLAS and one set of native objects.
+set(TORCH_TOOLS_PYTHON "${Python_EXECUTABLE}" CACHE FILEPATH "Python with pyyaml and scipy-openblas32")
 
 include(third_party/openblas.cmake)
 include(third_party/cuda.cmake)

@@ -3,7 +3,7 @@
 # that configures the build; auditwheel bundles the library into the wheel.
 # There is no fallback: without it, configure stops.
 execute_process(
-  COMMAND "${Python_EXECUTABLE}" -c
+  COMMAND "${TORCH_TOOLS_PYTHON}" -c
     "import scipy_openblas32 as s; print(s.get_include_dir()); print(s.get_lib_dir()); print(s.get_library()); print(s.__version__)"
   OUTPUT_VARIABLE _openblas_out
   ERROR_VARIABLE _openblas_err
@@ -11,7 +11,7 @@ execute_process(
   OUTPUT_STRIP_TRAILING_WHITESPACE)
 if(NOT _openblas_rc EQUAL 0)
   message(FATAL_ERROR
-    "BLAS: the scipy-openblas32 package is not installed for ${Python_EXECUTABLE}.\n"
+    "BLAS: the scipy-openblas32 package is not installed for ${TORCH_TOOLS_PYTHON}.\n"
     "Install it (pip install scipy-openblas32); it is a build requirement in pyproject.toml.\n"
     "${_openblas_err}")
 endif()

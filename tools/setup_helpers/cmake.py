@@ -20,8 +20,12 @@ def configure(build_dir: str, settings: Settings, version: str) -> None:
         "-S", ROOT,
         "-B", build_dir,
         "-G", "Ninja",
+        # One build directory serves every Python: forget the last one's
+        # FindPython results; only libtorch_python then recompiles.
+        "-U", "_Python*",
         f"-DCMAKE_BUILD_TYPE={settings.build_type}",
         f"-DPython_EXECUTABLE={sys.executable}",
+        f"-DTORCH_TOOLS_PYTHON={settings.tools_python or sys.executable}",
         f"-DTORCH_VERSION={version}",
     ]
     # Every option, every time: a value left in CMake's cache by an earlier

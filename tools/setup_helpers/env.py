@@ -46,6 +46,7 @@ class Settings:
     verbose: bool
     package_name: str
     version_override: str | None
+    tools_python: str | None = None
     cmake_options: dict[str, bool] = field(default_factory=dict)
     cmake_args: list[str] = field(default_factory=list)
 
@@ -82,6 +83,7 @@ def read(environ: dict[str, str] | None = None) -> Settings:
         verbose=parse_bool("VERBOSE", env.get("VERBOSE", "")),
         package_name=name,
         version_override=env.get("PYTORCH_BUILD_VERSION") or None,
+        tools_python=env.get("TORCH_TOOLS_PYTHON") or None,
         cmake_options=chosen,
         cmake_args=shlex.split(env.get("CMAKE_ARGS", "")),
     )
