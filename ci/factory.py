@@ -1,0 +1,225 @@
+"""The wheel factory on one machine (README's main command).
+
+    python3 ci/factory.py [--python 3.11,3.12] [--variant cpu] [--skip-tests]
+
+For each CPython found (default: every version in ci/matrix.toml that this
+machine has) and each requested variant (default: cpu), it builds the wheel,
+repairs it (ci/repair_wheel.sh), installs it into a fresh virtual environment
+and runs the test suite there from outside the checkout; then it runs the
+hello world from an installed wheel, writes wheelhouse/summary.json and a
+PEP 503 index per variant under wheelhouse/index/, and proves the index works
+with `pip install --index-url`.
+
+The native libraries are built once per variant: every Python reuses one
+CMake build directory and one tools environment (cmake, ninja, pyyaml,
+OpenBLAS), so an extra Python only compiles libtorch_python.
+"""
+from __future__ import annotations
+
+import argparse
+import glob
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import xml.etree.ElementTree as ET
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+sys.path.insert(0, HERE)
+import matrix as matrix_file  # noqa: E402
+import wheel_index  # noqa: E402
+
+BUILD = os.path.join(ROOT, "build", "factory")
+WHEELHOUSE = os.path.join(ROOT, "wheelhouse")
+TOOLS_VENV = os.path.join(ROOT, "build", "tools-venv")
+# pip here must see only what the factory asks for (no machine-wide index config).
+ISOLATED_PIP = {"PIP_DISABLE_PIP_VERSION_CHECK": "1"}
+
+
+def log(msg: str) -> None:
+    print(f"\n==> {msg}", flush=True)
+
+
+def run(cmd: list[str], env: dict | None = None, cwd: str | None = None, quiet: bool = False) -> str:
+    merged = {**os.environ, **(env or {})}
+    proc = subprocess.run(cmd, env=merged, cwd=cwd, text=True, stdout=subprocess.PIPE if quiet else None,
+                          stderr=subprocess.STDOUT if quiet else None)
+    if proc.returncode != 0:
+        if quiet and proc.stdout:
+            print(proc.stdout[-4000:])
+        raise SystemExit(f"factory: command failed ({proc.returncode}): {' '.join(cmd)}")
+    return proc.stdout or ""
+
+
+def venv_python(venv: str) -> str:
+    return os.path.join(venv, "bin", "python")
+
+
+def make_venv(python: str, path: str, packages: list[str], fresh: bool) -> str:
+    if fresh and os.path.exists(path):
+        shutil.rmtree(path)
+    if not os.path.exists(venv_python(path)):
+        run([python, "-m", "venv", path])
+        run([venv_python(path), "-m", "pip", "install", "-q", "--upgrade", "pip"], quiet=True)
+    if packages:
+        run([venv_python(path), "-m", "pip", "install", "-q", *packages], quiet=True)
+    return venv_python(path)
+
+
+def discover_pythons(wanted: list[str]) -> dict[str, str]:
+    """version -> interpreter path, for the versions this machine has."""
+    found = {}
+    for v in wanted:
+        candidates = [shutil.which(f"python{v}")]
+        candidates += sorted(glob.glob(os.path.expanduser(f"~/.pyenv/versions/{v}.*/bin/python{v}")))
+        for c in filter(None, candidates):
+            try:
+                got = subprocess.run([c, "-c", "import sys, venv; print('%d.%d' % sys.version_info[:2])"],
+                                     capture_output=True, text=True, timeout=30).stdout.strip()
+            except (OSError, subprocess.TimeoutExpired):
+                continue
+            if got == v:
+                found[v] = c
+                break
+    return found
+
+
+def tools_environment() -> str:
+    reqs = os.path.join(HERE, "requirements-tools.txt")
+    stamp = os.path.join(TOOLS_VENV, ".requirements")
+    up_to_date = os.path.exists(stamp) and open(stamp).read() == open(reqs).read()
+    python = make_venv(sys.executable, TOOLS_VENV, [] if up_to_date else ["-r", reqs], fresh=False)
+    if not up_to_date:
+        shutil.copy(reqs, stamp)
+    return python
+
+
+def build_wheel(python: str, tag: str, variant: dict, tools_python: str) -> tuple[str, float]:
+    venv = make_venv(python, os.path.join(BUILD, f"build-{tag}"), ["setuptools>=69", "wheel"], fresh=False)
+    dist = os.path.join(BUILD, f"dist-{variant['label']}-{tag}")
+    shutil.rmtree(dist, ignore_errors=True)
+    env = {"TORCH_TOOLS_PYTHON": tools_python, "PATH": os.path.dirname(tools_python) + os.pathsep + os.environ["PATH"]}
+    start = time.perf_counter()
+    run([venv, "-m", "pip", "wheel", ROOT, "--no-build-isolation", "--no-deps", "-q", "-w", dist], env=env)
+    seconds = time.perf_counter() - start
+    (wheel,) = glob.glob(os.path.join(dist, "*.whl"))
+    return wheel, seconds
+
+
+def repair(wheel: str, tools_python: str) -> str:
+    out = tempfile.mkdtemp(dir=BUILD)
+    env = {"PATH": os.path.dirname(tools_python) + os.pathsep + os.environ["PATH"]}
+    run(["bash", os.path.join(HERE, "repair_wheel.sh"), wheel, out], env=env, quiet=True)
+    (repaired,) = glob.glob(os.path.join(out, "*.whl"))
+    os.makedirs(WHEELHOUSE, exist_ok=True)
+    target = os.path.join(WHEELHOUSE, os.path.basename(repaired))
+    shutil.move(repaired, target)
+    shutil.rmtree(out, ignore_errors=True)
+    return target
+
+
+def test_wheel(python: str, tag: str, wheel: str) -> tuple[int, int]:
+    """Installs the wheel in a fresh venv and runs the suite outside the checkout: (passed, failed)."""
+    venv = make_venv(python, os.path.join(BUILD, f"test-{tag}"),
+                     [wheel, "-r", os.path.join(ROOT, "tests", "requirements.txt")], fresh=True)
+    work = tempfile.mkdtemp(prefix="torch-tests-")
+    for item in ("tests", "examples", "pyproject.toml"):
+        src = os.path.join(ROOT, item)
+        (shutil.copytree if os.path.isdir(src) else shutil.copy)(src, os.path.join(work, item))
+    report = os.path.join(work, "report.xml")
+    proc = subprocess.run([venv, "-m", "pytest", "tests", "-q", "-p", "no:cacheprovider", f"--junitxml={report}"],
+                          cwd=work, env={**os.environ, "TORCH_TEST_WHEEL": "1"}, text=True, capture_output=True)
+    tail = proc.stdout.strip().splitlines()[-1:] if proc.stdout else []
+    print("   ", *tail)
+    if not os.path.exists(report):
+        print(proc.stdout[-4000:], proc.stderr[-2000:])
+        return 0, 1
+    suite = ET.parse(report).getroot()
+    suite = suite if suite.tag == "testsuite" else suite.find("testsuite")
+    total, failures, errors, skipped = (int(suite.get(k, 0)) for k in ("tests", "failures", "errors", "skipped"))
+    shutil.rmtree(work, ignore_errors=True)
+    return total - failures - errors - skipped, failures + errors
+
+
+def main(argv: list[str] | None = None) -> int:
+    m = matrix_file.load()
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--python", help="comma-separated versions (default: every one in the matrix found here)")
+    parser.add_argument("--variant", default="cpu", help="comma-separated variants (default: cpu)")
+    parser.add_argument("--skip-tests", action="store_true", help="build and repair only")
+    args = parser.parse_args(argv)
+
+    variants = args.variant.split(",")
+    for v in variants:
+        if v not in m["variants"]:
+            parser.error(f"unknown variant {v!r}; ci/matrix.toml has {sorted(m['variants'])}")
+        if not m["variants"][v].get("enabled", True):
+            parser.error(f"variant {v!r} is declared in ci/matrix.toml but not enabled (see its comment)")
+    wanted = args.python.split(",") if args.python else m["pythons"]
+    pythons = discover_pythons(wanted)
+    missing = [v for v in wanted if v not in pythons]
+    if args.python and missing:
+        parser.error(f"Python {', '.join(missing)} not found on this machine")
+    if not pythons:
+        parser.error("no CPython from ci/matrix.toml was found on this machine")
+    log(f"Pythons: {', '.join(f'{v} ({p})' for v, p in pythons.items())}; variants: {', '.join(variants)}"
+        + (f"; not found here: {', '.join(missing)}" if missing else ""))
+
+    os.makedirs(BUILD, exist_ok=True)
+    tools_python = tools_environment()
+    rows = []
+    jobs = [(v, ver) for v in variants for ver in pythons]
+    for n, (vname, ver) in enumerate(jobs, 1):
+        variant = m["variants"][vname]
+        tag = "cp" + ver.replace(".", "")
+        log(f"[{n}/{len(jobs)}] {tag} {vname}: building")
+        wheel, seconds = build_wheel(pythons[ver], tag, variant, tools_python)
+        log(f"[{n}/{len(jobs)}] {tag} {vname}: built in {seconds:.0f}s; repairing")
+        repaired = repair(wheel, tools_python)
+        passed = failed = 0
+        if not args.skip_tests:
+            log(f"[{n}/{len(jobs)}] {tag} {vname}: testing {os.path.basename(repaired)}")
+            passed, failed = test_wheel(pythons[ver], tag, repaired)
+        rows.append({"python": ver, "variant": vname, "wheel": os.path.basename(repaired),
+                     "size_bytes": os.path.getsize(repaired), "build_seconds": round(seconds, 1),
+                     "tests_passed": passed, "tests_failed": failed})
+
+    with open(os.path.join(WHEELHOUSE, "summary.json"), "w") as f:
+        json.dump(rows, f, indent=2)
+    index_dir = os.path.join(WHEELHOUSE, "index")
+    wheel_index.write(WHEELHOUSE, index_dir, [r["wheel"] for r in rows], variants)
+
+    # Hello world, and the index as a user would use it: a fresh venv, pip
+    # install --index-url <the local index>, import.
+    driver = f"{sys.version_info[0]}.{sys.version_info[1]}"
+    check_python = pythons.get(driver) or next(iter(pythons.values()))
+    for vname in variants:
+        log(f"installing from the {vname} index with pip install --index-url")
+        venv = make_venv(check_python, os.path.join(BUILD, f"index-check-{vname}"), [], fresh=True)
+        url = "file://" + os.path.join(index_dir, vname, "simple")
+        run([venv, "-m", "pip", "install", "-q", "--index-url", url, wheel_index.project_name(rows[0]["wheel"])],
+            env={**ISOLATED_PIP, "PIP_CONFIG_FILE": os.devnull})
+        print(run([venv, "-c", "import torch; print('imported torch', torch.__version__, 'from', torch.__file__)"],
+                  cwd=tempfile.gettempdir(), quiet=True).strip())
+        log("examples/hello_world.py from the installed wheel")
+        run([venv, os.path.join(ROOT, "examples", "hello_world.py")], cwd=tempfile.gettempdir())
+
+    print_table(rows)
+    print(f"\nwheelhouse: {WHEELHOUSE} (summary.json, index/)")
+    return 1 if any(r["tests_failed"] for r in rows) else 0
+
+
+def print_table(rows: list[dict]) -> None:
+    header = f"{'Python':<7} {'variant':<8} {'wheel':<62} {'size':>8} {'build s':>8} {'passed':>7} {'failed':>7}"
+    print("\n" + header + "\n" + "-" * len(header))
+    for r in rows:
+        print(f"{r['python']:<7} {r['variant']:<8} {r['wheel']:<62} {r['size_bytes'] / 2**20:>6.1f}MB "
+              f"{r['build_seconds']:>8.1f} {r['tests_passed']:>7} {r['tests_failed']:>7}")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
