@@ -43,6 +43,9 @@ class CMakeBuildExt(build_ext):
         )
         for ext in self.extensions:
             ext.library_dirs = [os.path.join(package_dir, "lib")]
+        # The stub is one small C file: always rebuilt, so a change of link
+        # flags (or of Python) can never leave a stale _C behind.
+        self.force = True
         super().run()
 
     def build_extensions(self):
@@ -114,8 +117,10 @@ stub = Extension(
     "torch._C",
     sources=["csrc/stub.c"],
     libraries=["torch_python"],
-    # The stub finds libtorch_python (and it the rest) in torch/lib.
-    extra_link_args=["-Wl,-rpath,$ORIGIN/lib"],
+    # The stub finds libtorch_python (and it the rest) in torch/lib. It calls
+    # nothing in libc itself; --no-as-needed keeps libc in its NEEDED list
+    # anyway, which auditwheel reads to tell glibc from musl.
+    extra_link_args=["-Wl,-rpath,$ORIGIN/lib"] + (["-Wl,--no-as-needed"] if sys.platform.startswith("linux") else []),
 )
 
 with open("README.md", encoding="utf-8") as f:

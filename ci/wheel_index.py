@@ -78,3 +78,14 @@ def write(wheel_dir: str, index_dir: str, wheels: list[str], variants: list[str]
         with open(os.path.join(root, "index.html"), "w") as f:
             items = "\n".join(f'    <a href="{p}/">{p}</a><br/>' for p in sorted(by_project))
             f.write(f"<!DOCTYPE html>\n<html>\n  <body>\n{items}\n  </body>\n</html>\n")
+
+
+if __name__ == "__main__":
+    import sys
+
+    if len(sys.argv) != 3:
+        sys.exit("usage: python ci/wheel_index.py WHEEL_DIR INDEX_DIR")
+    wheel_dir, index_dir = sys.argv[1], sys.argv[2]
+    found = sorted(w for w in os.listdir(wheel_dir) if w.endswith(".whl"))
+    write(wheel_dir, index_dir, found, sorted({_label(w) for w in found}))
+    print(f"{len(found)} wheels indexed under {index_dir}")

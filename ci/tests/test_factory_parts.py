@@ -1,0 +1,64 @@
+"""The factory's pure parts: the matrix file and the PEP 503 index writer."""
+import hashlib
+import io
+import os
+import sys
+import zipfile
+
+import pytest
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import matrix  # noqa: E402
+import wheel_index  # noqa: E402
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def test_matrix_is_the_single_source_of_pythons():
+    m = matrix.load()
+    assert m["pythons"][0] == "3.9" and "3.13" in m["pythons"]
+    assert matrix.cibw_build(m) == " ".join(f"cp{v.replace('.', '')}-*" for v in m["pythons"])
+    with open(os.path.join(ROOT, "pyproject.toml")) as f:
+        cibw = f.read().split("[tool.cibuildwheel]", 1)[1].split("\n[", 1)[0]
+    assert "\nbuild =" not in cibw, "the Pythons to build belong in ci/matrix.toml only"
+
+
+def test_github_jobs_are_enabled_platform_variant_pairs():
+    jobs = matrix.github_jobs(matrix.load())
+    names = {j["name"] for j in jobs}
+    assert "linux-x86_64-cpu" in names
+    assert all(not n.endswith(("cu126", "cu130")) for n in names)  # not enabled until libtorch_cuda exists
+    assert all(j["build"] and j["runner"] for j in jobs)
+
+
+def test_unknown_variant_is_an_error(tmp_path):
+    bad = tmp_path / "m.toml"
+    bad.write_text('pythons = ["3.11"]\n[variants.cpu]\nlabel = "cpu"\n'
+                   '[platforms.x]\nrunner = "r"\ncibw_platform = "linux"\ncibw_archs = "x86_64"\nvariants = ["cu999"]\n')
+    with pytest.raises(ValueError, match="unknown variant 'cu999'"):
+        matrix.load(str(bad))
+
+
+def _fake_wheel(directory, name):
+    path = os.path.join(directory, name)
+    with zipfile.ZipFile(path, "w") as z:
+        z.writestr("torch-0.1.0+cpu.dist-info/METADATA",
+                   "Metadata-Version: 2.1\nName: torch\nVersion: 0.1.0+cpu\nRequires-Python: >=3.9\n")
+    return path
+
+
+def test_index_has_hashes_requires_python_and_metadata(tmp_path):
+    wheels = ["torch-0.1.0+cpu-cp311-cp311-manylinux_2_28_x86_64.whl",
+              "torch-0.1.0+cu130-cp311-cp311-manylinux_2_28_x86_64.whl"]
+    for w in wheels:
+        _fake_wheel(str(tmp_path), w)
+    index = tmp_path / "index"
+    wheel_index.write(str(tmp_path), str(index), wheels, ["cpu"])
+    page = (index / "cpu" / "simple" / "torch" / "index.html").read_text()
+    digest = hashlib.sha256((index / "cpu" / "files" / wheels[0]).read_bytes()).hexdigest()
+    assert f'href="../../files/{wheels[0]}#sha256={digest}"' in page
+    assert 'data-requires-python="&gt;=3.9"' in page
+    meta = (index / "cpu" / "files" / (wheels[0] + ".metadata")).read_bytes()
+    assert f'data-dist-info-metadata="sha256={hashlib.sha256(meta).hexdigest()}"' in page
+    assert "cu130" not in page  # each variant lists only its own wheels
+    assert '<a href="torch/">torch</a>' in (index / "cpu" / "simple" / "index.html").read_text()
