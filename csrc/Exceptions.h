@@ -30,6 +30,21 @@ class GILRelease {
   PyThreadState* state_;
 };
 
+// Releases the GIL only when asked: a kernel on a few elements takes less
+// time than handing the GIL over and back.
+class MaybeGILRelease {
+ public:
+  explicit MaybeGILRelease(bool release) : state_(release ? PyEval_SaveThread() : nullptr) {}
+  ~MaybeGILRelease() {
+    if (state_) PyEval_RestoreThread(state_);
+  }
+  MaybeGILRelease(const MaybeGILRelease&) = delete;
+  MaybeGILRelease& operator=(const MaybeGILRelease&) = delete;
+
+ private:
+  PyThreadState* state_;
+};
+
 }  // namespace torch
 
 #define HANDLE_TH_ERRORS try {

@@ -13,6 +13,14 @@ namespace torch {
 
 inline PyObject* wrap(at::Tensor t) { return THPVariable_Wrap(std::move(t)); }
 
+// Whether an op on these tensors is worth releasing the GIL for (see MaybeGILRelease).
+inline bool worth_releasing_gil(std::initializer_list<const at::Tensor*> tensors) {
+  constexpr int64_t kSmall = 4096;
+  for (const at::Tensor* t : tensors)
+    if (t->defined() && t->numel() > kSmall) return true;
+  return false;
+}
+
 inline PyObject* wrap(const at::Scalar& s) {
   if (s.isFloatingPoint()) return PyFloat_FromDouble(s.toDouble());
   if (s.isBoolean()) return PyBool_FromLong(s.toBool());

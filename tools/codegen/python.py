@@ -147,9 +147,13 @@ def _call(f: NativeFunction, py_index: dict[str, int], method: bool, out_index: 
         else:
             call_args.append(a.name)
     call = f"at::{cpp.cpp_name(s)}({', '.join(call_args)})"
+    # Small tensors keep the GIL (handing it over costs more than their kernel).
+    plain = [a.name for a in cpp.ordered_arguments(s) if a.type.is_tensor and not a.type.optional]
+    release = "true" if not plain else "torch::worth_releasing_gil({" + ", ".join(f"&{n}" for n in plain) + "})"
+    gil = f"  torch::MaybeGILRelease no_gil({release});"
     rets = s.returns
     if not rets:
-        lines += ["{", "  torch::GILRelease no_gil;", f"  {call};", "}", "Py_RETURN_NONE;"]
+        lines += ["{", gil, f"  {call};", "}", "Py_RETURN_NONE;"]
         return lines
     if len(rets) == 1 and rets[0].type.mutable:
         # Returns one of its arguments: hand back the very same Python object.
@@ -161,9 +165,9 @@ def _call(f: NativeFunction, py_index: dict[str, int], method: bool, out_index: 
             obj = f"_r.obj({out_index})"
         else:
             obj = f"_r.obj({py_index[target.name]})"
-        lines += ["{", "  torch::GILRelease no_gil;", f"  {call};", "}", f"Py_INCREF({obj});", f"return {obj};"]
+        lines += ["{", gil, f"  {call};", "}", f"Py_INCREF({obj});", f"return {obj};"]
         return lines
-    lines += [f"{cpp.return_type(rets)} result_;", "{", "  torch::GILRelease no_gil;",
+    lines += [f"{cpp.return_type(rets)} result_;", "{", gil,
               f"  result_ = {call};", "}"]
     if requires_grad_index is not None:
         lines += [f"if (_r.toBool({requires_grad_index})) at::autograd::set_requires_grad(result_, true);"]

@@ -174,24 +174,24 @@ Tensor amin(const Tensor& self, IntArrayRef dim, bool keepdim) {
   return reduce(self, dim, keepdim, self.scalar_type(), {ReduceOp::Min}, "amin", true);
 }
 
+namespace {
+
+// argmax/argmin: over one dim, or over the flattened tensor when dim is absent.
+Tensor arg_reduce(const Tensor& self, std::optional<int64_t> dim, bool keepdim, ReduceOp op, const char* name) {
+  if (dim) return std::get<1>(reduce_with_indices(self, *dim, keepdim, op, name, false));
+  TORCH_CHECK(self.numel() > 0, name, "(): Expected reduction dim to be specified for input.numel() == 0.");
+  Tensor flat_index = std::get<1>(reduce_with_indices(self.reshape({-1}), 0, false, op, name, false));
+  return keepdim ? flat_index.view(std::vector<int64_t>(self.dim(), 1)) : flat_index;
+}
+
+}  // namespace
+
 Tensor argmax(const Tensor& self, std::optional<int64_t> dim, bool keepdim) {
-  if (!dim) {
-    TORCH_CHECK(self.numel() > 0, "argmax(): Expected reduction dim to be specified for input.numel() == 0.");
-    Tensor flat_index = std::get<1>(reduce_with_indices(self.reshape({-1}), 0, false, ReduceOp::ArgMax, "argmax", false));
-    if (!keepdim) return flat_index;
-    return flat_index.view(std::vector<int64_t>(self.dim(), 1));
-  }
-  return std::get<1>(reduce_with_indices(self, *dim, keepdim, ReduceOp::ArgMax, "argmax", false));
+  return arg_reduce(self, dim, keepdim, ReduceOp::ArgMax, "argmax");
 }
 
 Tensor argmin(const Tensor& self, std::optional<int64_t> dim, bool keepdim) {
-  if (!dim) {
-    TORCH_CHECK(self.numel() > 0, "argmin(): Expected reduction dim to be specified for input.numel() == 0.");
-    Tensor flat_index = std::get<1>(reduce_with_indices(self.reshape({-1}), 0, false, ReduceOp::ArgMin, "argmin", false));
-    if (!keepdim) return flat_index;
-    return flat_index.view(std::vector<int64_t>(self.dim(), 1));
-  }
-  return std::get<1>(reduce_with_indices(self, *dim, keepdim, ReduceOp::ArgMin, "argmin", false));
+  return arg_reduce(self, dim, keepdim, ReduceOp::ArgMin, "argmin");
 }
 
 Tensor var(const Tensor& self, OptionalIntArrayRef dim, std::optional<bool> unbiased, bool keepdim,
