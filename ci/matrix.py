@@ -3,11 +3,13 @@
     python ci/matrix.py github          # the GitHub job matrix, as JSON (one job per platform x variant)
     python ci/matrix.py pythons         # the CPython versions, one per line
     python ci/matrix.py cibw-build      # cibuildwheel's CIBW_BUILD selector for them
+    python ci/matrix.py sync            # writes that selector into pyproject.toml's [tool.cibuildwheel]
 """
 from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 
 try:
@@ -19,6 +21,8 @@ except ModuleNotFoundError:  # Python < 3.11
         sys.exit("ci/matrix.py needs Python 3.11+ (tomllib) or the tomli package to read ci/matrix.toml")
 
 MATRIX = os.path.join(os.path.dirname(os.path.abspath(__file__)), "matrix.toml")
+PYPROJECT = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "pyproject.toml")
+_BUILD_LINE = re.compile(r'^(build = )"[^"]*"$', re.M)
 
 
 def load(path: str = MATRIX) -> dict:
@@ -33,6 +37,23 @@ def load(path: str = MATRIX) -> dict:
 
 def cibw_build(matrix: dict) -> str:
     return " ".join(f"cp{v.replace('.', '')}-*" for v in matrix["pythons"])
+
+
+def pyproject_build(path: str = PYPROJECT) -> str:
+    """The `build` selector currently in pyproject.toml's [tool.cibuildwheel]."""
+    with open(path) as f:
+        section = f.read().split("[tool.cibuildwheel]", 1)[1].split("\n[", 1)[0]
+    m = _BUILD_LINE.search(section)
+    return m.group(0).split('"')[1] if m else ""
+
+
+def sync(matrix: dict, path: str = PYPROJECT) -> None:
+    with open(path) as f:
+        text = f.read()
+    head, rest = text.split("[tool.cibuildwheel]", 1)
+    rest = _BUILD_LINE.sub(lambda m: f'{m.group(1)}"{cibw_build(matrix)}"', rest, count=1)
+    with open(path, "w") as f:
+        f.write(head + "[tool.cibuildwheel]" + rest)
 
 
 def github_jobs(matrix: dict) -> list[dict]:
@@ -66,6 +87,9 @@ def main(argv: list[str]) -> int:
         print("\n".join(matrix["pythons"]))
     elif what == "cibw-build":
         print(cibw_build(matrix))
+    elif what == "sync":
+        sync(matrix)
+        print(f"pyproject.toml: build = \"{cibw_build(matrix)}\"")
     else:
         print(__doc__, file=sys.stderr)
         return 2

@@ -18,9 +18,17 @@ def test_matrix_is_the_single_source_of_pythons():
     m = matrix.load()
     assert m["pythons"][0] == "3.9" and "3.13" in m["pythons"]
     assert matrix.cibw_build(m) == " ".join(f"cp{v.replace('.', '')}-*" for v in m["pythons"])
-    with open(os.path.join(ROOT, "pyproject.toml")) as f:
-        cibw = f.read().split("[tool.cibuildwheel]", 1)[1].split("\n[", 1)[0]
-    assert "\nbuild =" not in cibw, "the Pythons to build belong in ci/matrix.toml only"
+    assert matrix.pyproject_build() == matrix.cibw_build(m), \
+        "pyproject.toml's cibuildwheel selector is stale: run `python ci/matrix.py sync`"
+
+
+def test_sync_rewrites_only_the_selector(tmp_path):
+    path = tmp_path / "pyproject.toml"
+    path.write_text('[tool.x]\nbuild = "keep"\n\n[tool.cibuildwheel]\nbuild = "old"\nskip = "pp*"\n')
+    matrix.sync(matrix.load(), str(path))
+    text = path.read_text()
+    assert 'build = "keep"' in text and 'skip = "pp*"' in text
+    assert matrix.pyproject_build(str(path)) == matrix.cibw_build(matrix.load())
 
 
 def test_github_jobs_are_enabled_platform_variant_pairs():
