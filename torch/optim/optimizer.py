@@ -4,6 +4,15 @@ import copy
 import torch
 
 
+def check_hyperparameters(**values):
+    """Raises PyTorch's ValueError for a negative learning rate, epsilon, momentum or weight decay."""
+    labels = {"lr": "learning rate", "eps": "epsilon value", "momentum": "momentum value",
+              "weight_decay": "weight_decay value"}
+    for name, value in values.items():
+        if value < 0.0:
+            raise ValueError(f"Invalid {labels[name]}: {value}")
+
+
 class Optimizer:
     def __init__(self, params, defaults):
         self.defaults = defaults

@@ -150,11 +150,9 @@ Tensor gelu_backward(const Tensor& grad, const Tensor& self, std::string_view ap
     const Tensor right = self.mul(scalar(0.5, self)).mul(t.pow(2).neg().add(scalar(1, self))).mul(dinner);
     return grad.mul(left.add(right));
   }
-  const Tensor cdf = self.mul(scalar(M_SQRT1_2, self));
-  // 0.5 (1 + erf(x / sqrt 2)) + x * exp(-x^2 / 2) / sqrt(2 pi); erf through the gelu kernel itself.
+  // 0.5 (1 + erf(x / sqrt 2)) + x * exp(-x^2 / 2) / sqrt(2 pi); the first term is gelu(x) / x.
   const Tensor phi = at::gelu(self, "none").div(self).masked_fill(self.eq(scalar(0, self)), 0.5);
   const Tensor pdf = self.pow(2).mul(scalar(-0.5, self)).exp().mul(scalar(1.0 / std::sqrt(2 * M_PI), self));
-  (void)cdf;
   return grad.mul(phi.add(self.mul(pdf)));
 }
 
@@ -205,7 +203,6 @@ Tensor squeeze_backward(const Tensor& grad, IntArrayRef sizes) { return grad.res
 Tensor as_strided_backward(const Tensor& grad, const Tensor& self, IntArrayRef size, IntArrayRef stride,
                            std::optional<int64_t> storage_offset) {
   // Scatter the gradient back through the same geometry over self's layout.
-  Tensor out = zeros_for(grad, self.sizes()).as_strided(self.sizes(), self.strides(), 0);
   const int64_t offset = storage_offset.value_or(self.storage_offset()) - self.storage_offset();
   TORCH_CHECK(offset >= 0 && self.is_contiguous(), "as_strided backward needs a contiguous input");
   Tensor flat = zeros_for(grad, {self.numel()});
