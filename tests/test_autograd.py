@@ -213,3 +213,28 @@ def test_gradcheck_reports_a_wrong_jacobian():
     assert torch.autograd.gradcheck(torch.sign, (x,), raise_exception=False) is False
     with pytest.raises(RuntimeError, match="Jacobian mismatch"):
         torch.autograd.gradcheck(torch.sign, (x,))
+
+
+def test_inplace_on_views_rebases_the_base_history():
+    y = torch.tensor([2.0, 3.0], requires_grad=True)
+    x = torch.zeros(3)
+    x[1:] = y * 2  # copy_ into a view of a tensor without history
+    assert x.grad_fn.name() == "CopySlices"
+    (x * torch.tensor([1.0, 10.0, 100.0])).sum().backward()
+    assert y.grad.tolist() == [20.0, 200.0]
+    a = torch.ones(2, 3, requires_grad=True)
+    b = a.clone()
+    b[:, 1].mul_(3)  # in-place on a strided view of a non-leaf
+    b.pow(2).sum().backward()
+    assert a.grad.tolist() == [[2.0, 18.0, 2.0]] * 2
+    w = torch.arange(4.0, dtype=torch.float64, requires_grad=True)
+
+    def f(w):
+        h = w * 1
+        h[1:3] *= h[0:2].exp()
+        return h
+
+    assert torch.autograd.gradcheck(f, (w,))
+    with pytest.raises(RuntimeError, match="a view of a leaf Variable that requires grad is being used in an in-place"):
+        leaf = torch.ones(3, requires_grad=True)
+        leaf[0] = 1.0

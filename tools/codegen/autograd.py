@@ -256,8 +256,11 @@ def recording(d: Derivative, f: NativeFunction, result_expr: list[str]) -> tuple
     before.append("}")
     outputs = _returns(d.schema)
     after = ["if (grad_fn_) {", f"  grad_fn_->set_num_outputs({len(outputs)});"]
-    for i, expr in enumerate(result_expr):
-        after.append(f"  autograd::set_history({expr}, grad_fn_, {i});")
+    if inplace:
+        after.append("  autograd::rebase_history(self, grad_fn_);  // CopySlices when self is a view")
+    else:
+        for i, expr in enumerate(result_expr):
+            after.append(f"  autograd::set_history({expr}, grad_fn_, {i});")
     for saved in d.saved:
         if saved.kind == "output":
             after.append(f"  grad_fn_->{saved.name}_ = autograd::SavedVariable({result_expr[saved.output_index]}, true);")

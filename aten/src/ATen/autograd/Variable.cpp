@@ -134,14 +134,80 @@ void set_history(const Tensor& result, const std::shared_ptr<Node>& fn, uint32_t
 }
 
 void check_inplace(const Tensor& self, const char* op) {
+  (void)op;
   if (!GradMode::is_enabled()) return;
   const AutogradMeta* m = get_meta(self);
-  if (m && !m->grad_fn && m->requires_grad) {
-    TORCH_CHECK(false, "a leaf Variable that requires grad is being used in an in-place operation.");
+  TORCH_CHECK(!(m && !m->grad_fn && m->requires_grad),
+              "a leaf Variable that requires grad is being used in an in-place operation.");
+  auto* impl = self.unsafeGetTensorImpl();
+  if (impl->is_view()) {
+    const Tensor base(impl->view_base());
+    TORCH_CHECK(!(is_leaf(base) && requires_grad(base)),
+                "a view of a leaf Variable that requires grad is being used in an in-place operation.");
+    TORCH_CHECK(base.is_contiguous(), op, ": an in-place operation on a view of a non-contiguous tensor is not "
+                "supported when autograd must record it; clone() the view first.");
   }
-  TORCH_CHECK(!self.unsafeGetTensorImpl()->is_view(), op,
-              ": an in-place operation on a view is not supported when autograd must record it (the view or the "
-              "other operands require grad); use the out-of-place form, or clone() the view first.");
+}
+
+void rebase_history(const Tensor& self, const std::shared_ptr<Node>& fn) {
+  auto* impl = self.unsafeGetTensorImpl();
+  if (!impl->is_view()) {
+    set_history(self, fn, 0);
+    return;
+  }
+  const Tensor base(impl->view_base());
+  auto copy_slices = std::make_shared<CopySlices>(base, self, fn);
+  set_history(base, copy_slices, 0);
+  auto view_fn = std::make_shared<AsStridedBackward>(base, self);
+  set_history(self, view_fn, 0);
+}
+
+CopySlices::CopySlices(const Tensor& base, const Tensor& view, std::shared_ptr<Node> fn)
+    : sizes_(view.sizes().vec()),
+      strides_(view.strides().vec()),
+      offset_(view.storage_offset() - base.storage_offset()),
+      fn_(std::move(fn)) {
+  add_input(base);  // the base's history before the in-place op
+  // The op's other inputs keep their edges; its first input (the view) is
+  // accounted for by the base.
+  for (size_t i = 1; i < fn_->next_edges().size(); ++i) {
+    next_edges_.push_back(fn_->next_edges()[i]);
+    input_metadata_.push_back(fn_->input_metadata()[i]);
+  }
+}
+
+variable_list CopySlices::apply(variable_list&& grads) {
+  const Tensor& grad = grads[0];
+  variable_list out(next_edges_.size());
+  if (!grad.defined()) return out;
+  Tensor result = grad.clone();  // contiguous, with the base's shape
+  Tensor region = result.as_strided(sizes_, strides_, offset_);
+  variable_list fn_grads = fn_->apply({region.clone()});
+  if (!fn_grads.empty() && fn_grads[0].defined()) {
+    region.copy_(fn_grads[0]);
+  } else {
+    region.zero_();
+  }
+  out[0] = result;
+  for (size_t i = 1; i < fn_grads.size() && i < out.size(); ++i) out[i] = fn_grads[i];
+  return out;
+}
+
+AsStridedBackward::AsStridedBackward(const Tensor& base, const Tensor& view)
+    : base_sizes_(base.sizes().vec()),
+      sizes_(view.sizes().vec()),
+      strides_(view.strides().vec()),
+      offset_(view.storage_offset() - base.storage_offset()),
+      dtype_(view.scalar_type()) {
+  add_input(base);
+}
+
+variable_list AsStridedBackward::apply(variable_list&& grads) {
+  const Tensor& grad = grads[0];
+  if (!grad.defined()) return {Tensor()};
+  Tensor result = at::zeros(base_sizes_, grad.scalar_type(), grad.device());
+  result.as_strided(sizes_, strides_, offset_).copy_(grad);
+  return {result};
 }
 
 AccumulateGrad::AccumulateGrad(Tensor v) : variable(std::move(v)) {

@@ -52,9 +52,39 @@ TORCH_API bool any_requires_grad(std::initializer_list<const Tensor*> tensors);
 TORCH_API bool any_requires_grad(TensorList tensors);
 // Makes `result` output `output_nr` of `fn`.
 TORCH_API void set_history(const Tensor& result, const std::shared_ptr<Node>& fn, uint32_t output_nr = 0);
-// After an in-place op: `self` now comes from `fn`. Refuses what autograd
-// cannot represent (a leaf requiring grad, a view of a tensor requiring grad).
+// Before an in-place op: refuses what autograd cannot represent (a leaf that
+// requires grad, or a view of one).
 TORCH_API void check_inplace(const Tensor& self, const char* op);
+// After an in-place op: `self` now comes from `fn`. For a view, the history
+// of its base is rebased instead (CopySlices) and the view reads from it.
+TORCH_API void rebase_history(const Tensor& self, const std::shared_ptr<Node>& fn);
+
+// The new history of a base after an in-place op on one of its views: the
+// gradient of the base, with the view's region replaced by what the op's node
+// makes of that region's gradient.
+struct TORCH_API CopySlices : Node {
+  CopySlices(const Tensor& base, const Tensor& view, std::shared_ptr<Node> fn);
+  variable_list apply(variable_list&& grads) override;
+  std::string name() const override { return "CopySlices"; }
+  void release_variables() override { fn_->release_variables(); }
+
+ private:
+  std::vector<int64_t> sizes_, strides_;
+  int64_t offset_;
+  std::shared_ptr<Node> fn_;
+};
+
+// A view's history after its base was rebased: the view's region of the base.
+struct TORCH_API AsStridedBackward : Node {
+  AsStridedBackward(const Tensor& base, const Tensor& view);
+  variable_list apply(variable_list&& grads) override;
+  std::string name() const override { return "AsStridedBackward0"; }
+
+ private:
+  std::vector<int64_t> base_sizes_, sizes_, strides_;
+  int64_t offset_;
+  ScalarType dtype_;
+};
 
 // Applies a leaf's gradient: runs its hooks, then adds into .grad.
 struct TORCH_API AccumulateGrad : Node {

@@ -13,8 +13,9 @@ namespace {
 Tensor make_view(const Tensor& self, IntArrayRef sizes, IntArrayRef strides, int64_t offset) {
   auto impl = c10::make_intrusive<c10::TensorImpl>(self.storage(), self.scalar_type(), self.device());
   impl->set_sizes_and_strides(sizes, strides, offset);
-  impl->set_version_counter(self.unsafeGetTensorImpl()->version_counter());
-  impl->set_is_view(true);
+  auto* self_impl = self.unsafeGetTensorImpl();
+  impl->set_version_counter(self_impl->version_counter());
+  impl->set_view_base(self_impl->is_view() ? self_impl->view_base() : self.getIntrusivePtr());
   return Tensor(std::move(impl));
 }
 

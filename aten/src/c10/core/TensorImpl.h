@@ -64,9 +64,12 @@ class C10_API TensorImpl : public intrusive_ptr_target {
   const intrusive_ptr<VersionCounter>& version_counter() const { return version_counter_; }
   // Views call this with their base's counter.
   void set_version_counter(intrusive_ptr<VersionCounter> counter) { version_counter_ = std::move(counter); }
-  // Made by a view op (it shares memory with another tensor's history).
-  bool is_view() const { return is_view_; }
-  void set_is_view(bool v) { is_view_ = v; }
+  // Made by a view op: it shares memory with `view_base()`, the tensor (not
+  // itself a view) that owns the memory. Autograd rebases that tensor's
+  // history when the view is modified in place.
+  bool is_view() const { return view_base_.defined(); }
+  const intrusive_ptr<TensorImpl>& view_base() const { return view_base_; }
+  void set_view_base(intrusive_ptr<TensorImpl> base) { view_base_ = std::move(base); }
 
  private:
   void refresh_numel_and_contiguity();
@@ -79,7 +82,7 @@ class C10_API TensorImpl : public intrusive_ptr_target {
   Device device_;
   bool is_contiguous_ = true;
   bool is_wrapped_number_ = false;
-  bool is_view_ = false;
+  intrusive_ptr<TensorImpl> view_base_;
   std::unique_ptr<AutogradMetaInterface> autograd_meta_;
   intrusive_ptr<VersionCounter> version_counter_ = make_intrusive<VersionCounter>();
 };
