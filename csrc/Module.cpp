@@ -4,6 +4,7 @@
 #include <Python.h>
 
 #include <ATen/ATen.h>
+#include <ATen/detail/CUDAHooks.h>
 
 #include "csrc/Exceptions.h"
 #include "csrc/python_device.h"
@@ -78,6 +79,63 @@ PyObject* promote_types(PyObject*, PyObject* args) {
   END_HANDLE_TH_ERRORS
 }
 
+// torch.cuda's native half: every answer comes from the CUDA hooks, so a CPU
+// build answers "no CUDA" and a CUDA build answers from libtorch_cuda.
+const at::detail::CUDAHooksInterface& cuda() { return at::detail::cuda_hooks(); }
+
+int device_index(PyObject* device) {
+  TORCH_CHECK_TYPE(is_int_like(device), "expected a CUDA device index (int), got ", python_type_name(device));
+  const long index = PyLong_AsLong(device);
+  if (index == -1 && PyErr_Occurred()) throw python_error();
+  return static_cast<int>(index);
+}
+
+PyObject* cuda_is_built(PyObject*, PyObject*) { return PyBool_FromLong(cuda().compiled_with_cuda()); }
+PyObject* cuda_device_count(PyObject*, PyObject*) { return PyLong_FromLong(cuda().device_count()); }
+
+PyObject* cuda_current_device(PyObject*, PyObject*) {
+  HANDLE_TH_ERRORS
+  return PyLong_FromLong(cuda().current_device());
+  END_HANDLE_TH_ERRORS
+}
+
+PyObject* cuda_set_device(PyObject*, PyObject* device) {
+  HANDLE_TH_ERRORS
+  cuda().set_device(device_index(device));
+  Py_RETURN_NONE;
+  END_HANDLE_TH_ERRORS
+}
+
+PyObject* cuda_synchronize(PyObject*, PyObject* device) {
+  HANDLE_TH_ERRORS
+  cuda().synchronize(device_index(device));
+  Py_RETURN_NONE;
+  END_HANDLE_TH_ERRORS
+}
+
+PyObject* cuda_device_name(PyObject*, PyObject* device) {
+  HANDLE_TH_ERRORS
+  const std::string name = cuda().device_name(device_index(device));
+  return PyUnicode_FromStringAndSize(name.data(), static_cast<Py_ssize_t>(name.size()));
+  END_HANDLE_TH_ERRORS
+}
+
+PyObject* cuda_memory_allocated(PyObject*, PyObject* device) {
+  HANDLE_TH_ERRORS
+  return PyLong_FromLongLong(cuda().memory_allocated(device_index(device)));
+  END_HANDLE_TH_ERRORS
+}
+
+PyObject* cuda_manual_seed(PyObject*, PyObject* seed) {
+  HANDLE_TH_ERRORS
+  TORCH_CHECK_TYPE(is_int_like(seed), "manual_seed expected an int, got ", python_type_name(seed));
+  const unsigned long long s = PyLong_AsUnsignedLongLongMask(seed);
+  if (s == static_cast<unsigned long long>(-1) && PyErr_Occurred()) throw python_error();
+  cuda().manual_seed(s);
+  Py_RETURN_NONE;
+  END_HANDLE_TH_ERRORS
+}
+
 PyMethodDef module_methods[] = {
     {"_set_tensor_class", set_tensor_class, METH_O, nullptr},
     {"manual_seed", manual_seed, METH_O, "Seeds the default CPU generator."},
@@ -87,6 +145,14 @@ PyMethodDef module_methods[] = {
     {"get_default_dtype", get_default_dtype, METH_NOARGS, nullptr},
     {"set_default_dtype", set_default_dtype, METH_O, nullptr},
     {"promote_types", promote_types, METH_VARARGS, nullptr},
+    {"_cuda_is_built", cuda_is_built, METH_NOARGS, nullptr},
+    {"_cuda_device_count", cuda_device_count, METH_NOARGS, nullptr},
+    {"_cuda_current_device", cuda_current_device, METH_NOARGS, nullptr},
+    {"_cuda_set_device", cuda_set_device, METH_O, nullptr},
+    {"_cuda_synchronize", cuda_synchronize, METH_O, nullptr},
+    {"_cuda_device_name", cuda_device_name, METH_O, nullptr},
+    {"_cuda_memory_allocated", cuda_memory_allocated, METH_O, nullptr},
+    {"_cuda_manual_seed", cuda_manual_seed, METH_O, nullptr},
     {nullptr, nullptr, 0, nullptr},
 };
 

@@ -164,9 +164,9 @@ PyObject* THPTorch_tensor(PyObject*, PyObject* const* args, Py_ssize_t nargs, Py
     }
   }
   TORCH_CHECK_TYPE(data != nullptr, "tensor() missing 1 required positional argument: 'data'");
-  TORCH_CHECK(!device || device->is_cpu(), "tensor(): this build supports only CPU tensors, got device='",
-              device->str(), "'");
   at::Tensor t = tensor_from_data(data, dtype);
+  // The data is read on the CPU, then moved: a build without CUDA raises here.
+  if (device && !device->is_cpu()) t = t.to(*device, std::nullopt, /*non_blocking=*/false, /*copy=*/false);
   if (requires_grad) at::autograd::set_requires_grad(t, true);
   return THPVariable_Wrap(std::move(t));
   END_HANDLE_TH_ERRORS

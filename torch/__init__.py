@@ -41,7 +41,7 @@ from torch._C import (
 from torch._interop import from_dlpack, from_numpy
 from torch._tensor import Tensor
 from torch._tensor_str import set_printoptions
-from torch import nn, optim  # noqa: E402
+from torch import cuda, nn, optim  # noqa: E402
 from torch.serialization import load, save  # noqa: E402
 
 __version__ = version.__version__
@@ -64,7 +64,7 @@ from torch.functional import split  # noqa: E402  (overrides the int-only bindin
 __all__ = sorted(
     _function_names
     + [
-        "Size", "Tensor", "autograd", "device", "dtype", "enable_grad", "from_dlpack", "from_numpy",
+        "Size", "Tensor", "autograd", "cuda", "device", "dtype", "enable_grad", "from_dlpack", "from_numpy",
         "is_grad_enabled", "load", "nn", "no_grad", "optim", "save", "set_grad_enabled", "get_default_dtype", "get_num_threads", "initial_seed",
         "manual_seed", "promote_types", "set_default_dtype", "set_num_threads", "set_printoptions",
         "uint8", "int8", "int16", "short", "int32", "int", "int64", "long", "float16", "half",

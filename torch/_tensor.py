@@ -137,7 +137,19 @@ class Tensor(_base):
         return self.to(torch.bool)
 
     def cpu(self):
-        return self
+        """This tensor on the CPU: itself when it is already there."""
+        return self.to("cpu")
+
+    def cuda(self, device=None, non_blocking=False):
+        """This tensor on a CUDA device (the current one by default)."""
+        if device is None:
+            device = "cuda"
+        elif isinstance(device, int) and not isinstance(device, bool):
+            device = f"cuda:{device}"
+        device = torch.device(device)
+        if device.type != "cuda":
+            raise ValueError(f"Tensor.cuda() expects a CUDA device, got {device}")
+        return self.to(device, non_blocking=non_blocking)
 
     @property
     def data(self):

@@ -6,6 +6,7 @@
 #include <ATen/Functions.h>
 #include <ATen/NativeFunctions.h>
 #include <ATen/core/TensorMethods.h>
+#include <ATen/detail/CUDAHooks.h>
 #include <ATen/autograd/SavedVariable.h>
 #include <ATen/autograd/Variable.h>
 #include <ATen/autograd/generated/BackwardNodes.h>
@@ -14,6 +15,7 @@ namespace at {
 namespace {
 
 [[noreturn]] void no_kernel(const char* op, Device device) {
+  if (device.is_cuda() && !detail::cuda_hooks().compiled_with_cuda()) detail::raise_no_cuda();
   TORCH_CHECK_NOT_IMPLEMENTED(false, "Could not run '", op, "' with arguments from the '", device.str(),
                               "' backend: this build has no kernel for it.");
 }

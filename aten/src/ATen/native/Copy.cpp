@@ -62,6 +62,15 @@ Tensor to(const Tensor& self, ScalarType dtype, bool non_blocking, bool copy) {
   return result;
 }
 
+Tensor to(const Tensor& self, Device device, std::optional<ScalarType> dtype, bool non_blocking, bool copy) {
+  const ScalarType type = dtype.value_or(self.scalar_type());
+  const bool same_device = device.type == self.device().type && (!device.has_index() || device == self.device());
+  if (same_device) return at::to(self, type, non_blocking, copy);
+  Tensor result = at::empty(self.sizes(), type, device);
+  result.copy_(self, non_blocking);
+  return result;
+}
+
 Scalar item(const Tensor& self) {
   TORCH_CHECK(self.numel() == 1, "a Tensor with ", self.numel(), " elements cannot be converted to Scalar");
   return at::_local_scalar_dense(self);

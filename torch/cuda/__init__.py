@@ -1,0 +1,68 @@
+"""torch.cuda: CUDA device queries and control.
+
+Every answer comes from the native CUDA hooks (aten/src/ATen/detail/CUDAHooks.h):
+a CPU build reports no CUDA and raises "Torch not compiled with CUDA enabled"
+for anything that needs a device, as PyTorch's CPU wheels do.
+"""
+import torch
+from torch import _C
+
+__all__ = [
+    "current_device", "device_count", "get_device_name", "is_available", "manual_seed", "manual_seed_all",
+    "memory_allocated", "set_device", "synchronize",
+]
+
+
+def _index(device):
+    """The CUDA device index named by an int, "cuda[:N]", torch.device or None (the current device)."""
+    if device is None:
+        return current_device()
+    if isinstance(device, str):
+        device = torch.device(device)
+    if isinstance(device, torch.device):
+        if device.type != "cuda":
+            raise ValueError(f"expected a CUDA device, got {device}")
+        return current_device() if device.index is None else device.index
+    if isinstance(device, int) and not isinstance(device, bool):
+        return device
+    raise TypeError(f"expected a CUDA device (int, str or torch.device), got {type(device).__name__}")
+
+
+def is_available():
+    """True when this build has CUDA and a CUDA device is present."""
+    return _C._cuda_is_built() and _C._cuda_device_count() > 0
+
+
+def device_count():
+    """The number of CUDA devices (0 in a CPU build or without a driver)."""
+    return _C._cuda_device_count()
+
+
+def current_device():
+    return _C._cuda_current_device()
+
+
+def set_device(device):
+    _C._cuda_set_device(_index(device))
+
+
+def synchronize(device=None):
+    """Waits for all work queued on `device` to finish."""
+    _C._cuda_synchronize(_index(device))
+
+
+def get_device_name(device=None):
+    return _C._cuda_device_name(_index(device))
+
+
+def memory_allocated(device=None):
+    """Bytes of device memory held by tensors on `device`."""
+    return _C._cuda_memory_allocated(_index(device))
+
+
+def manual_seed(seed):
+    """Seeds the CUDA generators; a no-op without CUDA, as in PyTorch."""
+    _C._cuda_manual_seed(seed)
+
+
+manual_seed_all = manual_seed
