@@ -70,3 +70,16 @@ def test_index_has_hashes_requires_python_and_metadata(tmp_path):
     assert f'data-dist-info-metadata="sha256={hashlib.sha256(meta).hexdigest()}"' in page
     assert "cu130" not in page  # each variant lists only its own wheels
     assert '<a href="torch/">torch</a>' in (index / "cpu" / "simple" / "index.html").read_text()
+
+
+@pytest.mark.parametrize("args, message", [
+    ([], "usage: ci/install_cuda.sh VERSION"),
+    (["11.8"], "unsupported CUDA version 11.8"),
+])
+def test_install_cuda_rejects_bad_versions(args, message):
+    import subprocess
+
+    script = os.path.join(ROOT, "ci", "install_cuda.sh")
+    done = subprocess.run(["bash", script, *args], capture_output=True, text=True)
+    assert done.returncode != 0 and message in done.stderr
+    assert done.stdout == ""  # stdout carries only CUDA_HOME, so callers can $(...) it
