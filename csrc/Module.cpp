@@ -38,6 +38,7 @@ PyObject* manual_seed(PyObject*, PyObject* seed) {
   const unsigned long long s = PyLong_AsUnsignedLongLongMask(seed);
   if (s == static_cast<unsigned long long>(-1) && PyErr_Occurred()) throw python_error();
   at::manual_seed(s);
+  at::detail::cuda_hooks().manual_seed(s);  // torch.manual_seed seeds every device, as in PyTorch
   Py_RETURN_NONE;
   END_HANDLE_TH_ERRORS
 }

@@ -108,3 +108,21 @@ def test_errors_and_zero_grad():
     assert w.grad.tolist() == [0.0, 0.0]
     opt.zero_grad()
     assert w.grad is None
+
+
+@pytest.mark.parametrize("make", [lambda p: torch.optim.SGD(p, lr=0.1), lambda p: torch.optim.Adam(p, lr=0.1)])
+def test_step_with_closure_returns_its_loss_and_records_gradients(make):
+    w = torch.nn.Parameter(torch.tensor([1.0, -2.0]))
+    opt = make([w])
+
+    def closure():
+        opt.zero_grad()
+        loss = (w * w).sum()
+        assert loss.requires_grad  # step runs under no_grad; the closure must not
+        loss.backward()
+        return loss
+
+    loss = opt.step(closure)
+    assert loss.item() == 5.0
+    assert w.tolist() != [1.0, -2.0]
+    assert opt.step() is None

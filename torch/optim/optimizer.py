@@ -51,6 +51,14 @@ class Optimizer:
     def step(self, closure=None):
         raise NotImplementedError
 
+    @staticmethod
+    def _evaluate(closure):
+        """The loss `closure` recomputes (with gradients on, inside step's no_grad), or None."""
+        if closure is None:
+            return None
+        with torch.enable_grad():
+            return closure()
+
     def state_dict(self):
         """PyTorch's layout: parameters are numbered in group order."""
         index = {}
