@@ -31,12 +31,17 @@ PyObject* set_tensor_class(PyObject*, PyObject* cls) {
   Py_RETURN_NONE;
 }
 
-PyObject* manual_seed(PyObject*, PyObject* seed) {
-  HANDLE_TH_ERRORS
+// Any Python int: negative seeds and seeds past 2**63 wrap like PyTorch's.
+uint64_t unpack_seed(PyObject* seed) {
   TORCH_CHECK_TYPE(is_int_like(seed), "manual_seed expected an int, got ", python_type_name(seed));
-  // Any Python int: negative seeds and seeds past 2**63 wrap like PyTorch's.
   const unsigned long long s = PyLong_AsUnsignedLongLongMask(seed);
   if (s == static_cast<unsigned long long>(-1) && PyErr_Occurred()) throw python_error();
+  return s;
+}
+
+PyObject* manual_seed(PyObject*, PyObject* seed) {
+  HANDLE_TH_ERRORS
+  const uint64_t s = unpack_seed(seed);
   at::manual_seed(s);
   at::detail::cuda_hooks().manual_seed(s);  // torch.manual_seed seeds every device, as in PyTorch
   Py_RETURN_NONE;
@@ -129,10 +134,7 @@ PyObject* cuda_memory_allocated(PyObject*, PyObject* device) {
 
 PyObject* cuda_manual_seed(PyObject*, PyObject* seed) {
   HANDLE_TH_ERRORS
-  TORCH_CHECK_TYPE(is_int_like(seed), "manual_seed expected an int, got ", python_type_name(seed));
-  const unsigned long long s = PyLong_AsUnsignedLongLongMask(seed);
-  if (s == static_cast<unsigned long long>(-1) && PyErr_Occurred()) throw python_error();
-  cuda().manual_seed(s);
+  cuda().manual_seed(unpack_seed(seed));
   Py_RETURN_NONE;
   END_HANDLE_TH_ERRORS
 }
