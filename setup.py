@@ -14,20 +14,28 @@ from setuptools import Command, Extension, find_packages, setup
 from setuptools.command.build_ext import build_ext
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from tools.setup_helpers import cmake, env, version  # noqa: E402
+from tools.setup_helpers import cmake, cuda, env, version  # noqa: E402
 
 try:
     SETTINGS = env.read()
-    if SETTINGS.use_cuda and env.find_cuda_home() is None:
-        raise env.BuildSettingError(
-            "USE_CUDA=1 but no CUDA toolkit was found: set CUDA_HOME (ci/install_cuda.sh VERSION prints one) "
-            "or put nvcc on PATH"
-        )
+    CUDA = None
+    if SETTINGS.use_cuda:
+        cuda_home = env.find_cuda_home()
+        if cuda_home is None:
+            raise env.BuildSettingError(
+                "USE_CUDA=1 but no CUDA toolkit was found: set CUDA_HOME (ci/install_cuda.sh VERSION prints one) "
+                "or put nvcc on PATH"
+            )
+        CUDA = cuda.detect(cuda_home)
+        SETTINGS.cmake_args += [f"-DTORCH_CUDA_ARCH_LIST={CUDA.arch_list}", f"-DCMAKE_CUDA_COMPILER={cuda_home}/bin/nvcc"]
 except env.BuildSettingError as e:
     sys.exit(f"error: {e}")
 
-VARIANT = "cpu"
+# The variant names the wheel (+cpu, +cu130) and its build directory.
+VARIANT = CUDA.label if CUDA else "cpu"
 VERSION = version.full_version(VARIANT, SETTINGS.version_override)
+# A CUDA wheel bundles none of NVIDIA's libraries: it depends on their wheels.
+INSTALL_REQUIRES = [f'{req}; platform_system == "Linux"' for req in CUDA.runtime] if CUDA else []
 
 
 class CMakeBuildExt(build_ext):
@@ -39,7 +47,7 @@ class CMakeBuildExt(build_ext):
         cmake.configure(build_dir, SETTINGS, VERSION)
         cmake.build_and_install(build_dir, SETTINGS, package_dir)
         version.write_version_file(
-            os.path.join(package_dir, "version.py"), VERSION, cuda=None, debug=SETTINGS.build_type == "Debug"
+            os.path.join(package_dir, "version.py"), VERSION, cuda=CUDA.version if CUDA else None, debug=SETTINGS.build_type == "Debug"
         )
         for ext in self.extensions:
             ext.library_dirs = [os.path.join(package_dir, "lib")]
@@ -134,6 +142,7 @@ setup(
     long_description_content_type="text/markdown",
     license="BSD-3-Clause",
     python_requires=">=3.9",
+    install_requires=INSTALL_REQUIRES,
     packages=find_packages(include=["torch", "torch.*"]),
     ext_modules=[stub],
     cmdclass={"build_ext": CMakeBuildExt, "develop": Develop, "clean": Clean},

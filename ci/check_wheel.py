@@ -1,13 +1,18 @@
 """check_wheel.py WHEEL: the checks every repaired wheel must pass.
 
-- Linux: `auditwheel show` names a manylinux policy.
+- Linux: `auditwheel show` names a manylinux policy. A CUDA wheel (+cu126,
+  +cu130) may need NVIDIA's runtime libraries from outside (their pip wheels,
+  by design); anything else outside the policy fails it.
+- No NVIDIA library (libcudart, libcublas, libcuda, libnv*) is inside the wheel.
 - `twine check` (metadata renders) and `check-wheel-contents` (layout).
 - No shared library has an RPATH/RUNPATH entry outside the wheel: every entry
-  is relative to $ORIGIN and stays inside the unpacked wheel.
+  is relative to $ORIGIN and stays inside the unpacked wheel, except, in a
+  CUDA wheel, $ORIGIN/../../nvidia/... (the runtime wheels in site-packages).
 Exits non-zero, naming the problem, if any check fails.
 """
 from __future__ import annotations
 
+import json
 import os
 import platform
 import re
@@ -16,6 +21,15 @@ import subprocess
 import sys
 import tempfile
 import zipfile
+
+
+# NVIDIA's libraries: a CUDA wheel depends on their wheels and must not carry them.
+NVIDIA_LIBRARY = re.compile(r"^lib(cuda|cudart|cublas|cublasLt|nv[A-Za-z0-9_]*)([-.].*)?\.so(\.[0-9]+)*$")
+NVIDIA_WHEEL_RPATH = re.compile(r"^\$ORIGIN/\.\./\.\./nvidia/[A-Za-z0-9_]+/lib$")
+
+
+def is_cuda_wheel(wheel: str) -> bool:
+    return re.search(r"\+cu\d+-", os.path.basename(wheel)) is not None
 
 
 def run(cmd: list[str]) -> str:
@@ -39,8 +53,28 @@ def rpaths(path: str) -> list[str]:
     return entries
 
 
+def bundled_nvidia_libraries(wheel: str) -> list[str]:
+    with zipfile.ZipFile(wheel) as z:
+        return [n for n in z.namelist() if NVIDIA_LIBRARY.match(os.path.basename(n))]
+
+
+def check_policy(wheel: str) -> str:
+    """The manylinux policy `auditwheel show` gives, allowing NVIDIA's runtime in a CUDA wheel."""
+    info = json.loads(run(tool("auditwheel") + ["show", "--json", wheel]))
+    tag = info["overall_tag"]
+    if tag.startswith("manylinux"):
+        return tag
+    tag = info["sym_tag"]
+    blocking = info["policy_upgrades"].get(tag, {}).get("libs_to_eliminate", [])
+    outside = [lib for lib in blocking if not (is_cuda_wheel(wheel) and NVIDIA_LIBRARY.match(lib))]
+    if not tag.startswith("manylinux") or outside:
+        sys.exit(f"check_wheel: no manylinux policy: {info['overall_tag']}; libraries outside the policy: {outside}")
+    return f"{tag} (NVIDIA runtime from its wheels: {', '.join(sorted(blocking))})"
+
+
 def check_rpaths(wheel: str) -> list[str]:
     problems = []
+    cuda = is_cuda_wheel(wheel)
     with tempfile.TemporaryDirectory() as tmp:
         with zipfile.ZipFile(wheel) as z:
             z.extractall(tmp)
@@ -50,6 +84,8 @@ def check_rpaths(wheel: str) -> list[str]:
                     continue
                 path = os.path.join(root, name)
                 for entry in rpaths(path):
+                    if cuda and NVIDIA_WHEEL_RPATH.match(entry):
+                        continue  # site-packages/nvidia/<lib>/lib: the runtime wheels this one requires
                     if not entry.startswith("$ORIGIN"):
                         problems.append(f"{os.path.relpath(path, tmp)}: RPATH entry {entry!r} is absolute")
                         continue
@@ -64,15 +100,15 @@ def main() -> int:
         sys.exit(__doc__)
     wheel = sys.argv[1]
     if platform.system() == "Linux":
-        shown = run(tool("auditwheel") + ["show", wheel])
-        if not re.search(r"manylinux_\d+_\d+", shown):
-            sys.exit(f"check_wheel: auditwheel show names no manylinux policy:\n{shown}")
-        policy = re.search(r"manylinux_[0-9_]+_\w+", shown).group(0)
-        print(f"auditwheel: {policy}")
+        print(f"auditwheel: {check_policy(wheel)}")
         problems = check_rpaths(wheel)
         if problems:
             sys.exit("check_wheel: " + "\n".join(problems))
-        print("rpath: every entry stays inside the wheel")
+        print("rpath: every entry stays inside the wheel" + (" or points at the NVIDIA runtime wheels" if is_cuda_wheel(wheel) else ""))
+    bundled = bundled_nvidia_libraries(wheel)
+    if bundled:
+        sys.exit(f"check_wheel: NVIDIA libraries inside the wheel (they come from NVIDIA's wheels): {bundled}")
+    print("no NVIDIA library inside the wheel")
     run(tool("twine") + ["check", "--strict", wheel])
     print("twine check: passed")
     config = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "pyproject.toml")

@@ -24,6 +24,8 @@ case "$major" in
       target="$(ls "$home/lib/lib$lib.so."* 2>/dev/null | head -n 1)"
       [ -n "$target" ] && ln -sf "$(basename "$target")" "$home/lib/lib$lib.so"
     done
+    # nvcc.profile links from lib64 (a system toolkit's layout); the wheels use lib.
+    [ -e "$home/lib64" ] || ln -s lib "$home/lib64"
     ;;
   12)
     command -v dnf >/dev/null || { echo "install_cuda.sh: CUDA $version needs a RHEL 8 (manylinux_2_28) image with dnf" >&2; exit 1; }

@@ -17,7 +17,13 @@ case "$(uname -s)" in
     need auditwheel
     need patchelf
     out="$(mktemp -d)"
-    auditwheel repair --wheel-dir "$out" "$wheel"
+    excludes=()
+    if [[ "$(basename "$wheel")" == *+cu[0-9]* ]]; then
+      # A CUDA wheel depends on NVIDIA's runtime wheels (its METADATA pins
+      # them) and finds them through its RPATH: never graft them in.
+      excludes=(--exclude 'libcuda.so.*' --exclude 'libcudart.so.*' --exclude 'libcublas.so.*' --exclude 'libcublasLt.so.*')
+    fi
+    auditwheel repair "${excludes[@]}" --wheel-dir "$out" "$wheel"
     ;;
   Darwin)
     need delocate-wheel delocate

@@ -139,6 +139,18 @@ PyObject* cuda_manual_seed(PyObject*, PyObject* seed) {
   END_HANDLE_TH_ERRORS
 }
 
+PyObject* cuda_arch_list(PyObject*, PyObject*) {
+  const std::string archs = cuda().arch_list();
+  return PyUnicode_FromStringAndSize(archs.data(), static_cast<Py_ssize_t>(archs.size()));
+}
+
+PyObject* cuda_empty_cache(PyObject*, PyObject*) {
+  HANDLE_TH_ERRORS
+  cuda().empty_cache();
+  Py_RETURN_NONE;
+  END_HANDLE_TH_ERRORS
+}
+
 PyMethodDef module_methods[] = {
     {"_set_tensor_class", set_tensor_class, METH_O, nullptr},
     {"manual_seed", manual_seed, METH_O, "Seeds the default CPU generator."},
@@ -156,6 +168,8 @@ PyMethodDef module_methods[] = {
     {"_cuda_device_name", cuda_device_name, METH_O, nullptr},
     {"_cuda_memory_allocated", cuda_memory_allocated, METH_O, nullptr},
     {"_cuda_manual_seed", cuda_manual_seed, METH_O, nullptr},
+    {"_cuda_arch_list", cuda_arch_list, METH_NOARGS, "TORCH_CUDA_ARCH_LIST of libtorch_cuda, space-separated (\"\" without CUDA)."},
+    {"_cuda_empty_cache", cuda_empty_cache, METH_NOARGS, nullptr},
     {nullptr, nullptr, 0, nullptr},
 };
 

@@ -186,8 +186,10 @@ PyObject* tolist_rec(const char* data, const at::Tensor& t, int64_t dim) {
 
 PyObject* tensor_tolist(PyObject* self, PyObject*) {
   HANDLE_TH_ERRORS
-  const at::Tensor& t = unpack(self);
-  TORCH_CHECK(t.is_cpu(), "tolist() needs a CPU tensor; call .cpu() first");
+  const at::Tensor& self_ = unpack(self);
+  // A device tensor is copied to the host first, as PyTorch does.
+  const at::Tensor t =
+      self_.is_cpu() ? self_ : self_.to(at::Device(at::DeviceType::CPU), std::nullopt, false, false);
   return AT_DISPATCH_ALL_TYPES_AND_BOOL(t.scalar_type(), "tolist", [&] {
     return tolist_rec<scalar_t>(static_cast<const char*>(t.data_ptr()), t, 0);
   });

@@ -7,6 +7,10 @@ native_functions.yaml: torch.<op> functions from torch._C._VariableFunctions,
 Tensor.<op> methods from torch._C.TensorBase.
 """
 from torch import _C
+from torch import _cuda_loader, version
+
+# A CUDA wheel's kernels live in libtorch_cuda, loaded next to libtorch_cpu.
+_cuda_loader.load(version.cuda)
 
 # dtypes, with PyTorch's aliases. These shadow builtins (torch.float, torch.bool),
 # so nothing in this file uses the builtins by name; they are defined
@@ -22,7 +26,6 @@ float32 = float = _C.float32
 float64 = double = _C.float64
 bool = _C.bool
 
-from torch import version
 from torch import autograd
 from torch.autograd import enable_grad, no_grad, set_grad_enabled
 from torch._C import (

@@ -166,8 +166,9 @@ def _str(t):
         if t.dtype not in default_dtypes:
             suffixes.append("dtype=" + str(t.dtype))
         summarize = t.numel() > PRINT_OPTS.threshold
-        formatter = _Formatter(_summarized_values(t, summarize), t.dtype.is_floating_point)
-        body = _tensor_str_with_formatter(t, indent, summarize, formatter)
+        host = t if t.device.type == "cpu" else t.detach().cpu()  # the values are read on the host
+        formatter = _Formatter(_summarized_values(host, summarize), t.dtype.is_floating_point)
+        body = _tensor_str_with_formatter(host, indent, summarize, formatter)
     if t.grad_fn is not None:
         suffixes.append(f"grad_fn=<{t.grad_fn.name()}>")
     elif t.requires_grad:

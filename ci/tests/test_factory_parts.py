@@ -34,9 +34,12 @@ def test_sync_rewrites_only_the_selector(tmp_path):
 def test_github_jobs_are_enabled_platform_variant_pairs():
     jobs = matrix.github_jobs(matrix.load())
     names = {j["name"] for j in jobs}
-    assert "linux-x86_64-cpu" in names
-    assert all(not n.endswith(("cu126", "cu130")) for n in names)  # not enabled until libtorch_cuda exists
+    assert {"linux-x86_64-cpu", "linux-x86_64-cu126", "linux-x86_64-cu130", "linux-aarch64-cpu"} <= names
+    assert not any(n.startswith("macos") for n in names)  # declared, not enabled
+    assert not any(n == "linux-aarch64-cu130" for n in names)  # the platform lists only cpu
     assert all(j["build"] and j["runner"] for j in jobs)
+    cuda_jobs = {j["variant"]: j for j in jobs if j["cuda"]}
+    assert cuda_jobs["cu130"]["cuda"] == "13.0" and "12.0+PTX" in cuda_jobs["cu130"]["arch_list"]
 
 
 def test_unknown_variant_is_an_error(tmp_path):

@@ -8,8 +8,8 @@ import torch
 from torch import _C
 
 __all__ = [
-    "current_device", "device_count", "get_device_name", "is_available", "manual_seed", "manual_seed_all",
-    "memory_allocated", "set_device", "synchronize",
+    "current_device", "device_count", "empty_cache", "get_arch_list", "get_device_name", "is_available",
+    "manual_seed", "manual_seed_all", "memory_allocated", "set_device", "synchronize",
 ]
 
 
@@ -56,8 +56,28 @@ def get_device_name(device=None):
 
 
 def memory_allocated(device=None):
-    """Bytes of device memory held by tensors on `device`."""
+    """Bytes of device memory held by tensors on `device` (0 without CUDA, as in PyTorch)."""
+    if not is_available():
+        return 0
     return _C._cuda_memory_allocated(_index(device))
+
+
+def get_arch_list():
+    """The architectures this build carries code for ("sm_80", "compute_120" for PTX), or [] without CUDA."""
+    if not is_available():
+        return []
+    archs = []
+    for arch in _C._cuda_arch_list().split():
+        number = arch.replace("+PTX", "").replace(".", "")
+        archs.append(f"sm_{number}")
+        if arch.endswith("+PTX"):
+            archs.append(f"compute_{number}")
+    return archs
+
+
+def empty_cache():
+    """Returns the caching allocator's unused device memory to the driver."""
+    _C._cuda_empty_cache()
 
 
 def manual_seed(seed):

@@ -67,18 +67,23 @@ void TensorIterator::compute_shape(const TensorIteratorConfig& config) {
 }
 
 void TensorIterator::compute_types(const TensorIteratorConfig& config) {
-  // Device: every defined operand must agree (0-d CPU tensors excepted, as in PyTorch).
+  // Device: every defined operand must agree, except 0-d CPU inputs (Python
+  // numbers and the like), which may join tensors of any device, as in PyTorch.
+  auto cpu_scalar = [](const OperandInfo& op) { return !op.is_output && op.tensor.dim() == 0 && op.tensor.is_cpu(); };
   bool have_device = false;
-  for (const auto& op : operands_) {
-    if (!op.tensor.defined()) continue;
-    if (!have_device) {
-      device_ = op.tensor.device();
-      have_device = true;
-    } else if (op.tensor.device() != device_) {
-      TORCH_CHECK(op.tensor.dim() == 0 && op.tensor.is_cpu(),
-                  "Expected all tensors to be on the same device, but found at least two devices, ",
-                  device_.str(), " and ", op.tensor.device().str(), "!");
+  for (int pass = 0; pass < 2 && !have_device; ++pass) {
+    for (const auto& op : operands_) {
+      if (op.tensor.defined() && (pass == 1 || !cpu_scalar(op))) {
+        device_ = op.tensor.device();
+        have_device = true;
+        break;
+      }
     }
+  }
+  for (const auto& op : operands_) {
+    if (!op.tensor.defined() || op.tensor.device() == device_) continue;
+    TORCH_CHECK(cpu_scalar(op), "Expected all tensors to be on the same device, but found at least two devices, ",
+                device_.str(), " and ", op.tensor.device().str(), "!");
   }
 
   const OperandInfo* first_input = nullptr;
@@ -124,6 +129,15 @@ void TensorIterator::compute_types(const TensorIteratorConfig& config) {
       }
       cast.unsafeGetTensorImpl()->set_wrapped_number(op.tensor.unsafeGetTensorImpl()->is_wrapped_number());
       op.tensor = cast;
+    }
+  }
+  // A device kernel reads device memory: CPU scalars travel there.
+  if (!device_.is_cpu()) {
+    for (auto& op : operands_) {
+      if (!op.tensor.defined() || op.tensor.device() == device_) continue;
+      Tensor moved = at::empty({}, op.tensor.scalar_type(), device_);
+      moved.copy_(op.tensor);
+      op.tensor = moved;
     }
   }
 }

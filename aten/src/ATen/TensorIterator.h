@@ -75,6 +75,13 @@ class TORCH_API TensorIterator {
   bool is_scalar(int k) const;
   bool is_contiguous() const;
 
+  // For device loops (native/cuda/Loops.cuh), which walk the iterator
+  // themselves: the shape (innermost dim first), operand k's byte strides
+  // along it and its data pointer.
+  IntArrayRef shape() const { return IntArrayRef(shape_.data(), shape_.size()); }
+  const int64_t* strides(int k) const { return operands_[k].stride_bytes.data(); }
+  char* data_ptr(int k) const { return operands_[k].data; }
+
   void for_each(const loop2d_t& loop, int64_t grain_size = 32768) const;
   void serial_for_each(const loop2d_t& loop, int64_t begin, int64_t end) const;
 

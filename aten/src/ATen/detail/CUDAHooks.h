@@ -21,6 +21,10 @@ struct TORCH_API CUDAHooksInterface {
   virtual std::string device_name(int device) const;
   virtual int64_t memory_allocated(int device) const;
   virtual void manual_seed(uint64_t seed) const;
+  // The TORCH_CUDA_ARCH_LIST libtorch_cuda was compiled for ("" without CUDA).
+  virtual std::string arch_list() const { return ""; }
+  // Returns cached, unused device memory to the driver.
+  virtual void empty_cache() const {}
 };
 
 TORCH_API const CUDAHooksInterface& cuda_hooks();

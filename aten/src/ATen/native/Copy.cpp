@@ -6,6 +6,7 @@ namespace at::native {
 
 DEFINE_DISPATCH(copy_stub);
 DEFINE_DISPATCH(fill_stub);
+DEFINE_DISPATCH(copy_bytes_stub);
 
 namespace {
 
@@ -22,11 +23,29 @@ bool partial_overlap(const Tensor& a, const Tensor& b) {
   return overlap && !(a0 == b0 && a1 == b1);
 }
 
+// Copies between devices: src is cast and made dense on its own device, the
+// bytes move in one transfer, and a strided destination is filled from a
+// dense temporary on its device.
+void copy_between_devices(const Tensor& self, const Tensor& src) {
+  Tensor dense_src = src.expand(self.sizes()).to(self.scalar_type()).contiguous();
+  Tensor dense_dst = self.is_contiguous() ? self : at::empty(self.sizes(), self.scalar_type(), self.device());
+  if (self.numel() > 0) {
+    const c10::DeviceType by = self.is_cuda() ? self.device().type : src.device().type;
+    copy_bytes_stub(by, dense_dst.data_ptr(), dense_dst.device(), dense_src.data_ptr(), dense_src.device(),
+                    dense_dst.nbytes());
+  }
+  if (!dense_dst.is_same(self)) self.copy_(dense_dst);
+}
+
 }  // namespace
 
 const Tensor& copy_(const Tensor& self, const Tensor& src, bool non_blocking) {
   (void)non_blocking;
   if (self.is_same(src)) return self;
+  if (self.device() != src.device()) {
+    copy_between_devices(self, src);
+    return self;
+  }
   TORCH_CHECK(!partial_overlap(self, src),
               "unsupported operation: some elements of the input tensor and the written-to tensor refer to a "
               "single memory location. Please clone() the tensor before performing the operation.");
@@ -91,6 +110,13 @@ Scalar _local_scalar_dense_cpu(const Tensor& self) {
     case ScalarType::BFloat16: return Scalar(static_cast<float>(*static_cast<const c10::BFloat16*>(p)));
     default: TORCH_CHECK_NOT_IMPLEMENTED(false, "item() not implemented for '", self.scalar_type(), "'");
   }
+}
+
+// The value is read on the host: one small device-to-host copy.
+Scalar _local_scalar_dense_cuda(const Tensor& self) {
+  Tensor host = at::empty({}, self.scalar_type(), Device(DeviceType::CPU));
+  host.copy_(self.reshape({}));
+  return _local_scalar_dense_cpu(host);
 }
 
 }  // namespace at::native

@@ -10,5 +10,9 @@ using fill_fn = void (*)(TensorIterator& iter, const Scalar& value);
 // Elementwise copy between any two dtypes (iter: output, input).
 DECLARE_DISPATCH(copy_fn, copy_stub);
 DECLARE_DISPATCH(fill_fn, fill_stub);
+// nbytes from src to dst where at least one side is a device (host<->device,
+// device<->device); registered by the device's library (CUDA: cudaMemcpy).
+using copy_bytes_fn = void (*)(void* dst, Device dst_device, const void* src, Device src_device, size_t nbytes);
+DECLARE_DISPATCH(copy_bytes_fn, copy_bytes_stub);
 
 }  // namespace at::native

@@ -2,6 +2,8 @@
 #include <ATen/ATen.h>
 #include <ATen/native/Distributions.h>
 #include <ATen/core/Generator.h>
+#include <ATen/detail/CUDAHooks.h>
+#include <c10/core/Allocator.h>
 
 #include <cmath>
 #include <limits>
@@ -9,10 +11,9 @@
 
 namespace at::native {
 
-Tensor empty_cpu(IntArrayRef size, std::optional<ScalarType> dtype, std::optional<Device> device) {
-  (void)device;  // dispatch already chose the CPU
-  const ScalarType type = dtype.value_or(c10::get_default_dtype());
-  TORCH_CHECK(type != ScalarType::Undefined, "empty(): undefined dtype");
+namespace {
+
+int64_t checked_numel(IntArrayRef size) {
   int64_t numel = 1;
   for (int64_t s : size) {
     TORCH_CHECK(s >= 0, "Trying to create tensor with negative dimension ", s, ": ", size);
@@ -20,10 +21,56 @@ Tensor empty_cpu(IntArrayRef size, std::optional<ScalarType> dtype, std::optiona
                 "empty(): the size ", size, " is too large");
     numel *= s;
   }
-  auto storage = c10::Storage::allocate(numel * c10::elementSize(type), c10::GetCPUAllocator());
-  auto impl = c10::make_intrusive<c10::TensorImpl>(std::move(storage), type, Device(DeviceType::CPU));
+  return numel;
+}
+
+// The device a CUDA tensor goes to: "cuda" means the current device. A CPU
+// build (no hooks registered) raises "Torch not compiled with CUDA enabled".
+Device resolve_cuda_device(std::optional<Device> device) {
+  const auto& hooks = at::detail::cuda_hooks();
+  if (!hooks.compiled_with_cuda()) at::detail::raise_no_cuda();
+  Device d = device.value_or(Device(DeviceType::CUDA));
+  if (!d.has_index()) d = Device(DeviceType::CUDA, static_cast<int8_t>(hooks.current_device()));
+  const int count = hooks.device_count();
+  TORCH_CHECK(d.index < count, "CUDA error: invalid device ordinal: ", d.str(), " requested, but ",
+              count == 0 ? std::string("no CUDA GPU is available (torch.cuda.is_available() is False)")
+                         : "this machine has " + std::to_string(count) + " CUDA device(s)");
+  return d;
+}
+
+// Allocates on device `d` (for CUDA, through libtorch_cuda's caching allocator,
+// which allocates on the current device: switch to d's for the call).
+c10::Storage allocate_on(Device d, size_t nbytes) {
+  c10::Allocator* allocator = c10::GetAllocator(d.type);
+  TORCH_CHECK(allocator != nullptr, "no allocator registered for device '", d.str(), "'");
+  if (!d.is_cuda()) return c10::Storage::allocate(nbytes, allocator);
+  const auto& hooks = at::detail::cuda_hooks();
+  const int previous = hooks.current_device();
+  if (previous != d.index) hooks.set_device(d.index);
+  c10::Storage storage = c10::Storage::allocate(nbytes, allocator);
+  if (previous != d.index) hooks.set_device(previous);
+  return storage;
+}
+
+Tensor empty_on(IntArrayRef size, std::optional<ScalarType> dtype, Device d) {
+  const ScalarType type = dtype.value_or(c10::get_default_dtype());
+  TORCH_CHECK(type != ScalarType::Undefined, "empty(): undefined dtype");
+  const int64_t numel = checked_numel(size);
+  auto impl = c10::make_intrusive<c10::TensorImpl>(allocate_on(d, numel * c10::elementSize(type)), type, d);
   impl->set_sizes_contiguous(size);
   return Tensor(std::move(impl));
+}
+
+}  // namespace
+
+Tensor empty_cpu(IntArrayRef size, std::optional<ScalarType> dtype, std::optional<Device> device) {
+  (void)device;  // dispatch already chose the CPU
+  return empty_on(size, dtype, Device(DeviceType::CPU));
+}
+
+// Device-generic: the memory comes from the allocator libtorch_cuda registers.
+Tensor empty_cuda(IntArrayRef size, std::optional<ScalarType> dtype, std::optional<Device> device) {
+  return empty_on(size, dtype, resolve_cuda_device(device));
 }
 
 Tensor empty_like(const Tensor& self, std::optional<ScalarType> dtype, std::optional<Device> device) {
@@ -125,8 +172,7 @@ const Tensor& resize_(const Tensor& self, IntArrayRef size) {
   c10::TensorImpl* impl = self.unsafeGetTensorImpl();
   const size_t needed = (numel + self.storage_offset()) * self.element_size();
   if (needed > self.storage().nbytes()) {
-    TORCH_CHECK(self.is_cpu(), "resize_: only CPU tensors can grow");
-    auto storage = c10::Storage::allocate(needed, c10::GetCPUAllocator());
+    auto storage = allocate_on(self.device(), needed);
     impl->set_storage(std::move(storage));
   }
   impl->set_sizes_contiguous(size);

@@ -1,6 +1,7 @@
 #include <c10/core/Allocator.h>
 #include <c10/util/Exception.h>
 
+#include <atomic>
 #include <cstdlib>
 #include <sys/mman.h>
 
@@ -32,6 +33,19 @@ class CPUAllocator final : public Allocator {
 Allocator* GetCPUAllocator() {
   static CPUAllocator allocator;
   return &allocator;
+}
+
+namespace {
+std::atomic<Allocator*> device_allocators[kNumDeviceTypes] = {};
+}  // namespace
+
+void SetAllocator(DeviceType type, Allocator* allocator) {
+  device_allocators[static_cast<int>(type)].store(allocator, std::memory_order_release);
+}
+
+Allocator* GetAllocator(DeviceType type) {
+  if (type == DeviceType::CPU) return GetCPUAllocator();
+  return device_allocators[static_cast<int>(type)].load(std::memory_order_acquire);
 }
 
 }  // namespace c10

@@ -56,4 +56,10 @@ class C10_API Allocator {
 constexpr size_t kCPUAlignment = 64;
 C10_API Allocator* GetCPUAllocator();
 
+// The allocator of each device type. CPU's is built in; libtorch_cuda sets
+// CUDA's when it loads (its allocate() uses the current CUDA device). nullptr
+// while none is registered.
+C10_API void SetAllocator(DeviceType type, Allocator* allocator);
+C10_API Allocator* GetAllocator(DeviceType type);
+
 }  // namespace c10

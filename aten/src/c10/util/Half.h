@@ -2,6 +2,8 @@
 // float16 and bfloat16 storage types. They convert implicitly to and from
 // float, so a kernel written for scalar_t computes in float and rounds once
 // when it stores: `return x + y;` works for every floating dtype.
+#include <c10/macros/Macros.h>
+
 #include <cstdint>
 #include <cstring>
 #include <limits>
@@ -11,19 +13,27 @@
 namespace c10 {
 namespace detail {
 
-inline float bits_to_float(uint32_t bits) {
+C10_HOST_DEVICE inline float bits_to_float(uint32_t bits) {
+#if defined(__CUDA_ARCH__)
+  return __uint_as_float(bits);
+#else
   float f;
   std::memcpy(&f, &bits, sizeof f);
   return f;
+#endif
 }
 
-inline uint32_t float_to_bits(float f) {
+C10_HOST_DEVICE inline uint32_t float_to_bits(float f) {
+#if defined(__CUDA_ARCH__)
+  return __float_as_uint(f);
+#else
   uint32_t bits;
   std::memcpy(&bits, &f, sizeof bits);
   return bits;
+#endif
 }
 
-inline float fp16_to_fp32(uint16_t h) {
+C10_HOST_DEVICE inline float fp16_to_fp32(uint16_t h) {
   const uint32_t sign = static_cast<uint32_t>(h & 0x8000u) << 16;
   uint32_t exp = (h >> 10) & 0x1fu;
   uint32_t mant = h & 0x3ffu;
@@ -42,7 +52,7 @@ inline float fp16_to_fp32(uint16_t h) {
 }
 
 // Round to nearest, ties to even, as IEEE 754 (and numpy) do.
-inline uint16_t fp32_to_fp16(float f) {
+C10_HOST_DEVICE inline uint16_t fp32_to_fp16(float f) {
   uint32_t x = float_to_bits(f);
   const uint32_t sign = (x >> 16) & 0x8000u;
   x &= 0x7fffffffu;
@@ -59,9 +69,9 @@ inline uint16_t fp32_to_fp16(float f) {
   return static_cast<uint16_t>(sign | (x >> 13));
 }
 
-inline float bf16_to_fp32(uint16_t b) { return bits_to_float(static_cast<uint32_t>(b) << 16); }
+C10_HOST_DEVICE inline float bf16_to_fp32(uint16_t b) { return bits_to_float(static_cast<uint32_t>(b) << 16); }
 
-inline uint16_t fp32_to_bf16(float f) {
+C10_HOST_DEVICE inline uint16_t fp32_to_bf16(float f) {
   uint32_t x = float_to_bits(f);
   if ((x & 0x7fffffffu) > 0x7f800000u) return static_cast<uint16_t>((x >> 16) | 0x40u);  // quiet nan
   x += 0x7fffu + ((x >> 16) & 1u);
@@ -73,9 +83,9 @@ inline uint16_t fp32_to_bf16(float f) {
 struct alignas(2) Half {
   uint16_t x = 0;
   Half() = default;
-  Half(float f) : x(detail::fp32_to_fp16(f)) {}  // NOLINT: implicit on purpose
-  operator float() const { return detail::fp16_to_fp32(x); }  // NOLINT
-  static Half from_bits(uint16_t bits) {
+  C10_HOST_DEVICE Half(float f) : x(detail::fp32_to_fp16(f)) {}  // NOLINT: implicit on purpose
+  C10_HOST_DEVICE operator float() const { return detail::fp16_to_fp32(x); }  // NOLINT
+  C10_HOST_DEVICE static Half from_bits(uint16_t bits) {
     Half h;
     h.x = bits;
     return h;
@@ -85,9 +95,9 @@ struct alignas(2) Half {
 struct alignas(2) BFloat16 {
   uint16_t x = 0;
   BFloat16() = default;
-  BFloat16(float f) : x(detail::fp32_to_bf16(f)) {}  // NOLINT
-  operator float() const { return detail::bf16_to_fp32(x); }  // NOLINT
-  static BFloat16 from_bits(uint16_t bits) {
+  C10_HOST_DEVICE BFloat16(float f) : x(detail::fp32_to_bf16(f)) {}  // NOLINT
+  C10_HOST_DEVICE operator float() const { return detail::bf16_to_fp32(x); }  // NOLINT
+  C10_HOST_DEVICE static BFloat16 from_bits(uint16_t bits) {
     BFloat16 b;
     b.x = bits;
     return b;

@@ -1,21 +1,13 @@
 // copy_ between any two dtypes, and fill_.
 #include <ATen/Dispatch.h>
 #include <ATen/native/Copy.h>
+#include <ATen/native/UnaryFunctors.h>
 #include <ATen/native/cpu/Loops.h>
 
 #include <cstring>
 
 namespace at::native {
 namespace {
-
-template <typename dst_t, typename src_t>
-dst_t convert(src_t v) {
-  if constexpr (std::is_same_v<dst_t, bool>) {
-    return v != src_t(0);
-  } else {
-    return static_cast<dst_t>(v);
-  }
-}
 
 void copy_kernel(TensorIterator& iter) {
   const ScalarType dst = iter.dtype(0), src = iter.dtype(1);

@@ -5,22 +5,13 @@
 // is contiguous (or a broadcast scalar) the loop is a plain indexed loop that
 // the compiler vectorises.
 #include <ATen/TensorIterator.h>
+#include <ATen/native/FunctionTraits.h>
 
 #include <tuple>
 #include <type_traits>
 #include <utility>
 
 namespace at::native {
-
-template <typename T>
-struct function_traits : function_traits<decltype(&T::operator())> {};
-template <typename C, typename R, typename... Args>
-struct function_traits<R (C::*)(Args...) const> {
-  using result_type = R;
-  static constexpr size_t arity = sizeof...(Args);
-  template <size_t i>
-  using arg = std::decay_t<std::tuple_element_t<i, std::tuple<Args...>>>;
-};
 
 namespace detail {
 

@@ -1,5 +1,7 @@
-// CPU loops of the unary pointwise ops.
+// CPU loops of the unary pointwise ops; the scalar math is in
+// native/UnaryFunctors.h, shared with the CUDA kernels.
 #include <ATen/Dispatch.h>
+#include <ATen/native/UnaryFunctors.h>
 #include <ATen/native/UnaryOps.h>
 #include <ATen/native/cpu/Loops.h>
 #include <ATen/native/cpu/VecMath.h>
@@ -16,16 +18,6 @@ void neg_kernel(TensorIterator& iter) {
   });
 }
 
-template <typename T>
-T abs_value(T x) {
-  if constexpr (std::is_unsigned_v<T> || std::is_same_v<T, bool>) {
-    return x;
-  } else {
-    const c10::opmath_t<T> v = x;
-    return v < 0 ? -v : v;
-  }
-}
-
 void abs_kernel(TensorIterator& iter) {
   AT_DISPATCH_ALL_TYPES_AND_BOOL(iter.common_dtype(), "abs", [&] {
     cpu_kernel(iter, [](scalar_t x) -> scalar_t { return abs_value(x); });
@@ -34,37 +26,24 @@ void abs_kernel(TensorIterator& iter) {
 
 void relu_kernel(TensorIterator& iter) {
   AT_DISPATCH_ALL_TYPES(iter.common_dtype(), "relu", [&] {
-    // NaN propagates, as in PyTorch: NaN > 0 is false but the ternary keeps x.
-    cpu_kernel(iter, [](scalar_t x) -> scalar_t { return x < scalar_t(0) ? scalar_t(0) : x; });
+    cpu_kernel(iter, [](scalar_t x) -> scalar_t { return relu_of(x); });
   });
 }
 
-// Computed in float for float16/bfloat16 (x is the widened value).
+// Computed in float for float16/bfloat16 (x is the widened value). exp and
+// sigmoid get a vectorised float32 path below; these are their generic loops.
 #define FLOAT_UNARY_KERNEL(name, expr)                                      \
-  void name##_kernel(TensorIterator& iter) {                                \
+  void name##_generic_kernel(TensorIterator& iter) {                        \
     AT_DISPATCH_FLOATING_TYPES(iter.common_dtype(), #name, [&] {            \
       cpu_kernel(iter, [](scalar_t x_) -> scalar_t {                        \
-        const c10::opmath_t<scalar_t> x = x_;                               \
+        using M = c10::opmath_t<scalar_t>;                                  \
+        const M x = x_;                                                     \
         return expr;                                                        \
       });                                                                   \
     });                                                                     \
   }
 
-FLOAT_UNARY_KERNEL(exp_generic, std::exp(x))
-FLOAT_UNARY_KERNEL(log, std::log(x))
-FLOAT_UNARY_KERNEL(sqrt, std::sqrt(x))
-FLOAT_UNARY_KERNEL(reciprocal, scalar_t(1) / x)
-FLOAT_UNARY_KERNEL(sigmoid_generic, scalar_t(1) / (scalar_t(1) + std::exp(-x)))
-FLOAT_UNARY_KERNEL(tanh, std::tanh(x))
-FLOAT_UNARY_KERNEL(log1p, std::log1p(x))
-FLOAT_UNARY_KERNEL(expm1, std::expm1(x))
-FLOAT_UNARY_KERNEL(rsqrt, scalar_t(1) / std::sqrt(x))
-FLOAT_UNARY_KERNEL(sin, std::sin(x))
-FLOAT_UNARY_KERNEL(cos, std::cos(x))
-// 0.5 x (1 + erf(x / sqrt 2)) and its tanh approximation, as PyTorch's GELU.
-FLOAT_UNARY_KERNEL(gelu, 0.5f * x * (1.0f + std::erf(x * static_cast<c10::opmath_t<scalar_t>>(M_SQRT1_2))))
-FLOAT_UNARY_KERNEL(gelu_tanh, 0.5f * x * (1.0f + std::tanh(static_cast<c10::opmath_t<scalar_t>>(0.7978845608028654) *
-                                                          (x + 0.044715f * x * x * x))))
+AT_FOR_EACH_FLOAT_UNARY_OP(FLOAT_UNARY_KERNEL)
 
 #undef FLOAT_UNARY_KERNEL
 
@@ -97,39 +76,14 @@ void sigmoid_kernel(TensorIterator& iter) { float32_fast_path<&vec::sigmoid, &si
     });                                                                            \
   }
 
-ROUNDING_KERNEL(floor, std::floor)
-ROUNDING_KERNEL(ceil, std::ceil)
-ROUNDING_KERNEL(round, std::nearbyint)  // half to even, like torch.round
-ROUNDING_KERNEL(trunc, std::trunc)
+AT_FOR_EACH_ROUNDING_OP(ROUNDING_KERNEL)
 
 #undef ROUNDING_KERNEL
-
-template <typename T>
-T sign_of(T x) {
-  if constexpr (std::is_same_v<T, bool>) {
-    return x;
-  } else {
-    using M = c10::opmath_t<T>;
-    const M v = x;
-    return static_cast<M>((M(0) < v) - (v < M(0)));
-  }
-}
 
 void sign_kernel(TensorIterator& iter) {
   AT_DISPATCH_ALL_TYPES_AND_BOOL(iter.common_dtype(), "sign", [&] {
     cpu_kernel(iter, [](scalar_t x) -> scalar_t { return sign_of(x); });
   });
-}
-
-template <typename T>
-T bitwise_not_of(T x) {
-  if constexpr (std::is_same_v<T, bool>) {
-    return !x;
-  } else if constexpr (c10::is_floating_v<T>) {
-    return x;  // rejected before dispatch
-  } else {
-    return static_cast<T>(~x);
-  }
 }
 
 void bitwise_not_kernel(TensorIterator& iter) {
@@ -154,15 +108,13 @@ void bitwise_not_kernel(TensorIterator& iter) {
     });                                                                            \
   }
 
-PREDICATE_KERNEL(isnan, std::isnan(v), false)
-PREDICATE_KERNEL(isfinite, std::isfinite(v), true)
-PREDICATE_KERNEL(isinf, std::isinf(v), false)
+AT_FOR_EACH_FLOAT_PREDICATE(PREDICATE_KERNEL)
 
 #undef PREDICATE_KERNEL
 
 void logical_not_kernel(TensorIterator& iter) {
   AT_DISPATCH_ALL_TYPES_AND_BOOL(iter.common_dtype(), "logical_not", [&] {
-    cpu_kernel(iter, [](scalar_t x) -> bool { return !static_cast<bool>(static_cast<c10::opmath_t<scalar_t>>(x)); });
+    cpu_kernel(iter, [](scalar_t x) -> bool { return logical_not_of(x); });
   });
 }
 
@@ -172,18 +124,18 @@ REGISTER_CPU_DISPATCH(neg_stub, &neg_kernel);
 REGISTER_CPU_DISPATCH(abs_stub, &abs_kernel);
 REGISTER_CPU_DISPATCH(relu_stub, &relu_kernel);
 REGISTER_CPU_DISPATCH(exp_stub, &exp_kernel);
-REGISTER_CPU_DISPATCH(log_stub, &log_kernel);
-REGISTER_CPU_DISPATCH(sqrt_stub, &sqrt_kernel);
-REGISTER_CPU_DISPATCH(reciprocal_stub, &reciprocal_kernel);
+REGISTER_CPU_DISPATCH(log_stub, &log_generic_kernel);
+REGISTER_CPU_DISPATCH(sqrt_stub, &sqrt_generic_kernel);
+REGISTER_CPU_DISPATCH(reciprocal_stub, &reciprocal_generic_kernel);
 REGISTER_CPU_DISPATCH(sigmoid_stub, &sigmoid_kernel);
-REGISTER_CPU_DISPATCH(tanh_stub, &tanh_kernel);
-REGISTER_CPU_DISPATCH(log1p_stub, &log1p_kernel);
-REGISTER_CPU_DISPATCH(expm1_stub, &expm1_kernel);
-REGISTER_CPU_DISPATCH(rsqrt_stub, &rsqrt_kernel);
-REGISTER_CPU_DISPATCH(sin_stub, &sin_kernel);
-REGISTER_CPU_DISPATCH(cos_stub, &cos_kernel);
-REGISTER_CPU_DISPATCH(gelu_stub, &gelu_kernel);
-REGISTER_CPU_DISPATCH(gelu_tanh_stub, &gelu_tanh_kernel);
+REGISTER_CPU_DISPATCH(tanh_stub, &tanh_generic_kernel);
+REGISTER_CPU_DISPATCH(log1p_stub, &log1p_generic_kernel);
+REGISTER_CPU_DISPATCH(expm1_stub, &expm1_generic_kernel);
+REGISTER_CPU_DISPATCH(rsqrt_stub, &rsqrt_generic_kernel);
+REGISTER_CPU_DISPATCH(sin_stub, &sin_generic_kernel);
+REGISTER_CPU_DISPATCH(cos_stub, &cos_generic_kernel);
+REGISTER_CPU_DISPATCH(gelu_stub, &gelu_generic_kernel);
+REGISTER_CPU_DISPATCH(gelu_tanh_stub, &gelu_tanh_generic_kernel);
 REGISTER_CPU_DISPATCH(sign_stub, &sign_kernel);
 REGISTER_CPU_DISPATCH(floor_stub, &floor_kernel);
 REGISTER_CPU_DISPATCH(ceil_stub, &ceil_kernel);

@@ -1,0 +1,184 @@
+#pragma once
+// The scalar math of the binary pointwise ops, shared by the CPU kernels
+// (native/cpu/BinaryOpsKernel.cpp) and the CUDA ones
+// (native/cuda/BinaryOpsKernel.cu): compiled for host and device, so the
+// CPU tests check the arithmetic both run.
+#include <c10/macros/Macros.h>
+#include <c10/util/Exception.h>
+#include <c10/util/Half.h>
+
+#include <cmath>
+#include <limits>
+#include <type_traits>
+
+// _(name, expression of x and y, the operands widened to opmath_t): the
+// comparisons and logical ops, which give bool. Each device's kernel file
+// expands the list with its own loop.
+#define AT_FOR_EACH_BINARY_PREDICATE(_)                              \
+  _(eq, x == y)                                                      \
+  _(ne, x != y)                                                      \
+  _(lt, x < y)                                                       \
+  _(le, x <= y)                                                      \
+  _(gt, x > y)                                                       \
+  _(ge, x >= y)                                                      \
+  _(logical_and, static_cast<bool>(x) && static_cast<bool>(y))       \
+  _(logical_or, static_cast<bool>(x) || static_cast<bool>(y))        \
+  _(logical_xor, static_cast<bool>(x) != static_cast<bool>(y))
+
+namespace at::native {
+
+// Integer division by zero: a Python ZeroDivisionError on the CPU. A GPU
+// thread cannot raise; its result is unspecified there, as in PyTorch.
+C10_HOST_DEVICE inline void zero_division() {
+#if !defined(__CUDA_ARCH__)
+  TORCH_CHECK(false, "ZeroDivisionError");
+#endif
+}
+
+// For bool, * is "and" (PyTorch's bool mul); spelled out to stay a bool.
+template <typename T>
+C10_HOST_DEVICE T multiply(T a, T b) {
+  if constexpr (std::is_same_v<T, bool>) {
+    return a && b;
+  } else {
+    return a * b;
+  }
+}
+
+template <typename T>
+C10_HOST_DEVICE T trunc_divide(T x, T y) {
+  if constexpr (c10::is_floating_v<T>) {
+    using M = c10::opmath_t<T>;
+    return std::trunc(M(x) / M(y));
+  } else {
+    if (y == 0) {
+      zero_division();
+      return T(0);
+    }
+    return x / y;
+  }
+}
+
+// Python's floor division, computed as numpy does for floats so that
+// results agree at the edges (x / y rounding up to an integer).
+template <typename T>
+C10_HOST_DEVICE T floor_divide(T x_, T y_) {
+  if constexpr (!c10::is_floating_v<T>) {
+    const T x = x_, y = y_;
+    if (y == 0) {
+      zero_division();
+      return T(0);
+    }
+    if constexpr (std::is_signed_v<T>) {
+      const T q = x / y;
+      return (x % y != 0 && ((x < 0) != (y < 0))) ? q - 1 : q;
+    } else {
+      return x / y;
+    }
+  } else {
+    using M = c10::opmath_t<T>;
+    const M x = x_, y = y_;
+    if (y == 0) return x / y;
+    const M mod = std::fmod(x, y);
+    M div = (x - mod) / y;
+    if (mod != 0 && ((y < 0) != (mod < 0))) div -= 1;
+    if (div == 0) return std::copysign(M(0), x / y);
+    M floordiv = std::floor(div);
+    if (div - floordiv > M(0.5)) floordiv += 1;
+    return floordiv;
+  }
+}
+
+// Integer powers by squaring; a negative exponent gives 1 / base^-exp
+// truncated, as PyTorch does.
+template <typename T>
+C10_HOST_DEVICE T power(T base, T exp) {
+  if constexpr (c10::is_floating_v<T>) {
+    using M = c10::opmath_t<T>;
+    return std::pow(M(base), M(exp));
+  } else {
+    if constexpr (std::is_signed_v<T>) {
+      if (exp < 0) {
+        if (base == 1) return 1;
+        if (base == -1) return (exp % 2 == 0) ? 1 : -1;
+        return 0;
+      }
+    }
+    T result = 1;
+    while (exp) {
+      if (exp & 1) result *= base;
+      exp >>= 1;
+      base *= base;
+    }
+    return result;
+  }
+}
+
+// Python's modulo: the result takes the divisor's sign.
+template <typename T>
+C10_HOST_DEVICE T remainder_of(T x, T y) {
+  if constexpr (c10::is_floating_v<T>) {
+    using M = c10::opmath_t<T>;
+    const M a = x, b = y;
+    M r = std::fmod(a, b);
+    if (r != 0 && ((r < 0) != (b < 0))) r += b;
+    return r;
+  } else if constexpr (std::is_same_v<T, bool>) {
+    (void)y;
+    return x;
+  } else {
+    if (y == 0) {
+      zero_division();
+      return T(0);
+    }
+    T r = x % y;
+    if constexpr (std::is_signed_v<T>) {
+      if (r != 0 && ((r < 0) != (y < 0))) r += y;
+    }
+    return r;
+  }
+}
+
+// NaN wins, as in PyTorch's minimum/maximum.
+template <typename T, bool Max>
+C10_HOST_DEVICE T extremum(T x, T y) {
+  using M = c10::opmath_t<T>;
+  const M a = x, b = y;
+  if constexpr (c10::is_floating_v<T>) {
+    if (std::isnan(a) || std::isnan(b)) return std::numeric_limits<M>::quiet_NaN();
+  }
+  if constexpr (Max) {
+    return a < b ? y : x;
+  } else {
+    return b < a ? y : x;
+  }
+}
+
+// Bitwise ops exist for integers and bool (where they are the logical ones);
+// floats are rejected before dispatch.
+struct BitAnd {
+  template <typename T> C10_HOST_DEVICE T operator()(T x, T y) const { return x & y; }
+};
+struct BitOr {
+  template <typename T> C10_HOST_DEVICE T operator()(T x, T y) const { return x | y; }
+};
+struct BitXor {
+  template <typename T> C10_HOST_DEVICE T operator()(T x, T y) const { return x ^ y; }
+};
+
+template <typename T, typename Op>
+C10_HOST_DEVICE T bitwise(T x, T y, Op op) {
+  if constexpr (c10::is_floating_v<T>) {
+    return x;
+  } else {
+    return static_cast<T>(op(x, y));
+  }
+}
+
+// a + alpha * b with alpha in the operands' type.
+template <typename T>
+C10_HOST_DEVICE T add_scaled(T x, T y, T alpha) {
+  return x + multiply(alpha, y);
+}
+
+}  // namespace at::native

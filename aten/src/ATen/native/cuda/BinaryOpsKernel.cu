@@ -1,0 +1,127 @@
+// CUDA loops of the binary pointwise ops: the CPU file's structure, the
+// shared scalar math of native/BinaryFunctors.h, gpu_kernel for the loop.
+#include <ATen/Dispatch.h>
+#include <ATen/native/BinaryFunctors.h>
+#include <ATen/native/BinaryOps.h>
+#include <ATen/native/cuda/Loops.cuh>
+
+namespace at::native {
+namespace {
+
+void add_kernel_cuda(TensorIterator& iter, const Scalar& alpha) {
+  AT_DISPATCH_ALL_TYPES_AND_BOOL(iter.common_dtype(), "add_cuda", [&] {
+    const scalar_t a = std::is_same_v<scalar_t, bool> ? scalar_t(alpha.toBool()) : alpha.to<scalar_t>();
+    gpu_kernel(iter, [a] GPU_LAMBDA(scalar_t x, scalar_t y) -> scalar_t { return add_scaled(x, y, a); });
+  });
+}
+
+void mul_kernel_cuda(TensorIterator& iter) {
+  AT_DISPATCH_ALL_TYPES_AND_BOOL(iter.common_dtype(), "mul_cuda", [&] {
+    gpu_kernel(iter, [] GPU_LAMBDA(scalar_t x, scalar_t y) -> scalar_t { return multiply(x, y); });
+  });
+}
+
+void div_true_kernel_cuda(TensorIterator& iter) {
+  AT_DISPATCH_FLOATING_TYPES(iter.common_dtype(), "div_true_cuda", [&] {
+    gpu_kernel(iter, [] GPU_LAMBDA(scalar_t x, scalar_t y) -> scalar_t {
+      using M = c10::opmath_t<scalar_t>;
+      return M(x) / M(y);
+    });
+  });
+}
+
+void div_trunc_kernel_cuda(TensorIterator& iter) {
+  AT_DISPATCH_ALL_TYPES(iter.common_dtype(), "div_trunc_cuda", [&] {
+    gpu_kernel(iter, [] GPU_LAMBDA(scalar_t x, scalar_t y) -> scalar_t { return trunc_divide(x, y); });
+  });
+}
+
+void div_floor_kernel_cuda(TensorIterator& iter) {
+  AT_DISPATCH_ALL_TYPES(iter.common_dtype(), "div_floor_cuda", [&] {
+    gpu_kernel(iter, [] GPU_LAMBDA(scalar_t x, scalar_t y) -> scalar_t { return floor_divide(x, y); });
+  });
+}
+
+void pow_kernel_cuda(TensorIterator& iter) {
+  AT_DISPATCH_ALL_TYPES(iter.common_dtype(), "pow_cuda", [&] {
+    gpu_kernel(iter, [] GPU_LAMBDA(scalar_t b, scalar_t e) -> scalar_t { return power(b, e); });
+  });
+}
+
+void remainder_kernel_cuda(TensorIterator& iter) {
+  AT_DISPATCH_ALL_TYPES(iter.common_dtype(), "remainder_cuda", [&] {
+    gpu_kernel(iter, [] GPU_LAMBDA(scalar_t x, scalar_t y) -> scalar_t { return remainder_of(x, y); });
+  });
+}
+
+void minimum_kernel_cuda(TensorIterator& iter) {
+  AT_DISPATCH_ALL_TYPES_AND_BOOL(iter.common_dtype(), "minimum_cuda", [&] {
+    gpu_kernel(iter, [] GPU_LAMBDA(scalar_t x, scalar_t y) -> scalar_t { return extremum<scalar_t, false>(x, y); });
+  });
+}
+
+void maximum_kernel_cuda(TensorIterator& iter) {
+  AT_DISPATCH_ALL_TYPES_AND_BOOL(iter.common_dtype(), "maximum_cuda", [&] {
+    gpu_kernel(iter, [] GPU_LAMBDA(scalar_t x, scalar_t y) -> scalar_t { return extremum<scalar_t, true>(x, y); });
+  });
+}
+
+#define BITWISE_KERNEL(name, op)                                                                        \
+  void name##_kernel_cuda(TensorIterator& iter) {                                                      \
+    AT_DISPATCH_ALL_TYPES_AND_BOOL(iter.common_dtype(), #name "_cuda", [&] {                           \
+      gpu_kernel(iter, [] GPU_LAMBDA(scalar_t x, scalar_t y) -> scalar_t { return bitwise(x, y, op{}); }); \
+    });                                                                                                \
+  }
+
+BITWISE_KERNEL(bitwise_and, BitAnd)
+BITWISE_KERNEL(bitwise_or, BitOr)
+BITWISE_KERNEL(bitwise_xor, BitXor)
+#undef BITWISE_KERNEL
+
+#define PREDICATE_KERNEL(name, expr)                                       \
+  void name##_kernel_cuda(TensorIterator& iter) {                          \
+    AT_DISPATCH_ALL_TYPES_AND_BOOL(iter.common_dtype(), #name "_cuda", [&] { \
+      gpu_kernel(iter, [] GPU_LAMBDA(scalar_t x_, scalar_t y_) -> bool {   \
+        const c10::opmath_t<scalar_t> x = x_, y = y_;                      \
+        return expr;                                                       \
+      });                                                                  \
+    });                                                                    \
+  }
+
+AT_FOR_EACH_BINARY_PREDICATE(PREDICATE_KERNEL)
+#undef PREDICATE_KERNEL
+
+void where_kernel_cuda(TensorIterator& iter) {
+  AT_DISPATCH_ALL_TYPES_AND_BOOL(iter.dtype(1), "where_cuda", [&] {
+    gpu_kernel(iter, [] GPU_LAMBDA(scalar_t a, scalar_t b, bool c) -> scalar_t { return c ? a : b; });
+  });
+}
+
+void masked_fill_kernel_cuda(TensorIterator& iter, const Scalar& value) {
+  AT_DISPATCH_ALL_TYPES_AND_BOOL(iter.dtype(0), "masked_fill_cuda", [&] {
+    const scalar_t v = std::is_same_v<scalar_t, bool> ? scalar_t(value.toBool()) : value.to<scalar_t>();
+    gpu_kernel(iter, [v] GPU_LAMBDA(scalar_t x, bool m) -> scalar_t { return m ? v : x; });
+  });
+}
+
+}  // namespace
+
+REGISTER_CUDA_DISPATCH(add_stub, &add_kernel_cuda);
+REGISTER_CUDA_DISPATCH(mul_stub, &mul_kernel_cuda);
+REGISTER_CUDA_DISPATCH(div_true_stub, &div_true_kernel_cuda);
+REGISTER_CUDA_DISPATCH(div_trunc_stub, &div_trunc_kernel_cuda);
+REGISTER_CUDA_DISPATCH(div_floor_stub, &div_floor_kernel_cuda);
+REGISTER_CUDA_DISPATCH(pow_stub, &pow_kernel_cuda);
+REGISTER_CUDA_DISPATCH(remainder_stub, &remainder_kernel_cuda);
+REGISTER_CUDA_DISPATCH(minimum_stub, &minimum_kernel_cuda);
+REGISTER_CUDA_DISPATCH(maximum_stub, &maximum_kernel_cuda);
+REGISTER_CUDA_DISPATCH(bitwise_and_stub, &bitwise_and_kernel_cuda);
+REGISTER_CUDA_DISPATCH(bitwise_or_stub, &bitwise_or_kernel_cuda);
+REGISTER_CUDA_DISPATCH(bitwise_xor_stub, &bitwise_xor_kernel_cuda);
+#define REGISTER_PREDICATE(name, expr) REGISTER_CUDA_DISPATCH(name##_stub, &name##_kernel_cuda);
+AT_FOR_EACH_BINARY_PREDICATE(REGISTER_PREDICATE)
+#undef REGISTER_PREDICATE
+REGISTER_CUDA_DISPATCH(where_stub, &where_kernel_cuda);
+REGISTER_CUDA_DISPATCH(masked_fill_stub, &masked_fill_kernel_cuda);
+
+}  // namespace at::native
