@@ -35,5 +35,5 @@ fresh_venv() {
 find_wheel() {
   local tag
   tag="$("$PYTHON" -c 'import sys; print(f"cp{sys.version_info[0]}{sys.version_info[1]}")')"
-  ls -t "$WHEELHOUSE"/*-"$tag"-"$tag"-*.whl 2>/dev/null | head -n 1 || true
+  ls -t "$WHEELHOUSE"/*+"${VARIANT:-cpu}"-"$tag"-"$tag"-*.whl 2>/dev/null | head -n 1 || true
 }

@@ -1,6 +1,7 @@
 """The wheel factory on one machine (README's main command).
 
-    python3 ci/factory.py [--python 3.11,3.12] [--variant cpu] [--skip-tests]
+    python3 ci/factory.py [--python 3.11,3.12] [--variant cpu,cu130] [--cuda-pythons one|all]
+                          [--release-archs] [--skip-tests]
 
 For each CPython found (default: every version in ci/matrix.toml that this
 machine has) and each requested variant (default: cpu), it builds the wheel,
@@ -98,11 +99,27 @@ def tools_environment() -> str:
     return python
 
 
-def build_wheel(python: str, tag: str, variant: dict, tools_python: str) -> tuple[str, float]:
-    venv = make_venv(python, os.path.join(BUILD, f"build-{tag}"), ["setuptools>=69", "wheel"], fresh=False)
+def cuda_home(variant: dict) -> str:
+    """Installs (once) the variant's CUDA toolkit with ci/install_cuda.sh; its CUDA_HOME."""
+    log(f"CUDA {variant['cuda']} toolkit: ci/install_cuda.sh")
+    out = run(["bash", os.path.join(HERE, "install_cuda.sh"), variant["cuda"]], quiet=True)
+    return out.strip().splitlines()[-1]
+
+
+def build_env(variant: dict, tools_python: str, release_archs: bool) -> dict:
+    env = {"TORCH_TOOLS_PYTHON": tools_python, "PATH": os.path.dirname(tools_python) + os.pathsep + os.environ["PATH"]}
+    if "cuda" in variant:
+        env.update(USE_CUDA="1", CUDA_HOME=cuda_home(variant),
+                   TORCH_CUDA_ARCH_LIST=variant["arch_list" if release_archs else "ci_arch_list"])
+    return env
+
+
+def build_wheel(python: str, tag: str, variant: dict, env: dict) -> tuple[str, float]:
+    # tomli: setup.py reads ci/matrix.toml for a CUDA variant (tomllib is 3.11+).
+    venv = make_venv(python, os.path.join(BUILD, f"build-{tag}"),
+                     ["setuptools>=69", "wheel", "tomli>=1.1; python_version < '3.11'"], fresh=False)
     dist = os.path.join(BUILD, f"dist-{variant['label']}-{tag}")
     shutil.rmtree(dist, ignore_errors=True)
-    env = {"TORCH_TOOLS_PYTHON": tools_python, "PATH": os.path.dirname(tools_python) + os.pathsep + os.environ["PATH"]}
     start = time.perf_counter()
     run([venv, "-m", "pip", "wheel", ROOT, "--no-build-isolation", "--no-deps", "-q", "-w", dist], env=env)
     seconds = time.perf_counter() - start
@@ -122,8 +139,9 @@ def repair(wheel: str, tools_python: str) -> str:
     return target
 
 
-def test_wheel(python: str, tag: str, wheel: str) -> tuple[int, int]:
-    """Installs the wheel in a fresh venv and runs the suite outside the checkout: (passed, failed)."""
+def test_wheel(python: str, tag: str, wheel: str, env: dict) -> tuple[int, int]:
+    """Installs the wheel in a fresh venv and runs the suite outside the checkout: (passed, failed).
+    A CUDA wheel pulls NVIDIA's runtime wheels here, as it would for a user."""
     venv = make_venv(python, os.path.join(BUILD, f"test-{tag}"),
                      [wheel, "-r", os.path.join(ROOT, "tests", "requirements.txt")], fresh=True)
     work = tempfile.mkdtemp(prefix="torch-tests-")
@@ -131,8 +149,9 @@ def test_wheel(python: str, tag: str, wheel: str) -> tuple[int, int]:
         src = os.path.join(ROOT, item)
         (shutil.copytree if os.path.isdir(src) else shutil.copy)(src, os.path.join(work, item))
     report = os.path.join(work, "report.xml")
+    environ = {k: v for k, v in os.environ.items() if k not in ("CUDA_HOME", "CUDA_PATH")}
     proc = subprocess.run([venv, "-m", "pytest", "tests", "-q", "-p", "no:cacheprovider", f"--junitxml={report}"],
-                          cwd=work, env={**os.environ, "TORCH_TEST_WHEEL": "1"}, text=True, capture_output=True)
+                          cwd=work, env={**environ, **env, "TORCH_TEST_WHEEL": "1"}, text=True, capture_output=True)
     tail = proc.stdout.strip().splitlines()[-1:] if proc.stdout else []
     print("   ", *tail)
     if not os.path.exists(report):
@@ -149,7 +168,13 @@ def main(argv: list[str] | None = None) -> int:
     m = matrix_file.load()
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--python", help="comma-separated versions (default: every one in the matrix found here)")
-    parser.add_argument("--variant", default="cpu", help="comma-separated variants (default: cpu)")
+    default_variants = ",".join(m.get("local", {}).get("variants", ["cpu"]))
+    parser.add_argument("--variant", default=default_variants,
+                        help=f"comma-separated variants (default, from ci/matrix.toml [local]: {default_variants})")
+    parser.add_argument("--cuda-pythons", choices=["one", "all"], default="one",
+                        help="build CUDA variants for one Python (the one running this; default) or for all")
+    parser.add_argument("--release-archs", action="store_true",
+                        help="CUDA variants for their release arch_list instead of the short ci_arch_list")
     parser.add_argument("--skip-tests", action="store_true", help="build and repair only")
     args = parser.parse_args(argv)
 
@@ -172,18 +197,27 @@ def main(argv: list[str] | None = None) -> int:
     os.makedirs(BUILD, exist_ok=True)
     tools_python = tools_environment()
     rows = []
-    jobs = [(v, ver) for v in variants for ver in pythons]
+    driver = f"{sys.version_info[0]}.{sys.version_info[1]}"
+    one_python = driver if driver in pythons else next(iter(pythons))
+    jobs = [(v, ver) for v in variants for ver in pythons
+            if "cuda" not in m["variants"][v] or args.cuda_pythons == "all" or ver == one_python]
+    envs = {}
     for n, (vname, ver) in enumerate(jobs, 1):
         variant = m["variants"][vname]
+        if vname not in envs:
+            envs[vname] = build_env(variant, tools_python, args.release_archs)
         tag = "cp" + ver.replace(".", "")
         log(f"[{n}/{len(jobs)}] {tag} {vname}: building")
-        wheel, seconds = build_wheel(pythons[ver], tag, variant, tools_python)
+        wheel, seconds = build_wheel(pythons[ver], tag, variant, envs[vname])
         log(f"[{n}/{len(jobs)}] {tag} {vname}: built in {seconds:.0f}s; repairing")
         repaired = repair(wheel, tools_python)
         passed = failed = 0
         if not args.skip_tests:
             log(f"[{n}/{len(jobs)}] {tag} {vname}: testing {os.path.basename(repaired)}")
-            passed, failed = test_wheel(pythons[ver], tag, repaired)
+            # The tests check the architectures asked for; NVIDIA's libraries must
+            # come from the wheels pip installed (no CUDA_HOME to fall back on).
+            test_env = {k: v for k, v in envs[vname].items() if k == "TORCH_CUDA_ARCH_LIST"}
+            passed, failed = test_wheel(pythons[ver], tag, repaired, test_env)
         rows.append({"python": ver, "variant": vname, "wheel": os.path.basename(repaired),
                      "size_bytes": os.path.getsize(repaired), "build_seconds": round(seconds, 1),
                      "tests_passed": passed, "tests_failed": failed})
@@ -195,15 +229,23 @@ def main(argv: list[str] | None = None) -> int:
 
     # Hello world, and the index as a user would use it: a fresh venv, pip
     # install --index-url <the local index>, import.
-    driver = f"{sys.version_info[0]}.{sys.version_info[1]}"
-    check_python = pythons.get(driver) or next(iter(pythons.values()))
+    check_python = pythons[one_python]
     for vname in variants:
         log(f"installing from the {vname} index with pip install --index-url")
         venv = make_venv(check_python, os.path.join(BUILD, f"index-check-{vname}"), [], fresh=True)
         url = "file://" + os.path.join(index_dir, vname, "simple")
-        run([venv, "-m", "pip", "install", "-q", "--index-url", url, wheel_index.project_name(rows[0]["wheel"])],
+        wheel = next(r["wheel"] for r in rows if r["variant"] == vname)
+        requirement = wheel_index.project_name(wheel)
+        index_args = ["--index-url", url]
+        if "cuda" in m["variants"][vname]:
+            # NVIDIA's runtime wheels come from PyPI; the exact version keeps
+            # the project itself from coming from there.
+            requirement += "==" + wheel.split("-")[1]
+            index_args += ["--extra-index-url", "https://pypi.org/simple"]
+        run([venv, "-m", "pip", "install", "-q", *index_args, requirement],
             env={**ISOLATED_PIP, "PIP_CONFIG_FILE": os.devnull})
-        print(run([venv, "-c", "import torch; print('imported torch', torch.__version__, 'from', torch.__file__)"],
+        print(run([venv, "-c", "import torch; print('imported torch', torch.__version__, 'from', torch.__file__, "
+                         "'| CUDA', torch.version.cuda, 'available:', torch.cuda.is_available())"],
                   cwd=tempfile.gettempdir(), quiet=True).strip())
         log("examples/hello_world.py from the installed wheel")
         run([venv, os.path.join(ROOT, "examples", "hello_world.py")], cwd=tempfile.gettempdir())

@@ -134,3 +134,18 @@ def test_parameter_repr_and_module_to():
     assert repr(p) == "Parameter containing:\ntensor([1.], requires_grad=True)"
     model = nn.Linear(2, 2).double()
     assert model.weight.dtype == torch.float64 and isinstance(model.weight, nn.Parameter)
+
+
+def test_module_to_moves_and_converts_parameters():
+    model = torch.nn.Sequential(torch.nn.Linear(2, 3), torch.nn.ReLU(), torch.nn.Linear(3, 1))
+    assert model.to(torch.float64) is model
+    assert all(p.dtype == torch.float64 and p.requires_grad for p in model.parameters())
+    model.to("cpu", torch.float32).cpu()
+    assert all(p.dtype == torch.float32 and p.device.type == "cpu" for p in model.parameters())
+    with pytest.raises(TypeError, match="floating point"):
+        model.to(torch.int64)
+    with pytest.raises(TypeError, match="device and/or a dtype"):
+        model.to(1.5)
+    if not torch.cuda.is_available():
+        with pytest.raises(RuntimeError, match="CUDA"):
+            model.cuda()

@@ -127,6 +127,10 @@ def native_declaration(f: NativeFunction, kernel: str) -> str:
 
 def dispatch_expression(f: NativeFunction) -> str:
     """The C++ expression giving the device to dispatch on."""
+    tensors = [a.name for a in ordered_arguments(f.func) if a.type.is_tensor and not a.type.optional]
+    if len(tensors) >= 2:
+        # A 0-d CPU tensor (a Python number) does not decide: `cpu_scalar * cuda_tensor` runs on CUDA.
+        return "at::detail::dispatch_device({" + ", ".join(f"&{n}" for n in tensors) + "})"
     for a in ordered_arguments(f.func):
         if a.type.is_tensor and not a.type.optional:
             return f"{a.name}.device()"
@@ -152,6 +156,36 @@ def _result_exprs(s: FunctionSchema) -> list[str]:
     return [f"std::get<{i}>(result_)" for i in range(len(rets))]
 
 
+# Kernels that take tensors of different devices on purpose.
+CROSS_DEVICE_OPS = {"copy_"}
+
+
+def device_checks(f: NativeFunction) -> list[str]:
+    """Checks that every tensor argument is on the dispatch device (PyTorch's
+    "Expected all tensors to be on the same device"): a kernel never reads
+    memory of another device."""
+    s = f.func
+    if s.full_name in CROSS_DEVICE_OPS:
+        return []
+    singles, lists = [], []
+    for a in s.arguments:
+        if a.type.base != "Tensor":
+            continue
+        if a.type.is_list:
+            lists.append(a.name)
+        elif a.type.optional:
+            singles.append(f"{a.name} ? &*{a.name} : nullptr")
+        else:
+            singles.append(f"&{a.name}")
+    if len(singles) + len(lists) < 2 and not lists:
+        return []
+    checks = []
+    if singles:
+        checks.append(f'check_same_device("{s.name}", device_, {{{", ".join(singles)}}});')
+    checks += [f'check_same_device("{s.name}", device_, {name});' for name in lists]
+    return checks
+
+
 def function_definition(f: NativeFunction) -> str:
     from . import autograd  # noqa: PLC0415  (cpp <-> autograd share the model only)
 
@@ -172,6 +206,7 @@ def function_definition(f: NativeFunction) -> str:
         f"[&]() -> {ret} {{\n"
         "    autograd::AutoGradMode no_grad_(false);  // what the kernel calls is not recorded\n"
         f"    const at::Device device_ = {dispatch_expression(f)};\n"
+        + "".join(f"    {c}\n" for c in device_checks(f)) +
         "    switch (device_.type) {\n" + "\n".join(cases) + "\n      default:\n        break;\n    }\n"
         f'    no_kernel("{s.full_name}", device_);\n'
         "  }()"

@@ -11,6 +11,8 @@
 #include <ATen/autograd/Variable.h>
 #include <ATen/autograd/generated/BackwardNodes.h>
 
+#include <initializer_list>
+
 namespace at {
 namespace {
 
@@ -18,6 +20,23 @@ namespace {
   if (device.is_cuda() && !detail::cuda_hooks().compiled_with_cuda()) detail::raise_no_cuda();
   TORCH_CHECK_NOT_IMPLEMENTED(false, "Could not run '", op, "' with arguments from the '", device.str(),
                               "' backend: this build has no kernel for it.");
+}
+
+// Every tensor a kernel gets lives on the device it dispatches on; 0-d CPU
+// tensors (Python numbers) may join any device, as in PyTorch.
+void check_one_device(const char* op, Device device, const Tensor& t) {
+  if (!t.defined() || t.device() == device || (t.dim() == 0 && t.is_cpu())) return;
+  TORCH_CHECK(false, "Expected all tensors to be on the same device, but found at least two devices, ", device.str(),
+              " and ", t.device().str(), "! (when checking arguments for ", op, ")");
+}
+
+void check_same_device(const char* op, Device device, std::initializer_list<const Tensor*> tensors) {
+  for (const Tensor* t : tensors)
+    if (t != nullptr) check_one_device(op, device, *t);
+}
+
+void check_same_device(const char* op, Device device, TensorList tensors) {
+  for (const Tensor& t : tensors) check_one_device(op, device, t);
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 // at::Tensor: a reference-counted handle to a TensorImpl. The geometry
 // accessors are written here by hand; one method per `variants: method` entry
 // of native_functions.yaml is declared below and defined in TensorMethods.h.
+#include <initializer_list>
 #include <c10/core/Scalar.h>
 #include <c10/core/TensorImpl.h>
 #include <c10/core/WrapDimMinimal.h>
@@ -73,6 +74,17 @@ namespace detail {
 // (the CPU for an empty list, which the op itself then rejects by name).
 inline Device first_device(TensorList tensors) {
   return tensors.empty() ? Device(DeviceType::CPU) : tensors[0].device();
+}
+// The device an op on several tensors dispatches on: the first tensor's that
+// is not 0-d on the CPU (a Python number may join tensors of any device).
+inline Device dispatch_device(std::initializer_list<const Tensor*> tensors) {
+  const Tensor* first = nullptr;
+  for (const Tensor* t : tensors) {
+    if (!t->defined()) continue;
+    if (first == nullptr) first = t;
+    if (t->dim() != 0 || !t->is_cpu()) return t->device();
+  }
+  return first != nullptr ? first->device() : Device(DeviceType::CPU);
 }
 }  // namespace detail
 

@@ -87,3 +87,25 @@ def test_generation_writes_only_changed_files(tmp_path):
     assert gen.main(["--yaml", YAML, "--out", str(out)]) == 0
     assert body.stat().st_mtime_ns == mtime
     assert "@generated" in body.read_text()
+
+
+def _definition(full_name):
+    (f,) = [f for f in parse_native_functions(YAML) if f.func.full_name == full_name]
+    return cpp.function_definition(f)
+
+
+def test_kernels_get_tensors_of_their_device_only():
+    add = _definition("add.Tensor")
+    # A 0-d CPU tensor does not choose the device; every tensor is checked against it.
+    assert "at::detail::dispatch_device({&self, &other})" in add
+    assert 'check_same_device("add", device_, {&self, &other});' in add
+    assert "case at::DeviceType::CUDA:" in add
+    assert 'check_same_device("cat", device_, tensors);' in _definition("cat")
+    # copy_ moves data between devices: no check; one-tensor ops need none.
+    assert "check_same_device" not in _definition("copy_")
+    assert "check_same_device" not in _definition("neg")
+
+
+def test_ops_without_cuda_kernels_dispatch_only_on_cpu():
+    gather = _definition("gather")
+    assert "case at::DeviceType::CPU:" in gather and "case at::DeviceType::CUDA:" not in gather

@@ -195,22 +195,39 @@ class Module:
         fn(self)
         return self
 
-    def to(self, dtype=None, device=None):
-        """Converts floating point parameters and buffers (dtype), or checks the device (CPU only)."""
-        if isinstance(dtype, (str, torch.device)):
-            dtype, device = None, dtype
-        if device is not None and torch.device(device).type != "cpu":
-            raise RuntimeError(f"this build supports only CPU tensors, got device='{device}'")
-        if dtype is None:
-            return self
+    def to(self, *args, **kwargs):
+        """Moves parameters and buffers to a device and/or converts the floating
+        point ones to a dtype: to(device), to(dtype), to(device, dtype)."""
+        device, dtype = kwargs.pop("device", None), kwargs.pop("dtype", None)
+        if kwargs:
+            raise TypeError(f"to() got unexpected keyword arguments {sorted(kwargs)}")
+        for a in args:
+            if isinstance(a, torch.dtype):
+                dtype = a
+            elif isinstance(a, (str, torch.device, int)) and not isinstance(a, bool):
+                device = torch.device("cuda", a) if isinstance(a, int) else torch.device(a)
+            else:
+                raise TypeError(f"to() expects a device and/or a dtype, got {type(a).__name__}")
+        if dtype is not None and not dtype.is_floating_point:
+            raise TypeError(f"nn.Module.to only accepts floating point dtypes, but got desired dtype={dtype}")
+
+        def convert(t):
+            return t.to(device if device is not None else t.device, dtype if t.is_floating_point() else None)
+
         for m in self.modules():
             for name, p in m._parameters.items():
-                if p is not None and p.is_floating_point():
-                    m._parameters[name] = Parameter(p.detach().to(dtype), p.requires_grad)
+                if p is not None:
+                    m._parameters[name] = Parameter(convert(p.detach()), p.requires_grad)
             for name, b in m._buffers.items():
-                if b is not None and b.is_floating_point():
-                    m._buffers[name] = b.to(dtype)
+                if b is not None:
+                    m._buffers[name] = convert(b)
         return self
+
+    def cuda(self, device=None):
+        return self.to(torch.device("cuda") if device is None else device)
+
+    def cpu(self):
+        return self.to("cpu")
 
     def float(self):
         return self.to(torch.float32)

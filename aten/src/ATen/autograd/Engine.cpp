@@ -15,7 +15,8 @@ struct ByCreationOrder {
   bool operator()(const Node* a, const Node* b) const { return a->sequence_nr() < b->sequence_nr(); }
 };
 
-// Makes `g` fit input `i` of `node`: the input's dtype, and its shape when the
+// Makes `g` fit input `i` of `node`: the input's dtype and device (a tensor
+// moved to CUDA gets its gradient back on the CPU), and its shape when the
 // forward op broadcast it.
 Tensor validate(const Node& node, size_t i, Tensor g) {
   if (!g.defined() || i >= node.input_metadata().size()) return g;
@@ -26,7 +27,11 @@ Tensor validate(const Node& node, size_t i, Tensor g) {
                 i, " - got ", g.sizes(), " but expected shape compatible with ", want);
     g = sum_to(g, want);
   }
-  if (g.scalar_type() != meta.dtype) g = g.to(meta.dtype);
+  if (g.device() != meta.device) {
+    g = g.to(meta.device, meta.dtype, /*non_blocking=*/false, /*copy=*/false);
+  } else if (g.scalar_type() != meta.dtype) {
+    g = g.to(meta.dtype);
+  }
   return g;
 }
 

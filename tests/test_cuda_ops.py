@@ -1,0 +1,120 @@
+"""Every op on CUDA against the same op on the CPU (whose results
+test_ops.py checks against numpy), plus the CUDA runtime pieces: the caching
+allocator, the generator, autograd across devices. These run wherever a CUDA
+device is visible; elsewhere each skips itself with the reason."""
+import pytest
+import torch
+from opinfo import ALL_OPS
+from test_ops import cases, torch_args
+from testing import assert_matches, to_numpy
+
+pytestmark = pytest.mark.skipif(not torch.cuda.is_available(), reason="no CUDA device")
+
+# No CUDA kernel yet: indexing (gather, scatter, index_select, nonzero) and the
+# ops built on it. They raise NotImplementedError on CUDA tensors.
+NO_CUDA_KERNEL = {"gather", "index_select", "scatter", "scatter_add", "nonzero", "masked_select", "flip"}
+# cuBLAS has no integer matrix product; PyTorch's CUDA build refuses them too.
+FLOAT_ONLY_ON_CUDA = {"mm", "bmm", "addmm", "matmul", "dot", "linear"}
+
+
+def _to_cuda(value):
+    if isinstance(value, torch.Tensor):
+        return value.cuda()
+    if isinstance(value, (list, tuple)):
+        return type(value)(_to_cuda(v) for v in value)
+    return value
+
+
+def _assert_same(actual, expected):
+    if isinstance(expected, torch.Tensor):
+        assert actual.is_cuda, "the result of a CUDA op must live on CUDA"
+        assert_matches(actual.cpu(), to_numpy(expected), dtype=expected.dtype)
+    elif isinstance(expected, (tuple, list)):
+        assert len(actual) == len(expected)
+        for a, e in zip(actual, expected):
+            _assert_same(a, e)
+    else:
+        assert actual == expected
+
+
+@pytest.mark.parametrize("op,dtype", cases())
+def test_cuda_matches_cpu(op, dtype, rng):
+    for sample in op.sample_inputs(op, dtype, rng):
+        cpu_args = torch_args(sample, dtype)
+        cuda_args = torch_args(sample, dtype, lambda t: t.cuda())
+        cuda_kwargs = {k: _to_cuda(v) for k, v in sample.kwargs.items()}
+        if op.name in NO_CUDA_KERNEL or (op.name in FLOAT_ONLY_ON_CUDA and not dtype.is_floating_point):
+            with pytest.raises(NotImplementedError):
+                op(*cuda_args, **cuda_kwargs)
+            continue
+        _assert_same(op(*cuda_args, **cuda_kwargs), op(*cpu_args, **sample.kwargs))
+
+
+def test_tensors_of_two_devices_are_refused():
+    with pytest.raises(RuntimeError, match="Expected all tensors to be on the same device"):
+        torch.ones(3) + torch.ones(3, device="cuda")
+    with pytest.raises(RuntimeError, match="Expected all tensors to be on the same device"):
+        torch.mm(torch.ones(2, 2), torch.ones(2, 2, device="cuda"))
+    # A 0-d CPU tensor (a number) joins a CUDA tensor, and the result stays on CUDA.
+    assert (torch.tensor(2.0) * torch.ones(3, device="cuda")).is_cuda
+
+
+def test_copies_between_devices_cast_and_keep_layout():
+    x = torch.arange(12, dtype=torch.int32).reshape(3, 4)
+    y = x.t().to("cuda", torch.float64)
+    assert y.dtype == torch.float64 and y.is_cuda
+    assert torch.equal(y.cpu(), x.t().to(torch.float64))
+    z = torch.zeros(4, 3)
+    z.copy_(y)
+    assert torch.equal(z, x.t().to(torch.float32))
+    assert y[1, 2].item() == x[2, 1].item()
+    assert "device='cuda:0'" in repr(y)
+
+
+def test_caching_allocator_counts_and_reuses_memory():
+    torch.cuda.synchronize()
+    before = torch.cuda.memory_allocated()
+    x = torch.empty(1 << 20, device="cuda")
+    assert torch.cuda.memory_allocated() - before >= 4 << 20
+    ptr = x.data_ptr()
+    del x
+    assert torch.cuda.memory_allocated() == before
+    y = torch.empty(1 << 20, device="cuda")
+    assert y.data_ptr() == ptr  # the freed block came back from the cache
+    del y
+    torch.cuda.empty_cache()
+
+
+def test_generator_is_seeded_and_in_range():
+    torch.cuda.manual_seed(7)
+    a = torch.rand(10000, device="cuda")
+    torch.cuda.manual_seed(7)
+    b = torch.rand(10000, device="cuda")
+    assert torch.equal(a, b)
+    assert 0 <= a.min().item() and a.max().item() < 1
+    assert abs(a.mean().item() - 0.5) < 0.02
+    n = torch.randn(100000, device="cuda", dtype=torch.float64)
+    assert abs(n.mean().item()) < 0.02 and abs(n.std().item() - 1) < 0.02
+    r = torch.randint(3, 9, (1000,), device="cuda")
+    assert r.min().item() >= 3 and r.max().item() <= 8
+
+
+def test_autograd_across_devices():
+    x = torch.randn(4, 3, requires_grad=True)
+    w = torch.randn(3, 2, device="cuda", requires_grad=True)
+    loss = (x.cuda() @ w).sigmoid().sum()
+    loss.backward()
+    assert x.grad.device.type == "cpu" and w.grad.is_cuda
+    xc, wc = x.detach().requires_grad_(), w.detach().cpu().requires_grad_()
+    (xc @ wc).sigmoid().sum().backward()
+    assert torch.allclose(x.grad, xc.grad, atol=1e-5) and torch.allclose(w.grad.cpu(), wc.grad, atol=1e-5)
+
+
+def test_training_step_on_cuda_matches_cpu():
+    torch.manual_seed(0)
+    model = torch.nn.Sequential(torch.nn.Linear(8, 16), torch.nn.ReLU(), torch.nn.Linear(16, 1))
+    x, y = torch.randn(32, 8), torch.randn(32, 1)
+    cpu_loss = torch.nn.functional.mse_loss(model(x), y)
+    cuda_model = model.to("cuda")
+    cuda_loss = torch.nn.functional.mse_loss(cuda_model(x.cuda()), y.cuda())
+    assert abs(cuda_loss.item() - cpu_loss.item()) < 1e-5
