@@ -3,6 +3,9 @@
 # OpenBLAS, the repair and check tools) shared by every Python of the job.
 # With TORCH_TOOLS_PYTHON pointing at it (pyproject.toml), each Python's build
 # reuses the native objects of the first and compiles only libtorch_python.
+# For a CUDA variant (TORCH_CUDA_VERSION, passed in by wheels.yml from
+# ci/matrix.toml) it also installs the toolkit; pyproject.toml's environment
+# reads USE_CUDA and CUDA_HOME back from /tmp/torch-use-cuda and /tmp/torch-cuda-home.
 set -euo pipefail
 project="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 tools=/tmp/torch-tools
@@ -11,3 +14,12 @@ python="$(command -v python3.12 || ls /opt/python/cp312-cp312/bin/python 2>/dev/
 "$tools/bin/python" -m pip install -q --upgrade pip
 "$tools/bin/python" -m pip install -q -r "$project/ci/requirements-tools.txt"
 echo "tools environment: $tools ($("$tools/bin/python" --version))"
+
+if [ -n "${TORCH_CUDA_VERSION:-}" ]; then
+  PYTHON="$tools/bin/python" bash "$project/ci/install_cuda.sh" "$TORCH_CUDA_VERSION" | tail -n 1 > /tmp/torch-cuda-home
+  echo 1 > /tmp/torch-use-cuda
+  echo "CUDA $TORCH_CUDA_VERSION toolkit: $(cat /tmp/torch-cuda-home); architectures: ${TORCH_CUDA_ARCH_LIST:-the release default}"
+else
+  echo 0 > /tmp/torch-use-cuda
+  : > /tmp/torch-cuda-home
+fi

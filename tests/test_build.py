@@ -74,8 +74,10 @@ def test_torch_python_exports_init_module():
     assert re.search(r" T initModule$", dynamic_symbols(os.path.join(LIB, "libtorch_python.so")), re.M)
 
 
-@pytest.mark.parametrize("lib", ["libc10.so", "libtorch_cpu.so"])
+@pytest.mark.parametrize("lib", ["libc10.so", "libtorch_cpu.so", "libtorch_cuda.so"])
 def test_core_libraries_have_no_python_symbols(lib):
+    if not os.path.exists(os.path.join(LIB, lib)):
+        pytest.skip(f"{lib} is not in this variant")
     undefined = dynamic_symbols(os.path.join(LIB, lib), undefined=True)
     python_symbols = re.findall(r"\b_?Py\w+", undefined)
     assert python_symbols == [], python_symbols
@@ -83,13 +85,19 @@ def test_core_libraries_have_no_python_symbols(lib):
 
 
 def test_libraries_find_each_other_through_origin():
-    for lib in ("libtorch_cpu.so", "libtorch_python.so"):
+    for lib in ("libtorch_cpu.so", "libtorch_python.so", "libtorch_cuda.so"):
+        if not os.path.exists(os.path.join(LIB, lib)):
+            continue  # libtorch_cuda: CUDA variants only
         entries = ":".join(rpath(os.path.join(LIB, lib))).split(":")
         assert entries[0] == "$ORIGIN", (lib, entries)
         if os.environ.get("TORCH_TEST_WHEEL") == "1":
             # A develop build may point at OpenBLAS where pip installed it;
-            # a repaired wheel points nowhere outside itself.
+            # a repaired wheel points nowhere outside itself (but for
+            # libtorch_cuda's entries into NVIDIA's wheels beside it).
             assert all(e.startswith("$ORIGIN") for e in entries), (lib, entries)
+    if os.path.exists(os.path.join(LIB, "libtorch_cuda.so")):
+        entries = ":".join(rpath(os.path.join(LIB, "libtorch_cuda.so"))).split(":")
+        assert any(re.fullmatch(r"\$ORIGIN/\.\./\.\./nvidia/\w+/lib", e) for e in entries), entries
 
 
 def test_openblas_is_bundled_or_found():
@@ -105,8 +113,11 @@ def test_headers_are_installed():
 
 def test_version():
     assert re.match(r"^\d+\.\d+\.\d+", torch.__version__)
-    assert torch.__version__.endswith("+cpu")
-    assert torch.version.cuda is None
+    label = torch.__version__.split("+")[1]  # the variant
+    if torch.version.cuda is None:
+        assert label == "cpu"
+    else:
+        assert re.fullmatch(r"\d+\.\d+", torch.version.cuda) and label == "cu" + torch.version.cuda.replace(".", "")
     assert torch.version.git_version
     assert torch.version.debug is False
     assert torch._C._version == torch.__version__
