@@ -1,4 +1,5 @@
-"""The factory's pure parts: the matrix file and the PEP 503 index writer."""
+"""The factory's pure parts: the matrix file, the PEP 503 index writer, the PyPI relabelling."""
+import base64
 import hashlib
 import io
 import os
@@ -9,6 +10,7 @@ import pytest
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 import matrix  # noqa: E402
+import pypi_wheel  # noqa: E402
 import wheel_index  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -86,3 +88,28 @@ def test_install_cuda_rejects_bad_versions(args, message):
     done = subprocess.run(["bash", script, *args], capture_output=True, text=True)
     assert done.returncode != 0 and message in done.stderr
     assert done.stdout == ""  # stdout carries only CUDA_HOME, so callers can $(...) it
+
+
+def test_pypi_wheel_drops_the_local_label_and_keeps_record_valid(tmp_path):
+    path = tmp_path / "torch-0.1.0+cpu-cp311-cp311-manylinux_2_28_x86_64.whl"
+    with zipfile.ZipFile(path, "w") as z:
+        z.writestr("torch/__init__.py", "__version__ = '0.1.0+cpu'\n")
+        z.writestr("torch-0.1.0+cpu.dist-info/METADATA", "Metadata-Version: 2.1\nName: torch\nVersion: 0.1.0+cpu\n")
+        z.writestr("torch-0.1.0+cpu.dist-info/WHEEL", "Wheel-Version: 1.0\n")
+        z.writestr("torch-0.1.0+cpu.dist-info/RECORD", "stale\n")
+    new = pypi_wheel.strip_local_version(str(path))
+    assert os.path.basename(new) == "torch-0.1.0-cp311-cp311-manylinux_2_28_x86_64.whl"
+    assert not path.exists()
+    with zipfile.ZipFile(new) as z:
+        names = set(z.namelist())
+        assert "torch-0.1.0.dist-info/METADATA" in names and not any("+cpu.dist-info" in n for n in names)
+        assert "Version: 0.1.0\n" in z.read("torch-0.1.0.dist-info/METADATA").decode()
+        assert z.read("torch/__init__.py") == b"__version__ = '0.1.0+cpu'\n"  # the package still knows its variant
+        for line in z.read("torch-0.1.0.dist-info/RECORD").decode().splitlines():
+            name, digest, size = line.split(",")
+            if name.endswith("RECORD"):
+                continue
+            data = z.read(name)
+            assert digest == "sha256=" + base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
+            assert int(size) == len(data)
+    assert pypi_wheel.strip_local_version(new) == new  # already public: unchanged

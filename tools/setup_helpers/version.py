@@ -1,5 +1,7 @@
-"""The version: version.txt plus the build variant's local label (+cpu),
-unless PYTORCH_BUILD_VERSION gives the whole string."""
+"""The version: version.txt plus the build variant's local label (+cpu,
++cu130), unless PYTORCH_BUILD_VERSION gives the whole string. A build from an
+sdist keeps the sdist's version (PKG-INFO): pip refuses a wheel whose version
+differs from the sdist it came from."""
 from __future__ import annotations
 
 import os
@@ -21,8 +23,20 @@ def git_version() -> str:
         return "Unknown"
 
 
-def full_version(variant: str, override: str | None) -> str:
-    return override or f"{base_version()}+{variant}"
+def sdist_version(root: str = ROOT) -> str | None:
+    """The Version of PKG-INFO, which exists only in an unpacked sdist."""
+    path = os.path.join(root, "PKG-INFO")
+    if not os.path.exists(path):
+        return None
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            if line.startswith("Version:"):
+                return line.split(":", 1)[1].strip()
+    return None
+
+
+def full_version(variant: str, override: str | None, root: str = ROOT) -> str:
+    return override or sdist_version(root) or f"{base_version()}+{variant}"
 
 
 def write_version_file(path: str, version: str, cuda: str | None, debug: bool) -> None:

@@ -4,7 +4,7 @@ import stat
 
 import pytest
 
-from tools.setup_helpers import env, version
+from tools.setup_helpers import cuda, env, version
 
 
 def test_defaults():
@@ -58,3 +58,40 @@ def test_find_cuda_home(tmp_path):
     assert env.find_cuda_home({"CUDA_HOME": str(tmp_path), "PATH": ""}) == str(tmp_path)
     assert env.find_cuda_home({"PATH": str(tmp_path / "bin")}) == os.path.realpath(str(tmp_path))
     assert env.find_cuda_home({"PATH": ""}) is None
+
+
+def test_sdist_keeps_its_version(tmp_path):
+    assert version.sdist_version(str(tmp_path)) is None
+    (tmp_path / "PKG-INFO").write_text("Metadata-Version: 2.1\nName: torch\nVersion: 0.1.0\n")
+    assert version.full_version("cu130", None, root=str(tmp_path)) == "0.1.0"
+    assert version.full_version("cpu", "9.9.9", root=str(tmp_path)) == "9.9.9"  # an explicit override wins
+
+
+def _fake_toolkit(tmp_path, release):
+    nvcc = tmp_path / "bin" / "nvcc"
+    nvcc.parent.mkdir()
+    nvcc.write_text(f"#!/bin/sh\necho 'Cuda compilation tools, release {release}, V{release}.88'\n")
+    nvcc.chmod(nvcc.stat().st_mode | stat.S_IEXEC)
+    return str(tmp_path)
+
+
+def test_cuda_variant_comes_from_the_toolkit_and_the_matrix(tmp_path):
+    home = _fake_toolkit(tmp_path, "13.0")
+    v = cuda.detect(home, environ={})
+    assert (v.version, v.label) == ("13.0", "cu130")
+    assert v.arch_list.endswith("12.0+PTX")  # the release default from ci/matrix.toml
+    assert any(r.startswith("nvidia-cuda-runtime") for r in v.runtime)
+    assert cuda.detect(home, environ={"TORCH_CUDA_ARCH_LIST": "7.5 8.0+PTX"}).arch_list == "7.5;8.0+PTX"
+
+
+@pytest.mark.parametrize("archs, message", [("sm_80", "not an architecture"), (" ; ", "empty")])
+def test_bad_arch_lists_are_errors(tmp_path, archs, message):
+    home = _fake_toolkit(tmp_path, "13.0")
+    with pytest.raises(env.BuildSettingError, match=message):
+        cuda.detect(home, environ={"TORCH_CUDA_ARCH_LIST": archs})
+
+
+def test_unknown_cuda_line_is_an_error(tmp_path):
+    home = _fake_toolkit(tmp_path, "11.8")
+    with pytest.raises(env.BuildSettingError, match="CUDA 11.8 .* is not a variant in ci/matrix.toml"):
+        cuda.detect(home, environ={})
