@@ -9,6 +9,7 @@ import zipfile
 import pytest
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import check_wheel  # noqa: E402
 import matrix  # noqa: E402
 import pypi_wheel  # noqa: E402
 import wheel_index  # noqa: E402
@@ -113,3 +114,18 @@ def test_pypi_wheel_drops_the_local_label_and_keeps_record_valid(tmp_path):
             assert digest == "sha256=" + base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
             assert int(size) == len(data)
     assert pypi_wheel.strip_local_version(new) == new  # already public: unchanged
+
+
+def test_check_wheel_finds_nvidia_libraries_and_knows_their_rpath(tmp_path):
+    path = tmp_path / "torch-0.1.0+cu130-cp311-cp311-manylinux_2_28_x86_64.whl"
+    with zipfile.ZipFile(path, "w") as z:
+        z.writestr("torch/lib/libtorch_cuda.so", b"")
+        z.writestr("torch.libs/libcudart-1a2b3c4d.so.13", b"")
+        z.writestr("torch.libs/libcublasLt.so.13", b"")
+        z.writestr("torch.libs/libgomp-f9a9ad78.so.1.0.0", b"")
+    assert check_wheel.bundled_nvidia_libraries(str(path)) == [
+        "torch.libs/libcudart-1a2b3c4d.so.13", "torch.libs/libcublasLt.so.13"]
+    assert check_wheel.is_cuda_wheel(str(path))
+    assert not check_wheel.is_cuda_wheel("torch-0.1.0+cpu-cp311-cp311-manylinux_2_28_x86_64.whl")
+    assert check_wheel.NVIDIA_WHEEL_RPATH.match("$ORIGIN/../../nvidia/cu13/lib")
+    assert not check_wheel.NVIDIA_WHEEL_RPATH.match("$ORIGIN/../../../usr/lib")
