@@ -118,3 +118,27 @@ def test_training_step_on_cuda_matches_cpu():
     cuda_model = model.to("cuda")
     cuda_loss = torch.nn.functional.mse_loss(cuda_model(x.cuda()), y.cuda())
     assert abs(cuda_loss.item() - cpu_loss.item()) < 1e-5
+
+
+def test_factories_and_views_on_cuda():
+    assert torch.equal(torch.linspace(0, 1, 5, device="cuda").cpu(), torch.linspace(0, 1, 5))
+    assert torch.equal(torch.eye(3, device="cuda").cpu(), torch.eye(3))
+    assert torch.equal(torch.arange(2, 11, 3, device="cuda").cpu(), torch.arange(2, 11, 3))
+    x = torch.zeros(3, 4, device="cuda")
+    x[1] = 5.0
+    x[:, 2] = torch.arange(3.0, device="cuda")
+    expected = torch.zeros(3, 4)
+    expected[1] = 5.0
+    expected[:, 2] = torch.arange(3.0)
+    assert torch.equal(x.cpu(), expected)
+    assert x[1, 3].item() == 5.0
+
+
+def test_tensor_indexing_is_refused_clearly_on_cuda():
+    x = torch.arange(6.0, device="cuda")
+    with pytest.raises(NotImplementedError, match="not implemented"):
+        x[torch.tensor([0, 2], device="cuda")]
+    with pytest.raises(NotImplementedError):
+        x[x > 2]
+    with pytest.raises(RuntimeError, match="indices should be either on cpu"):
+        torch.arange(6.0)[torch.tensor([0, 2], device="cuda")]

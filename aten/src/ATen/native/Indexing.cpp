@@ -26,6 +26,9 @@ void check_index_dtype(const Tensor& index, const char* op) {
 // Wraps negative entries and checks bounds (IndexError, or RuntimeError as
 // gather/scatter raise); returns a contiguous int64 copy.
 Tensor normalize_index(const Tensor& index, int64_t size, int64_t dim, bool index_error = true) {
+  // The bounds are checked on the host: the indexing kernels are CPU-only.
+  TORCH_CHECK(index.is_cpu(), "indices should be either on cpu or on the same device as the indexed tensor (cpu), "
+              "got indices on ", index.device().str());
   Tensor idx = index.to(ScalarType::Long).contiguous();
   if (idx.numel() == 0) return idx;
   if (idx.data_ptr() == index.data_ptr()) idx = idx.clone();
@@ -160,6 +163,8 @@ struct IndexPlan {
 };
 
 IndexPlan plan_index(const Tensor& self, OptionalTensorList indices) {
+  TORCH_CHECK_NOT_IMPLEMENTED(self.is_cpu(), "indexing with tensors (t[idx], t[mask]) is not implemented for '",
+                              self.device().str(), "' tensors in this version");
   IndexPlan plan;
   std::vector<Tensor> per_dim;
   for (const auto& opt : indices) {

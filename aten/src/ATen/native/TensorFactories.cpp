@@ -191,7 +191,7 @@ Tensor linspace(const Scalar& start, const Scalar& end, int64_t steps, std::opti
   if (steps == 0) return result;
   const double s = start.toDouble(), e = end.toDouble();
   // Computed in double from both ends, as PyTorch does, so the last value is `end`.
-  Tensor values = at::empty({steps}, ScalarType::Double, device);
+  Tensor values = at::empty({steps}, ScalarType::Double, Device(DeviceType::CPU));  // filled here, then copied
   double* p = values.data_ptr<double>();
   const double step = steps > 1 ? (e - s) / static_cast<double>(steps - 1) : 0.0;
   const int64_t half = steps == 1 ? 1 : steps / 2;
