@@ -37,6 +37,7 @@ CUDA_REQUESTS = pytest.mark.parametrize(
         lambda: torch.zeros(2, device="cuda"),
         lambda: torch.ones(2, 3, device=torch.device("cuda", 0)),
         lambda: torch.tensor([1.0], device="cuda"),
+        lambda: torch.randperm(4, device="cuda"),
         lambda: torch.ones(2).cuda(),
         lambda: torch.ones(2).to("cuda:0"),
         lambda: torch.ones(2).to(torch.device("cuda"), torch.float64),
@@ -45,7 +46,7 @@ CUDA_REQUESTS = pytest.mark.parametrize(
         lambda: torch.cuda.set_device(0),
         lambda: torch.cuda.get_device_name(0),
     ],
-    ids=["zeros", "ones-device-obj", "tensor", "Tensor.cuda", "to-str", "to-device-dtype", "current_device",
+    ids=["zeros", "ones-device-obj", "tensor", "randperm", "Tensor.cuda", "to-str", "to-device-dtype", "current_device",
          "synchronize", "set_device", "get_device_name"],
 )
 

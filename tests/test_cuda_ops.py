@@ -97,6 +97,8 @@ def test_generator_is_seeded_and_in_range():
     assert abs(n.mean().item()) < 0.02 and abs(n.std().item() - 1) < 0.02
     r = torch.randint(3, 9, (1000,), device="cuda")
     assert r.min().item() >= 3 and r.max().item() <= 8
+    p = torch.randperm(50, device="cuda")
+    assert p.is_cuda and sorted(p.tolist()) == list(range(50))
 
 
 def test_autograd_across_devices():

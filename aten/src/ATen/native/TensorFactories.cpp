@@ -232,6 +232,13 @@ Tensor randperm_cpu(int64_t n, std::optional<ScalarType> dtype, std::optional<De
   return perm.to(dtype.value_or(ScalarType::Long));
 }
 
+// A permutation is a sequential shuffle: drawn on the host (from the CPU
+// generator, which torch.manual_seed seeds too) and copied to the device.
+Tensor randperm_cuda(int64_t n, std::optional<ScalarType> dtype, std::optional<Device> device) {
+  Tensor target = empty_cuda({0}, ScalarType::Long, device);  // checks the device before any work
+  return randperm_cpu(n, dtype, std::nullopt).to(target.device(), std::nullopt, false, false);
+}
+
 const Tensor& random_(const Tensor& self, int64_t from, int64_t to) {
   TORCH_CHECK(from < to, "random_ expects 'from' to be less than 'to', but got from=", from, " >= to=", to);
   random_stub(self.device().type, self, from, to);
