@@ -3,6 +3,9 @@
 Each case runs once to warm up, then repeats until about `--seconds` have
 passed; the median of several such runs is reported, in seconds per call.
 numpy is timed next to torch for the cases where it has an equivalent.
+With --device cuda the torch tensors live on the GPU (each call waits for the
+device to finish) and numpy stays the CPU baseline; without a GPU the result
+says so and holds no cases.
 """
 import argparse
 import json
@@ -35,7 +38,15 @@ def import_time():
     return statistics.median(runs)
 
 
-def cases(torch, np):
+def cases(torch, np, device="cpu"):
+    for name, fn, np_fn in _cases(torch, np, device):
+        if device == "cuda":
+            yield name, (lambda fn=fn: (fn(), torch.cuda.synchronize())), np_fn
+        else:
+            yield name, fn, np_fn
+
+
+def _cases(torch, np, device):
     torch.manual_seed(0)
     big = 10_000_000
     a, b = torch.rand(big), torch.rand(big)
@@ -46,6 +57,7 @@ def cases(torch, np):
     n_one_a, n_one_b = np.ones(1, dtype=np.float32), np.ones(1, dtype=np.float32)
     x2 = torch.rand(1000, 10000)
     nx2 = x2.numpy()
+    a, b, m1, m2, one_a, one_b, x2 = (t.to(device) for t in (a, b, m1, m2, one_a, one_b, x2))
     yield "add 1e7 f32", lambda: a + b, lambda: na + nb
     yield "mul 1e7 f32", lambda: a * b, lambda: na * nb
     yield "exp 1e7 f32", lambda: torch.exp(a), lambda: np.exp(na)
@@ -58,7 +70,8 @@ def cases(torch, np):
     yield "softmax(dim=1) 1000x10000", lambda: torch.softmax(x2, 1), None
     yield "matmul 1024 f32", lambda: m1 @ m2, lambda: nm1 @ nm2
     yield "add 1 elem (overhead)", lambda: one_a + one_b, lambda: n_one_a + n_one_b
-    yield "MLP train step (batch 32)", _train_step(torch), None
+    if device == "cpu":  # cross_entropy has no CUDA kernel yet
+        yield "MLP train step (batch 32)", _train_step(torch), None
 
 
 def _train_step(torch):
@@ -84,6 +97,7 @@ def _train_step(torch):
 def main():
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--seconds", type=float, default=0.5, help="time budget per case")
+    parser.add_argument("--device", choices=["cpu", "cuda"], default="cpu")
     args = parser.parse_args()
     import numpy as np
 
@@ -91,9 +105,14 @@ def main():
 
     torch.set_num_threads(torch.get_num_threads())
     results = {"torch_version": torch.__version__, "threads": torch.get_num_threads(), "cases": {}}
-    for name, fn, np_fn in cases(torch, np):
+    if args.device == "cuda" and not torch.cuda.is_available():
+        results["skipped"] = "no CUDA device"
+        json.dump(results, sys.stdout)
+        return
+    for name, fn, np_fn in cases(torch, np, args.device):
         results["cases"][name] = {"torch": timeit(fn, args.seconds), "numpy": timeit(np_fn, args.seconds) if np_fn else None}
-    results["cases"]["import torch"] = {"torch": import_time(), "numpy": None}
+    if args.device == "cpu":
+        results["cases"]["import torch"] = {"torch": import_time(), "numpy": None}
     json.dump(results, sys.stdout)
 
 

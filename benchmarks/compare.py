@@ -11,8 +11,8 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
-def run(python, seconds, env=None):
-    out = subprocess.run([python, os.path.join(HERE, "bench_ops.py"), "--seconds", str(seconds)],
+def run(python, seconds, device, env=None):
+    out = subprocess.run([python, os.path.join(HERE, "bench_ops.py"), "--seconds", str(seconds), "--device", device],
                          capture_output=True, text=True, check=True, cwd="/", env=env)
     return json.loads(out.stdout)
 
@@ -32,11 +32,19 @@ def main():
     parser.add_argument("--reference-python", default=os.environ.get("TORCH_REFERENCE_PYTHON"),
                         help="interpreter with PyTorch installed (optional)")
     parser.add_argument("--seconds", type=float, default=0.5)
+    parser.add_argument("--device", choices=["cpu", "cuda"], default="cpu",
+                        help="where the torch tensors live (numpy stays the CPU baseline)")
     args = parser.parse_args()
-    ours = run(args.python, args.seconds)
+    ours = run(args.python, args.seconds, args.device)
+    if "skipped" in ours:
+        print(f"nothing to compare: {ours['skipped']} for this project's torch {ours['torch_version']}")
+        return
     # The reference must import its own torch: no PYTHONPATH pointing at a checkout.
     ref_env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
-    ref = run(args.reference_python, args.seconds, ref_env) if args.reference_python else None
+    ref = run(args.reference_python, args.seconds, args.device, ref_env) if args.reference_python else None
+    if ref and "skipped" in ref:
+        print(f"reference PyTorch {ref['torch_version']}: {ref['skipped']}; comparing with numpy only")
+        ref = None
     print(f"this project: torch {ours['torch_version']} ({ours['threads']} threads)"
           + (f"; reference: PyTorch {ref['torch_version']} ({ref['threads']} threads)" if ref else ""))
     header = f"{'case':<28} {'ours':>10} {'numpy':>10} {'PyTorch':>10} {'vs numpy':>9} {'vs PyTorch':>10}"

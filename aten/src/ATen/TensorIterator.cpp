@@ -131,12 +131,13 @@ void TensorIterator::compute_types(const TensorIteratorConfig& config) {
       op.tensor = cast;
     }
   }
-  // A device kernel reads device memory: CPU scalars travel there.
+  // A device kernel reads device memory: CPU scalars travel there, as the
+  // argument of a fill kernel (a copy would wait for the device to be idle).
   if (!device_.is_cpu()) {
     for (auto& op : operands_) {
       if (!op.tensor.defined() || op.tensor.device() == device_) continue;
       Tensor moved = at::empty({}, op.tensor.scalar_type(), device_);
-      moved.copy_(op.tensor);
+      moved.fill_(at::_local_scalar_dense(op.tensor));
       op.tensor = moved;
     }
   }
