@@ -10,9 +10,6 @@ from testing import assert_matches, to_numpy
 
 pytestmark = pytest.mark.skipif(not torch.cuda.is_available(), reason="no CUDA device")
 
-# No CUDA kernel yet: indexing (gather, scatter, index_select, nonzero) and the
-# ops built on it. They raise NotImplementedError on CUDA tensors.
-NO_CUDA_KERNEL = {"gather", "index_select", "scatter", "scatter_add", "nonzero", "masked_select", "flip"}
 # cuBLAS has no integer matrix product; PyTorch's CUDA build refuses them too.
 FLOAT_ONLY_ON_CUDA = {"mm", "bmm", "addmm", "matmul", "dot", "linear"}
 
@@ -43,7 +40,7 @@ def test_cuda_matches_cpu(op, dtype, rng):
         cpu_args = torch_args(sample, dtype)
         cuda_args = torch_args(sample, dtype, lambda t: t.cuda())
         cuda_kwargs = {k: _to_cuda(v) for k, v in sample.kwargs.items()}
-        if op.name in NO_CUDA_KERNEL or (op.name in FLOAT_ONLY_ON_CUDA and not dtype.is_floating_point):
+        if op.name in FLOAT_ONLY_ON_CUDA and not dtype.is_floating_point:
             with pytest.raises(NotImplementedError):
                 op(*cuda_args, **cuda_kwargs)
             continue
@@ -136,11 +133,40 @@ def test_factories_and_views_on_cuda():
     assert x[1, 3].item() == 5.0
 
 
-def test_tensor_indexing_is_refused_clearly_on_cuda():
-    x = torch.arange(6.0, device="cuda")
-    with pytest.raises(NotImplementedError, match="not implemented"):
-        x[torch.tensor([0, 2], device="cuda")]
-    with pytest.raises(NotImplementedError):
-        x[x > 2]
+def test_tensor_indexing_on_cuda_matches_cpu():
+    x = torch.arange(24.0).reshape(4, 6)
+    xc = x.cuda()
+    idx = torch.tensor([3, -1, 0])
+    assert torch.equal(xc[idx.cuda()].cpu(), x[idx])
+    assert torch.equal(xc[idx].cpu(), x[idx])  # CPU indices move to the tensor's device
+    assert torch.equal(xc[:, idx.cuda()].cpu(), x[:, idx])
+    assert torch.equal(xc[xc > 10].cpu(), x[x > 10])
+    yc, y = xc.clone(), x.clone()
+    yc[idx.cuda()] = -1.0
+    y[idx] = -1.0
+    assert torch.equal(yc.cpu(), y)
+    zc, z = torch.zeros(5, device="cuda"), torch.zeros(5)
+    rows = torch.tensor([1, 1, 3])
+    zc.index_put_((rows.cuda(),), torch.ones(3, device="cuda"), accumulate=True)
+    z.index_put_((rows,), torch.ones(3), accumulate=True)
+    assert torch.equal(zc.cpu(), z)
+    with pytest.raises(IndexError, match="out of bounds"):
+        xc[torch.tensor([4], device="cuda")]
     with pytest.raises(RuntimeError, match="indices should be either on cpu"):
-        torch.arange(6.0)[torch.tensor([0, 2], device="cuda")]
+        x[idx.cuda()]
+
+
+def test_classifier_trains_on_cuda():
+    torch.manual_seed(0)
+    x, y = torch.randn(64, 8), torch.randint(0, 3, (64,))
+    model = torch.nn.Sequential(torch.nn.Linear(8, 16), torch.nn.ReLU(), torch.nn.Linear(16, 3)).cuda()
+    opt = torch.optim.SGD(model.parameters(), lr=0.5)
+    losses = []
+    for _ in range(20):
+        opt.zero_grad()
+        loss = torch.nn.functional.cross_entropy(model(x.cuda()), y.cuda())
+        loss.backward()
+        opt.step()
+        losses.append(loss.item())
+    assert losses[-1] < losses[0] * 0.7
+    assert all(p.grad.is_cuda for p in model.parameters())

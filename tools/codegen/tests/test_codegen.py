@@ -106,6 +106,13 @@ def test_kernels_get_tensors_of_their_device_only():
     assert "check_same_device" not in _definition("neg")
 
 
-def test_ops_without_cuda_kernels_dispatch_only_on_cpu():
-    gather = _definition("gather")
-    assert "case at::DeviceType::CPU:" in gather and "case at::DeviceType::CUDA:" not in gather
+def test_ops_without_cuda_kernels_dispatch_only_on_cpu(tmp_path):
+    path = _yaml(tmp_path, """
+        - func: frob(Tensor self) -> Tensor
+          dispatch:
+            CPU: frob_cpu
+        """)
+    (f,) = parse_native_functions(path)
+    body = cpp.function_definition(f)
+    assert "case at::DeviceType::CPU:" in body and "case at::DeviceType::CUDA:" not in body
+    assert 'no_kernel("frob", device_);' in body  # NotImplementedError (or "not compiled with CUDA")

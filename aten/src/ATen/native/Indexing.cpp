@@ -23,22 +23,28 @@ void check_index_dtype(const Tensor& index, const char* op) {
                     "(): Expected dtype int32/int64 for index, got ", index.scalar_type());
 }
 
+[[noreturn]] void out_of_bounds(int64_t value, int64_t size, int64_t dim, bool index_error) {
+  const std::string msg = c10::detail::str("index ", value, " is out of bounds for dimension ", dim, " with size ", size);
+  if (index_error) throw c10::IndexError(msg);
+  throw c10::Error(msg);
+}
+
 // Wraps negative entries and checks bounds (IndexError, or RuntimeError as
-// gather/scatter raise); returns a contiguous int64 copy.
+// gather/scatter raise); returns a contiguous int64 copy on the index's device.
 Tensor normalize_index(const Tensor& index, int64_t size, int64_t dim, bool index_error = true) {
-  // The bounds are checked on the host: the indexing kernels are CPU-only.
-  TORCH_CHECK(index.is_cpu(), "indices should be either on cpu or on the same device as the indexed tensor (cpu), "
-              "got indices on ", index.device().str());
   Tensor idx = index.to(ScalarType::Long).contiguous();
   if (idx.numel() == 0) return idx;
+  if (!idx.is_cpu()) {
+    // On a device: the bounds from two reductions, the wrap as one kernel.
+    const int64_t lo = idx.min().item().toLong(), hi = idx.max().item().toLong();
+    if (lo < -size) out_of_bounds(lo, size, dim, index_error);
+    if (hi >= size) out_of_bounds(hi, size, dim, index_error);
+    return lo >= 0 ? idx : at::where(idx.lt(wrapped_scalar_tensor(0)), idx.add(wrapped_scalar_tensor(size)), idx);
+  }
   if (idx.data_ptr() == index.data_ptr()) idx = idx.clone();
   int64_t* p = idx.data_ptr<int64_t>();
   for (int64_t i = 0; i < idx.numel(); ++i) {
-    if (p[i] < -size || p[i] >= size) {
-      const std::string msg = c10::detail::str("index ", p[i], " is out of bounds for dimension ", dim, " with size ", size);
-      if (index_error) throw c10::IndexError(msg);
-      throw c10::Error(msg);
-    }
+    if (p[i] < -size || p[i] >= size) out_of_bounds(p[i], size, dim, index_error);
     if (p[i] < 0) p[i] += size;
   }
   return idx;
@@ -163,8 +169,6 @@ struct IndexPlan {
 };
 
 IndexPlan plan_index(const Tensor& self, OptionalTensorList indices) {
-  TORCH_CHECK_NOT_IMPLEMENTED(self.is_cpu(), "indexing with tensors (t[idx], t[mask]) is not implemented for '",
-                              self.device().str(), "' tensors in this version");
   IndexPlan plan;
   std::vector<Tensor> per_dim;
   for (const auto& opt : indices) {
@@ -172,7 +176,12 @@ IndexPlan plan_index(const Tensor& self, OptionalTensorList indices) {
       per_dim.emplace_back();
       continue;
     }
-    const Tensor& t = *opt;
+    // Indices on the CPU may index a tensor of any device (they move there);
+    // device indices only a tensor of their device, as in PyTorch.
+    TORCH_CHECK(opt->is_cpu() || opt->device() == self.device(),
+                "indices should be either on cpu or on the same device as the indexed tensor (", self.device().str(),
+                ")");
+    const Tensor t = opt->device() == self.device() ? *opt : opt->to(self.device(), std::nullopt, false, false);
     if (t.scalar_type() == ScalarType::Bool || t.scalar_type() == ScalarType::Byte) {
       const int64_t start = static_cast<int64_t>(per_dim.size());
       for (int64_t j = 0; j < t.dim(); ++j) {
