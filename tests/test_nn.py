@@ -142,6 +142,9 @@ def test_module_to_moves_and_converts_parameters():
     assert all(p.dtype == torch.float64 and p.requires_grad for p in model.parameters())
     model.to("cpu", torch.float32).cpu()
     assert all(p.dtype == torch.float32 and p.device.type == "cpu" for p in model.parameters())
+    before = list(model.parameters())
+    model.to("cpu").to(torch.float32)  # nothing to do: the same Parameter objects stay
+    assert all(a is b for a, b in zip(before, model.parameters()))
     with pytest.raises(TypeError, match="floating point"):
         model.to(torch.int64)
     with pytest.raises(TypeError, match="device and/or a dtype"):

@@ -211,16 +211,24 @@ class Module:
         if dtype is not None and not dtype.is_floating_point:
             raise TypeError(f"nn.Module.to only accepts floating point dtypes, but got desired dtype={dtype}")
 
-        def convert(t):
-            return t.to(device if device is not None else t.device, dtype if t.is_floating_point() else None)
+        if device is not None:
+            device = torch.device(device)
+            if device.type == "cuda" and device.index is None:
+                device = torch.device("cuda", torch.cuda.current_device())
 
+        def target(t):
+            return (device if device is not None else t.device,
+                    dtype if dtype is not None and t.is_floating_point() else t.dtype)
+
+        # Tensors already in place stay the same objects (an optimizer holding
+        # them keeps working); the others are replaced by converted copies.
         for m in self.modules():
             for name, p in m._parameters.items():
-                if p is not None:
-                    m._parameters[name] = Parameter(convert(p.detach()), p.requires_grad)
+                if p is not None and target(p) != (p.device, p.dtype):
+                    m._parameters[name] = Parameter(p.detach().to(*target(p)), p.requires_grad)
             for name, b in m._buffers.items():
-                if b is not None:
-                    m._buffers[name] = convert(b)
+                if b is not None and target(b) != (b.device, b.dtype):
+                    m._buffers[name] = b.to(*target(b))
         return self
 
     def cuda(self, device=None):
