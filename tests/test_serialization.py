@@ -58,3 +58,26 @@ def test_load_refuses_pickles_and_code(tmp_path):
         torch.load(path, weights_only=False)
     with pytest.raises(TypeError, match="cannot save an object of type"):
         torch.save({"f": lambda: 0}, tmp_path / "x.pt")
+
+
+def test_map_location(tmp_path):
+    path = tmp_path / "t.pt"
+    torch.save({"w": torch.arange(3.0)}, path)
+    assert torch.load(path, map_location="cpu")["w"].tolist() == [0.0, 1.0, 2.0]
+    assert torch.load(path, map_location=torch.device("cpu"))["w"].device.type == "cpu"
+    with pytest.raises(TypeError, match="map_location must be None, a str or a torch.device"):
+        torch.load(path, map_location={"cuda:0": "cpu"})
+    if not torch.cuda.is_available():
+        with pytest.raises(RuntimeError, match="CUDA"):
+            torch.load(path, map_location="cuda")
+
+
+@pytest.mark.skipif(not torch.cuda.is_available(), reason="no CUDA device")
+def test_cuda_tensors_come_back_to_their_device(tmp_path):
+    path = tmp_path / "m.pt"
+    model = torch.nn.Linear(3, 2).cuda()
+    torch.save(model.state_dict(), path)
+    state = torch.load(path)
+    assert all(t.is_cuda for t in state.values())
+    on_cpu = torch.load(path, map_location="cpu")
+    assert all(torch.equal(on_cpu[k], state[k].cpu()) for k in state)

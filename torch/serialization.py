@@ -2,8 +2,9 @@
 
 A file is a zip archive: `structure.json` describes the saved object (dicts,
 lists, tuples, numbers, strings, None, tensors) and `tensors/<n>` holds each
-tensor's bytes, little-endian, row-major. Loading only ever builds those
-types; there is no pickle.
+tensor's bytes, little-endian, row-major, with its device (a CUDA tensor is
+saved from a host copy and loaded back onto its device unless map_location
+says otherwise). Loading only ever builds those types; there is no pickle.
 """
 import json
 import os
@@ -23,9 +24,12 @@ def _encode(obj, tensors):
     if isinstance(obj, torch.Tensor):
         t = obj.detach().contiguous()
         tensors.append(t)
-        return {"tensor": len(tensors) - 1, "dtype": str(t.dtype).replace("torch.", ""), "shape": list(t.shape),
+        node = {"tensor": len(tensors) - 1, "dtype": str(t.dtype).replace("torch.", ""), "shape": list(t.shape),
                 "requires_grad": bool(obj.requires_grad and obj.is_leaf),
                 "parameter": type(obj).__name__ == "Parameter"}
+        if t.device.type != "cpu":
+            node["device"] = str(t.device)
+        return node
     if obj is None or isinstance(obj, (bool, int, float, str)):
         if isinstance(obj, float) and (obj != obj or obj in (float("inf"), float("-inf"))):
             return {"float": repr(obj)}
@@ -46,6 +50,7 @@ def _encode(obj, tensors):
 
 
 def _tensor_bytes(t):
+    t = t.cpu()
     if t.dtype == torch.bfloat16:
         return _bf16_bytes(t)
     return t.numpy().tobytes() if t.numel() else b""
@@ -74,7 +79,7 @@ def save(obj, f):
             buffer.close()
 
 
-def _decode(node, z):
+def _decode(node, z, map_location):
     import numpy as np
 
     if node is None or isinstance(node, (bool, int, float, str)):
@@ -82,13 +87,13 @@ def _decode(node, z):
     if "float" in node:
         return float(node["float"])
     if "list" in node:
-        return [_decode(v, z) for v in node["list"]]
+        return [_decode(v, z, map_location) for v in node["list"]]
     if "tuple" in node:
-        return tuple(_decode(v, z) for v in node["tuple"])
+        return tuple(_decode(v, z, map_location) for v in node["tuple"])
     if "dict" in node:
         d = OrderedDict() if node.get("ordered") else {}
         for k, v in node["dict"]:
-            d[k] = _decode(v, z)
+            d[k] = _decode(v, z, map_location)
         return d
     if "dtype" in node and "tensor" not in node:
         return _DTYPES[node["dtype"]]
@@ -104,6 +109,9 @@ def _decode(node, z):
                         torch.int32: "<i4", torch.int16: "<i2", torch.int8: "i1", torch.uint8: "u1",
                         torch.bool: "?"}[dtype]
             t = torch.from_numpy(np.frombuffer(data, dtype=np_dtype).copy()).reshape(shape)
+        device = map_location if map_location is not None else torch.device(node.get("device", "cpu"))
+        if device.type != "cpu":
+            t = t.to(device)
         if node.get("parameter"):
             return torch.nn.Parameter(t, node.get("requires_grad", True))
         if node.get("requires_grad"):
@@ -113,9 +121,14 @@ def _decode(node, z):
 
 
 def load(f, map_location=None, weights_only=True):
-    """Loads what save() wrote. Only data is ever created: no code runs."""
-    if map_location not in (None, "cpu") and str(map_location) != "cpu":
-        raise RuntimeError(f"torch.load: this build supports only CPU tensors, got map_location={map_location!r}")
+    """Loads what save() wrote. Only data is ever created: no code runs.
+    map_location: None (each tensor to the device it was saved from), or a
+    device (str or torch.device) for every tensor."""
+    if map_location is not None:
+        if not isinstance(map_location, (str, torch.device)):
+            raise TypeError(f"torch.load: map_location must be None, a str or a torch.device, got "
+                            f"{type(map_location).__name__}")
+        map_location = torch.device(map_location)
     if not weights_only:
         raise ValueError("torch.load: weights_only=False (arbitrary pickled objects) is not supported")
     buffer = f if hasattr(f, "read") else open(os.fspath(f), "rb")
@@ -124,7 +137,7 @@ def load(f, map_location=None, weights_only=True):
             structure = json.loads(z.read("structure.json"))
             if structure.get("format") != _FORMAT:
                 raise RuntimeError("torch.load: not a file written by torch.save")
-            return _decode(structure["root"], z)
+            return _decode(structure["root"], z, map_location)
     except zipfile.BadZipFile as e:
         raise RuntimeError(f"torch.load: not a file written by torch.save ({e})") from None
     finally:
