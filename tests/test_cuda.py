@@ -210,3 +210,14 @@ def test_round_trip_through_cuda_matches_cpu():
     assert y.is_cuda and y.device == torch.device("cuda", torch.cuda.current_device())
     assert torch.equal(y.cpu(), x)
     assert torch.allclose((y @ y.T).cpu(), x @ x.T, atol=1e-4)
+
+
+def test_loader_names_the_missing_runtime_wheels(tmp_path, monkeypatch):
+    broken = tmp_path / "libtorch_cuda.so"
+    broken.write_bytes(b"not a library")
+    monkeypatch.setattr(_cuda_loader, "_LIBRARY", str(broken))
+    monkeypatch.setattr(sys, "path", [str(tmp_path)])
+    monkeypatch.delenv("CUDA_HOME", raising=False)
+    monkeypatch.delenv("CUDA_PATH", raising=False)
+    with pytest.raises(ImportError, match="built for CUDA 13.0.*nvidia-cuda-runtime, nvidia-cublas"):
+        _cuda_loader.load("13.0")
