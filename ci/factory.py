@@ -168,9 +168,9 @@ def main(argv: list[str] | None = None) -> int:
     m = matrix_file.load()
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--python", help="comma-separated versions (default: every one in the matrix found here)")
-    default_variants = ",".join(m.get("local", {}).get("variants", ["cpu"]))
-    parser.add_argument("--variant", default=default_variants,
-                        help=f"comma-separated variants (default, from ci/matrix.toml [local]: {default_variants})")
+    parser.add_argument("--variant", default="cpu",
+                        help="comma-separated variants of ci/matrix.toml (default: cpu; README's main command "
+                             "adds cu130)")
     parser.add_argument("--cuda-pythons", choices=["one", "all"], default="one",
                         help="build CUDA variants for one Python (the one running this; default) or for all")
     parser.add_argument("--release-archs", action="store_true",
