@@ -4,6 +4,7 @@
 #include <ATen/ATen.h>
 #include <ATen/Dispatch.h>
 #include <ATen/Parallel.h>
+#include <ATen/native/ReduceFunctors.h>
 #include <ATen/native/ReduceOps.h>
 #include <ATen/native/cpu/VecMath.h>
 
@@ -20,15 +21,6 @@ using acc_t = std::conditional_t<c10::is_floating_v<T>, double, int64_t>;
 
 template <typename T, bool Max>
 int64_t arg_extreme(const T* x, int64_t n);
-
-template <typename T>
-bool is_nan(T v) {
-  if constexpr (c10::is_floating_v<T>) {
-    return std::isnan(static_cast<double>(v));
-  } else {
-    return false;
-  }
-}
 
 // Sum of f(x[i]). float sums run in 16 float lanes (vectorised) over blocks
 // of 4096 elements whose totals add up in double: as fast as a float sum,
@@ -101,13 +93,13 @@ int64_t arg_extreme(const T* x, int64_t n) {
   using M = c10::opmath_t<T>;
   int64_t best = 0;
   M bv = x[0];
-  if (is_nan(bv)) return 0;
+  if (is_nan_value(bv)) return 0;
   for (int64_t i = 1; i < n; ++i) {
     const M v = x[i];
-    if (is_nan(v)) return i;
-    if (Max ? v > bv : v < bv) {
+    if (extreme_replaces(v, bv, Max)) {
       bv = v;
       best = i;
+      if (is_nan_value(bv)) return best;  // nothing replaces a NaN
     }
   }
   return best;
@@ -127,7 +119,7 @@ double norm_of(const T* x, int64_t n, double p) {
   if (p == 0) return static_cast<double>(sum_of(x, n, [](double v) { return v != 0 ? 1.0 : 0.0; }));
   if (p == 1) return sum_of(x, n, [](double v) { return std::abs(v); });
   if (p == 2) return std::sqrt(sum_of(x, n, [](double v) { return v * v; }));
-  return std::pow(sum_of(x, n, [p](double v) { return std::pow(std::abs(v), p); }), 1.0 / p);
+  return norm_finish(sum_of(x, n, [p](double v) { return norm_term(v, p); }), p);
 }
 
 template <typename T>
@@ -135,7 +127,7 @@ double var_of(const T* x, int64_t n, double correction) {
   const double mean = n > 0 ? sum_of(x, n, [](double v) { return v; }) / static_cast<double>(n)
                             : std::numeric_limits<double>::quiet_NaN();
   const double m2 = sum_of(x, n, [mean](double v) { return (v - mean) * (v - mean); });
-  return m2 / std::max(0.0, static_cast<double>(n) - correction);
+  return var_finish(m2, static_cast<double>(n), correction);
 }
 
 template <typename T>
@@ -223,8 +215,7 @@ void reduce_columns(const ReduceParams& params, const T* x, int64_t rows, int64_
         for (int64_t j = 0; j < w; ++j) {
           using M = c10::opmath_t<T>;
           const M v = row[j], cur = y[j];
-          if (is_nan(cur)) continue;
-          if (is_nan(v) || (is_max ? v > cur : v < cur)) y[j] = row[j];
+          if (extreme_replaces(v, cur, is_max)) y[j] = row[j];
         }
       }
       return;

@@ -6,6 +6,7 @@
 #include <ATen/ATen.h>
 #include <ATen/Dispatch.h>
 #include <ATen/cuda/CUDAContext.h>
+#include <ATen/native/ReduceFunctors.h>
 #include <ATen/native/ReduceOps.h>
 #include <ATen/native/cuda/Loops.cuh>
 
@@ -18,15 +19,6 @@ namespace {
 
 template <typename T>
 using acc_t = std::conditional_t<c10::is_floating_v<T>, double, int64_t>;
-
-template <typename T>
-__device__ bool is_nan(T v) {
-  if constexpr (c10::is_floating_v<T>) {
-    return ::isnan(static_cast<double>(v));
-  } else {
-    return false;
-  }
-}
 
 // Every thread of the block gets op over all threads' `v` (blockDim.x == kThreadsPerBlock).
 template <typename A, typename Op>
@@ -69,14 +61,10 @@ struct PickExtreme {
   __device__ Candidate<M> operator()(Candidate<M> a, Candidate<M> b) const {
     if (a.index < 0) return b;
     if (b.index < 0) return a;
-    const bool nan_a = is_nan(a.value), nan_b = is_nan(b.value);
-    if (nan_a || nan_b) {
-      if (nan_a && nan_b) return a.index < b.index ? a : b;  // the first NaN wins
-      return nan_a ? a : b;
-    }
-    if (Max ? b.value > a.value : b.value < a.value) return b;
-    if (b.value == a.value && b.index < a.index) return b;  // ties: the first index
-    return a;
+    // The CPU's sequential rule (ReduceFunctors.h), applied in index order.
+    const Candidate<M>& first = a.index < b.index ? a : b;
+    const Candidate<M>& later = a.index < b.index ? b : a;
+    return extreme_replaces(later.value, first.value, Max) ? later : first;
   }
 };
 
@@ -162,8 +150,8 @@ __global__ void reduce_rows_kernel(RowView<T> view, int64_t outer, int64_t n, Re
         } else if (q == 2) {
           r = ::sqrt(fold_row(view, row, n, 0.0, [](T x) { const double v = x; return v * v; }, Plus{}));
         } else {
-          r = ::pow(fold_row(view, row, n, 0.0, [q](T x) { return ::pow(::fabs(static_cast<double>(x)), q); }, Plus{}),
-                  1.0 / q);
+          r = norm_finish(fold_row(view, row, n, 0.0, [q](T x) { return norm_term(static_cast<double>(x), q); }, Plus{}),
+                          q);
         }
         if (first) out[row] = static_cast<T>(r);
         break;
@@ -174,7 +162,7 @@ __global__ void reduce_rows_kernel(RowView<T> view, int64_t outer, int64_t n, Re
         const double m2 =
             fold_row(view, row, n, 0.0, [mean](T x) { const double d = static_cast<double>(x) - mean; return d * d; },
                      Plus{});
-        if (first) out[row] = static_cast<T>(m2 / ::fmax(0.0, static_cast<double>(n) - p.correction));
+        if (first) out[row] = static_cast<T>(var_finish(m2, static_cast<double>(n), p.correction));
         break;
       }
       case ReduceOp::LogSumExp: {
