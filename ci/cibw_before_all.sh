@@ -5,7 +5,8 @@
 # reuses the native objects of the first and compiles only libtorch_python.
 # For a CUDA variant (TORCH_CUDA_VERSION, passed in by wheels.yml from
 # ci/matrix.toml) it also installs the toolkit; pyproject.toml's environment
-# reads USE_CUDA and CUDA_HOME back from /tmp/torch-use-cuda and /tmp/torch-cuda-home.
+# reads USE_CUDA, CUDA_HOME and CUDAHOSTCXX back from /tmp/torch-use-cuda,
+# /tmp/torch-cuda-home and /tmp/torch-cuda-hostcxx.
 set -euo pipefail
 project="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 tools=/tmp/torch-tools
@@ -18,6 +19,12 @@ echo "tools environment: $tools ($("$tools/bin/python" --version))"
 if [ -n "${TORCH_CUDA_VERSION:-}" ]; then
   PYTHON="$tools/bin/python" bash "$project/ci/install_cuda.sh" "$TORCH_CUDA_VERSION" | tail -n 1 > /tmp/torch-cuda-home
   echo 1 > /tmp/torch-use-cuda
+  # CUDA 12's nvcc accepts host GCC up to 13; manylinux_2_28's default
+  # toolset is newer. CMake takes the host compiler from CUDAHOSTCXX.
+  if [ "${TORCH_CUDA_VERSION%%.*}" = 12 ]; then
+    dnf install -y gcc-toolset-13-gcc-c++ >&2
+    echo /opt/rh/gcc-toolset-13/root/usr/bin/g++ > /tmp/torch-cuda-hostcxx
+  fi
   echo "CUDA $TORCH_CUDA_VERSION toolkit: $(cat /tmp/torch-cuda-home); architectures: ${TORCH_CUDA_ARCH_LIST:-the release default}"
 else
   echo 0 > /tmp/torch-use-cuda
