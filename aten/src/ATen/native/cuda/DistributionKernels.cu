@@ -23,24 +23,12 @@ void fill_contiguous(const Tensor& self, F fill) {
   if (!target.is_same(self)) self.copy_(target);
 }
 
-template <typename F>
-__global__ void indexed_fill_kernel(int64_t n, F f) {
-  const int64_t step = static_cast<int64_t>(gridDim.x) * blockDim.x;
-  for (int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += step) f(i);
-}
-
-template <typename F>
-void launch_indexed(int64_t n, F f) {
-  indexed_fill_kernel<<<grid_for(n), kThreadsPerBlock, 0, cuda::current_stream()>>>(n, f);
-  C10_CUDA_KERNEL_LAUNCH_CHECK();
-}
-
 void uniform_kernel_cuda(const Tensor& self, double from, double to) {
   fill_contiguous(self, [&](const Tensor& t) {
     AT_DISPATCH_FLOATING_TYPES(t.scalar_type(), "uniform_cuda", [&] {
       scalar_t* p = t.data_ptr<scalar_t>();
       const cuda::PhiloxSeed seed = cuda::philox_next_launch();
-      launch_indexed(t.numel(), [=] __device__(int64_t i) {
+      gpu_for_each_index(t.numel(), [=] __device__(int64_t i) {
         const uint4 r = cuda::philox_draw(seed, static_cast<uint64_t>(i));
         const double u = std::is_same_v<scalar_t, double> ? cuda::uniform_double(r.x, r.y) : cuda::uniform_float(r.x);
         const scalar_t v = static_cast<scalar_t>(from + (to - from) * u);
@@ -56,7 +44,7 @@ void normal_kernel_cuda(const Tensor& self, double mean, double std) {
     AT_DISPATCH_FLOATING_TYPES(t.scalar_type(), "normal_cuda", [&] {
       scalar_t* p = t.data_ptr<scalar_t>();
       const cuda::PhiloxSeed seed = cuda::philox_next_launch();
-      launch_indexed(t.numel(), [=] __device__(int64_t i) {
+      gpu_for_each_index(t.numel(), [=] __device__(int64_t i) {
         // Box-Muller from two uniforms; 1 - u1 lies in (0, 1], so the log is finite.
         const uint4 r = cuda::philox_draw(seed, static_cast<uint64_t>(i));
         const double u1 = 1.0 - cuda::uniform_double(r.x, r.y);
@@ -73,7 +61,7 @@ void random_kernel_cuda(const Tensor& self, int64_t from, int64_t to) {
       scalar_t* p = static_cast<scalar_t*>(t.data_ptr());
       const uint64_t range = static_cast<uint64_t>(to - from);
       const cuda::PhiloxSeed seed = cuda::philox_next_launch();
-      launch_indexed(t.numel(), [=] __device__(int64_t i) {
+      gpu_for_each_index(t.numel(), [=] __device__(int64_t i) {
         const uint4 r = cuda::philox_draw(seed, static_cast<uint64_t>(i));
         const uint64_t bits = (static_cast<uint64_t>(r.x) << 32) | r.y;
         p[i] = static_cast<scalar_t>(from + static_cast<int64_t>(bits % range));
@@ -88,10 +76,10 @@ void arange_kernel_cuda(const Tensor& result, const Scalar& start, const Scalar&
     scalar_t* p = result.data_ptr<scalar_t>();
     if (c10::isFloatingType(result.scalar_type()) || start.isFloatingPoint() || step.isFloatingPoint()) {
       const double s = start.toDouble(), st = step.toDouble();
-      launch_indexed(result.numel(), [=] __device__(int64_t i) { p[i] = static_cast<scalar_t>(s + st * static_cast<double>(i)); });
+      gpu_for_each_index(result.numel(), [=] __device__(int64_t i) { p[i] = static_cast<scalar_t>(s + st * static_cast<double>(i)); });
     } else {
       const int64_t s = start.toLong(), st = step.toLong();
-      launch_indexed(result.numel(), [=] __device__(int64_t i) { p[i] = static_cast<scalar_t>(s + st * i); });
+      gpu_for_each_index(result.numel(), [=] __device__(int64_t i) { p[i] = static_cast<scalar_t>(s + st * i); });
     }
   });
 }

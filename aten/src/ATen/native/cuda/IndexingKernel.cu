@@ -42,19 +42,6 @@ namespace {
     }                                                                                               \
   }()
 
-template <typename F>
-__global__ void indexed_kernel(int64_t n, F f) {
-  const int64_t step = static_cast<int64_t>(gridDim.x) * blockDim.x;
-  for (int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += step) f(i);
-}
-
-template <typename F>
-void launch(int64_t n, F f) {
-  if (n == 0) return;
-  indexed_kernel<<<grid_for(n), kThreadsPerBlock, 0, cuda::current_stream()>>>(n, f);
-  C10_CUDA_KERNEL_LAUNCH_CHECK();
-}
-
 // Adds v to *p atomically (the types atomicAdd has).
 template <typename T>
 __device__ void atomic_add(T* p, T v) {
@@ -73,7 +60,7 @@ void index_select_kernel_cuda(const Tensor& out, const Tensor& src, const Tensor
   DISPATCH_ELEMENT_SIZE(out.element_size(), [&] {
     const T* s = static_cast<const T*>(src.data_ptr());
     T* o = static_cast<T*>(out.data_ptr());
-    launch(outer * n * inner, [=] __device__(int64_t e) {
+    gpu_for_each_index(outer * n * inner, [=] __device__(int64_t e) {
       const int64_t i = e / (n * inner), j = (e / inner) % n, k = e % inner;
       o[e] = s[(i * size + idx[j]) * inner + k];
     });
@@ -126,7 +113,7 @@ void scatter_gather_kernel_cuda(const Tensor& self, int64_t dim, const Tensor& i
     DISPATCH_ATOMIC_TYPES(self.scalar_type(), "scatter_add_cuda", [&] {
       T* s = static_cast<T*>(self.data_ptr());
       const T* v = static_cast<const T*>(src.data_ptr());
-      launch(n, [=] __device__(int64_t lin) {
+      gpu_for_each_index(n, [=] __device__(int64_t lin) {
         int64_t a, b;
         g.offsets(lin, idx[lin], &a, &b);
         atomic_add(s + a, v[b]);
@@ -138,7 +125,7 @@ void scatter_gather_kernel_cuda(const Tensor& self, int64_t dim, const Tensor& i
     AT_DISPATCH_ALL_TYPES_AND_BOOL(self.scalar_type(), "scatter_fill_cuda", [&] {
       const scalar_t fill = std::is_same_v<scalar_t, bool> ? scalar_t(value.toBool()) : value.to<scalar_t>();
       scalar_t* s = static_cast<scalar_t*>(self.data_ptr());
-      launch(n, [=] __device__(int64_t lin) {
+      gpu_for_each_index(n, [=] __device__(int64_t lin) {
         int64_t a, b;
         g.offsets(lin, idx[lin], &a, &b);
         s[a] = fill;
@@ -150,14 +137,14 @@ void scatter_gather_kernel_cuda(const Tensor& self, int64_t dim, const Tensor& i
     T* s = static_cast<T*>(self.data_ptr());
     if (mode == ScatterMode::Gather) {
       T* o = static_cast<T*>(out.data_ptr());  // contiguous, index's shape
-      launch(n, [=] __device__(int64_t lin) {
+      gpu_for_each_index(n, [=] __device__(int64_t lin) {
         int64_t a, b;
         g.offsets(lin, idx[lin], &a, &b);
         o[lin] = s[a];
       });
     } else {  // Scatter: with repeated indices one of the writes wins, as in PyTorch
       const T* v = static_cast<const T*>(src.data_ptr());
-      launch(n, [=] __device__(int64_t lin) {
+      gpu_for_each_index(n, [=] __device__(int64_t lin) {
         int64_t a, b;
         g.offsets(lin, idx[lin], &a, &b);
         s[a] = v[b];
@@ -182,7 +169,7 @@ void index_put_rows_kernel_cuda(const Tensor& self, const Tensor& index, const T
     DISPATCH_ATOMIC_TYPES(self.scalar_type(), "index_put_cuda (accumulate)", [&] {
       T* dst = static_cast<T*>(self.data_ptr());
       const T* v = static_cast<const T*>(values.data_ptr());
-      launch(m * len, [=] __device__(int64_t e) {
+      gpu_for_each_index(m * len, [=] __device__(int64_t e) {
         const int64_t r = e / len, k = e % len;
         atomic_add(dst + idx[r] * s0 + k * s1, v[e]);
       });
@@ -192,7 +179,7 @@ void index_put_rows_kernel_cuda(const Tensor& self, const Tensor& index, const T
   DISPATCH_ELEMENT_SIZE(self.element_size(), [&] {
     T* dst = static_cast<T*>(self.data_ptr());
     const T* v = static_cast<const T*>(values.data_ptr());
-    launch(m * len, [=] __device__(int64_t e) {
+    gpu_for_each_index(m * len, [=] __device__(int64_t e) {
       const int64_t r = e / len, k = e % len;
       dst[idx[r] * s0 + k * s1] = v[e];
     });

@@ -84,6 +84,23 @@ inline unsigned int grid_for(int64_t n) {
   return static_cast<unsigned int>(std::min<int64_t>((n + kThreadsPerBlock - 1) / kThreadsPerBlock, 65536));
 }
 
+namespace detail {
+template <typename F>
+__global__ void index_kernel(int64_t n, F f) {
+  const int64_t step = static_cast<int64_t>(gridDim.x) * blockDim.x;
+  for (int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += step) f(i);
+}
+}  // namespace detail
+
+// f(i) for i in [0, n) on the current device and stream, for kernels that
+// index their own (contiguous) data: random fills, indexing.
+template <typename F>
+void gpu_for_each_index(int64_t n, F f) {
+  if (n <= 0) return;
+  detail::index_kernel<<<grid_for(n), kThreadsPerBlock, 0, cuda::current_stream()>>>(n, f);
+  C10_CUDA_KERNEL_LAUNCH_CHECK();
+}
+
 template <typename func_t>
 void gpu_kernel(TensorIterator& iter, const func_t& f) {
   using traits = function_traits<func_t>;
