@@ -27,20 +27,64 @@
   _(gelu, M(0.5) * x * (M(1) + std::erf(x * M(0.70710678118654752440))))                          \
   _(gelu_tanh, M(0.5) * x * (M(1) + std::tanh(M(0.7978845608028654) * (x + M(0.044715) * x * x * x))))
 
-// _(name, function): rounding ops, the identity on integers (PyTorch returns a copy).
+// _(name, functor): rounding ops; round_with<functor>(x) is the identity on
+// integers (PyTorch returns a copy).
 #define AT_FOR_EACH_ROUNDING_OP(_) \
-  _(floor, std::floor)             \
-  _(ceil, std::ceil)               \
-  _(round, std::nearbyint) /* half to even, like torch.round */ \
-  _(trunc, std::trunc)
+  _(floor, FloorOp)                \
+  _(ceil, CeilOp)                  \
+  _(round, RoundOp)                \
+  _(trunc, TruncOp)
 
-// _(name, expression of the widened float `v`, value for integers): bool results.
+// _(name, functor): bool results; float_predicate<functor>(x) gives the
+// functor's `for_integers` answer for integer and bool inputs.
 #define AT_FOR_EACH_FLOAT_PREDICATE(_) \
-  _(isnan, std::isnan(v), false)       \
-  _(isfinite, std::isfinite(v), true)  \
-  _(isinf, std::isinf(v), false)
+  _(isnan, IsNanOp)                    \
+  _(isfinite, IsFiniteOp)              \
+  _(isinf, IsInfOp)
 
 namespace at::native {
+
+#define AT_FLOAT_FUNCTOR_(Name, result, expr)                                      \
+  struct Name {                                                                   \
+    template <typename M> C10_HOST_DEVICE result operator()(M v) const { return expr; } \
+  };
+AT_FLOAT_FUNCTOR_(FloorOp, M, std::floor(v))
+AT_FLOAT_FUNCTOR_(CeilOp, M, std::ceil(v))
+AT_FLOAT_FUNCTOR_(RoundOp, M, std::nearbyint(v))  // half to even, like torch.round
+AT_FLOAT_FUNCTOR_(TruncOp, M, std::trunc(v))
+#undef AT_FLOAT_FUNCTOR_
+
+struct IsNanOp {
+  static constexpr bool for_integers = false;
+  template <typename M> C10_HOST_DEVICE bool operator()(M v) const { return std::isnan(v); }
+};
+struct IsFiniteOp {
+  static constexpr bool for_integers = true;
+  template <typename M> C10_HOST_DEVICE bool operator()(M v) const { return std::isfinite(v); }
+};
+struct IsInfOp {
+  static constexpr bool for_integers = false;
+  template <typename M> C10_HOST_DEVICE bool operator()(M v) const { return std::isinf(v); }
+};
+
+template <typename Op, typename T>
+C10_HOST_DEVICE T round_with(T x) {
+  if constexpr (c10::is_floating_v<T>) {
+    return Op{}(static_cast<c10::opmath_t<T>>(x));
+  } else {
+    return x;
+  }
+}
+
+template <typename Op, typename T>
+C10_HOST_DEVICE bool float_predicate(T x) {
+  if constexpr (c10::is_floating_v<T>) {
+    return Op{}(static_cast<c10::opmath_t<T>>(x));
+  } else {
+    (void)x;
+    return Op::for_integers;
+  }
+}
 
 template <typename T>
 C10_HOST_DEVICE T abs_value(T x) {

@@ -63,19 +63,12 @@ void exp_kernel(TensorIterator& iter) { float32_fast_path<&vec::exp, &exp_generi
 void sigmoid_kernel(TensorIterator& iter) { float32_fast_path<&vec::sigmoid, &sigmoid_generic_kernel>(iter); }
 
 // Rounding ops: identity on integers (PyTorch returns a copy).
-#define ROUNDING_KERNEL(name, fn)                                                  \
-  void name##_kernel(TensorIterator& iter) {                                       \
-    AT_DISPATCH_ALL_TYPES(iter.common_dtype(), #name, [&] {                        \
-      cpu_kernel(iter, [](scalar_t x) -> scalar_t {                                \
-        if constexpr (c10::is_floating_v<scalar_t>) {                              \
-          return fn(static_cast<c10::opmath_t<scalar_t>>(x));                      \
-        } else {                                                                   \
-          return x;                                                                \
-        }                                                                          \
-      });                                                                          \
-    });                                                                            \
+#define ROUNDING_KERNEL(name, Op)                                               \
+  void name##_kernel(TensorIterator& iter) {                                   \
+    AT_DISPATCH_ALL_TYPES(iter.common_dtype(), #name, [&] {                   \
+      cpu_kernel(iter, [](scalar_t x) -> scalar_t { return round_with<Op>(x); }); \
+    });                                                                         \
   }
-
 AT_FOR_EACH_ROUNDING_OP(ROUNDING_KERNEL)
 
 #undef ROUNDING_KERNEL
@@ -93,21 +86,12 @@ void bitwise_not_kernel(TensorIterator& iter) {
 }
 
 // Bool results: the input keeps its dtype, the output is bool.
-#define PREDICATE_KERNEL(name, float_expr, int_value)                              \
-  void name##_kernel(TensorIterator& iter) {                                       \
-    AT_DISPATCH_ALL_TYPES_AND_BOOL(iter.common_dtype(), #name, [&] {               \
-      cpu_kernel(iter, [](scalar_t x) -> bool {                                    \
-        if constexpr (c10::is_floating_v<scalar_t>) {                              \
-          const c10::opmath_t<scalar_t> v = x;                                     \
-          return float_expr;                                                       \
-        } else {                                                                   \
-          (void)x;                                                                 \
-          return int_value;                                                        \
-        }                                                                          \
-      });                                                                          \
-    });                                                                            \
+#define PREDICATE_KERNEL(name, Op)                                                  \
+  void name##_kernel(TensorIterator& iter) {                                        \
+    AT_DISPATCH_ALL_TYPES_AND_BOOL(iter.common_dtype(), #name, [&] {                \
+      cpu_kernel(iter, [](scalar_t x) -> bool { return float_predicate<Op>(x); });       \
+    });                                                                              \
   }
-
 AT_FOR_EACH_FLOAT_PREDICATE(PREDICATE_KERNEL)
 
 #undef PREDICATE_KERNEL

@@ -39,17 +39,11 @@ void relu_kernel_cuda(TensorIterator& iter) {
 AT_FOR_EACH_FLOAT_UNARY_OP(FLOAT_UNARY_KERNEL)
 #undef FLOAT_UNARY_KERNEL
 
-#define ROUNDING_KERNEL(name, fn)                                        \
-  void name##_kernel_cuda(TensorIterator& iter) {                        \
-    AT_DISPATCH_ALL_TYPES(iter.common_dtype(), #name "_cuda", [&] {      \
-      gpu_kernel(iter, [] GPU_LAMBDA(scalar_t x) -> scalar_t {           \
-        if constexpr (c10::is_floating_v<scalar_t>) {                    \
-          return fn(static_cast<c10::opmath_t<scalar_t>>(x));            \
-        } else {                                                         \
-          return x;                                                      \
-        }                                                                \
-      });                                                                \
-    });                                                                  \
+#define ROUNDING_KERNEL(name, Op)                                               \
+  void name##_kernel_cuda(TensorIterator& iter) {                                   \
+    AT_DISPATCH_ALL_TYPES(iter.common_dtype(), #name "_cuda", [&] {                   \
+      gpu_kernel(iter, [] GPU_LAMBDA(scalar_t x) -> scalar_t { return round_with<Op>(x); }); \
+    });                                                                         \
   }
 AT_FOR_EACH_ROUNDING_OP(ROUNDING_KERNEL)
 #undef ROUNDING_KERNEL
@@ -66,19 +60,11 @@ void bitwise_not_kernel_cuda(TensorIterator& iter) {
   });
 }
 
-#define PREDICATE_KERNEL(name, float_expr, int_value)                            \
-  void name##_kernel_cuda(TensorIterator& iter) {                                \
-    AT_DISPATCH_ALL_TYPES_AND_BOOL(iter.common_dtype(), #name "_cuda", [&] {     \
-      gpu_kernel(iter, [] GPU_LAMBDA(scalar_t x) -> bool {                       \
-        if constexpr (c10::is_floating_v<scalar_t>) {                            \
-          const c10::opmath_t<scalar_t> v = x;                                   \
-          return float_expr;                                                     \
-        } else {                                                                 \
-          (void)x;                                                               \
-          return int_value;                                                      \
-        }                                                                        \
-      });                                                                        \
-    });                                                                          \
+#define PREDICATE_KERNEL(name, Op)                                                  \
+  void name##_kernel_cuda(TensorIterator& iter) {                                        \
+    AT_DISPATCH_ALL_TYPES_AND_BOOL(iter.common_dtype(), #name "_cuda", [&] {                \
+      gpu_kernel(iter, [] GPU_LAMBDA(scalar_t x) -> bool { return float_predicate<Op>(x); });       \
+    });                                                                              \
   }
 AT_FOR_EACH_FLOAT_PREDICATE(PREDICATE_KERNEL)
 #undef PREDICATE_KERNEL
