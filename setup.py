@@ -45,6 +45,11 @@ class CMakeBuildExt(build_ext):
         package_dir = os.path.dirname(self.get_ext_fullpath("torch._C"))
         build_dir = cmake.build_dir_for(VARIANT)
         cmake.configure(build_dir, SETTINGS, VERSION)
+        # Start from an empty lib/include/share: setuptools' build directory is
+        # per Python, not per variant, and a cpu wheel built after a CUDA one
+        # must not pick up the earlier libtorch_cuda.
+        for sub in ("lib", "include", "share"):
+            shutil.rmtree(os.path.join(package_dir, sub), ignore_errors=True)
         cmake.build_and_install(build_dir, SETTINGS, package_dir)
         version.write_version_file(
             os.path.join(package_dir, "version.py"), VERSION, cuda=CUDA.version if CUDA else None, debug=SETTINGS.build_type == "Debug"

@@ -1,5 +1,7 @@
 """check_wheel.py WHEEL: the checks every repaired wheel must pass.
 
+- The variant label matches the contents: libtorch_cuda is in a +cuXXX wheel
+  and in no other.
 - Linux: `auditwheel show` names a manylinux policy. A CUDA wheel (+cu126,
   +cu130) may need NVIDIA's runtime libraries from outside (their pip wheels,
   by design); anything else outside the policy fails it.
@@ -58,6 +60,17 @@ def bundled_nvidia_libraries(wheel: str) -> list[str]:
         return [n for n in z.namelist() if NVIDIA_LIBRARY.match(os.path.basename(n))]
 
 
+def variant_problem(wheel: str) -> str | None:
+    """A +cuXXX wheel carries libtorch_cuda; any other wheel must not (a stale
+    build directory once put a CUDA library into a cpu wheel)."""
+    with zipfile.ZipFile(wheel) as z:
+        has_cuda_library = "torch/lib/libtorch_cuda.so" in z.namelist()
+    if has_cuda_library != is_cuda_wheel(wheel):
+        return (f"{os.path.basename(wheel)} {'lacks' if is_cuda_wheel(wheel) else 'contains'} torch/lib/libtorch_cuda.so, "
+                "which its variant label says it should " + ("have" if is_cuda_wheel(wheel) else "not have"))
+    return None
+
+
 def check_policy(wheel: str) -> str:
     """The manylinux policy `auditwheel show` gives, allowing NVIDIA's runtime in a CUDA wheel."""
     info = json.loads(run(tool("auditwheel") + ["show", "--json", wheel]))
@@ -99,6 +112,10 @@ def main() -> int:
     if len(sys.argv) != 2:
         sys.exit(__doc__)
     wheel = sys.argv[1]
+    problem = variant_problem(wheel)
+    if problem:
+        sys.exit(f"check_wheel: {problem}")
+    print("variant: libtorch_cuda present exactly when the label is +cuXXX")
     if platform.system() == "Linux":
         print(f"auditwheel: {check_policy(wheel)}")
         problems = check_rpaths(wheel)

@@ -129,3 +129,15 @@ def test_check_wheel_finds_nvidia_libraries_and_knows_their_rpath(tmp_path):
     assert not check_wheel.is_cuda_wheel("torch-0.1.0+cpu-cp311-cp311-manylinux_2_28_x86_64.whl")
     assert check_wheel.NVIDIA_WHEEL_RPATH.match("$ORIGIN/../../nvidia/cu13/lib")
     assert not check_wheel.NVIDIA_WHEEL_RPATH.match("$ORIGIN/../../../usr/lib")
+
+
+@pytest.mark.parametrize("label, has_cuda, ok", [
+    ("cpu", False, True), ("cpu", True, False), ("cu130", True, True), ("cu130", False, False)])
+def test_check_wheel_matches_libtorch_cuda_to_the_label(tmp_path, label, has_cuda, ok):
+    path = tmp_path / f"torch-0.1.0+{label}-cp311-cp311-manylinux_2_28_x86_64.whl"
+    with zipfile.ZipFile(path, "w") as z:
+        z.writestr("torch/lib/libtorch_cpu.so", b"")
+        if has_cuda:
+            z.writestr("torch/lib/libtorch_cuda.so", b"")
+    problem = check_wheel.variant_problem(str(path))
+    assert (problem is None) == ok, problem
