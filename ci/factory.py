@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import glob
+import hashlib
 import json
 import os
 import shutil
@@ -27,6 +28,7 @@ import sys
 import tempfile
 import time
 import xml.etree.ElementTree as ET
+import zipfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -127,6 +129,12 @@ def build_wheel(python: str, tag: str, variant: dict, env: dict) -> tuple[str, f
     return wheel, seconds
 
 
+def binding_digest(wheel: str) -> str:
+    """sha256 of the wheel's libtorch_python: on the stable ABI, one file for every Python."""
+    with zipfile.ZipFile(wheel) as z:
+        return hashlib.sha256(z.read("torch/lib/libtorch_python.so")).hexdigest()
+
+
 def repair(wheel: str, tools_python: str) -> str:
     out = tempfile.mkdtemp(dir=BUILD)
     env = {"PATH": os.path.dirname(tools_python) + os.pathsep + os.environ["PATH"]}
@@ -202,6 +210,7 @@ def main(argv: list[str] | None = None) -> int:
     jobs = [(v, ver) for v in variants for ver in pythons
             if "cuda" not in m["variants"][v] or args.cuda_pythons == "all" or ver == one_python]
     envs = {}
+    bindings = {}  # variant -> (digest, Python) of the first wheel's libtorch_python
     for n, (vname, ver) in enumerate(jobs, 1):
         variant = m["variants"][vname]
         if vname not in envs:
@@ -209,7 +218,10 @@ def main(argv: list[str] | None = None) -> int:
         tag = "cp" + ver.replace(".", "")
         log(f"[{n}/{len(jobs)}] {tag} {vname}: building")
         wheel, seconds = build_wheel(pythons[ver], tag, variant, envs[vname])
-        log(f"[{n}/{len(jobs)}] {tag} {vname}: built in {seconds:.0f}s; repairing")
+        digest, first = bindings.setdefault(vname, (binding_digest(wheel), ver))
+        reuse = "" if first == ver else (f"; libtorch_python: the one built for {first}" if binding_digest(wheel) == digest
+                                         else "; libtorch_python: rebuilt (USE_PYTHON_LIMITED_API=0)")
+        log(f"[{n}/{len(jobs)}] {tag} {vname}: built in {seconds:.0f}s{reuse}; repairing")
         repaired = repair(wheel, tools_python)
         passed = failed = 0
         if not args.skip_tests:

@@ -3,11 +3,13 @@ if(USE_OPENMP)
   find_package(OpenMP REQUIRED COMPONENTS CXX)
 endif()
 
+# The oldest CPython supported (setup.py's python_requires says the same).
+set(TORCH_MIN_PYTHON 3.9)
 if(BUILD_PYTHON)
-  find_package(Python 3.9 REQUIRED COMPONENTS Interpreter Development.Module)
+  find_package(Python ${TORCH_MIN_PYTHON} REQUIRED COMPONENTS Interpreter Development.Module)
 endif()
 if(NOT Python_EXECUTABLE)
-  find_package(Python 3.9 REQUIRED COMPONENTS Interpreter)
+  find_package(Python ${TORCH_MIN_PYTHON} REQUIRED COMPONENTS Interpreter)
 endif()
 # The Python that runs the build tools (the code generator, the OpenBLAS
 # lookup): the target Python unless told otherwise. The wheel factory points

@@ -5,6 +5,7 @@ option(USE_CUDA "Build libtorch_cuda (needs a CUDA toolkit: CUDA_HOME or nvcc on
 option(USE_OPENMP "Run large CPU kernels on several threads with OpenMP" ON)
 option(USE_CCACHE "Compile through ccache when it is installed" ON)
 option(BUILD_PYTHON "Build libtorch_python, the CPython binding" ON)
+option(USE_PYTHON_LIMITED_API "Build libtorch_python on CPython's stable ABI: one build serves every Python 3.9+ (off for free-threaded or debug Pythons)" ON)
 
 if(USE_CCACHE)
   find_program(CCACHE_PROGRAM ccache)

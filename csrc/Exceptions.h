@@ -2,7 +2,7 @@
 // Turning C++ errors into Python exceptions at the boundary. Every binding
 // body sits between HANDLE_TH_ERRORS and END_HANDLE_TH_ERRORS, so no C++
 // exception ever reaches the interpreter.
-#include <Python.h>
+#include "csrc/python_compat.h"
 
 #include <c10/macros/Export.h>
 

@@ -1,7 +1,7 @@
 // initModule: builds torch._C. The tiny _C extension (stub.c) calls this, so
 // all binding code lives in libtorch_python and the extension itself is a
 // few bytes per Python version.
-#include <Python.h>
+#include "csrc/python_compat.h"
 
 #include <ATen/ATen.h>
 #include <ATen/detail/CUDAHooks.h>
@@ -22,7 +22,7 @@ namespace torch {
 namespace {
 
 PyObject* set_tensor_class(PyObject*, PyObject* cls) {
-  if (!PyType_Check(cls) || !PyType_IsSubtype(reinterpret_cast<PyTypeObject*>(cls), &THPVariableBaseType)) {
+  if (!PyType_Check(cls) || !PyType_IsSubtype(reinterpret_cast<PyTypeObject*>(cls), THPVariableBaseType)) {
     PyErr_SetString(PyExc_TypeError, "_set_tensor_class expects a subclass of torch._C.TensorBase");
     return nullptr;
   }
@@ -190,13 +190,14 @@ extern "C" TORCH_PYTHON_API PyObject* initModule() {
   using namespace torch;
   PyObject* module = PyModule_Create(&torch_module);
   if (!module) return nullptr;
-  init_dtypes(module);
-  init_device_type(module);
-  init_size_type(module);
-  init_tensor_type(module);
-  init_interop(module);
-  init_autograd(module);
-  if (PyErr_Occurred()) return nullptr;
+  // Each step may fail with a Python error set; stop at the first.
+  for (auto init : {init_dtypes, init_device_type, init_size_type, init_tensor_type, init_interop, init_autograd}) {
+    init(module);
+    if (PyErr_Occurred()) {
+      Py_DECREF(module);
+      return nullptr;
+    }
+  }
 
   PyObject* functions = PyModule_Create(&functions_module);
   if (!functions || PyModule_AddFunctions(functions, generated_torch_functions()) < 0 ||
@@ -205,6 +206,13 @@ extern "C" TORCH_PYTHON_API PyObject* initModule() {
   }
   PyModule_AddObject(module, "_VariableFunctions", functions);
   PyModule_AddStringConstant(module, "_version", TORCH_VERSION);
+  // The oldest CPython this libtorch_python serves on the stable ABI (0: built
+  // for the running Python's full API only).
+#ifdef Py_LIMITED_API
+  PyModule_AddIntConstant(module, "_limited_api", Py_LIMITED_API);
+#else
+  PyModule_AddIntConstant(module, "_limited_api", 0);
+#endif
 #ifdef _OPENMP
   PyModule_AddIntConstant(module, "_has_openmp", 1);
 #else

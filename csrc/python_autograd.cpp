@@ -24,11 +24,11 @@ struct THPNode {
   std::shared_ptr<ag::Node> node;
 };
 
-PyTypeObject THPNodeType = {PyVarObject_HEAD_INIT(nullptr, 0) "torch._C._Node"};
+PyTypeObject* THPNodeType = nullptr;
 
 PyObject* wrap_node(const std::shared_ptr<ag::Node>& node) {
   if (!node) Py_RETURN_NONE;
-  auto* obj = PyObject_New(THPNode, &THPNodeType);
+  auto* obj = PyObject_New(THPNode, THPNodeType);
   if (!obj) return nullptr;
   new (&obj->node) std::shared_ptr<ag::Node>(node);
   return reinterpret_cast<PyObject*>(obj);
@@ -36,7 +36,7 @@ PyObject* wrap_node(const std::shared_ptr<ag::Node>& node) {
 
 void node_dealloc(PyObject* self) {
   reinterpret_cast<THPNode*>(self)->node.~shared_ptr();
-  PyObject_Free(self);
+  free_instance(self);
 }
 
 PyObject* node_repr(PyObject* self) {
@@ -53,13 +53,13 @@ PyObject* node_next_functions(PyObject* self, void*) {
   if (!out) return nullptr;
   for (size_t i = 0; i < edges.size(); ++i) {
     PyObject* fn = wrap_node(edges[i].function);
-    PyTuple_SET_ITEM(out, i, Py_BuildValue("(Ni)", fn, static_cast<int>(edges[i].input_nr)));
+    tuple_set(out, i, Py_BuildValue("(Ni)", fn, static_cast<int>(edges[i].input_nr)));
   }
   return out;
 }
 
 PyObject* node_richcompare(PyObject* a, PyObject* b, int op) {
-  if (Py_TYPE(a) != &THPNodeType || Py_TYPE(b) != &THPNodeType || (op != Py_EQ && op != Py_NE)) {
+  if (Py_TYPE(a) != THPNodeType || Py_TYPE(b) != THPNodeType || (op != Py_EQ && op != Py_NE)) {
     Py_RETURN_NOTIMPLEMENTED;
   }
   const bool eq = reinterpret_cast<THPNode*>(a)->node == reinterpret_cast<THPNode*>(b)->node;
@@ -181,7 +181,7 @@ ag::Hook python_hook(PyObject* fn) {
   return [holder](const at::Tensor& grad) -> at::Tensor {
     PyGILState_STATE s = PyGILState_Ensure();
     PyObject* arg = THPVariable_Wrap(grad);
-    PyObject* out = arg ? PyObject_CallOneArg(holder.get(), arg) : nullptr;
+    PyObject* out = arg ? PyObject_CallFunctionObjArgs(holder.get(), arg, nullptr) : nullptr;
     Py_XDECREF(arg);
     if (!out) {
       PyGILState_Release(s);
@@ -214,8 +214,8 @@ std::vector<at::Tensor> tensor_sequence(PyObject* seq, const char* what, bool al
   std::vector<at::Tensor> out;
   PyObject* fast = PySequence_Fast(seq, what);
   if (!fast) throw python_error();
-  for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(fast); ++i) {
-    PyObject* item = PySequence_Fast_GET_ITEM(fast, i);
+  for (Py_ssize_t i = 0; i < fast_size(fast); ++i) {
+    PyObject* item = fast_item(fast, i);
     if (item == Py_None && allow_none) {
       out.emplace_back();
     } else if (THPVariable_Check(item)) {
@@ -253,7 +253,7 @@ PyObject* run_grad(PyObject*, PyObject* args) {
   PyObject* tuple = PyTuple_New(static_cast<Py_ssize_t>(result.size()));
   for (size_t i = 0; i < result.size(); ++i) {
     PyObject* item = result[i].defined() ? THPVariable_Wrap(result[i]) : (Py_INCREF(Py_None), Py_None);
-    PyTuple_SET_ITEM(tuple, i, item);
+    tuple_set(tuple, i, item);
   }
   return tuple;
   END_HANDLE_TH_ERRORS
@@ -275,13 +275,12 @@ PyObject* make_subclass(PyObject*, PyObject* args) {
   int requires_grad = 0;
   if (!PyArg_ParseTuple(args, "OO|p", &cls, &data, &requires_grad)) return nullptr;
   TORCH_CHECK_TYPE(PyType_Check(cls) &&
-                       PyType_IsSubtype(reinterpret_cast<PyTypeObject*>(cls), &THPVariableBaseType),
+                       PyType_IsSubtype(reinterpret_cast<PyTypeObject*>(cls), THPVariableBaseType),
                    "_make_subclass: cls must be a subclass of Tensor");
   TORCH_CHECK_TYPE(THPVariable_Check(data), "_make_subclass: data must be a Tensor");
   at::Tensor t = ag::detach(THPVariable_Unpack(data));
   if (requires_grad) ag::set_requires_grad(t, true);
-  auto* type = reinterpret_cast<PyTypeObject*>(cls);
-  PyObject* obj = type->tp_alloc(type, 0);
+  PyObject* obj = alloc_instance(reinterpret_cast<PyTypeObject*>(cls));
   if (!obj) return nullptr;
   new (&reinterpret_cast<THPVariable*>(obj)->cdata) at::Tensor(std::move(t));
   return obj;
@@ -319,17 +318,18 @@ PyMethodDef tensor_autograd_methods[] = {
 };
 
 void init_autograd(PyObject* module) {
-  THPNodeType.tp_basicsize = sizeof(THPNode);
-  THPNodeType.tp_flags = Py_TPFLAGS_DEFAULT;
-  THPNodeType.tp_dealloc = node_dealloc;
-  THPNodeType.tp_repr = node_repr;
-  THPNodeType.tp_methods = node_methods;
-  THPNodeType.tp_getset = node_getset;
-  THPNodeType.tp_richcompare = node_richcompare;
-  THPNodeType.tp_hash = node_hash;
-  if (PyType_Ready(&THPNodeType) < 0) return;
-  Py_INCREF(&THPNodeType);
-  PyModule_AddObject(module, "_Node", reinterpret_cast<PyObject*>(&THPNodeType));
+  static PyType_Slot slots[] = {
+      {Py_tp_dealloc, reinterpret_cast<void*>(node_dealloc)},
+      {Py_tp_repr, reinterpret_cast<void*>(node_repr)},
+      {Py_tp_methods, node_methods},
+      {Py_tp_getset, node_getset},
+      {Py_tp_richcompare, reinterpret_cast<void*>(node_richcompare)},
+      {Py_tp_hash, reinterpret_cast<void*>(node_hash)},
+      {0, nullptr},
+  };
+  static PyType_Spec spec = {"torch._C._Node", static_cast<int>(sizeof(THPNode)), 0, Py_TPFLAGS_DEFAULT, slots};
+  THPNodeType = add_type(module, "_Node", &spec);
+  if (!THPNodeType) return;
   PyModule_AddFunctions(module, autograd_functions);
 }
 

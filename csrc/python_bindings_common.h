@@ -1,6 +1,6 @@
 #pragma once
 // What every generated binding file includes.
-#include <Python.h>
+#include "csrc/python_compat.h"
 
 #include <ATen/ATen.h>
 #include <ATen/autograd/Variable.h>

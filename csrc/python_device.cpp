@@ -22,10 +22,10 @@ PyObject* device_new(PyTypeObject*, PyObject* args, PyObject* kwargs) {
     return nullptr;
   }
   if (!PyUnicode_Check(type)) {
-    PyErr_Format(PyExc_TypeError, "torch.device(): expected a string, got %s", Py_TYPE(type)->tp_name);
+    PyErr_Format(PyExc_TypeError, "torch.device(): expected a string, got %s", type_name(Py_TYPE(type)).c_str());
     return nullptr;
   }
-  c10::Device d(std::string(PyUnicode_AsUTF8(type)));
+  c10::Device d(std::string(utf8(type)));
   if (index != Py_None) {
     if (d.has_index()) {
       PyErr_SetString(PyExc_RuntimeError, "type (string) must not include an index because index was passed explicitly");
@@ -73,7 +73,7 @@ Py_hash_t device_hash(PyObject* self) {
 }
 
 PyObject* device_reduce(PyObject* self, PyObject*) {
-  return Py_BuildValue("(O(s))", reinterpret_cast<PyObject*>(&THPDeviceType), unpack(self).str().c_str());
+  return Py_BuildValue("(O(s))", reinterpret_cast<PyObject*>(THPDeviceType), unpack(self).str().c_str());
 }
 
 PyGetSetDef device_getset[] = {
@@ -89,28 +89,29 @@ PyMethodDef device_methods[] = {
 
 }  // namespace
 
-PyTypeObject THPDeviceType = {PyVarObject_HEAD_INIT(nullptr, 0) "torch.device"};
+PyTypeObject* THPDeviceType = nullptr;
 
 PyObject* THPDevice_New(c10::Device d) {
-  auto* obj = PyObject_New(THPDevice, &THPDeviceType);
+  auto* obj = PyObject_New(THPDevice, THPDeviceType);
   if (!obj) return nullptr;
   obj->device = d;
   return reinterpret_cast<PyObject*>(obj);
 }
 
 void init_device_type(PyObject* module) {
-  THPDeviceType.tp_basicsize = sizeof(THPDevice);
-  THPDeviceType.tp_flags = Py_TPFLAGS_DEFAULT;
-  THPDeviceType.tp_new = device_new;
-  THPDeviceType.tp_repr = device_repr;
-  THPDeviceType.tp_str = device_str;
-  THPDeviceType.tp_richcompare = device_richcompare;
-  THPDeviceType.tp_hash = device_hash;
-  THPDeviceType.tp_getset = device_getset;
-  THPDeviceType.tp_methods = device_methods;
-  if (PyType_Ready(&THPDeviceType) < 0) return;
-  Py_INCREF(&THPDeviceType);
-  PyModule_AddObject(module, "device", reinterpret_cast<PyObject*>(&THPDeviceType));
+  static PyType_Slot slots[] = {
+      {Py_tp_new, reinterpret_cast<void*>(device_new)},
+      {Py_tp_dealloc, reinterpret_cast<void*>(free_instance)},
+      {Py_tp_repr, reinterpret_cast<void*>(device_repr)},
+      {Py_tp_str, reinterpret_cast<void*>(device_str)},
+      {Py_tp_richcompare, reinterpret_cast<void*>(device_richcompare)},
+      {Py_tp_hash, reinterpret_cast<void*>(device_hash)},
+      {Py_tp_getset, device_getset},
+      {Py_tp_methods, device_methods},
+      {0, nullptr},
+  };
+  static PyType_Spec spec = {"torch.device", static_cast<int>(sizeof(THPDevice)), 0, Py_TPFLAGS_DEFAULT, slots};
+  THPDeviceType = add_type(module, "device", &spec);
 }
 
 }  // namespace torch

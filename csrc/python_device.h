@@ -1,6 +1,6 @@
 #pragma once
 // torch.device: a value object wrapping c10::Device.
-#include <Python.h>
+#include "csrc/python_compat.h"
 
 #include <c10/core/Device.h>
 
@@ -11,8 +11,8 @@ struct THPDevice {
   c10::Device device;
 };
 
-extern PyTypeObject THPDeviceType;
-inline bool THPDevice_Check(PyObject* obj) { return Py_TYPE(obj) == &THPDeviceType; }
+extern PyTypeObject* THPDeviceType;
+inline bool THPDevice_Check(PyObject* obj) { return Py_TYPE(obj) == THPDeviceType; }
 PyObject* THPDevice_New(c10::Device d);
 void init_device_type(PyObject* module);
 

@@ -42,21 +42,22 @@ PyMethodDef dtype_methods[] = {
 
 }  // namespace
 
-PyTypeObject THPDtypeType = {PyVarObject_HEAD_INIT(nullptr, 0) "torch.dtype"};
+PyTypeObject* THPDtypeType = nullptr;
 
 PyObject* THPDtype_Get(c10::ScalarType t) { return dtype_objects[static_cast<int>(t)]; }
 
 void init_dtypes(PyObject* module) {
-  THPDtypeType.tp_basicsize = sizeof(THPDtype);
-  THPDtypeType.tp_flags = Py_TPFLAGS_DEFAULT;
-  THPDtypeType.tp_repr = dtype_repr;
-  THPDtypeType.tp_getset = dtype_getset;
-  THPDtypeType.tp_methods = dtype_methods;
-  if (PyType_Ready(&THPDtypeType) < 0) return;
-  Py_INCREF(&THPDtypeType);
-  PyModule_AddObject(module, "dtype", reinterpret_cast<PyObject*>(&THPDtypeType));
+  static PyType_Slot slots[] = {
+      {Py_tp_repr, reinterpret_cast<void*>(dtype_repr)},
+      {Py_tp_getset, dtype_getset},
+      {Py_tp_methods, dtype_methods},
+      {0, nullptr},
+  };
+  static PyType_Spec spec = {"torch.dtype", static_cast<int>(sizeof(THPDtype)), 0, Py_TPFLAGS_DEFAULT, slots};
+  THPDtypeType = add_type(module, "dtype", &spec);
+  if (!THPDtypeType) return;
   for (int i = 0; i < c10::kNumScalarTypes; ++i) {
-    auto* obj = PyObject_New(THPDtype, &THPDtypeType);
+    auto* obj = PyObject_New(THPDtype, THPDtypeType);
     obj->scalar_type = static_cast<c10::ScalarType>(i);
     dtype_objects[i] = reinterpret_cast<PyObject*>(obj);  // kept for the life of the process
     Py_INCREF(obj);

@@ -44,7 +44,7 @@ struct Indexed {
 Indexed apply_index(const at::Tensor& self, PyObject* index) {
   std::vector<PyObject*> items;
   if (PyTuple_Check(index)) {
-    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(index); ++i) items.push_back(PyTuple_GET_ITEM(index, i));
+    for (Py_ssize_t i = 0; i < tuple_size(index); ++i) items.push_back(tuple_item(index, i));
   } else {
     items.push_back(index);
   }

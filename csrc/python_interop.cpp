@@ -58,9 +58,9 @@ PyObject* from_array_interface(PyObject*, PyObject* obj) {
   PyObject* typestr = PyDict_GetItemString(iface, "typestr");
   TORCH_CHECK_TYPE(data && PyTuple_Check(data) && shape && typestr && PyUnicode_Check(typestr),
                    "__array_interface__ lacks data, shape or typestr (only the v3 protocol is supported)");
-  const at::ScalarType dtype = dtype_from_typestr(PyUnicode_AsUTF8(typestr));
+  const at::ScalarType dtype = dtype_from_typestr(utf8(typestr));
   const int64_t itemsize = static_cast<int64_t>(c10::elementSize(dtype));
-  void* ptr = PyLong_AsVoidPtr(PyTuple_GET_ITEM(data, 0));
+  void* ptr = PyLong_AsVoidPtr(tuple_item(data, 0));
   if (PyErr_Occurred()) throw python_error();
   const std::vector<int64_t> sizes = to_int_list(shape);
   std::vector<int64_t> elem_strides(sizes.size());

@@ -7,12 +7,12 @@ namespace {
 
 PyObject* size_repr(PyObject* self) {
   std::string s = "torch.Size([";
-  const Py_ssize_t n = PyTuple_GET_SIZE(self);
+  const Py_ssize_t n = tuple_size(self);
   for (Py_ssize_t i = 0; i < n; ++i) {
     if (i) s += ", ";
-    PyObject* r = PyObject_Repr(PyTuple_GET_ITEM(self, i));
+    PyObject* r = PyObject_Repr(tuple_item(self, i));
     if (!r) return nullptr;
-    s += PyUnicode_AsUTF8(r);
+    s += utf8(r);
     Py_DECREF(r);
   }
   s += "])";
@@ -21,14 +21,14 @@ PyObject* size_repr(PyObject* self) {
 
 PyObject* size_numel(PyObject* self, PyObject*) {
   long long n = 1;
-  for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(self); ++i) n *= PyLong_AsLongLong(PyTuple_GET_ITEM(self, i));
+  for (Py_ssize_t i = 0; i < tuple_size(self); ++i) n *= PyLong_AsLongLong(tuple_item(self, i));
   return PyLong_FromLongLong(n);
 }
 
 PyObject* size_reduce(PyObject* self, PyObject*) {
-  PyObject* t = PyTuple_GetSlice(self, 0, PyTuple_GET_SIZE(self));
+  PyObject* t = PyTuple_GetSlice(self, 0, tuple_size(self));
   if (!t) return nullptr;
-  return Py_BuildValue("(O(N))", reinterpret_cast<PyObject*>(&THPSizeType), t);
+  return Py_BuildValue("(O(N))", reinterpret_cast<PyObject*>(THPSizeType), t);
 }
 
 PyMethodDef size_methods[] = {
@@ -39,10 +39,10 @@ PyMethodDef size_methods[] = {
 
 }  // namespace
 
-PyTypeObject THPSizeType = {PyVarObject_HEAD_INIT(nullptr, 0) "torch.Size"};
+PyTypeObject* THPSizeType = nullptr;
 
 PyObject* THPSize_New(c10::IntArrayRef sizes) {
-  PyObject* self = THPSizeType.tp_alloc(&THPSizeType, static_cast<Py_ssize_t>(sizes.size()));
+  PyObject* self = PyType_GenericAlloc(THPSizeType, static_cast<Py_ssize_t>(sizes.size()));
   if (!self) return nullptr;
   for (size_t i = 0; i < sizes.size(); ++i) {
     PyObject* v = PyLong_FromLongLong(sizes[i]);
@@ -50,19 +50,20 @@ PyObject* THPSize_New(c10::IntArrayRef sizes) {
       Py_DECREF(self);
       return nullptr;
     }
-    PyTuple_SET_ITEM(self, i, v);
+    tuple_set(self, i, v);
   }
   return self;
 }
 
 void init_size_type(PyObject* module) {
-  THPSizeType.tp_base = &PyTuple_Type;
-  THPSizeType.tp_flags = Py_TPFLAGS_DEFAULT;
-  THPSizeType.tp_repr = size_repr;
-  THPSizeType.tp_methods = size_methods;
-  if (PyType_Ready(&THPSizeType) < 0) return;
-  Py_INCREF(&THPSizeType);
-  PyModule_AddObject(module, "Size", reinterpret_cast<PyObject*>(&THPSizeType));
+  static PyType_Slot slots[] = {
+      {Py_tp_repr, reinterpret_cast<void*>(size_repr)},
+      {Py_tp_methods, size_methods},
+      {0, nullptr},
+  };
+  // Size and item size 0: those of tuple, which it extends.
+  static PyType_Spec spec = {"torch.Size", 0, 0, Py_TPFLAGS_DEFAULT, slots};
+  THPSizeType = add_type(module, "Size", &spec, reinterpret_cast<PyObject*>(&PyTuple_Type));
 }
 
 }  // namespace torch

@@ -17,12 +17,11 @@
 
 namespace torch {
 
-PyTypeObject THPVariableBaseType = {PyVarObject_HEAD_INIT(nullptr, 0) "torch._C.TensorBase"};
+PyTypeObject* THPVariableBaseType = nullptr;
 PyTypeObject* THPVariableClass = nullptr;
 
 PyObject* THPVariable_Wrap(at::Tensor t) {
-  PyTypeObject* type = THPVariableClass ? THPVariableClass : &THPVariableBaseType;
-  PyObject* obj = type->tp_alloc(type, 0);
+  PyObject* obj = alloc_instance(THPVariableClass ? THPVariableClass : THPVariableBaseType);
   if (!obj) return nullptr;
   new (&reinterpret_cast<THPVariable*>(obj)->cdata) at::Tensor(std::move(t));
   return obj;
@@ -32,7 +31,7 @@ namespace {
 
 void tensor_dealloc(PyObject* self) {
   reinterpret_cast<THPVariable*>(self)->cdata.~Tensor();
-  Py_TYPE(self)->tp_free(self);
+  free_instance(self);
 }
 
 // torch.Tensor(*sizes) or torch.Tensor(data): the legacy constructor, which
@@ -44,22 +43,22 @@ PyObject* tensor_new(PyTypeObject* type, PyObject* args, PyObject* kwargs) {
     return nullptr;
   }
   at::Tensor t;
-  const Py_ssize_t n = PyTuple_GET_SIZE(args);
+  const Py_ssize_t n = tuple_size(args);
   bool all_ints = true;
-  for (Py_ssize_t i = 0; i < n; ++i) all_ints = all_ints && is_int_like(PyTuple_GET_ITEM(args, i));
+  for (Py_ssize_t i = 0; i < n; ++i) all_ints = all_ints && is_int_like(tuple_item(args, i));
   if (n == 0) {
     t = at::empty({0});
   } else if (all_ints) {
     t = at::empty(to_int_list(args));
-  } else if (n == 1 && THPVariable_Check(PyTuple_GET_ITEM(args, 0))) {
-    t = THPVariable_Unpack(PyTuple_GET_ITEM(args, 0));
-  } else if (n == 1 && PySequence_Check(PyTuple_GET_ITEM(args, 0))) {
-    t = tensor_from_data(PyTuple_GET_ITEM(args, 0), c10::get_default_dtype());
+  } else if (n == 1 && THPVariable_Check(tuple_item(args, 0))) {
+    t = THPVariable_Unpack(tuple_item(args, 0));
+  } else if (n == 1 && PySequence_Check(tuple_item(args, 0))) {
+    t = tensor_from_data(tuple_item(args, 0), c10::get_default_dtype());
   } else {
     PyErr_SetString(PyExc_TypeError, "torch.Tensor() expects sizes (ints) or a sequence of numbers");
     return nullptr;
   }
-  PyObject* obj = type->tp_alloc(type, 0);
+  PyObject* obj = alloc_instance(type);
   if (!obj) return nullptr;
   new (&reinterpret_cast<THPVariable*>(obj)->cdata) at::Tensor(std::move(t));
   return obj;
@@ -179,7 +178,7 @@ PyObject* tolist_rec(const char* data, const at::Tensor& t, int64_t dim) {
       Py_DECREF(list);
       return nullptr;
     }
-    PyList_SET_ITEM(list, i, item);
+    list_set(list, i, item);
   }
   return list;
 }
@@ -219,8 +218,6 @@ PyMethodDef handwritten_methods[] = {
     {nullptr, nullptr, 0, nullptr},
 };
 
-PyMappingMethods tensor_as_mapping = {tensor_len, THPVariable_getitem, THPVariable_setitem};
-
 std::vector<PyMethodDef> all_methods() {
   std::vector<PyMethodDef> methods;
   for (PyMethodDef* m = handwritten_methods; m->ml_name; ++m) methods.push_back(*m);
@@ -236,7 +233,7 @@ std::vector<PyMethodDef> all_methods() {
 PyObject* wrap_int_tuple(c10::IntArrayRef values) {
   PyObject* t = PyTuple_New(static_cast<Py_ssize_t>(values.size()));
   if (!t) return nullptr;
-  for (size_t i = 0; i < values.size(); ++i) PyTuple_SET_ITEM(t, i, PyLong_FromLongLong(values[i]));
+  for (size_t i = 0; i < values.size(); ++i) tuple_set(t, i, PyLong_FromLongLong(values[i]));
   return t;
 }
 
@@ -251,16 +248,19 @@ std::vector<PyGetSetDef> all_properties() {
 void init_tensor_type(PyObject* module) {
   static std::vector<PyMethodDef> methods = all_methods();
   static std::vector<PyGetSetDef> properties = all_properties();
-  THPVariableBaseType.tp_basicsize = sizeof(THPVariable);
-  THPVariableBaseType.tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE;
-  THPVariableBaseType.tp_new = tensor_new;
-  THPVariableBaseType.tp_dealloc = tensor_dealloc;
-  THPVariableBaseType.tp_getset = properties.data();
-  THPVariableBaseType.tp_methods = methods.data();
-  THPVariableBaseType.tp_as_mapping = &tensor_as_mapping;
-  if (PyType_Ready(&THPVariableBaseType) < 0) return;
-  Py_INCREF(&THPVariableBaseType);
-  PyModule_AddObject(module, "TensorBase", reinterpret_cast<PyObject*>(&THPVariableBaseType));
+  static PyType_Slot slots[] = {
+      {Py_tp_new, reinterpret_cast<void*>(tensor_new)},
+      {Py_tp_dealloc, reinterpret_cast<void*>(tensor_dealloc)},
+      {Py_tp_getset, properties.data()},
+      {Py_tp_methods, methods.data()},
+      {Py_mp_length, reinterpret_cast<void*>(tensor_len)},
+      {Py_mp_subscript, reinterpret_cast<void*>(THPVariable_getitem)},
+      {Py_mp_ass_subscript, reinterpret_cast<void*>(THPVariable_setitem)},
+      {0, nullptr},
+  };
+  static PyType_Spec spec = {"torch._C.TensorBase", static_cast<int>(sizeof(THPVariable)), 0,
+                             Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE, slots};
+  THPVariableBaseType = add_type(module, "TensorBase", &spec);
 }
 
 }  // namespace torch

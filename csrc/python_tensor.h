@@ -2,7 +2,7 @@
 // The Python tensor object: torch._C.TensorBase holds an at::Tensor; the
 // Python class torch.Tensor (torch/_tensor.py) derives from it and is what
 // every op returns.
-#include <Python.h>
+#include "csrc/python_compat.h"
 
 #include <ATen/ATen.h>
 
@@ -13,11 +13,14 @@ struct THPVariable {
   at::Tensor cdata;
 };
 
-extern PyTypeObject THPVariableBaseType;
+extern PyTypeObject* THPVariableBaseType;
 // torch.Tensor, registered by torch/_tensor.py through _C._set_tensor_class.
 extern PyTypeObject* THPVariableClass;
 
-inline bool THPVariable_Check(PyObject* obj) { return PyObject_TypeCheck(obj, &THPVariableBaseType); }
+// torch.Tensor itself first: the common case, without walking the MRO.
+inline bool THPVariable_Check(PyObject* obj) {
+  return Py_TYPE(obj) == THPVariableClass || PyObject_TypeCheck(obj, THPVariableBaseType);
+}
 inline const at::Tensor& THPVariable_Unpack(PyObject* obj) { return reinterpret_cast<THPVariable*>(obj)->cdata; }
 // A new reference to a Python tensor owning `t`.
 PyObject* THPVariable_Wrap(at::Tensor t);

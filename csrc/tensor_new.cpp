@@ -20,7 +20,7 @@ std::vector<int64_t> infer_sizes(PyObject* data) {
   Py_INCREF(cur);
   while (!is_leaf(cur)) {
     if (!PySequence_Check(cur) || PyUnicode_Check(cur) || PyBytes_Check(cur)) {
-      std::string name = Py_TYPE(cur)->tp_name;
+      std::string name = type_name(Py_TYPE(cur));
       Py_DECREF(cur);
       throw c10::TypeError("Could not infer dtype of " + name);
     }
@@ -63,8 +63,8 @@ void infer_dtype(PyObject* obj, bool& any_float, bool& any_int) {
   }
   PyObject* seq = PySequence_Fast(obj, "expected a sequence");
   if (!seq) throw python_error();
-  for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(seq) && !any_float; ++i)
-    infer_dtype(PySequence_Fast_GET_ITEM(seq, i), any_float, any_int);
+  for (Py_ssize_t i = 0; i < fast_size(seq) && !any_float; ++i)
+    infer_dtype(fast_item(seq, i), any_float, any_int);
   Py_DECREF(seq);
 }
 
@@ -72,7 +72,7 @@ template <typename T>
 void fill(PyObject* obj, const std::vector<int64_t>& sizes, size_t dim, T*& out) {
   if (dim == sizes.size()) {
     at::Scalar s = THPVariable_Check(obj) ? at::item(THPVariable_Unpack(obj)) : to_scalar(obj);
-    if (!is_leaf(obj)) throw c10::TypeError(std::string("expected a number, got ") + Py_TYPE(obj)->tp_name);
+    if (!is_leaf(obj)) throw c10::TypeError(std::string("expected a number, got ") + type_name(Py_TYPE(obj)));
     *out++ = s.to<T>();
     return;
   }
@@ -82,14 +82,14 @@ void fill(PyObject* obj, const std::vector<int64_t>& sizes, size_t dim, T*& out)
   }
   PyObject* seq = PySequence_Fast(obj, "expected a sequence");
   if (!seq) throw python_error();
-  const Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+  const Py_ssize_t n = fast_size(seq);
   if (n != sizes[dim]) {
     Py_DECREF(seq);
     throw c10::ValueError("expected sequence of length " + std::to_string(sizes[dim]) + " at dim " +
                           std::to_string(dim) + " (got " + std::to_string(n) + ")");
   }
   try {
-    for (Py_ssize_t i = 0; i < n; ++i) fill(PySequence_Fast_GET_ITEM(seq, i), sizes, dim + 1, out);
+    for (Py_ssize_t i = 0; i < n; ++i) fill(fast_item(seq, i), sizes, dim + 1, out);
   } catch (...) {
     Py_DECREF(seq);
     throw;
@@ -113,7 +113,7 @@ at::Tensor tensor_from_data(PyObject* data, std::optional<at::ScalarType> dtype)
       return fn;
     }();
     if (!from_array_interface) throw python_error();
-    PyObject* view = PyObject_CallOneArg(from_array_interface, data);
+    PyObject* view = PyObject_CallFunctionObjArgs(from_array_interface, data, nullptr);
     if (!view) throw python_error();
     at::Tensor t = THPVariable_Unpack(view);
     Py_DECREF(view);
@@ -146,9 +146,9 @@ PyObject* THPTorch_tensor(PyObject*, PyObject* const* args, Py_ssize_t nargs, Py
   std::optional<at::ScalarType> dtype;
   std::optional<at::Device> device;
   bool requires_grad = false;
-  const Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+  const Py_ssize_t nkw = kwnames ? tuple_size(kwnames) : 0;
   for (Py_ssize_t k = 0; k < nkw; ++k) {
-    const std::string key = PyUnicode_AsUTF8(PyTuple_GET_ITEM(kwnames, k));
+    const std::string key = utf8(tuple_item(kwnames, k));
     PyObject* v = args[nargs + k];
     if (key == "data" && !data) {
       data = v;

@@ -1,6 +1,6 @@
 #pragma once
 // torch.tensor(data): building a tensor from nested Python sequences.
-#include <Python.h>
+#include "csrc/python_compat.h"
 
 #include <ATen/ATen.h>
 

@@ -74,6 +74,82 @@ def test_torch_python_exports_init_module():
     assert re.search(r" T initModule$", dynamic_symbols(os.path.join(LIB, "libtorch_python.so")), re.M)
 
 
+def oldest_python_served():
+    """(major, minor) from the installed distribution's Requires-Python (">=3.9")."""
+    from importlib import metadata
+
+    for dist in metadata.distributions():
+        files = dist.files or []
+        if dist.metadata["Requires-Python"] and any(str(f).startswith("torch/_C") for f in files):
+            return tuple(int(x) for x in re.search(r">=\s*(\d+)\.(\d+)", dist.metadata["Requires-Python"]).groups())
+    pytest.skip("torch is not installed as a distribution (a develop build)")
+
+
+def test_torch_python_targets_the_stable_abi_of_the_oldest_python():
+    # Wheels are built with USE_PYTHON_LIMITED_API=1 (the default): one
+    # libtorch_python for every Python the wheel's metadata accepts.
+    if not os.environ.get("TORCH_TEST_WHEEL") and torch._C._limited_api == 0:
+        pytest.skip("built with USE_PYTHON_LIMITED_API=0")
+    major, minor = oldest_python_served()
+    assert torch._C._limited_api == (major << 24) | (minor << 16)
+
+
+def other_cpythons():
+    """CPython interpreters on this machine other than the running one
+    (pyenv's, manylinux's /opt/python, or on PATH)."""
+    candidates = glob.glob(os.path.expanduser("~/.pyenv/versions/3.*/bin/python3.*[0-9]"))
+    candidates += glob.glob("/opt/python/cp3*/bin/python")
+    candidates += filter(None, (shutil.which(f"python3.{m}") for m in range(6, 20)))
+    found = {}
+    for exe in sorted(set(candidates)):
+        out = subprocess.run([exe, "-c", "import sys, sysconfig; print(*sys.version_info[:2], "
+                                   "sysconfig.get_config_var('Py_GIL_DISABLED') or 0, sys.implementation.name)"],
+                             capture_output=True, text=True)
+        if out.returncode != 0:
+            continue
+        major, minor, free_threaded, impl = out.stdout.split()
+        version = (int(major), int(minor))
+        if impl == "cpython" and free_threaded == "0" and version != sys.version_info[:2]:
+            found.setdefault(version, exe)
+    return found
+
+
+CROSS_VERSION_SCRIPT = """
+import ctypes, sys
+lib = ctypes.PyDLL(sys.argv[1])
+lib.initModule.restype = ctypes.py_object
+C = lib.initModule()
+F = C._VariableFunctions
+t = F.ones([2, 3]).mul(2)
+print(t.sum().item(), t.shape, t.dtype, F.arange(4).view(2, 2).tolist())
+try:
+    F.add(t, "x")
+except TypeError as e:
+    print(e)
+"""
+
+
+def test_the_same_torch_python_serves_every_other_python(tmp_path):
+    # The stable ABI claim, tested: this wheel's libtorch_python, built once,
+    # is loaded into each other CPython here and computes there.
+    if torch._C._limited_api == 0:
+        pytest.skip("built with USE_PYTHON_LIMITED_API=0: this libtorch_python serves one Python")
+    floor = (torch._C._limited_api >> 24, (torch._C._limited_api >> 16) & 0xFF)
+    pythons = {v: exe for v, exe in other_cpythons().items() if v >= floor}
+    if not pythons:
+        pytest.skip("no other CPython on this machine")
+    script = tmp_path / "load.py"
+    script.write_text(CROSS_VERSION_SCRIPT)
+    for version, exe in pythons.items():
+        out = subprocess.run([exe, str(script), os.path.join(LIB, "libtorch_python.so")],
+                             capture_output=True, text=True, cwd=tmp_path)
+        assert out.returncode == 0, f"Python {version}: {out.stderr[-2000:]}"
+        assert out.stdout.splitlines() == [
+            "12.0 torch.Size([2, 3]) torch.float32 [[0, 1], [2, 3]]",
+            "add(): argument 'other' (position 2) must be Tensor, not str",
+        ], f"Python {version}"
+
+
 @pytest.mark.parametrize("lib", ["libc10.so", "libtorch_cpu.so", "libtorch_cuda.so"])
 def test_core_libraries_have_no_python_symbols(lib):
     if not os.path.exists(os.path.join(LIB, lib)):

@@ -1,6 +1,7 @@
 """Tensor creation, properties, conversions and operators."""
 import math
 
+import numpy as np
 import pytest
 
 import torch
@@ -21,6 +22,22 @@ def test_tensor_rejects_ragged_and_non_numbers():
         torch.tensor([[1, 2], [3]])
     with pytest.raises(TypeError, match="Could not infer dtype of str"):
         torch.tensor(["a"])
+
+
+class Foo:
+    pass
+
+
+@pytest.mark.parametrize("other, shown", [
+    (torch.device("cpu"), "torch.device"),  # a type of ours
+    (Foo(), "Foo"),  # a class defined in Python
+    (np.ones(1), "numpy.ndarray"),  # a type defined in C, outside builtins
+    (object(), "object"),
+    ({}, "dict"),
+])
+def test_argument_errors_name_the_type_as_pytorch_does(other, shown):
+    with pytest.raises(TypeError, match=rf"^add\(\): argument 'other' \(position 2\) must be Tensor, not {shown}$"):
+        torch.add(torch.ones(1), other)
 
 
 def test_factories():

@@ -51,26 +51,28 @@ std::vector<int64_t> parse_int_list_literal(const std::string& text) {
 
 std::string python_type_name(PyObject* obj) {
   if (THPVariable_Check(obj)) return "Tensor";
-  return Py_TYPE(obj)->tp_name;
+  return type_name(Py_TYPE(obj));
 }
 
 bool is_int_like(PyObject* obj) {
+  // Exact types first: on the stable ABI the Py*_Check macros are calls.
+  if (Py_TYPE(obj) == &PyLong_Type) return true;
   if (PyBool_Check(obj)) return false;
   if (PyLong_Check(obj)) return true;
-  // numpy integers and other objects that are integers by __index__
-  return !PyFloat_Check(obj) && !THPVariable_Check(obj) && Py_TYPE(obj)->tp_as_number &&
-         Py_TYPE(obj)->tp_as_number->nb_index;
+  // numpy integers and other objects that are integers by __index__ (not
+  // arrays, which have __index__ too)
+  return !PyFloat_Check(obj) && !THPVariable_Check(obj) && PyIndex_Check(obj) && !PySequence_Check(obj);
 }
 
 bool is_number(PyObject* obj) {
-  return PyLong_Check(obj) || PyFloat_Check(obj) || is_int_like(obj) ||
-         (!THPVariable_Check(obj) && Py_TYPE(obj)->tp_as_number && Py_TYPE(obj)->tp_as_number->nb_float &&
+  return Py_TYPE(obj) == &PyFloat_Type || PyLong_Check(obj) || PyFloat_Check(obj) || is_int_like(obj) ||
+         (!THPVariable_Check(obj) && PyNumber_Check(obj) &&
           !PyUnicode_Check(obj) && !PySequence_Check(obj));
 }
 
 at::Scalar to_scalar(PyObject* obj) {
   if (PyBool_Check(obj)) return at::Scalar(obj == Py_True);
-  if (PyLong_Check(obj) || is_int_like(obj)) {
+  if (is_int_like(obj)) {
     int overflow = 0;
     long long v = PyLong_AsLongLongAndOverflow(obj, &overflow);
     if (overflow) throw c10::Error("Overflow when unpacking long");
@@ -92,7 +94,7 @@ at::ScalarType to_scalar_type(PyObject* obj) {
 
 at::Device to_device(PyObject* obj) {
   if (THPDevice_Check(obj)) return reinterpret_cast<THPDevice*>(obj)->device;
-  if (PyUnicode_Check(obj)) return at::Device(std::string(PyUnicode_AsUTF8(obj)));
+  if (PyUnicode_Check(obj)) return at::Device(std::string(utf8(obj)));
   if (is_int_like(obj)) {
     const long long i = PyLong_AsLongLong(obj);
     TORCH_CHECK(i >= 0 && i < 128, "Device index must not be negative, got ", i);
@@ -102,13 +104,14 @@ at::Device to_device(PyObject* obj) {
 }
 
 std::vector<int64_t> to_int_list(PyObject* obj) {
-  if (is_int_like(obj)) return {to_scalar(obj).toLong()};
+  const bool sequence = Py_TYPE(obj) == &PyTuple_Type || Py_TYPE(obj) == &PyList_Type;
+  if (!sequence && is_int_like(obj)) return {to_scalar(obj).toLong()};
   PyObject* seq = PySequence_Fast(obj, "expected a sequence of integers");
   if (!seq) throw python_error();
-  const Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+  const Py_ssize_t n = fast_size(seq);
   std::vector<int64_t> out(n);
   for (Py_ssize_t i = 0; i < n; ++i) {
-    PyObject* item = PySequence_Fast_GET_ITEM(seq, i);
+    PyObject* item = fast_item(seq, i);
     if (!is_int_like(item)) {
       Py_DECREF(seq);
       type_error("expected a sequence of integers, but element " + std::to_string(i) + " is " +
@@ -180,9 +183,9 @@ bool FunctionParameter::check(PyObject* obj, bool allow_numbers_as_tensors) cons
       return THPVariable_Check(obj) || (allow_numbers_as_tensors && is_number(obj));
     case ParamType::TensorList: {
       if (!PyTuple_Check(obj) && !PyList_Check(obj)) return false;
-      const Py_ssize_t n = PySequence_Fast_GET_SIZE(obj);
+      const Py_ssize_t n = fast_size(obj);
       for (Py_ssize_t i = 0; i < n; ++i)
-        if (!THPVariable_Check(PySequence_Fast_GET_ITEM(obj, i))) return false;
+        if (!THPVariable_Check(fast_item(obj, i))) return false;
       return true;
     }
     case ParamType::Scalar:
@@ -198,9 +201,9 @@ bool FunctionParameter::check(PyObject* obj, bool allow_numbers_as_tensors) cons
     case ParamType::IntList: {
       if (list_size > 0 && is_int_like(obj)) return true;
       if (!PyTuple_Check(obj) && !PyList_Check(obj)) return false;
-      const Py_ssize_t n = PySequence_Fast_GET_SIZE(obj);
+      const Py_ssize_t n = fast_size(obj);
       for (Py_ssize_t i = 0; i < n; ++i)
-        if (!is_int_like(PySequence_Fast_GET_ITEM(obj, i))) return false;
+        if (!is_int_like(fast_item(obj, i))) return false;
       return true;
     }
     case ParamType::Float:
@@ -266,7 +269,7 @@ std::string FunctionSignature::to_string() const {
 
 bool FunctionSignature::parse(PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames, PyObject** dst,
                               PyObject** varargs_holder, bool allow_numbers, bool raise) const {
-  const Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+  const Py_ssize_t nkw = kwnames ? tuple_size(kwnames) : 0;
   size_t first_param = 0;
   // view(2, 3) as well as view((2, 3)): an int list first parameter swallows
   // all positional arguments when they are ints.
@@ -279,7 +282,7 @@ bool FunctionSignature::parse(PyObject* const* args, Py_ssize_t nargs, PyObject*
       if (!tuple) throw python_error();
       for (Py_ssize_t i = 0; i < nargs; ++i) {
         Py_INCREF(args[i]);
-        PyTuple_SET_ITEM(tuple, i, args[i]);
+        tuple_set(tuple, i, args[i]);
       }
       Py_XDECREF(*varargs_holder);
       *varargs_holder = tuple;
@@ -304,7 +307,7 @@ bool FunctionSignature::parse(PyObject* const* args, Py_ssize_t nargs, PyObject*
     PyObject* obj = nullptr;
     if (!p.keyword_only && pos < nargs) obj = args[pos];
     for (Py_ssize_t k = 0; k < nkw; ++k) {
-      PyObject* key = PyTuple_GET_ITEM(kwnames, k);
+      PyObject* key = tuple_item(kwnames, k);
       if (key == p.python_name || PyUnicode_Compare(key, p.python_name) == 0) {
         if (obj) {
           if (raise) type_error(name + "() got multiple values for argument '" + p.name + "'");
@@ -336,10 +339,10 @@ bool FunctionSignature::parse(PyObject* const* args, Py_ssize_t nargs, PyObject*
   if (kw_used != nkw) {
     if (raise) {
       for (Py_ssize_t k = 0; k < nkw; ++k) {
-        PyObject* key = PyTuple_GET_ITEM(kwnames, k);
+        PyObject* key = tuple_item(kwnames, k);
         bool known = false;
         for (const auto& p : params) known = known || PyUnicode_Compare(key, p.python_name) == 0;
-        if (!known) type_error(name + "() got an unexpected keyword argument '" + PyUnicode_AsUTF8(key) + "'");
+        if (!known) type_error(name + "() got an unexpected keyword argument '" + utf8(key) + "'");
       }
     }
     return false;
@@ -375,9 +378,9 @@ void PythonArgParser::raise_no_match(PyObject* const* args, Py_ssize_t nargs, Py
   }
   std::string got = "(";
   for (Py_ssize_t i = 0; i < nargs; ++i) got += (i ? ", " : "") + python_type_name(args[i]);
-  const Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+  const Py_ssize_t nkw = kwnames ? tuple_size(kwnames) : 0;
   for (Py_ssize_t k = 0; k < nkw; ++k) {
-    got += (nargs + k ? ", " : "") + std::string(PyUnicode_AsUTF8(PyTuple_GET_ITEM(kwnames, k))) + "=" +
+    got += (nargs + k ? ", " : "") + std::string(utf8(tuple_item(kwnames, k))) + "=" +
            python_type_name(args[nargs + k]);
   }
   got += ")";
@@ -404,8 +407,8 @@ std::vector<at::Tensor> PythonArgs::tensorlist(int i) const {
   PyObject* obj = args_[i];
   std::vector<at::Tensor> out;
   if (!obj) return out;
-  const Py_ssize_t n = PySequence_Fast_GET_SIZE(obj);
-  for (Py_ssize_t k = 0; k < n; ++k) out.push_back(THPVariable_Unpack(PySequence_Fast_GET_ITEM(obj, k)));
+  const Py_ssize_t n = fast_size(obj);
+  for (Py_ssize_t k = 0; k < n; ++k) out.push_back(THPVariable_Unpack(fast_item(obj, k)));
   return out;
 }
 

@@ -7,7 +7,7 @@
 //
 // Numbers are accepted where a Tensor is expected (t + 2), but only after no
 // signature matched without that, so `t ** 2` picks pow(Tensor, Scalar).
-#include <Python.h>
+#include "csrc/python_compat.h"
 
 #include <ATen/ATen.h>
 

@@ -1,6 +1,6 @@
 #pragma once
 // C++ results -> new Python references.
-#include <Python.h>
+#include "csrc/python_compat.h"
 
 #include <ATen/ATen.h>
 
@@ -40,7 +40,7 @@ inline PyObject* wrap(std::vector<at::Tensor> tensors) {
       Py_DECREF(tuple);
       return nullptr;
     }
-    PyTuple_SET_ITEM(tuple, i, item);
+    tuple_set(tuple, i, item);
   }
   return tuple;
 }
@@ -61,7 +61,7 @@ PyObject* wrap_tuple(Tuple& values, std::index_sequence<I...>) {
       return nullptr;
     }
   }
-  for (size_t i = 0; i < n; ++i) PyTuple_SET_ITEM(tuple, i, items[i]);
+  for (size_t i = 0; i < n; ++i) tuple_set(tuple, i, items[i]);
   return tuple;
 }
 
@@ -80,10 +80,10 @@ PyObject* wrap(std::tuple<Ts...> values, PyTypeObject* named) {
     Py_DECREF(plain);
     return nullptr;
   }
-  for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(plain); ++i) {
-    PyObject* item = PyTuple_GET_ITEM(plain, i);
+  for (Py_ssize_t i = 0; i < tuple_size(plain); ++i) {
+    PyObject* item = tuple_item(plain, i);
     Py_INCREF(item);
-    PyStructSequence_SET_ITEM(result, i, item);
+    PyStructSequence_SetItem(result, i, item);
   }
   Py_DECREF(plain);
   return result;
