@@ -13,7 +13,8 @@ with `pip install --index-url`.
 
 The native libraries are built once per variant: every Python reuses one
 CMake build directory and one tools environment (cmake, ninja, pyyaml,
-OpenBLAS), so an extra Python only compiles libtorch_python.
+OpenBLAS), and libtorch_python is on the stable ABI, so an extra Python only
+compiles the torch._C stub and packs its wheel.
 """
 from __future__ import annotations
 

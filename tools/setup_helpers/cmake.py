@@ -21,7 +21,9 @@ def configure(build_dir: str, settings: Settings, version: str) -> None:
         "-B", build_dir,
         "-G", "Ninja",
         # One build directory serves every Python: forget the last one's
-        # FindPython results; only libtorch_python then recompiles.
+        # FindPython results. Nothing recompiles (libtorch_python keeps the
+        # first Python's headers for its abi3 build) unless it is built with
+        # USE_PYTHON_LIMITED_API=0.
         "-U", "_Python*",
         f"-DCMAKE_BUILD_TYPE={settings.build_type}",
         f"-DPython_EXECUTABLE={sys.executable}",
