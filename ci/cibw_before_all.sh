@@ -2,7 +2,8 @@
 # cibuildwheel's before-all: one tools environment (cmake, ninja, pyyaml,
 # OpenBLAS, the repair and check tools) shared by every Python of the job.
 # With TORCH_TOOLS_PYTHON pointing at it (pyproject.toml), each Python's build
-# reuses the native objects of the first and compiles only libtorch_python.
+# reuses the native objects of the first (libtorch_python included: it is on
+# the stable ABI) and compiles only the torch._C stub.
 # For a CUDA variant (TORCH_CUDA_VERSION, passed in by wheels.yml from
 # ci/matrix.toml) it also installs the toolkit; pyproject.toml's environment
 # reads USE_CUDA, CUDA_HOME and CUDAHOSTCXX back from /tmp/torch-use-cuda,
