@@ -219,8 +219,9 @@ def main(argv: list[str] | None = None) -> int:
         tag = "cp" + ver.replace(".", "")
         log(f"[{n}/{len(jobs)}] {tag} {vname}: building")
         wheel, seconds = build_wheel(pythons[ver], tag, variant, envs[vname])
-        digest, first = bindings.setdefault(vname, (binding_digest(wheel), ver))
-        reuse = "" if first == ver else (f"; libtorch_python: the one built for {first}" if binding_digest(wheel) == digest
+        digest = binding_digest(wheel)
+        first_digest, first = bindings.setdefault(vname, (digest, ver))
+        reuse = "" if first == ver else (f"; libtorch_python: the one built for {first}" if digest == first_digest
                                          else "; libtorch_python: rebuilt (USE_PYTHON_LIMITED_API=0)")
         log(f"[{n}/{len(jobs)}] {tag} {vname}: built in {seconds:.0f}s{reuse}; repairing")
         repaired = repair(wheel, tools_python)

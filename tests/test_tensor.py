@@ -40,6 +40,15 @@ def test_argument_errors_name_the_type_as_pytorch_does(other, shown):
         torch.add(torch.ones(1), other)
 
 
+def test_numpy_integers_and_0d_integer_arrays_are_ints():
+    t = torch.ones(6)
+    assert t.view(np.int64(2), 3).shape == (2, 3)
+    assert t.view(np.array(2), 3).shape == (2, 3)
+    assert torch.ones(2, 2).sum(dim=np.int32(0)).tolist() == [2.0, 2.0]
+    with pytest.raises(TypeError):
+        t.view(np.array([2, 3]))
+
+
 def test_factories():
     assert torch.zeros(2, 3).tolist() == [[0.0] * 3] * 2
     assert torch.ones((2,), dtype=torch.int32).tolist() == [1, 1]

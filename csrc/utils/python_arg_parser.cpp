@@ -59,9 +59,16 @@ bool is_int_like(PyObject* obj) {
   if (Py_TYPE(obj) == &PyLong_Type) return true;
   if (PyBool_Check(obj)) return false;
   if (PyLong_Check(obj)) return true;
-  // numpy integers and other objects that are integers by __index__ (not
-  // arrays, which have __index__ too)
-  return !PyFloat_Check(obj) && !THPVariable_Check(obj) && PyIndex_Check(obj) && !PySequence_Check(obj);
+  // numpy integers, 0-d integer arrays and other objects whose __index__
+  // works (an array of several elements or of floats has one that raises)
+  if (PyFloat_Check(obj) || THPVariable_Check(obj) || !PyIndex_Check(obj)) return false;
+  PyObject* index = PyNumber_Index(obj);
+  if (!index) {
+    PyErr_Clear();
+    return false;
+  }
+  Py_DECREF(index);
+  return true;
 }
 
 bool is_number(PyObject* obj) {
