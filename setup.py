@@ -13,7 +13,8 @@ import sysconfig
 from setuptools import Command, Extension, find_packages, setup
 from setuptools.command.build_ext import build_ext
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, ROOT)
 from tools.setup_helpers import cmake, cuda, env, version  # noqa: E402
 
 try:
@@ -88,7 +89,6 @@ class Develop(Command):
         pass
 
     def run(self):
-        root = os.path.dirname(os.path.abspath(__file__))
         pth = os.path.join(sysconfig.get_paths()["purelib"], f"{SETTINGS.package_name}-develop.pth")
         if self.uninstall:
             if os.path.exists(pth):
@@ -98,8 +98,8 @@ class Develop(Command):
         build_ext_cmd.ensure_finalized()
         self.run_command("build_ext")
         with open(pth, "w") as f:
-            f.write(root + "\n")
-        print(f"develop: {root} is on sys.path through {pth}")
+            f.write(ROOT + "\n")
+        print(f"develop: {ROOT} is on sys.path through {pth}")
 
 
 class Clean(Command):
@@ -114,22 +114,24 @@ class Clean(Command):
         pass
 
     def run(self):
-        root = os.path.dirname(os.path.abspath(__file__))
         for rel in ("build", "dist", "torch/lib", "torch/include", "torch/share", "torch/version.py"):
-            path = os.path.join(root, rel)
+            path = os.path.join(ROOT, rel)
             if os.path.isdir(path):
                 shutil.rmtree(path)
             elif os.path.exists(path):
                 os.remove(path)
-        for name in os.listdir(os.path.join(root, "torch")):
+        for name in os.listdir(os.path.join(ROOT, "torch")):
             if name.startswith("_C.") and name.endswith((".so", ".pyd")):
-                os.remove(os.path.join(root, "torch", name))
+                os.remove(os.path.join(ROOT, "torch", name))
 
 
 stub = Extension(
     "torch._C",
     sources=["csrc/stub.c"],
     libraries=["torch_python"],
+    # No checkout path in the stub's debug info (Python's CFLAGS often add -g):
+    # the same commit builds the same bytes anywhere.
+    extra_compile_args=[f"-ffile-prefix-map={ROOT}=."],
     # The stub finds libtorch_python (and it the rest) in torch/lib. It calls
     # nothing in libc itself; --no-as-needed keeps libc in its NEEDED list
     # anyway, which auditwheel reads to tell glibc from musl.

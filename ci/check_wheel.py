@@ -10,6 +10,9 @@
 - No shared library has an RPATH/RUNPATH entry outside the wheel: every entry
   is relative to $ORIGIN and stays inside the unpacked wheel, except, in a
   CUDA wheel, $ORIGIN/../../nvidia/... (the runtime wheels in site-packages).
+- No file names the tree or the environment it was built in (the checkout's
+  path, pip's temporary build environment): those are gone once installed,
+  and would make two builds of one commit differ.
 Exits non-zero, naming the problem, if any check fails.
 """
 from __future__ import annotations
@@ -58,6 +61,14 @@ def rpaths(path: str) -> list[str]:
 def bundled_nvidia_libraries(wheel: str) -> list[str]:
     with zipfile.ZipFile(wheel) as z:
         return [n for n in z.namelist() if NVIDIA_LIBRARY.match(os.path.basename(n))]
+
+
+def leaked_build_paths(wheel: str) -> list[str]:
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    needles = [root.encode(), b"pip-build-env-"]
+    with zipfile.ZipFile(wheel) as z:
+        return [f"{name} contains {needle.decode()!r}" for name in z.namelist()
+                for needle in needles if needle in z.read(name)]
 
 
 def variant_problem(wheel: str) -> str | None:
@@ -122,6 +133,10 @@ def main() -> int:
         if problems:
             sys.exit("check_wheel: " + "\n".join(problems))
         print("rpath: every entry stays inside the wheel" + (" or points at the NVIDIA runtime wheels" if is_cuda_wheel(wheel) else ""))
+    leaks = leaked_build_paths(wheel)
+    if leaks:
+        sys.exit("check_wheel: build paths inside the wheel:\n" + "\n".join(leaks))
+    print("no build path inside the wheel")
     bundled = bundled_nvidia_libraries(wheel)
     if bundled:
         sys.exit(f"check_wheel: NVIDIA libraries inside the wheel (they come from NVIDIA's wheels): {bundled}")

@@ -16,10 +16,10 @@ ensure_tools_venv() {
     "$PYTHON" -m venv "$TOOLS_VENV"
   fi
   local stamp="$TOOLS_VENV/.requirements"
-  if ! cmp -s "$REPO_ROOT/ci/requirements-tools.txt" "$stamp"; then
+  if ! cat "$REPO_ROOT/ci/requirements-tools.txt" "$REPO_ROOT/requirements-build.txt" | cmp -s - "$stamp"; then
     "$TOOLS_VENV/bin/python" -m pip install -q --upgrade pip
     "$TOOLS_VENV/bin/python" -m pip install -q -r "$REPO_ROOT/ci/requirements-tools.txt"
-    cp "$REPO_ROOT/ci/requirements-tools.txt" "$stamp"
+    cat "$REPO_ROOT/ci/requirements-tools.txt" "$REPO_ROOT/requirements-build.txt" > "$stamp"
   fi
   export PATH="$TOOLS_VENV/bin:$PATH"
 }

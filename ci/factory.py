@@ -9,7 +9,7 @@ repairs it (ci/repair_wheel.sh), installs it into a fresh virtual environment
 and runs the test suite there from outside the checkout; then it runs the
 examples from an installed wheel, writes wheelhouse/summary.json and a
 PEP 503 index per variant under wheelhouse/index/, and proves the index works
-with `pip install --index-url`.
+by installing from it with both `pip install --index-url` and `uv pip install`.
 
 The native libraries are built once per variant: every Python reuses one
 CMake build directory and one tools environment (cmake, ninja, pyyaml,
@@ -40,6 +40,7 @@ import wheel_index  # noqa: E402
 BUILD = os.path.join(ROOT, "build", "factory")
 WHEELHOUSE = os.path.join(ROOT, "wheelhouse")
 TOOLS_VENV = os.path.join(ROOT, "build", "tools-venv")
+PYPI = "https://pypi.org/simple"
 # pip here must see only what the factory asks for (no machine-wide index config).
 ISOLATED_PIP = {"PIP_DISABLE_PIP_VERSION_CHECK": "1"}
 
@@ -94,11 +95,13 @@ def discover_pythons(wanted: list[str]) -> dict[str, str]:
 
 def tools_environment() -> str:
     reqs = os.path.join(HERE, "requirements-tools.txt")
+    wanted = "".join(open(p).read() for p in (reqs, os.path.join(ROOT, "requirements-build.txt")))
     stamp = os.path.join(TOOLS_VENV, ".requirements")
-    up_to_date = os.path.exists(stamp) and open(stamp).read() == open(reqs).read()
+    up_to_date = os.path.exists(stamp) and open(stamp).read() == wanted
     python = make_venv(sys.executable, TOOLS_VENV, [] if up_to_date else ["-r", reqs], fresh=False)
     if not up_to_date:
-        shutil.copy(reqs, stamp)
+        with open(stamp, "w") as f:
+            f.write(wanted)
     return python
 
 
@@ -109,8 +112,17 @@ def cuda_home(variant: dict) -> str:
     return out.strip().splitlines()[-1]
 
 
+def commit_time() -> str:
+    """SOURCE_DATE_EPOCH for reproducible wheels: the commit's time (or the caller's)."""
+    if os.environ.get("SOURCE_DATE_EPOCH"):
+        return os.environ["SOURCE_DATE_EPOCH"]
+    out = subprocess.run(["git", "log", "-1", "--format=%ct"], cwd=ROOT, capture_output=True, text=True)
+    return out.stdout.strip() or "315532800"  # no git (an sdist): 1980-01-01, the earliest a zip can say
+
+
 def build_env(variant: dict, tools_python: str, release_archs: bool) -> dict:
-    env = {"TORCH_TOOLS_PYTHON": tools_python, "PATH": os.path.dirname(tools_python) + os.pathsep + os.environ["PATH"]}
+    env = {"TORCH_TOOLS_PYTHON": tools_python, "PATH": os.path.dirname(tools_python) + os.pathsep + os.environ["PATH"],
+           "SOURCE_DATE_EPOCH": commit_time()}
     if "cuda" in variant:
         env.update(USE_CUDA="1", CUDA_HOME=cuda_home(variant),
                    TORCH_CUDA_ARCH_LIST=variant["arch_list" if release_archs else "ci_arch_list"])
@@ -173,8 +185,7 @@ def test_wheel(python: str, tag: str, wheel: str, env: dict) -> tuple[int, int]:
     return total - failures - errors - skipped, failures + errors
 
 
-def main(argv: list[str] | None = None) -> int:
-    m = matrix_file.load()
+def parse_args(argv: list[str] | None, m: dict) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--python", help="comma-separated versions (default: every one in the matrix found here)")
     parser.add_argument("--variant", default="cpu",
@@ -186,30 +197,35 @@ def main(argv: list[str] | None = None) -> int:
                         help="CUDA variants for their release arch_list instead of the short ci_arch_list")
     parser.add_argument("--skip-tests", action="store_true", help="build and repair only")
     args = parser.parse_args(argv)
-
-    variants = args.variant.split(",")
-    for v in variants:
+    args.variants = args.variant.split(",")
+    for v in args.variants:
         if v not in m["variants"]:
             parser.error(f"unknown variant {v!r}; ci/matrix.toml has {sorted(m['variants'])}")
         if not m["variants"][v].get("enabled", True):
             parser.error(f"variant {v!r} is declared in ci/matrix.toml but not enabled (see its comment)")
     wanted = args.python.split(",") if args.python else m["pythons"]
-    pythons = discover_pythons(wanted)
-    missing = [v for v in wanted if v not in pythons]
-    if args.python and missing:
-        parser.error(f"Python {', '.join(missing)} not found on this machine")
-    if not pythons:
+    args.pythons = discover_pythons(wanted)
+    args.missing = [v for v in wanted if v not in args.pythons]
+    if args.python and args.missing:
+        parser.error(f"Python {', '.join(args.missing)} not found on this machine")
+    if not args.pythons:
         parser.error("no CPython from ci/matrix.toml was found on this machine")
-    log(f"Pythons: {', '.join(f'{v} ({p})' for v, p in pythons.items())}; variants: {', '.join(variants)}"
-        + (f"; not found here: {', '.join(missing)}" if missing else ""))
+    return args
 
-    os.makedirs(BUILD, exist_ok=True)
-    tools_python = tools_environment()
-    rows = []
+
+def plan_jobs(m: dict, args: argparse.Namespace) -> tuple[list[tuple[str, str]], str]:
+    """(variant, Python version) pairs to build, and the one Python that CUDA
+    variants (by default) and the index checks use: the one running this."""
     driver = f"{sys.version_info[0]}.{sys.version_info[1]}"
-    one_python = driver if driver in pythons else next(iter(pythons))
-    jobs = [(v, ver) for v in variants for ver in pythons
+    one_python = driver if driver in args.pythons else next(iter(args.pythons))
+    jobs = [(v, ver) for v in args.variants for ver in args.pythons
             if "cuda" not in m["variants"][v] or args.cuda_pythons == "all" or ver == one_python]
+    return jobs, one_python
+
+
+def build_repair_test(m: dict, args: argparse.Namespace, jobs: list[tuple[str, str]], tools_python: str) -> list[dict]:
+    """Every wheel of the plan: built, repaired, tested; one summary row each."""
+    rows = []
     envs = {}
     bindings = {}  # variant -> (digest, Python) of the first wheel's libtorch_python
     for n, (vname, ver) in enumerate(jobs, 1):
@@ -218,7 +234,7 @@ def main(argv: list[str] | None = None) -> int:
             envs[vname] = build_env(variant, tools_python, args.release_archs)
         tag = "cp" + ver.replace(".", "")
         log(f"[{n}/{len(jobs)}] {tag} {vname}: building")
-        wheel, seconds = build_wheel(pythons[ver], tag, variant, envs[vname])
+        wheel, seconds = build_wheel(args.pythons[ver], tag, variant, envs[vname])
         digest = binding_digest(wheel)
         first_digest, first = bindings.setdefault(vname, (digest, ver))
         reuse = "" if first == ver else (f"; libtorch_python: the one built for {first}" if digest == first_digest
@@ -231,44 +247,90 @@ def main(argv: list[str] | None = None) -> int:
             # The tests check the architectures asked for; NVIDIA's libraries must
             # come from the wheels pip installed (no CUDA_HOME to fall back on).
             test_env = {k: v for k, v in envs[vname].items() if k == "TORCH_CUDA_ARCH_LIST"}
-            passed, failed = test_wheel(pythons[ver], tag, repaired, test_env)
+            passed, failed = test_wheel(args.pythons[ver], tag, repaired, test_env)
         rows.append({"python": ver, "variant": vname, "wheel": os.path.basename(repaired),
                      "size_bytes": os.path.getsize(repaired), "build_seconds": round(seconds, 1),
                      "tests_passed": passed, "tests_failed": failed})
+    return rows
 
+
+def write_wheelhouse(rows: list[dict], variants: list[str]) -> str:
+    """summary.json and the per-variant PEP 503 indexes; the index directory."""
     with open(os.path.join(WHEELHOUSE, "summary.json"), "w") as f:
         json.dump(rows, f, indent=2)
     index_dir = os.path.join(WHEELHOUSE, "index")
     wheel_index.write(WHEELHOUSE, index_dir, [r["wheel"] for r in rows], variants)
+    return index_dir
 
-    # Hello world, and the index as a user would use it: a fresh venv, pip
-    # install --index-url <the local index>, import.
-    check_python = pythons[one_python]
+
+def index_install_commands(client: str, tools_python: str, venv: str, index_url: str, with_pypi: bool,
+                           requirement: str) -> tuple[list[str], dict]:
+    """How a user installs from a variant's index with pip or with uv (README,
+    "Installing a variant"), and the environment that keeps machine-wide
+    configuration out of it. with_pypi: NVIDIA's runtime wheels come from PyPI."""
+    if client == "pip":
+        index_args = ["--index-url", index_url] + (["--extra-index-url", PYPI] if with_pypi else [])
+        return ([venv_python(venv), "-m", "pip", "install", "-q", *index_args, requirement],
+                {**ISOLATED_PIP, "PIP_CONFIG_FILE": os.devnull})
+    # uv asks the extra index first and takes a package only from the first
+    # index that has it, so PyPI's torch can never win over the variant's.
+    index_args = ["--extra-index-url", index_url] if with_pypi else ["--index-url", index_url]
+    uv = os.path.join(os.path.dirname(tools_python), "uv")
+    # uv reads no pip.conf; the system's CA bundle is where this machine's registries chain to.
+    return ([uv, "pip", "install", "-q", "--python", venv_python(venv), *index_args, requirement],
+            {"UV_NO_CONFIG": "1", "UV_SYSTEM_CERTS": "1", "UV_NATIVE_TLS": "1"})
+
+
+def check_index_installs(m: dict, rows: list[dict], variants: list[str], index_dir: str, python: str,
+                         tools_python: str) -> dict[str, str]:
+    """Installs each variant from its index as users would, with pip and with
+    uv, each into a fresh venv, and imports it; a venv per variant for the examples."""
+    venvs = {}
     for vname in variants:
-        log(f"installing from the {vname} index with pip install --index-url")
-        venv = make_venv(check_python, os.path.join(BUILD, f"index-check-{vname}"), [], fresh=True)
         url = "file://" + os.path.join(index_dir, vname, "simple")
         wheel = next(r["wheel"] for r in rows if r["variant"] == vname)
         requirement = wheel_index.project_name(wheel)
-        index_args = ["--index-url", url]
-        if "cuda" in m["variants"][vname]:
-            # NVIDIA's runtime wheels come from PyPI; the exact version keeps
-            # the project itself from coming from there.
+        with_pypi = "cuda" in m["variants"][vname]
+        if with_pypi:
+            # The exact version keeps the project itself from coming from PyPI.
             requirement += "==" + wheel.split("-")[1]
-            index_args += ["--extra-index-url", "https://pypi.org/simple"]
-        run([venv, "-m", "pip", "install", "-q", *index_args, requirement],
-            env={**ISOLATED_PIP, "PIP_CONFIG_FILE": os.devnull})
-        print(run([venv, "-c", "import torch; print('imported torch', torch.__version__, 'from', torch.__file__, "
-                         "'| CUDA', torch.version.cuda, 'available:', torch.cuda.is_available())"],
-                  cwd=tempfile.gettempdir(), quiet=True).strip())
-        log("examples/hello_world.py from the installed wheel")
-        run([venv, os.path.join(ROOT, "examples", "hello_world.py")], cwd=tempfile.gettempdir())
-        if not args.skip_tests:
-            log("examples/train_digits.py from the installed wheel")
-            run([venv, "-m", "pip", "install", "-q", "-r", os.path.join(ROOT, "examples", "requirements.txt")],
-                quiet=True)
-            run([venv, os.path.join(ROOT, "examples", "train_digits.py")], cwd=tempfile.gettempdir())
+        for client in ("pip", "uv"):
+            log(f"installing from the {vname} index with {client} ({url})")
+            venv = os.path.join(BUILD, f"index-check-{vname}-{client}")
+            make_venv(python, venv, [], fresh=True)
+            cmd, env = index_install_commands(client, tools_python, venv, url, with_pypi, requirement)
+            run(cmd, env=env)
+            print(run([venv_python(venv), "-c",
+                       "import torch; print('imported torch', torch.__version__, 'from', torch.__file__, "
+                       "'| CUDA', torch.version.cuda, 'available:', torch.cuda.is_available())"],
+                      cwd=tempfile.gettempdir(), quiet=True).strip())
+            venvs.setdefault(vname, venv)
+    return venvs
 
+
+def run_examples(venvs: dict[str, str], with_training: bool) -> None:
+    for vname, venv in venvs.items():
+        log(f"examples/hello_world.py from the installed {vname} wheel")
+        run([venv_python(venv), os.path.join(ROOT, "examples", "hello_world.py")], cwd=tempfile.gettempdir())
+        if with_training:
+            log(f"examples/train_digits.py from the installed {vname} wheel")
+            run([venv_python(venv), "-m", "pip", "install", "-q", "-r", os.path.join(ROOT, "examples", "requirements.txt")],
+                quiet=True)
+            run([venv_python(venv), os.path.join(ROOT, "examples", "train_digits.py")], cwd=tempfile.gettempdir())
+
+
+def main(argv: list[str] | None = None) -> int:
+    m = matrix_file.load()
+    args = parse_args(argv, m)
+    log(f"Pythons: {', '.join(f'{v} ({p})' for v, p in args.pythons.items())}; variants: {', '.join(args.variants)}"
+        + (f"; not found here: {', '.join(args.missing)}" if args.missing else ""))
+    os.makedirs(BUILD, exist_ok=True)
+    tools_python = tools_environment()
+    jobs, one_python = plan_jobs(m, args)
+    rows = build_repair_test(m, args, jobs, tools_python)
+    index_dir = write_wheelhouse(rows, args.variants)
+    venvs = check_index_installs(m, rows, args.variants, index_dir, args.pythons[one_python], tools_python)
+    run_examples(venvs, with_training=not args.skip_tests)
     print_table(rows)
     print(f"\nwheelhouse: {WHEELHOUSE} (summary.json, index/)")
     return 1 if any(r["tests_failed"] for r in rows) else 0

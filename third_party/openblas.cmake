@@ -1,6 +1,10 @@
 # BLAS: OpenBLAS from the scipy-openblas32 wheel, the build numpy and scipy
 # ship. It is a build requirement (pyproject.toml), found through the Python
-# that configures the build; auditwheel bundles the library into the wheel.
+# that configures the build, and the library is installed into torch/lib next
+# to libtorch_cpu, which finds it through its RUNPATH $ORIGIN. So every build
+# is self-contained: a `pip install .` whose build environment is deleted
+# afterwards, an editable install, and an unrepaired wheel that auditwheel
+# repairs with no extra search path (docs/ARCHITECTURE.md, "OpenBLAS").
 # There is no fallback: without it, configure stops.
 execute_process(
   COMMAND "${TORCH_TOOLS_PYTHON}" -c
@@ -26,3 +30,6 @@ add_library(torch_openblas SHARED IMPORTED)
 set_target_properties(torch_openblas PROPERTIES
   IMPORTED_LOCATION "${OPENBLAS_LIBRARY}"
   INTERFACE_INCLUDE_DIRECTORIES "${OPENBLAS_INCLUDE_DIR}")
+
+# The copy that ships: the same file under its SONAME, libscipy_openblas.so.
+install(FILES "${OPENBLAS_LIBRARY}" DESTINATION lib)

@@ -141,3 +141,29 @@ def test_check_wheel_matches_libtorch_cuda_to_the_label(tmp_path, label, has_cud
             z.writestr("torch/lib/libtorch_cuda.so", b"")
     problem = check_wheel.variant_problem(str(path))
     assert (problem is None) == ok, problem
+
+
+def test_check_wheel_finds_build_paths(tmp_path):
+    clean = _fake_wheel(str(tmp_path), "torch-0.1.0+cpu-cp311-cp311-linux_x86_64.whl")
+    assert check_wheel.leaked_build_paths(clean) == []
+    leaky = str(tmp_path / "leaky.whl")
+    with zipfile.ZipFile(leaky, "w") as z:
+        z.writestr("torch/lib/libtorch_cpu.so", b"\x7fELF...$ORIGIN:/tmp/pip-build-env-abc/overlay/lib\0")
+        z.writestr("torch/version.py", f"path = {ROOT!r}\n")
+    assert sorted(check_wheel.leaked_build_paths(leaky)) == [
+        "torch/lib/libtorch_cpu.so contains 'pip-build-env-'", f"torch/version.py contains {ROOT!r}"]
+
+
+def test_index_installs_keep_the_variant_ahead_of_pypi():
+    import factory
+
+    local = "file:///wh/index/cu130/simple"
+    pip_cmd, pip_env = factory.index_install_commands("pip", "/tools/bin/python", "/v", local, True, "torch==0.1.0+cu130")
+    assert pip_cmd[-5:] == ["--index-url", local, "--extra-index-url", factory.PYPI, "torch==0.1.0+cu130"]
+    assert pip_env["PIP_CONFIG_FILE"] == os.devnull
+    # uv takes a package from the first index that has it, asking extra indexes first.
+    uv_cmd, uv_env = factory.index_install_commands("uv", "/tools/bin/python", "/v", local, True, "torch")
+    assert uv_cmd[0] == "/tools/bin/uv" and uv_cmd[-3:] == ["--extra-index-url", local, "torch"]
+    assert uv_env["UV_NO_CONFIG"] == "1"
+    uv_cpu, _ = factory.index_install_commands("uv", "/tools/bin/python", "/v", local, False, "torch")
+    assert uv_cpu[-3:] == ["--index-url", local, "torch"]

@@ -3,6 +3,7 @@ install into the package directory."""
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 
@@ -37,6 +38,10 @@ def configure(build_dir: str, settings: Settings, version: str) -> None:
         args.append(f"-D{name}={'ON' if value else 'OFF'}")
     args += settings.cmake_args
     _run(args)
+    # clangd and IDEs look for build/compile_commands.json.
+    commands = os.path.join(build_dir, "compile_commands.json")
+    if os.path.exists(commands):
+        shutil.copyfile(commands, os.path.join(ROOT, "build", "compile_commands.json"))
 
 
 def build_and_install(build_dir: str, settings: Settings, prefix: str) -> None:
