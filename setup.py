@@ -21,13 +21,22 @@ try:
     SETTINGS = env.read()
     CUDA = None
     if SETTINGS.use_cuda:
-        cuda_home = env.find_cuda_home()
+        cuda_home = env.find_cuda_home(version=SETTINGS.cuda_version)
+        if cuda_home is None and SETTINGS.cuda_version:
+            raise env.BuildSettingError(
+                f"TORCH_CUDA_VERSION={SETTINGS.cuda_version} but no CUDA_HOME and no toolkit in "
+                f"{' or '.join(env.cuda_home_candidates(SETTINGS.cuda_version))}: "
+                f"run ci/install_cuda.sh {SETTINGS.cuda_version}"
+            )
         if cuda_home is None:
             raise env.BuildSettingError(
                 "USE_CUDA=1 but no CUDA toolkit was found: set CUDA_HOME (ci/install_cuda.sh VERSION prints one) "
                 "or put nvcc on PATH"
             )
         CUDA = cuda.detect(cuda_home)
+        if SETTINGS.cuda_version and CUDA.version != SETTINGS.cuda_version:
+            raise env.BuildSettingError(
+                f"TORCH_CUDA_VERSION={SETTINGS.cuda_version} but the toolkit in {cuda_home} is CUDA {CUDA.version}")
         SETTINGS.cmake_args += [f"-DTORCH_CUDA_ARCH_LIST={CUDA.arch_list}", f"-DCMAKE_CUDA_COMPILER={cuda_home}/bin/nvcc"]
 except env.BuildSettingError as e:
     sys.exit(f"error: {e}")

@@ -1,13 +1,12 @@
 #!/usr/bin/env bash
-# cibuildwheel's before-all: one tools environment (cmake, ninja, pyyaml,
-# OpenBLAS, the repair and check tools) shared by every Python of the job.
-# With TORCH_TOOLS_PYTHON pointing at it (pyproject.toml), each Python's build
-# reuses the native objects of the first (libtorch_python included: it is on
-# the stable ABI) and compiles only the torch._C stub.
-# For a CUDA variant (TORCH_CUDA_VERSION, passed in by wheels.yml from
-# ci/matrix.toml) it also installs the toolkit; pyproject.toml's environment
-# reads USE_CUDA, CUDA_HOME and CUDAHOSTCXX back from /tmp/torch-use-cuda,
-# /tmp/torch-cuda-home and /tmp/torch-cuda-hostcxx.
+# cibuildwheel's before-all: one tools environment (the code generator's
+# pyyaml, OpenBLAS, the repair and check tools) shared by every Python of the
+# job. With TORCH_TOOLS_PYTHON pointing at it (pyproject.toml), each Python's
+# build configures CMake the same way and so reuses the native objects of the
+# first (libtorch_python included: it is on the stable ABI); it compiles only
+# the torch._C stub.
+# For a CUDA variant (TORCH_CUDA_VERSION, passed in from ci/matrix.toml) it
+# also installs the toolkit where setup.py looks for it (ci/install_cuda.sh).
 set -euo pipefail
 project="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 tools=/tmp/torch-tools
@@ -18,16 +17,11 @@ python="$(command -v python3.12 || ls /opt/python/cp312-cp312/bin/python 2>/dev/
 echo "tools environment: $tools ($("$tools/bin/python" --version))"
 
 if [ -n "${TORCH_CUDA_VERSION:-}" ]; then
-  PYTHON="$tools/bin/python" bash "$project/ci/install_cuda.sh" "$TORCH_CUDA_VERSION" | tail -n 1 > /tmp/torch-cuda-home
-  echo 1 > /tmp/torch-use-cuda
+  PYTHON="$tools/bin/python" bash "$project/ci/install_cuda.sh" "$TORCH_CUDA_VERSION" >/dev/null
   # CUDA 12's nvcc accepts host GCC up to 13; manylinux_2_28's default
-  # toolset is newer. CMake takes the host compiler from CUDAHOSTCXX.
+  # toolset is newer. ci/matrix.toml names gcc-toolset-13's g++ as CUDAHOSTCXX.
   if [ "${TORCH_CUDA_VERSION%%.*}" = 12 ]; then
     dnf install -y gcc-toolset-13-gcc-c++ >&2
-    echo /opt/rh/gcc-toolset-13/root/usr/bin/g++ > /tmp/torch-cuda-hostcxx
   fi
-  echo "CUDA $TORCH_CUDA_VERSION toolkit: $(cat /tmp/torch-cuda-home); architectures: ${TORCH_CUDA_ARCH_LIST:-the release default}"
-else
-  echo 0 > /tmp/torch-use-cuda
-  : > /tmp/torch-cuda-home
+  echo "CUDA $TORCH_CUDA_VERSION toolkit installed; architectures: ${TORCH_CUDA_ARCH_LIST:-the release default}; host compiler: ${CUDAHOSTCXX:-the default}"
 fi

@@ -1,7 +1,7 @@
 """The wheel factory on one machine (README's main command).
 
     python3 ci/factory.py [--python 3.11,3.12] [--variant cpu,cu130] [--cuda-pythons one|all]
-                          [--release-archs] [--skip-tests]
+                          [--release-archs] [--skip-tests] [--engine host|cibuildwheel] [--wheelhouse DIR]
 
 For each CPython found (default: every version in ci/matrix.toml that this
 machine has) and each requested variant (default: cpu), it builds the wheel,
@@ -14,7 +14,13 @@ by installing from it with both `pip install --index-url` and `uv pip install`.
 The native libraries are built once per variant: every Python reuses one
 CMake build directory and one tools environment (cmake, ninja, pyyaml,
 OpenBLAS), and libtorch_python is on the stable ABI, so an extra Python only
-compiles the torch._C stub and packs its wheel.
+compiles the torch._C stub and packs its wheel (a free-threaded Python
+rebuilds libtorch_python for its full API).
+
+`--engine cibuildwheel` builds, repairs and tests the same Pythons with
+`cibuildwheel --platform linux` and pyproject.toml's configuration instead,
+in containers (ci/cibw_local.py); the table, summary.json, the index and the
+install checks are the same.
 """
 from __future__ import annotations
 
@@ -34,11 +40,12 @@ import zipfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
+import build_cpython  # noqa: E402
 import matrix as matrix_file  # noqa: E402
 import wheel_index  # noqa: E402
 
 BUILD = os.path.join(ROOT, "build", "factory")
-WHEELHOUSE = os.path.join(ROOT, "wheelhouse")
+DEFAULT_WHEELHOUSE = os.path.join(ROOT, "wheelhouse")
 TOOLS_VENV = os.path.join(ROOT, "build", "tools-venv")
 PYPI = "https://pypi.org/simple"
 # pip here must see only what the factory asks for (no machine-wide index config).
@@ -76,14 +83,19 @@ def make_venv(python: str, path: str, packages: list[str], fresh: bool) -> str:
 
 
 def discover_pythons(wanted: list[str]) -> dict[str, str]:
-    """version -> interpreter path, for the versions this machine has."""
+    """version -> interpreter path, for the versions this machine has: on PATH,
+    pyenv's, or in manylinux's /opt/python (where ci/build_cpython.py puts
+    3.14 and the free-threaded 3.14t)."""
     found = {}
     for v in wanted:
-        candidates = [shutil.which(f"python{v}")]
+        candidates = [shutil.which(f"python{v}"), os.path.join(build_cpython.prefix(v), "bin", "python")]
         candidates += sorted(glob.glob(os.path.expanduser(f"~/.pyenv/versions/{v}.*/bin/python{v}")))
         for c in filter(None, candidates):
+            if not os.path.exists(c):
+                continue
             try:
-                got = subprocess.run([c, "-c", "import sys, venv; print('%d.%d' % sys.version_info[:2])"],
+                got = subprocess.run([c, "-c", "import sys, sysconfig, venv; print('%d.%d' % sys.version_info[:2] "
+                                      "+ ('t' if sysconfig.get_config_var('Py_GIL_DISABLED') else ''))"],
                                      capture_output=True, text=True, timeout=30).stdout.strip()
             except (OSError, subprocess.TimeoutExpired):
                 continue
@@ -105,11 +117,11 @@ def tools_environment() -> str:
     return python
 
 
-def cuda_home(variant: dict) -> str:
-    """Installs (once) the variant's CUDA toolkit with ci/install_cuda.sh; its CUDA_HOME."""
+def install_cuda(variant: dict) -> None:
+    """Installs (once) the variant's CUDA toolkit with ci/install_cuda.sh, where
+    setup.py finds it for TORCH_CUDA_VERSION (as under cibuildwheel)."""
     log(f"CUDA {variant['cuda']} toolkit: ci/install_cuda.sh")
-    out = run(["bash", os.path.join(HERE, "install_cuda.sh"), variant["cuda"]], quiet=True)
-    return out.strip().splitlines()[-1]
+    run(["bash", os.path.join(HERE, "install_cuda.sh"), variant["cuda"]], quiet=True)
 
 
 def commit_time() -> str:
@@ -124,7 +136,8 @@ def build_env(variant: dict, tools_python: str, release_archs: bool) -> dict:
     env = {"TORCH_TOOLS_PYTHON": tools_python, "PATH": os.path.dirname(tools_python) + os.pathsep + os.environ["PATH"],
            "SOURCE_DATE_EPOCH": commit_time()}
     if "cuda" in variant:
-        env.update(USE_CUDA="1", CUDA_HOME=cuda_home(variant),
+        install_cuda(variant)
+        env.update(TORCH_CUDA_VERSION=variant["cuda"],
                    TORCH_CUDA_ARCH_LIST=variant["arch_list" if release_archs else "ci_arch_list"])
     return env
 
@@ -148,13 +161,13 @@ def binding_digest(wheel: str) -> str:
         return hashlib.sha256(z.read("torch/lib/libtorch_python.so")).hexdigest()
 
 
-def repair(wheel: str, tools_python: str) -> str:
+def repair(wheel: str, tools_python: str, wheelhouse: str) -> str:
     out = tempfile.mkdtemp(dir=BUILD)
     env = {"PATH": os.path.dirname(tools_python) + os.pathsep + os.environ["PATH"]}
     run(["bash", os.path.join(HERE, "repair_wheel.sh"), wheel, out], env=env, quiet=True)
     (repaired,) = glob.glob(os.path.join(out, "*.whl"))
-    os.makedirs(WHEELHOUSE, exist_ok=True)
-    target = os.path.join(WHEELHOUSE, os.path.basename(repaired))
+    os.makedirs(wheelhouse, exist_ok=True)
+    target = os.path.join(wheelhouse, os.path.basename(repaired))
     shutil.move(repaired, target)
     shutil.rmtree(out, ignore_errors=True)
     return target
@@ -196,7 +209,14 @@ def parse_args(argv: list[str] | None, m: dict) -> argparse.Namespace:
     parser.add_argument("--release-archs", action="store_true",
                         help="CUDA variants for their release arch_list instead of the short ci_arch_list")
     parser.add_argument("--skip-tests", action="store_true", help="build and repair only")
+    parser.add_argument("--wheelhouse", default=DEFAULT_WHEELHOUSE,
+                        help="where the wheels, summary.json and index/ go (default: wheelhouse/)")
+    parser.add_argument("--engine", choices=["host", "cibuildwheel"], default="host",
+                        help="host: build here with one shared build directory (default); cibuildwheel: "
+                             "`cibuildwheel --platform linux` with pyproject.toml's configuration, in manylinux "
+                             "containers (Docker) or, without a Docker daemon, podman and ci/local_image.py's image")
     args = parser.parse_args(argv)
+    args.wheelhouse = os.path.abspath(args.wheelhouse)
     args.variants = args.variant.split(",")
     for v in args.variants:
         if v not in m["variants"]:
@@ -240,26 +260,58 @@ def build_repair_test(m: dict, args: argparse.Namespace, jobs: list[tuple[str, s
         reuse = "" if first == ver else (f"; libtorch_python: the one built for {first}" if digest == first_digest
                                          else "; libtorch_python: rebuilt (USE_PYTHON_LIMITED_API=0)")
         log(f"[{n}/{len(jobs)}] {tag} {vname}: built in {seconds:.0f}s{reuse}; repairing")
-        repaired = repair(wheel, tools_python)
+        repaired = repair(wheel, tools_python, args.wheelhouse)
         passed = failed = 0
+        test_seconds = 0.0
         if not args.skip_tests:
             log(f"[{n}/{len(jobs)}] {tag} {vname}: testing {os.path.basename(repaired)}")
             # The tests check the architectures asked for; NVIDIA's libraries must
             # come from the wheels pip installed (no CUDA_HOME to fall back on).
             test_env = {k: v for k, v in envs[vname].items() if k == "TORCH_CUDA_ARCH_LIST"}
+            start = time.perf_counter()
             passed, failed = test_wheel(args.pythons[ver], tag, repaired, test_env)
+            test_seconds = time.perf_counter() - start
         rows.append({"python": ver, "variant": vname, "wheel": os.path.basename(repaired),
                      "size_bytes": os.path.getsize(repaired), "build_seconds": round(seconds, 1),
+                     "test_seconds": round(test_seconds, 1), "engine": "host",
                      "tests_passed": passed, "tests_failed": failed})
     return rows
 
 
-def write_wheelhouse(rows: list[dict], variants: list[str]) -> str:
+def build_with_cibuildwheel(m: dict, args: argparse.Namespace, jobs: list[tuple[str, str]],
+                            tools_python: str) -> list[dict]:
+    """One cibuildwheel run per variant over its Pythons; one row per wheel
+    with the seconds of its build, repair and test steps in the container."""
+    import cibw_local
+
+    run([tools_python, "-m", "pip", "install", "-q", "-r", os.path.join(HERE, "requirements-cibuildwheel.txt")],
+        quiet=True)
+    rows = []
+    for vname in dict.fromkeys(v for v, _ in jobs):
+        versions = [ver for v, ver in jobs if v == vname]
+        log(f"cibuildwheel: {vname} for {', '.join(versions)}")
+        results = cibw_local.build_variant(vname, m["variants"][vname], versions, tools_python, args.release_archs,
+                                           commit_time(), BUILD, test=not args.skip_tests)
+        for ver, wheel, data in results:
+            os.makedirs(args.wheelhouse, exist_ok=True)
+            target = os.path.join(args.wheelhouse, os.path.basename(wheel))
+            shutil.move(wheel, target)
+            rows.append({"python": ver, "variant": vname, "wheel": os.path.basename(target),
+                         "size_bytes": os.path.getsize(target), "build_seconds": round(data.get("build", 0), 1),
+                         "repair_seconds": round(data.get("repair", 0), 1),
+                         "test_seconds": round(data.get("test", 0), 1), "engine": "cibuildwheel",
+                         "tests_passed": data.get("passed", 0),
+                         # No pytest summary for a wheel that was to be tested: count it as failed.
+                         "tests_failed": data.get("failed", 0) or int(not args.skip_tests and not data.get("passed"))})
+    return rows
+
+
+def write_wheelhouse(wheelhouse: str, rows: list[dict], variants: list[str]) -> str:
     """summary.json and the per-variant PEP 503 indexes; the index directory."""
-    with open(os.path.join(WHEELHOUSE, "summary.json"), "w") as f:
+    with open(os.path.join(wheelhouse, "summary.json"), "w") as f:
         json.dump(rows, f, indent=2)
-    index_dir = os.path.join(WHEELHOUSE, "index")
-    wheel_index.write(WHEELHOUSE, index_dir, [r["wheel"] for r in rows], variants)
+    index_dir = os.path.join(wheelhouse, "index")
+    wheel_index.write(wheelhouse, index_dir, [r["wheel"] for r in rows], variants)
     return index_dir
 
 
@@ -327,21 +379,25 @@ def main(argv: list[str] | None = None) -> int:
     os.makedirs(BUILD, exist_ok=True)
     tools_python = tools_environment()
     jobs, one_python = plan_jobs(m, args)
-    rows = build_repair_test(m, args, jobs, tools_python)
-    index_dir = write_wheelhouse(rows, args.variants)
+    if args.engine == "cibuildwheel":
+        rows = build_with_cibuildwheel(m, args, jobs, tools_python)
+    else:
+        rows = build_repair_test(m, args, jobs, tools_python)
+    index_dir = write_wheelhouse(args.wheelhouse, rows, args.variants)
     venvs = check_index_installs(m, rows, args.variants, index_dir, args.pythons[one_python], tools_python)
     run_examples(venvs, with_training=not args.skip_tests)
     print_table(rows)
-    print(f"\nwheelhouse: {WHEELHOUSE} (summary.json, index/)")
+    print(f"\nwheelhouse: {args.wheelhouse} (summary.json, index/)")
     return 1 if any(r["tests_failed"] for r in rows) else 0
 
 
 def print_table(rows: list[dict]) -> None:
-    header = f"{'Python':<7} {'variant':<8} {'wheel':<62} {'size':>8} {'build s':>8} {'passed':>7} {'failed':>7}"
+    header = (f"{'Python':<7} {'variant':<8} {'engine':<12} {'wheel':<63} {'size':>8} {'build s':>8} {'test s':>7} "
+              f"{'passed':>7} {'failed':>7}")
     print("\n" + header + "\n" + "-" * len(header))
     for r in rows:
-        print(f"{r['python']:<7} {r['variant']:<8} {r['wheel']:<62} {r['size_bytes'] / 2**20:>6.1f}MB "
-              f"{r['build_seconds']:>8.1f} {r['tests_passed']:>7} {r['tests_failed']:>7}")
+        print(f"{r['python']:<7} {r['variant']:<8} {r['engine']:<12} {r['wheel']:<63} {r['size_bytes'] / 2**20:>6.1f}MB "
+              f"{r['build_seconds']:>8.1f} {r['test_seconds']:>7.1f} {r['tests_passed']:>7} {r['tests_failed']:>7}")
 
 
 if __name__ == "__main__":

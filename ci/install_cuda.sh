@@ -26,6 +26,8 @@ case "$major" in
     done
     # nvcc.profile links from lib64 (a system toolkit's layout); the wheels use lib.
     [ -e "$home/lib64" ] || ln -s lib "$home/lib64"
+    # A fixed name for it, where setup.py looks for TORCH_CUDA_VERSION's toolkit.
+    ln -sfn "$home" "$venv/home"
     ;;
   12)
     command -v dnf >/dev/null || { echo "install_cuda.sh: CUDA $version needs a RHEL 8 (manylinux_2_28) image with dnf" >&2; exit 1; }

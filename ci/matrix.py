@@ -73,6 +73,7 @@ def github_jobs(matrix: dict) -> list[dict]:
                 "variant": vname,
                 "cuda": variant.get("cuda", ""),
                 "arch_list": variant.get("arch_list", ""),
+                "host_cxx": variant.get("host_cxx", ""),
                 "build": cibw_build(matrix),
             })
     return jobs

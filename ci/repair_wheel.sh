@@ -7,6 +7,10 @@ wheel="$1"
 dest="$2"
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 mkdir -p "$dest"
+# The tools environment (cibuildwheel's before-all, the factory) has the repair tools.
+if [ -n "${TORCH_TOOLS_PYTHON:-}" ]; then
+  PATH="$(dirname "$TORCH_TOOLS_PYTHON"):$PATH"
+fi
 
 need() {  # install a missing tool into the Python running this script
   command -v "$1" >/dev/null 2>&1 || python3 -m pip install -q "${2:-$1}"

@@ -190,6 +190,14 @@ extern "C" TORCH_PYTHON_API PyObject* initModule() {
   using namespace torch;
   PyObject* module = PyModule_Create(&torch_module);
   if (!module) return nullptr;
+#ifdef Py_GIL_DISABLED
+  // A free-threaded Python keeps running without the GIL after this import:
+  // the binding holds no state that Python threads share unguarded (tensor
+  // objects never change their at::Tensor, the autograd graph and leaves,
+  // the generators and the allocators lock; tests/test_threads.py hammers
+  // them from many threads).
+  PyUnstable_Module_SetGIL(module, Py_MOD_GIL_NOT_USED);
+#endif
   // Each step may fail with a Python error set; stop at the first.
   for (auto init : {init_dtypes, init_device_type, init_size_type, init_tensor_type, init_interop, init_autograd}) {
     init(module);

@@ -238,7 +238,11 @@ PyObject* run_backward(PyObject*, PyObject* args) {
   if (!PyArg_ParseTuple(args, "OOp", &tensors, &grads, &keep_graph)) return nullptr;
   auto outs = tensor_sequence(tensors, "backward", false);
   auto gs = tensor_sequence(grads, "backward", true);
-  ag::backward(outs, gs, keep_graph != 0);
+  {
+    // Other Python threads run meanwhile; Python hooks take the GIL back.
+    GILRelease no_gil;
+    ag::backward(outs, gs, keep_graph != 0);
+  }
   Py_RETURN_NONE;
   END_HANDLE_TH_ERRORS
 }
@@ -248,8 +252,14 @@ PyObject* run_grad(PyObject*, PyObject* args) {
   PyObject *outputs, *inputs, *grads;
   int keep_graph = 0, allow_unused = 0;
   if (!PyArg_ParseTuple(args, "OOOpp", &outputs, &inputs, &grads, &keep_graph, &allow_unused)) return nullptr;
-  auto result = ag::grad(tensor_sequence(outputs, "grad", false), tensor_sequence(inputs, "grad", false),
-                         tensor_sequence(grads, "grad", true), keep_graph != 0, allow_unused != 0);
+  auto outs = tensor_sequence(outputs, "grad", false);
+  auto ins = tensor_sequence(inputs, "grad", false);
+  auto gs = tensor_sequence(grads, "grad", true);
+  std::vector<at::Tensor> result;
+  {
+    GILRelease no_gil;
+    result = ag::grad(outs, ins, gs, keep_graph != 0, allow_unused != 0);
+  }
   PyObject* tuple = PyTuple_New(static_cast<Py_ssize_t>(result.size()));
   for (size_t i = 0; i < result.size(); ++i) {
     PyObject* item = result[i].defined() ? THPVariable_Wrap(result[i]) : (Py_INCREF(Py_None), Py_None);

@@ -87,7 +87,11 @@ def oldest_python_served():
 
 def test_torch_python_targets_the_stable_abi_of_the_oldest_python():
     # Wheels are built with USE_PYTHON_LIMITED_API=1 (the default): one
-    # libtorch_python for every Python the wheel's metadata accepts.
+    # libtorch_python for every Python the wheel's metadata accepts. A
+    # free-threaded Python has no stable ABI: its wheel is built for its full API.
+    if sysconfig.get_config_var("Py_GIL_DISABLED"):
+        assert torch._C._limited_api == 0
+        return
     if not os.environ.get("TORCH_TEST_WHEEL") and torch._C._limited_api == 0:
         pytest.skip("built with USE_PYTHON_LIMITED_API=0")
     major, minor = oldest_python_served()

@@ -9,6 +9,7 @@ import os
 import re
 import shlex
 import shutil
+import sysconfig
 from dataclasses import dataclass, field
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -47,6 +48,7 @@ class Settings:
     package_name: str
     version_override: str | None
     tools_python: str | None = None
+    cuda_version: str | None = None  # TORCH_CUDA_VERSION: the CUDA line asked for ("13.0")
     cmake_options: dict[str, bool] = field(default_factory=dict)
     cmake_args: list[str] = field(default_factory=list)
 
@@ -55,7 +57,13 @@ class Settings:
         return self.cmake_options.get("USE_CUDA", False)
 
 
-def read(environ: dict[str, str] | None = None) -> Settings:
+def running_free_threaded() -> bool:
+    return bool(sysconfig.get_config_var("Py_GIL_DISABLED"))
+
+
+def read(environ: dict[str, str] | None = None, free_threaded: bool | None = None) -> Settings:
+    """free_threaded: whether the target Python is a free-threaded build
+    (default: the running one), which has no stable ABI."""
     env = dict(os.environ if environ is None else environ)
     options = cmake_options()
     chosen = {}
@@ -74,6 +82,18 @@ def read(environ: dict[str, str] | None = None) -> Settings:
     relwithdeb = parse_bool("REL_WITH_DEB_INFO", env.get("REL_WITH_DEB_INFO", ""))
     if debug and relwithdeb:
         raise BuildSettingError("DEBUG=1 and REL_WITH_DEB_INFO=1 are exclusive")
+    if (running_free_threaded() if free_threaded is None else free_threaded):
+        # No stable ABI without the GIL: libtorch_python is built for this
+        # Python's full API unless the user insists (configure then explains).
+        chosen.setdefault("USE_PYTHON_LIMITED_API", False)
+    cuda_version = env.get("TORCH_CUDA_VERSION", "").strip() or None
+    if cuda_version is not None:
+        if not re.fullmatch(r"\d+\.\d+", cuda_version):
+            raise BuildSettingError(f"TORCH_CUDA_VERSION={cuda_version!r} is not a CUDA version such as 13.0")
+        # Naming a CUDA line asks for a CUDA build; USE_CUDA=0 beside it is a contradiction.
+        if chosen.get("USE_CUDA") is False:
+            raise BuildSettingError(f"TORCH_CUDA_VERSION={cuda_version} asks for a CUDA build, but USE_CUDA=0")
+        chosen["USE_CUDA"] = True
     name = env.get("TORCH_PACKAGE_NAME", "torch")
     if not re.match(r"^[A-Za-z0-9]([A-Za-z0-9._-]*[A-Za-z0-9])?$", name):
         raise BuildSettingError(f"TORCH_PACKAGE_NAME={name!r} is not a valid distribution name")
@@ -84,16 +104,26 @@ def read(environ: dict[str, str] | None = None) -> Settings:
         package_name=name,
         version_override=env.get("PYTORCH_BUILD_VERSION") or None,
         tools_python=env.get("TORCH_TOOLS_PYTHON") or None,
+        cuda_version=cuda_version,
         cmake_options=chosen,
         cmake_args=shlex.split(env.get("CMAKE_ARGS", "")),
     )
 
 
-def find_cuda_home(environ: dict[str, str] | None = None) -> str | None:
-    """CUDA_HOME, or the toolkit around the nvcc on PATH."""
+def cuda_home_candidates(version: str) -> list[str]:
+    """Where ci/install_cuda.sh VERSION puts a CUDA line's toolkit: NVIDIA's
+    wheels under build/ (13.x), NVIDIA's packages under /usr/local (12.x)."""
+    return [os.path.join(ROOT, "build", f"cuda-{version}", "home"), f"/usr/local/cuda-{version}"]
+
+
+def find_cuda_home(environ: dict[str, str] | None = None, version: str | None = None) -> str | None:
+    """CUDA_HOME; else, for TORCH_CUDA_VERSION, the toolkit where
+    ci/install_cuda.sh installs that line; else the toolkit around the nvcc on PATH."""
     env = os.environ if environ is None else environ
     home = env.get("CUDA_HOME") or env.get("CUDA_PATH")
     if home:
         return home if os.path.exists(os.path.join(home, "bin", "nvcc")) else None
+    if version:
+        return next((h for h in cuda_home_candidates(version) if os.path.exists(os.path.join(h, "bin", "nvcc"))), None)
     nvcc = shutil.which("nvcc", path=env.get("PATH"))
     return os.path.dirname(os.path.dirname(os.path.realpath(nvcc))) if nvcc else None

@@ -95,3 +95,31 @@ def test_unknown_cuda_line_is_an_error(tmp_path):
     home = _fake_toolkit(tmp_path, "11.8")
     with pytest.raises(env.BuildSettingError, match="CUDA 11.8 .* is not a variant in ci/matrix.toml"):
         cuda.detect(home, environ={})
+
+
+def test_cuda_version_asks_for_a_cuda_build():
+    s = env.read({"TORCH_CUDA_VERSION": "13.0"})
+    assert s.use_cuda and s.cuda_version == "13.0"
+    with pytest.raises(env.BuildSettingError, match="asks for a CUDA build, but USE_CUDA=0"):
+        env.read({"TORCH_CUDA_VERSION": "13.0", "USE_CUDA": "0"})
+    with pytest.raises(env.BuildSettingError, match="not a CUDA version"):
+        env.read({"TORCH_CUDA_VERSION": "cu130"})
+
+
+def test_cuda_version_finds_the_installed_toolkit(tmp_path, monkeypatch):
+    home = tmp_path / "cuda-13.0" / "home"
+    home.parent.mkdir()
+    _fake_toolkit(home.parent, "13.0")
+    home.symlink_to(home.parent)
+    monkeypatch.setattr(env, "cuda_home_candidates", lambda v: [str(tmp_path / f"cuda-{v}" / "home")])
+    assert env.find_cuda_home({"PATH": ""}, version="13.0") == str(home)
+    assert env.find_cuda_home({"PATH": ""}, version="12.6") is None
+    # CUDA_HOME, when given, wins.
+    assert env.find_cuda_home({"CUDA_HOME": str(home.parent), "PATH": ""}, version="12.6") == str(home.parent)
+
+
+def test_free_threaded_python_builds_on_the_full_api():
+    assert env.read({}, free_threaded=True).cmake_options == {"USE_PYTHON_LIMITED_API": False}
+    assert env.read({}, free_threaded=False).cmake_options == {}
+    # An explicit setting stays (CMake then says why it cannot work).
+    assert env.read({"USE_PYTHON_LIMITED_API": "1"}, free_threaded=True).cmake_options == {"USE_PYTHON_LIMITED_API": True}

@@ -4,6 +4,7 @@
 #include <ATen/autograd/FunctionsManual.h>
 #include <ATen/autograd/Variable.h>
 
+#include <mutex>
 #include <queue>
 #include <unordered_map>
 #include <unordered_set>
@@ -120,8 +121,11 @@ variable_list run(const variable_list& outputs, const variable_list& grad_output
     variable_list grads;
     bool any = false;
     for (const Tensor& t : inputs) any = any || t.defined();
-    if (any && !(is_leaf_acc && !accumulate)) grads = fn->apply(std::move(inputs));
-    if (!keep_graph) fn->release_variables();
+    {
+      std::lock_guard<std::mutex> lock(fn->mutex());
+      if (any && !(is_leaf_acc && !accumulate)) grads = fn->apply(std::move(inputs));
+      if (!keep_graph) fn->release_variables();
+    }
     const auto& edges = fn->next_edges();
     for (size_t i = 0; i < edges.size(); ++i) {
       const Edge& e = edges[i];

@@ -8,6 +8,7 @@
 #include <atomic>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -49,6 +50,9 @@ struct TORCH_API Node : std::enable_shared_from_this<Node> {
   const std::vector<Edge>& next_edges() const { return next_edges_; }
   const std::vector<InputMetadata>& input_metadata() const { return input_metadata_; }
   uint64_t sequence_nr() const { return sequence_nr_; }
+  // Held by the engine around apply() and release_variables(): backward
+  // passes on other threads may reach the same node (a shared subgraph).
+  std::mutex& mutex() { return mutex_; }
 
   // Records the inputs: one edge (and one metadata entry) per input.
   void add_input(const Tensor& t);
@@ -69,6 +73,7 @@ struct TORCH_API Node : std::enable_shared_from_this<Node> {
   std::vector<std::pair<uint32_t, Hook>> retains_grad_hooks_;
   uint32_t num_outputs_ = 1;
   uint64_t sequence_nr_;
+  std::mutex mutex_;
 };
 
 // Raised by ops that have no derivative formula when a gradient reaches them.

@@ -40,6 +40,7 @@ std::shared_ptr<Node> grad_fn(const Tensor& t) {
 Tensor grad(const Tensor& t) {
   const AutogradMeta* m = get_meta(t);
   if (!m) return Tensor();
+  std::lock_guard<std::mutex> lock(m->mutex);
   if (m->retained) return m->retained->grad;
   return m->grad;
 }
@@ -51,6 +52,7 @@ void set_grad(const Tensor& t, const Tensor& g) {
     TORCH_CHECK(g.device() == t.device(), "assigned grad has data located on a different device");
   }
   AutogradMeta* m = materialize_meta(t);
+  std::lock_guard<std::mutex> lock(m->mutex);
   if (m->retained) {
     m->retained->grad = g;
   } else {
@@ -62,6 +64,7 @@ void retain_grad(const Tensor& t) {
   TORCH_CHECK(requires_grad(t), "can't retain_grad on Tensor that has requires_grad=False");
   if (is_leaf(t)) return;  // leaves keep their grad anyway
   AutogradMeta* m = materialize_meta(t);
+  std::lock_guard<std::mutex> lock(m->mutex);
   if (m->retained) return;
   auto slot = std::make_shared<GradSlot>();
   m->retained = slot;
@@ -80,6 +83,7 @@ bool retains_grad(const Tensor& t) {
 void register_hook(const Tensor& t, Hook hook) {
   TORCH_CHECK(requires_grad(t), "cannot register a hook on a tensor that doesn't require gradient");
   AutogradMeta* m = materialize_meta(t);
+  std::lock_guard<std::mutex> lock(m->mutex);
   if (m->grad_fn) {
     m->grad_fn->add_pre_hook(m->output_nr, std::move(hook));
   } else {
@@ -96,6 +100,7 @@ Tensor detach(const Tensor& t) {
 
 std::shared_ptr<Node> grad_accumulator(const Tensor& t) {
   AutogradMeta* m = materialize_meta(t);
+  std::lock_guard<std::mutex> lock(m->mutex);
   if (auto acc = m->grad_accumulator.lock()) return acc;
   auto acc = std::make_shared<AccumulateGrad>(t);
   m->grad_accumulator = acc;
@@ -222,11 +227,18 @@ variable_list AccumulateGrad::apply(variable_list&& grads) {
   Tensor g = std::move(grads[0]);
   if (!g.defined()) return {};
   AutogradMeta* m = materialize_meta(variable);
-  for (const Hook& hook : m->hooks) {
+  std::vector<Hook> hooks;
+  {
+    std::lock_guard<std::mutex> lock(m->mutex);
+    hooks = m->hooks;
+  }
+  // Hooks run unlocked: a Python hook may read .grad.
+  for (const Hook& hook : hooks) {
     Tensor replaced = hook(g);
     if (replaced.defined()) g = replaced;
   }
   AutoGradMode no_grad(false);
+  std::lock_guard<std::mutex> lock(m->mutex);
   if (!m->grad.defined()) {
     // The engine's gradient may be shared with other uses: keep our own copy.
     m->grad = g.clone();

@@ -5,6 +5,7 @@
 #include <ATen/autograd/Node.h>
 
 #include <memory>
+#include <mutex>
 #include <vector>
 
 namespace at::autograd {
@@ -15,6 +16,9 @@ struct GradSlot {
 };
 
 struct TORCH_API AutogradMeta : c10::AutogradMetaInterface {
+  // Guards grad, grad_accumulator, retained and hooks: threads running forward
+  // or backward passes over the same leaves (one model, several threads) meet here.
+  mutable std::mutex mutex;
   Tensor grad;                            // leaves: accumulated by AccumulateGrad
   std::shared_ptr<Node> grad_fn;          // non-leaves: the node that made it
   std::weak_ptr<Node> grad_accumulator;   // leaves: their AccumulateGrad

@@ -1,0 +1,148 @@
+"""Builds the CPythons of ci/matrix.toml that this machine lacks from
+CPython's source tarball in Debian's source pool, into manylinux's layout:
+/opt/python/cp314-cp314, and /opt/python/cp314-cp314t for the free-threaded
+build (configure --disable-gil).
+
+    python3 ci/build_cpython.py [VERSION ...]     e.g. 3.14 3.14t (default: every
+                                                  matrix Python with a source below)
+
+Debian's archive is the only place reachable here that carries CPython's
+sources (its pool keeps the upstream tarball as python3.14_<version>.orig.tar.xz).
+Each interpreter records the key of its inputs (the tarball's sha256, the
+configure flags, this file) in <prefix>/.build-key and is rebuilt only when
+the key changes; downloaded tarballs are kept in ~/.cache/torch-factory/sources.
+The factory and the local manylinux image (ci/local_image.py) find the
+interpreters there, exactly where cibuildwheel looks for them in an image.
+About two minutes per interpreter on two cores.
+"""
+from __future__ import annotations
+
+import argparse
+import hashlib
+import os
+import shutil
+import subprocess
+import sys
+import tarfile
+import tempfile
+import urllib.request
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import matrix as matrix_file  # noqa: E402
+
+DEBIAN_POOL = "http://deb.debian.org/debian/pool/main"
+# The upstream release, as Debian's source package carries it. Debian's pool
+# keeps older tarballs only while a suite refers to them: when this one goes,
+# pick a version that the pool still serves and update the hash.
+SOURCES = {
+    "3.14": ("python3.14", "3.14.7", "3b48dac8fb59f62eaa67ac83c1eb12bda1b7a08406dd286e252c11a66be27f81"),
+}
+CACHE = os.path.join(os.path.expanduser("~"), ".cache", "torch-factory")
+PYTHONS_ROOT = "/opt/python"
+CONFIGURE = ["--disable-test-modules", "--with-ensurepip=install"]
+
+
+def log(msg: str) -> None:
+    print(f"==> {msg}", flush=True)
+
+
+def tag(version: str) -> str:
+    """3.14 -> cp314-cp314, 3.14t -> cp314-cp314t (manylinux's directory names)."""
+    base = "cp" + version.rstrip("t").replace(".", "")
+    return f"{base}-{base}{'t' if version.endswith('t') else ''}"
+
+
+def prefix(version: str) -> str:
+    return os.path.join(PYTHONS_ROOT, tag(version))
+
+
+def configure_flags(version: str) -> list[str]:
+    return CONFIGURE + (["--disable-gil"] if version.endswith("t") else [])
+
+
+def build_key(version: str) -> str:
+    package, upstream, sha256 = SOURCES[version.rstrip("t")]
+    with open(os.path.abspath(__file__), "rb") as f:
+        recipe = hashlib.sha256(f.read()).hexdigest()
+    return hashlib.sha256("\n".join([package, upstream, sha256, *configure_flags(version), recipe]).encode()).hexdigest()
+
+
+def is_current(version: str) -> bool:
+    stamp = os.path.join(prefix(version), ".build-key")
+    return os.path.exists(stamp) and open(stamp).read().strip() == build_key(version)
+
+
+def fetch(version: str) -> str:
+    package, upstream, sha256 = SOURCES[version.rstrip("t")]
+    name = f"{package}_{upstream}.orig.tar.xz"
+    path = os.path.join(CACHE, "sources", name)
+    if not os.path.exists(path):
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        url = f"{DEBIAN_POOL}/{package[0]}/{package}/{name}"
+        log(f"downloading {url}")
+        try:
+            with urllib.request.urlopen(url, timeout=120) as response, open(path + ".part", "wb") as out:
+                shutil.copyfileobj(response, out)
+        except OSError as e:
+            sys.exit(f"build_cpython: cannot download {url}: {e}\n(Debian's pool may have dropped this release: "
+                     f"choose one it serves in SOURCES)")
+        os.replace(path + ".part", path)
+    with open(path, "rb") as f:
+        digest = hashlib.sha256(f.read()).hexdigest()
+    if digest != sha256:
+        os.remove(path)
+        sys.exit(f"build_cpython: {name} has sha256 {digest}, expected {sha256}")
+    return path
+
+
+def build(version: str, jobs: int) -> None:
+    tarball = fetch(version)
+    target = prefix(version)
+    with tempfile.TemporaryDirectory(prefix=f"cpython-{version}-") as work:
+        with tarfile.open(tarball) as tar:
+            tar.extractall(work, filter="data") if hasattr(tarfile, "data_filter") else tar.extractall(work)
+        (src,) = [os.path.join(work, d) for d in os.listdir(work)]
+        shutil.rmtree(target, ignore_errors=True)
+        log(f"building CPython {version} into {target} ({' '.join(configure_flags(version))})")
+        for cmd in (["./configure", "-q", f"--prefix={target}", *configure_flags(version)],
+                    ["make", f"-j{jobs}", "-s"],
+                    ["make", "install", "-s", "COMPILEALL_OPTS=-j0"]):
+            proc = subprocess.run(cmd, cwd=src, text=True, capture_output=True)
+            if proc.returncode != 0:
+                sys.exit(f"build_cpython: {' '.join(cmd)} failed:\n{proc.stdout[-3000:]}{proc.stderr[-3000:]}")
+    minor = version.rstrip("t")
+    # manylinux's layout: bin/python is the interpreter.
+    os.symlink(f"python{minor}{'t' if version.endswith('t') else ''}", os.path.join(target, "bin", "python"))
+    with open(os.path.join(target, ".build-key"), "w") as f:
+        f.write(build_key(version) + "\n")
+
+
+def wanted_versions(argv_versions: list[str]) -> list[str]:
+    if argv_versions:
+        return argv_versions
+    return [v for v in matrix_file.load()["pythons"] if v.rstrip("t") in SOURCES]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("versions", nargs="*", help="e.g. 3.14 3.14t (default: the matrix's with a source here)")
+    parser.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1)
+    args = parser.parse_args(argv)
+    for version in wanted_versions(args.versions):
+        if version.rstrip("t") not in SOURCES:
+            parser.error(f"no source known for CPython {version} (SOURCES has {', '.join(SOURCES)})")
+        if is_current(version):
+            log(f"CPython {version}: {prefix(version)} is up to date")
+            continue
+        build(version, args.jobs)
+        out = subprocess.run([os.path.join(prefix(version), "bin", "python"), "-c",
+                              "import sys, sysconfig; print(sys.version.split()[0], "
+                              "'free-threaded' if sysconfig.get_config_var('Py_GIL_DISABLED') else 'with the GIL')"],
+                             capture_output=True, text=True, check=True).stdout.strip()
+        log(f"CPython {version}: {out} in {prefix(version)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
