@@ -73,7 +73,12 @@ void fill(PyObject* obj, const std::vector<int64_t>& sizes, size_t dim, T*& out)
   if (dim == sizes.size()) {
     at::Scalar s = THPVariable_Check(obj) ? at::item(THPVariable_Unpack(obj)) : to_scalar(obj);
     if (!is_leaf(obj)) throw c10::TypeError(std::string("expected a number, got ") + type_name(Py_TYPE(obj)));
-    *out++ = s.to<T>();
+    // As PyTorch's torch.tensor: integers must fit, floats round to inf.
+    if constexpr (c10::is_floating_v<T>) {
+      *out++ = s.to_unchecked<T>();
+    } else {
+      *out++ = s.to<T>();
+    }
     return;
   }
   if (is_leaf(obj)) {

@@ -22,9 +22,9 @@ inline Tensor wrapped_scalar_tensor(const Scalar& s) {
 // A 0-d tensor of `dtype` holding `s`, written directly (no kernel launch).
 inline Tensor scalar_tensor_of(const Scalar& s, ScalarType dtype) {
   Tensor t = at::empty({}, dtype);
+  // Unchecked, as PyTorch casts a wrapped number: uint8 `t + 300` adds 44.
   AT_DISPATCH_ALL_TYPES_AND_BOOL(dtype, "scalar_tensor_of", [&] {
-    *static_cast<scalar_t*>(t.data_ptr()) =
-        std::is_same_v<scalar_t, bool> ? static_cast<scalar_t>(s.toBool()) : s.to<scalar_t>();
+    *static_cast<scalar_t*>(t.data_ptr()) = s.to_unchecked<scalar_t>();
   });
   return t;
 }

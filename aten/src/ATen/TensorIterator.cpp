@@ -2,6 +2,7 @@
 
 #include <ATen/ExpandUtils.h>
 #include <ATen/Functions.h>
+#include <ATen/MemoryOverlap.h>
 #include <ATen/Parallel.h>
 #include <ATen/ScalarOps.h>
 #include <ATen/TypePromotion.h>
@@ -31,12 +32,23 @@ TensorIterator TensorIteratorConfig::build() {
     op.is_output = static_cast<int>(k) < num_outputs_;
     iter.operands_.push_back(std::move(op));
   }
+  iter.check_mem_overlap();
   iter.compute_shape(*this);
   iter.compute_types(*this);
   iter.allocate_or_resize_outputs(*this);
   iter.compute_strides();
   iter.coalesce_dimensions();
   return iter;
+}
+
+void TensorIterator::check_mem_overlap() const {
+  for (const auto& out : operands_) {
+    if (!out.is_output || !out.tensor.defined()) continue;
+    assert_no_internal_overlap(out.tensor);
+    for (const auto& in : operands_) {
+      if (!in.is_output) assert_no_partial_overlap(out.tensor, in.tensor);
+    }
+  }
 }
 
 void TensorIterator::compute_shape(const TensorIteratorConfig& config) {

@@ -91,6 +91,8 @@ class TORCH_API TensorIterator {
 
  private:
   friend class TensorIteratorConfig;
+  // Caller-given outputs: no element aliasing another, no input overlapping them in part.
+  void check_mem_overlap() const;
   void compute_shape(const TensorIteratorConfig& config);
   void compute_types(const TensorIteratorConfig& config);
   void allocate_or_resize_outputs(const TensorIteratorConfig& config);

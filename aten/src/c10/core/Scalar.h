@@ -3,10 +3,59 @@
 // It remembers its category so type promotion can treat 2 and 2.0 differently.
 #include <c10/core/ScalarType.h>
 
+#include <cmath>
 #include <cstdint>
+#include <limits>
 #include <type_traits>
 
 namespace c10 {
+
+namespace detail {
+// The C++ name PyTorch's overflow message gives each element type.
+template <typename T>
+constexpr const char* scalar_type_name() {
+  if constexpr (std::is_same_v<T, uint8_t>) return "uint8_t";
+  else if constexpr (std::is_same_v<T, int8_t>) return "int8_t";
+  else if constexpr (std::is_same_v<T, int16_t>) return "int16_t";
+  else if constexpr (std::is_same_v<T, int32_t>) return "int";
+  else if constexpr (std::is_same_v<T, int64_t>) return "int64_t";
+  else if constexpr (std::is_same_v<T, float>) return "float";
+  else if constexpr (std::is_same_v<T, double>) return "double";
+  else if constexpr (std::is_same_v<T, Half>) return "c10::Half";
+  else if constexpr (std::is_same_v<T, BFloat16>) return "c10::BFloat16";
+  else return "scalar";
+}
+
+// Whether a Python number does not fit T, by PyTorch's rules (c10's
+// `overflows`): integers must be in T's range, except that negative ones may
+// wrap into an unsigned T down to -max (uint8 takes -255..255); floating
+// numbers must be finite for an integer T and in range for a floating T,
+// where inf and nan pass.
+template <typename T>
+bool int_overflows(int64_t v) {
+  using limit = std::numeric_limits<T>;
+  if constexpr (is_floating_v<T>) {
+    return false;
+  } else if constexpr (!limit::is_signed) {
+    return v > static_cast<int64_t>(limit::max()) || v < -static_cast<int64_t>(limit::max());
+  } else {
+    return v < static_cast<int64_t>(limit::lowest()) || v > static_cast<int64_t>(limit::max());
+  }
+}
+
+template <typename T>
+bool double_overflows(double v) {
+  using limit = std::numeric_limits<T>;
+  if constexpr (is_floating_v<T>) {
+    if (std::isinf(v) || std::isnan(v)) return false;
+    return v < static_cast<double>(static_cast<float>(limit::lowest())) ||
+           v > static_cast<double>(static_cast<float>(limit::max()));
+  } else {
+    if (std::isnan(v) || std::isinf(v)) return true;
+    return v < static_cast<double>(limit::lowest()) || v > static_cast<double>(limit::max());
+  }
+}
+}  // namespace detail
 
 class C10_API Scalar {
  public:
@@ -25,13 +74,32 @@ class C10_API Scalar {
   }
   bool isBoolean() const { return tag_ == Tag::Bool; }
 
+  // The number as a T, refusing one that does not fit (PyTorch's checked
+  // conversion: `fill_(300)` on uint8 is an error, not 44). A bool takes any
+  // number's truth value.
   template <typename T>
   T to() const {
-    if (tag_ == Tag::Double) return static_cast<T>(v_.d);
-    return static_cast<T>(v_.i);
+    if constexpr (std::is_same_v<T, bool>) {
+      return toBool();
+    } else {
+      const bool overflow = tag_ == Tag::Double ? detail::double_overflows<T>(v_.d) : detail::int_overflows<T>(v_.i);
+      TORCH_CHECK(!overflow, "value cannot be converted to type ", detail::scalar_type_name<T>(), " without overflow");
+      return to_unchecked<T>();
+    }
   }
-  double toDouble() const { return to<double>(); }
-  int64_t toLong() const { return to<int64_t>(); }
+  // The C++ conversion, wrapping or saturating as it may: for the cases
+  // where PyTorch converts without a check (a number in `t + 300`).
+  template <typename T>
+  T to_unchecked() const {
+    if constexpr (std::is_same_v<T, bool>) {
+      return toBool();
+    } else {
+      if (tag_ == Tag::Double) return static_cast<T>(v_.d);
+      return static_cast<T>(v_.i);
+    }
+  }
+  double toDouble() const { return to_unchecked<double>(); }
+  int64_t toLong() const { return to_unchecked<int64_t>(); }
   bool toBool() const { return tag_ == Tag::Double ? v_.d != 0 : v_.i != 0; }
 
   // The dtype a tensor made from this number gets: float64, int64 or bool.

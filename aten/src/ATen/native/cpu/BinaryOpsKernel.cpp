@@ -16,7 +16,7 @@ namespace {
 
 void add_kernel(TensorIterator& iter, const Scalar& alpha) {
   AT_DISPATCH_ALL_TYPES_AND_BOOL(iter.common_dtype(), "add", [&] {
-    const scalar_t a = std::is_same_v<scalar_t, bool> ? scalar_t(alpha.toBool()) : alpha.to<scalar_t>();
+    const scalar_t a = alpha.to<scalar_t>();
     if (a == scalar_t(1)) {
       cpu_kernel(iter, [](scalar_t x, scalar_t y) -> scalar_t { return x + y; });
     } else {
@@ -113,7 +113,7 @@ void where_kernel(TensorIterator& iter) {
 
 void masked_fill_kernel(TensorIterator& iter, const Scalar& value) {
   AT_DISPATCH_ALL_TYPES_AND_BOOL(iter.dtype(0), "masked_fill", [&] {
-    const scalar_t v = std::is_same_v<scalar_t, bool> ? scalar_t(value.toBool()) : value.to<scalar_t>();
+    const scalar_t v = value.to<scalar_t>();
     cpu_kernel(iter, [v](scalar_t x, bool m) -> scalar_t { return m ? v : x; });
   });
 }

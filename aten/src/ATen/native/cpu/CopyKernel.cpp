@@ -29,7 +29,7 @@ void copy_kernel(TensorIterator& iter) {
 
 void fill_kernel(TensorIterator& iter, const Scalar& value) {
   AT_DISPATCH_ALL_TYPES_AND_BOOL(iter.dtype(0), "fill_", [&] {
-    const scalar_t v = std::is_same_v<scalar_t, bool> ? static_cast<scalar_t>(value.toBool()) : value.to<scalar_t>();
+    const scalar_t v = value.to<scalar_t>();
     cpu_kernel(iter, [v]() -> scalar_t { return v; });
   });
 }

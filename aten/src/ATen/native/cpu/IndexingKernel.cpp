@@ -72,7 +72,7 @@ void scatter_gather_kernel(const Tensor& self, int64_t dim, const Tensor& index,
         return;
       }
       case ScatterMode::ScatterFill: {
-        const scalar_t fill = std::is_same_v<scalar_t, bool> ? scalar_t(value.toBool()) : value.to<scalar_t>();
+        const scalar_t fill = value.to<scalar_t>();
         for_each_position(index, dim, self, Tensor(), [&](int64_t off, int64_t, int64_t) { s[off] = fill; });
         return;
       }

@@ -10,7 +10,7 @@ namespace {
 
 void add_kernel_cuda(TensorIterator& iter, const Scalar& alpha) {
   AT_DISPATCH_ALL_TYPES_AND_BOOL(iter.common_dtype(), "add_cuda", [&] {
-    const scalar_t a = std::is_same_v<scalar_t, bool> ? scalar_t(alpha.toBool()) : alpha.to<scalar_t>();
+    const scalar_t a = alpha.to<scalar_t>();
     gpu_kernel(iter, [a] GPU_LAMBDA(scalar_t x, scalar_t y) -> scalar_t { return add_scaled(x, y, a); });
   });
 }
@@ -99,7 +99,7 @@ void where_kernel_cuda(TensorIterator& iter) {
 
 void masked_fill_kernel_cuda(TensorIterator& iter, const Scalar& value) {
   AT_DISPATCH_ALL_TYPES_AND_BOOL(iter.dtype(0), "masked_fill_cuda", [&] {
-    const scalar_t v = std::is_same_v<scalar_t, bool> ? scalar_t(value.toBool()) : value.to<scalar_t>();
+    const scalar_t v = value.to<scalar_t>();
     gpu_kernel(iter, [v] GPU_LAMBDA(scalar_t x, bool m) -> scalar_t { return m ? v : x; });
   });
 }

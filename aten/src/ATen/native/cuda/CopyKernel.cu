@@ -52,7 +52,7 @@ void copy_kernel_cuda(TensorIterator& iter) {
 
 void fill_kernel_cuda(TensorIterator& iter, const Scalar& value) {
   AT_DISPATCH_ALL_TYPES_AND_BOOL(iter.dtype(0), "fill_cuda", [&] {
-    const scalar_t v = std::is_same_v<scalar_t, bool> ? static_cast<scalar_t>(value.toBool()) : value.to<scalar_t>();
+    const scalar_t v = value.to<scalar_t>();
     gpu_kernel(iter, [v] GPU_LAMBDA() -> scalar_t { return v; });
   });
 }

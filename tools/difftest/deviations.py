@@ -1,0 +1,50 @@
+"""The documented, deliberate differences from PyTorch (deviations.toml):
+each entry names an op (or "*"), a category, optionally a regular expression
+the verdict's detail must match, and the reason. docs/CORRECTNESS.md lists them."""
+from __future__ import annotations
+
+import os
+import re
+import sys
+from dataclasses import dataclass
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
+PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "deviations.toml")
+
+
+@dataclass(frozen=True)
+class Deviation:
+    op: str
+    category: str
+    detail: str
+    reason: str
+
+
+class Deviations:
+    def __init__(self, entries: list[Deviation]):
+        self.entries = entries
+
+    def match(self, case: dict, category: str, detail: str) -> str | None:
+        for d in self.entries:
+            if d.op not in ("*", case["op"], case["name"]) or d.category != category:
+                continue
+            if d.detail and not re.search(d.detail, detail):
+                continue
+            return d.reason
+        return None
+
+
+def load(path: str = PATH) -> Deviations:
+    with open(path, "rb") as f:
+        data = tomllib.load(f)
+    entries = []
+    for e in data.get("deviation", []):
+        unknown = set(e) - {"op", "category", "detail", "reason"}
+        if unknown or not e.get("reason"):
+            raise ValueError(f"{path}: each [[deviation]] has op, category, reason and an optional detail; got {e}")
+        entries.append(Deviation(e["op"], e["category"], e.get("detail", ""), e["reason"]))
+    return Deviations(entries)
