@@ -182,6 +182,9 @@ PyMethodDef tensor_function[] = {
 struct PyModuleDef torch_module = {PyModuleDef_HEAD_INIT, "torch._C", "The native core of torch.", -1, module_methods};
 struct PyModuleDef functions_module = {PyModuleDef_HEAD_INIT, "torch._C._VariableFunctions",
                                        "torch.<op> functions generated from native_functions.yaml.", -1, nullptr};
+struct PyModuleDef nn_module = {PyModuleDef_HEAD_INIT, "torch._C._nn",
+                                "The ops torch.nn.functional calls (python_module: nn in native_functions.yaml).",
+                                -1, nullptr};
 
 }  // namespace
 }  // namespace torch
@@ -213,6 +216,9 @@ extern "C" TORCH_PYTHON_API PyObject* initModule() {
     return nullptr;
   }
   PyModule_AddObject(module, "_VariableFunctions", functions);
+  PyObject* nn = PyModule_Create(&nn_module);
+  if (!nn || PyModule_AddFunctions(nn, generated_nn_functions()) < 0) return nullptr;
+  PyModule_AddObject(module, "_nn", nn);
   PyModule_AddStringConstant(module, "_version", TORCH_VERSION);
   // The oldest CPython this libtorch_python serves on the stable ABI (0: built
   // for the running Python's full API only).

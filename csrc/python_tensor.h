@@ -38,5 +38,6 @@ extern PyGetSetDef tensor_autograd_properties[];  // requires_grad, grad, grad_f
 void init_autograd(PyObject* module);
 void init_interop(PyObject* module);
 PyMethodDef* generated_torch_functions();
+PyMethodDef* generated_nn_functions();
 
 }  // namespace torch

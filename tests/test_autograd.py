@@ -60,7 +60,7 @@ def test_hello_world_graph_names():
     torch.manual_seed(0)
     w = torch.randn(1, 2, requires_grad=True)
     b = torch.zeros(1, requires_grad=True)
-    y = torch.sigmoid(torch.linear(torch.ones(2, 2), w, b))
+    y = torch.sigmoid(torch.nn.functional.linear(torch.ones(2, 2), w, b))
     loss = torch.nn.functional.mse_loss(y, torch.ones(2, 1))
     assert y.grad_fn.name() == "SigmoidBackward0"
     assert loss.grad_fn.name() == "MseLossBackward0"

@@ -7,6 +7,7 @@
 
 #include <ATen/ScalarOps.h>
 
+#include <algorithm>
 #include <sstream>
 
 namespace torch {
@@ -242,9 +243,19 @@ std::string FunctionParameter::type_name() const {
 // ---- FunctionSignature -------------------------------------------------------
 
 FunctionSignature::FunctionSignature(const std::string& text) {
-  const auto open = text.find('(');
-  name = text.substr(0, open);
-  const std::string body = text.substr(open + 1, text.rfind(')') - open - 1);
+  // "add(Tensor input, Tensor other, ...)|numbers=input,other": after the bar,
+  // the tensor parameters that also take a Python number (the YAML's
+  // numbers_as_tensors), decided once here rather than on every call.
+  const auto bar = text.find(")|numbers=");
+  const std::string sig = bar == std::string::npos ? text : text.substr(0, bar + 1);
+  std::vector<std::string> numbers;
+  if (bar != std::string::npos) {
+    std::stringstream list(text.substr(bar + 10));
+    for (std::string item; std::getline(list, item, ',');) numbers.push_back(item);
+  }
+  const auto open = sig.find('(');
+  name = sig.substr(0, open);
+  const std::string body = sig.substr(open + 1, sig.rfind(')') - open - 1);
   bool kw_only = false;
   for (const auto& p : split_params(body)) {
     if (p == "*") {
@@ -252,6 +263,9 @@ FunctionSignature::FunctionSignature(const std::string& text) {
       continue;
     }
     params.emplace_back(p, kw_only);
+    auto& param = params.back();
+    param.accepts_numbers = param.type == ParamType::Tensor &&
+                            std::find(numbers.begin(), numbers.end(), param.name) != numbers.end();
     if (!kw_only) max_positional++;
   }
 }
@@ -332,8 +346,7 @@ bool FunctionSignature::parse(PyObject* const* args, Py_ssize_t nargs, PyObject*
       dst[i] = nullptr;
       continue;
     }
-    const bool numbers_ok = allow_numbers && p.name != "input" && p.name != "self" && p.name != "out";
-    if (!(obj == Py_None && p.allow_none) && !p.check(obj, numbers_ok)) {
+    if (!(obj == Py_None && p.allow_none) && !p.check(obj, allow_numbers && p.accepts_numbers)) {
       if (raise) {
         std::string where = pos < nargs && !p.keyword_only ? " (position " + std::to_string(i + 1) + ")" : "";
         type_error(name + "(): argument '" + p.name + "'" + where + " must be " + p.type_name() + ", not " +

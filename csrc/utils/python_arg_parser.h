@@ -5,8 +5,9 @@
 // returns the index of the first signature the arguments fit, and typed
 // accessors convert each argument (or its default) to C++.
 //
-// Numbers are accepted where a Tensor is expected (t + 2), but only after no
-// signature matched without that, so `t ** 2` picks pow(Tensor, Scalar).
+// Numbers are accepted where a Tensor is expected only for the parameters a
+// signature names after "|numbers=" (torch.add(2, t), t.eq(2)), and only
+// after no signature matched without that, so `t ** 2` picks pow(Tensor, Scalar).
 #include "csrc/python_compat.h"
 
 #include <ATen/ATen.h>
@@ -34,6 +35,7 @@ struct FunctionParameter {
   int list_size = 0;       // N of int[N]: a single int is accepted too
   std::string name;
   PyObject* python_name = nullptr;  // interned, for keyword lookup
+  bool accepts_numbers = false;  // a Tensor parameter that also takes a Python number
   bool has_default = false;
   std::string default_text;
   at::Scalar default_scalar;

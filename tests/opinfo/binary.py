@@ -20,8 +20,18 @@ def binary_samples(op, dtype, rng, nonzero_rhs=False, rhs_domain=None):
         a = make_array(a_shape, dtype, rng, op.domain)
         b = make_array(b_shape, dtype, rng, rhs_domain or op.domain, nonzero=nonzero_rhs)
         yield SampleInput((a, b), desc=f"{a_shape} with {b_shape}")
-    scalar = python_scalar(dtype, rng)
-    yield SampleInput((make_array((3, 4), dtype, rng, op.domain), scalar), desc="tensor with a Python number")
+    if op.takes_numbers:
+        scalar = python_scalar(dtype, rng)
+        yield SampleInput((make_array((3, 4), dtype, rng, op.domain), scalar), desc="tensor with a Python number")
+
+
+def number_is_a_type_error(name):
+    """Ops without a Scalar overload in PyTorch refuse a Python number."""
+    def errors():
+        yield from shape_mismatch(name)()
+        yield ErrorInput((torch.ones(2), 2), {}, TypeError,
+                         rf"{name}\(\): argument 'other' \(position 2\) must be Tensor, not int")
+    return errors
 
 
 def shape_mismatch(name, type_error=None):
@@ -67,8 +77,9 @@ def _int_pow(a, b):
     return np.power(a, b)
 
 
-def _bool_result(name, ref):
-    return OpInfo(name, ref, ALL, binary_samples, result_dtype=lambda d: torch.bool, inplace=False, supports_out=True)
+def _bool_result(name, ref, takes_numbers=True):
+    return OpInfo(name, ref, ALL, binary_samples, result_dtype=lambda d: torch.bool, inplace=False, supports_out=True,
+                  takes_numbers=takes_numbers, error_inputs=(lambda: ()) if takes_numbers else number_is_a_type_error(name))
 
 
 def _where_samples(op, dtype, rng):
@@ -140,8 +151,10 @@ BINARY_OPS = [
            variant="int", inplace=True, domain=(-3, 3), error_inputs=_pow_errors),
     OpInfo("remainder", np.remainder, FLOATS + INTS, lambda op, d, rng: binary_samples(op, d, rng, nonzero_rhs=True),
            inplace=True, supports_out=True),
-    OpInfo("minimum", np.minimum, ALL, binary_samples, inplace=True, supports_out=True),
-    OpInfo("maximum", np.maximum, ALL, binary_samples, inplace=True, supports_out=True),
+    OpInfo("minimum", np.minimum, ALL, binary_samples, supports_out=True, takes_numbers=False,
+           error_inputs=number_is_a_type_error("minimum")),
+    OpInfo("maximum", np.maximum, ALL, binary_samples, supports_out=True, takes_numbers=False,
+           error_inputs=number_is_a_type_error("maximum")),
     OpInfo("bitwise_and", np.bitwise_and, INTS + (torch.bool,), binary_samples, inplace=True, supports_out=True),
     OpInfo("bitwise_or", np.bitwise_or, INTS + (torch.bool,), binary_samples, inplace=True, supports_out=True),
     OpInfo("bitwise_xor", np.bitwise_xor, INTS + (torch.bool,), binary_samples, inplace=True, supports_out=True),
@@ -151,9 +164,9 @@ BINARY_OPS = [
     _bool_result("le", np.less_equal),
     _bool_result("gt", np.greater),
     _bool_result("ge", np.greater_equal),
-    _bool_result("logical_and", np.logical_and),
-    _bool_result("logical_or", np.logical_or),
-    _bool_result("logical_xor", np.logical_xor),
+    _bool_result("logical_and", np.logical_and, takes_numbers=False),
+    _bool_result("logical_or", np.logical_or, takes_numbers=False),
+    _bool_result("logical_xor", np.logical_xor, takes_numbers=False),
     OpInfo("where", _where, ALL, _where_samples, op=_where_op, method=False),
     OpInfo("clamp", lambda x, min=None, max=None: np.clip(x, min, max), FLOATS + INTS, _clamp_samples,
            error_inputs=_clamp_errors),

@@ -56,6 +56,9 @@ class OpInfo:
     supports_out: bool = False
     error_inputs: Callable[[], Iterable[ErrorInput]] = lambda: ()
     domain: tuple = (-5.0, 5.0)  # range of random float inputs
+    # A Python number may stand for the second operand (t.eq(2)); ops without
+    # that in PyTorch (minimum, logical_and) raise TypeError for one.
+    takes_numbers: bool = True
 
     @property
     def id(self) -> str:

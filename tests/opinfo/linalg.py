@@ -76,5 +76,5 @@ LINALG_OPS = [
            lambda op, d, rng: [SampleInput((make_array((5,), d, rng), make_array((5,), d, rng)))]),
     OpInfo("outer", np.outer, FLOATS + INTS,
            lambda op, d, rng: [SampleInput((make_array((3,), d, rng), make_array((4,), d, rng)))]),
-    OpInfo("linear", _linear_ref, FLOATS, _linear_samples, method=False),
+    OpInfo("linear", _linear_ref, FLOATS, _linear_samples, op=torch.nn.functional.linear, method=False),
 ]

@@ -81,10 +81,11 @@ UNARY_OPS = [
     unary("trunc", np.trunc, dtypes=NUMERIC, to_float=False),
     unary("bitwise_not", np.invert, dtypes=INTS + (torch.bool,), to_float=False),
     OpInfo("logical_not", np.logical_not, ALL, unary_samples, result_dtype=lambda d: torch.bool),
-    OpInfo("gelu", _gelu, FLOATS, unary_samples),
+    # torch.nn.functional.gelu, as in PyTorch: neither torch.gelu nor Tensor.gelu exists.
+    OpInfo("gelu", _gelu, FLOATS, unary_samples, op=torch.nn.functional.gelu, method=False),
     OpInfo("gelu", _gelu_tanh, FLOATS,
            lambda op, d, rng: (SampleInput(s.args, {"approximate": "tanh"}, s.desc) for s in unary_samples(op, d, rng)),
-           variant="tanh"),
+           variant="tanh", op=torch.nn.functional.gelu, method=False),
     OpInfo("isnan", np.isnan, ALL, _with_special_values, result_dtype=lambda d: torch.bool),
     OpInfo("isfinite", np.isfinite, ALL, _with_special_values, result_dtype=lambda d: torch.bool),
     OpInfo("isinf", np.isinf, ALL, _with_special_values, result_dtype=lambda d: torch.bool),

@@ -38,7 +38,8 @@ class Derivative:
 
 
 def _camel(name: str) -> str:
-    return "".join(part.capitalize() for part in name.strip("_").split("_"))
+    """add -> Add, index_select -> IndexSelect, log1p -> Log1P (PyTorch's node names)."""
+    return "".join(part.title() for part in name.strip("_").split("_"))
 
 
 def _returns(schema: FunctionSchema) -> list[str]:
@@ -85,13 +86,16 @@ def parse_derivatives(path: str, functions: list[NativeFunction]) -> dict[str, D
         if f.is_composite:
             raise CodegenError(f"{loc}: '{name}' is composite: it is differentiated through the ops it calls")
         args = {a.name: a for a in f.func.arguments}
+        # node_name: the class name, where PyTorch's is not <Op>Backward<n> (CopyBackwards).
+        explicit_node = entry.pop("node_name", None)
         for key in entry:
             if key not in args or args[key].type.base != "Tensor":
                 raise CodegenError(f"{loc}: '{key}' is not a tensor input of {f.func.full_name}")
+        # Numbered per op name in file order, as PyTorch numbers them (PowBackward0, PowBackward1, ...).
         base = _camel(f.func.name)
         n = counters.get(base, 0)
         counters[base] = n + 1
-        node = "CopyBackwards" if f.func.name == "copy_" else f"{base}Backward{n}"
+        node = explicit_node or f"{base}Backward{n}"
         d = Derivative(f.func, {k: str(v).strip() for k, v in entry.items()}, node, loc=loc)
         _analyze(d)
         result[f.func.full_name] = d

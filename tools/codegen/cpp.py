@@ -82,13 +82,10 @@ def _defaults_from(args: list[Argument]) -> int:
     return i
 
 
-# Overloads whose C++ defaults would make a call ambiguous with an earlier
-# overload of the same name (at::clamp(t) with both a Scalar? and a Tensor?
-# version): they keep their defaults in Python only. Filled by gen.py.
-NO_CPP_DEFAULTS: set[str] = set()
-
-
 def compute_no_cpp_defaults(functions: list[NativeFunction]) -> set[str]:
+    """Overloads whose C++ defaults would make a call ambiguous with an earlier
+    overload of the same name (at::clamp(t) with both a Scalar? and a Tensor?
+    version): they keep their defaults in Python only."""
     ranges: dict[str, list[tuple[int, int]]] = {}
     suppressed = set()
     for f in functions:
@@ -102,10 +99,9 @@ def compute_no_cpp_defaults(functions: list[NativeFunction]) -> set[str]:
     return suppressed
 
 
-def _params(args: list[Argument], with_defaults: bool, schema: FunctionSchema = None) -> str:
+def params(args: list[Argument], with_defaults: bool) -> str:
+    """A C++ parameter list; with_defaults: the trailing defaults of the schema."""
     defaults_from = _defaults_from(args)
-    if schema is not None and schema.full_name in NO_CPP_DEFAULTS:
-        with_defaults = False
     out = []
     for i, a in enumerate(args):
         p = f"{argument_type(a.type)} {a.name}"
@@ -115,14 +111,15 @@ def _params(args: list[Argument], with_defaults: bool, schema: FunctionSchema = 
     return ", ".join(out)
 
 
-def function_declaration(f: NativeFunction) -> str:
+def function_declaration(f: NativeFunction, no_cpp_defaults: frozenset[str]) -> str:
     s = f.func
-    return f"TORCH_API {return_type(s.returns)} {cpp_name(s)}({_params(ordered_arguments(s), True, s)});"
+    defaults = s.full_name not in no_cpp_defaults
+    return f"TORCH_API {return_type(s.returns)} {cpp_name(s)}({params(ordered_arguments(s), defaults)});"
 
 
 def native_declaration(f: NativeFunction, kernel: str) -> str:
     s = f.func
-    return f"TORCH_API {return_type(s.returns)} {kernel}({_params(ordered_arguments(s), False)});"
+    return f"TORCH_API {return_type(s.returns)} {kernel}({params(ordered_arguments(s), False)});"
 
 
 def dispatch_expression(f: NativeFunction) -> str:
@@ -142,102 +139,14 @@ def dispatch_expression(f: NativeFunction) -> str:
     return "at::Device(at::DeviceType::CPU)"
 
 
-# full op name -> autograd.Derivative; filled by gen.py.
-DERIVATIVES: dict = {}
-
-
-def _result_exprs(s: FunctionSchema) -> list[str]:
-    """C++ expressions of the tensor outputs of `result_` (none for Scalar/list returns)."""
-    rets = s.returns
-    if any(r.type.base != "Tensor" or r.type.is_list for r in rets):
-        return []
-    if len(rets) == 1:
-        return ["result_"]
-    return [f"std::get<{i}>(result_)" for i in range(len(rets))]
-
-
-# Kernels that take tensors of different devices on purpose.
-CROSS_DEVICE_OPS = {"copy_"}
-
-
-def device_checks(f: NativeFunction) -> list[str]:
-    """Checks that every tensor argument is on the dispatch device (PyTorch's
-    "Expected all tensors to be on the same device"): a kernel never reads
-    memory of another device."""
-    s = f.func
-    if s.full_name in CROSS_DEVICE_OPS:
-        return []
-    singles, lists = [], []
-    for a in s.arguments:
-        if a.type.base != "Tensor":
-            continue
-        if a.type.is_list:
-            lists.append(a.name)
-        elif a.type.optional:
-            singles.append(f"{a.name} ? &*{a.name} : nullptr")
-        else:
-            singles.append(f"&{a.name}")
-    if len(singles) + len(lists) < 2 and not lists:
-        return []
-    checks = []
-    if singles:
-        checks.append(f'check_same_device("{s.name}", device_, {{{", ".join(singles)}}});')
-    checks += [f'check_same_device("{s.name}", device_, {name});' for name in lists]
-    return checks
-
-
-def function_definition(f: NativeFunction) -> str:
-    from . import autograd  # noqa: PLC0415  (cpp <-> autograd share the model only)
-
-    s = f.func
-    args = ordered_arguments(s)
-    names = ", ".join(a.name for a in args)
-    ret = return_type(s.returns)
-    head = f"{ret} {cpp_name(s)}({_params(args, False)})"
-    kernels = f.kernels()
-    if "CompositeImplicitAutograd" in kernels:
-        # Differentiated through the ops it calls: nothing to record here.
-        return f"{head} {{\n  return native::{kernels['CompositeImplicitAutograd']}({names});\n}}\n"
-    cases = []
-    for key, device in (("CPU", "CPU"), ("CUDA", "CUDA")):
-        if key in kernels:
-            cases.append(f"      case at::DeviceType::{device}:\n        return native::{kernels[key]}({names});")
-    kernel_call = (
-        f"[&]() -> {ret} {{\n"
-        "    autograd::AutoGradMode no_grad_(false);  // what the kernel calls is not recorded\n"
-        f"    const at::Device device_ = {dispatch_expression(f)};\n"
-        + "".join(f"    {c}\n" for c in device_checks(f)) +
-        "    switch (device_.type) {\n" + "\n".join(cases) + "\n      default:\n        break;\n    }\n"
-        f'    no_kernel("{s.full_name}", device_);\n'
-        "  }()"
-    )
-    results = _result_exprs(s)
-    before: list[str] = []
-    after: list[str] = []
-    if s.is_out_fn:
-        inputs = [a for a in s.arguments if a.type.is_tensor and not a.is_out and not a.type.optional]
-        if inputs:
-            before.append("TORCH_CHECK(!autograd::any_requires_grad({" + ", ".join(f"&{a.name}" for a in inputs) +
-                          f'}}), "{s.name}(): functions with out=... arguments don\'t support automatic '
-                          'differentiation, but one of the arguments requires grad.");')
-    elif results:
-        d = DERIVATIVES.get(s.full_name)
-        if d is not None:
-            before, after = autograd.recording(d, f, results)
-        else:
-            before, after = autograd.not_implemented_recording(f, results)
-    bumps = [f"{a.name}.unsafeGetTensorImpl()->bump_version();" for a in s.arguments if a.type.mutable]
-    body = before + [f"{ret} result_ = {kernel_call};"] + bumps + after + ["return result_;"]
-    return f"{head} {{\n" + "\n".join("  " + line for line in "\n".join(body).split("\n")) + "\n}\n"
-
-
 def _method_args(s: FunctionSchema) -> list[Argument]:
     return [a for a in ordered_arguments(s) if a.name != "self"]
 
 
-def method_declaration(f: NativeFunction) -> str:
+def method_declaration(f: NativeFunction, no_cpp_defaults: frozenset[str]) -> str:
     s = f.func
-    return f"  {return_type(s.returns)} {cpp_name(s)}({_params(_method_args(s), True, s)}) const;"
+    defaults = s.full_name not in no_cpp_defaults
+    return f"  {return_type(s.returns)} {cpp_name(s)}({params(_method_args(s), defaults)}) const;"
 
 
 def method_definition(f: NativeFunction) -> str:
@@ -245,6 +154,6 @@ def method_definition(f: NativeFunction) -> str:
     args = _method_args(s)
     call = ", ".join("*this" if a.name == "self" else a.name for a in ordered_arguments(s))
     return (
-        f"inline {return_type(s.returns)} Tensor::{cpp_name(s)}({_params(args, False)}) const {{\n"
+        f"inline {return_type(s.returns)} Tensor::{cpp_name(s)}({params(args, False)}) const {{\n"
         f"  return at::{cpp_name(s)}({call});\n}}\n"
     )

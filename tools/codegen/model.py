@@ -14,9 +14,17 @@ from typing import Optional
 import yaml
 
 BASE_TYPES = ("Tensor", "Scalar", "ScalarType", "Device", "int", "float", "bool", "str")
-DISPATCH_KEYS = ("CPU", "CUDA", "CompositeImplicitAutograd")
-ENTRY_KEYS = {"func", "variants", "dispatch", "python"}
+# The backends with kernels of their own, each named as c10::DeviceType names it.
+DEVICE_KEYS = ("CPU", "CUDA")
+DISPATCH_KEYS = DEVICE_KEYS + ("CompositeImplicitAutograd",)
+ENTRY_KEYS = {"func", "variants", "dispatch", "python", "python_module", "device_check", "numbers_as_tensors"}
 VARIANTS = ("function", "method")
+# Where a function's Python binding lives: torch.<op> (torch._C._VariableFunctions)
+# by default, torch._C._nn.<op> for the ops PyTorch keeps out of the torch namespace.
+PYTHON_MODULES = ("torch", "nn")
+# ExactSame: every tensor argument must be on the dispatch device (the
+# default); NoCheck: the kernel moves data between devices itself (copy_).
+DEVICE_CHECKS = ("ExactSame", "NoCheck")
 
 
 class CodegenError(Exception):
@@ -200,6 +208,11 @@ class NativeFunction:
     dispatch: tuple[tuple[str, str], ...]  # (dispatch key, kernel name)
     python: bool
     loc: str  # "file:line", for error messages
+    python_module: str = "torch"
+    device_check: str = "ExactSame"
+    # Tensor arguments that also take a Python number (torch.add(2, t), t.eq(2)),
+    # as PyTorch's Scalar overloads and number-friendly ops do.
+    numbers_as_tensors: tuple[str, ...] = ()
 
     @property
     def is_composite(self) -> bool:
@@ -260,7 +273,20 @@ def parse_native_functions(path: str) -> list[NativeFunction]:
             python = entry.get("python", True)
             if not isinstance(python, bool):
                 raise CodegenError("'python' must be True or False")
-            functions.append(NativeFunction(schema, variants, tuple(dispatch), python, loc))
+            module = entry.get("python_module", "torch")
+            if module not in PYTHON_MODULES:
+                raise CodegenError(f"unknown python_module '{module}'; expected one of {PYTHON_MODULES}")
+            if module != "torch" and "method" in variants:
+                raise CodegenError(f"a function of python_module '{module}' cannot also be a method")
+            device_check = entry.get("device_check", "ExactSame")
+            if device_check not in DEVICE_CHECKS:
+                raise CodegenError(f"unknown device_check '{device_check}'; expected one of {DEVICE_CHECKS}")
+            numbers = entry.get("numbers_as_tensors", [])
+            tensor_args = {a.name for a in schema.arguments if a.type.is_tensor and not a.is_out}
+            if not isinstance(numbers, list) or not set(numbers) <= tensor_args:
+                raise CodegenError(f"numbers_as_tensors must list tensor arguments of the schema ({sorted(tensor_args)})")
+            functions.append(NativeFunction(schema, variants, tuple(dispatch), python, loc, module, device_check,
+                                            tuple(numbers)))
         except CodegenError as e:
             raise CodegenError(f"{loc}: {e}") from None
     return functions

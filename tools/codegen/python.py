@@ -85,7 +85,13 @@ class PythonOverload:
             if a.name == "out" and a.kwarg_only and a.type.mutable:
                 type_text, default = "Tensor", "None"
             parts.append(f"{type_text} {name}" + (f"={default}" if default is not None else ""))
-        return f"{s.name}({', '.join(parts)})"
+        text = f"{s.name}({', '.join(parts)})"
+        numbers = [("input" if n == "self" else n) for n in self.function.numbers_as_tensors
+                   if not (self.method and n == "self")]
+        if numbers:
+            # Read by the parser (csrc/utils/python_arg_parser.cpp), left out of its messages.
+            text += "|numbers=" + ",".join(numbers)
+        return text
 
 
 def _python_type(a: Argument) -> str:
@@ -102,14 +108,15 @@ def _out_signature_key(s: FunctionSchema) -> tuple:
     return tuple((a.name, str(a.type.base), a.type.optional, a.type.is_list) for a in s.arguments if not a.is_out)
 
 
-def group_overloads(functions: list[NativeFunction], method: bool) -> dict[str, list[PythonOverload]]:
-    """name -> overloads, for torch.<name> (method=False) or Tensor.<name>."""
+def group_overloads(functions: list[NativeFunction], method: bool, module: str = "torch") -> dict[str, list[PythonOverload]]:
+    """name -> overloads, for the functions of a Python module (torch.<name>,
+    torch._C._nn.<name>) or, with method=True, for Tensor.<name>."""
     variant = "method" if method else "function"
-    chosen = [f for f in functions if f.python and variant in f.variants]
+    chosen = [f for f in functions if f.python and variant in f.variants and (method or f.python_module == module)]
     outs = {}
     if not method:
         for f in functions:
-            if f.python and f.func.is_out_fn:
+            if f.python and f.func.is_out_fn and f.python_module == module:
                 outs[(f.func.name, _out_signature_key(f.func))] = f
     groups: dict[str, list[PythonOverload]] = {}
     used_outs = set()

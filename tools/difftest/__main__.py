@@ -30,7 +30,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(HERE)))
 from tools.difftest import compare, deviations, generate, repro  # noqa: E402
 
 WORKER = os.path.join(HERE, "worker.py")
-CASE_TIMEOUT = 20.0  # seconds; a case that takes longer is a hang
+CASE_TIMEOUT = 10.0  # seconds; a case that takes longer is a hang
 
 
 class Worker:

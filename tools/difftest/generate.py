@@ -454,7 +454,8 @@ class CaseBuilder:
                 if spec.get("t") == "tensor":
                     spec["requires_grad"] = False
         self.inject_bad_input(args)
-        return {"id": self.id, "op": s.full_name, "name": s.name, "call": self.call, "args": args, "kwargs": kwargs,
+        return {"id": self.id, "op": s.full_name, "name": s.name, "module": self.fn.python_module,
+                "call": self.call, "args": args, "kwargs": kwargs,
                 "grad": grad, "random": s.name in NONDETERMINISTIC or s.base_name in NONDETERMINISTIC}
 
     def inject_bad_input(self, args: list) -> None:

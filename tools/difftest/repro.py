@@ -62,7 +62,8 @@ def source(case: dict, header: str = "") -> str:
     if case["call"] in ("method", "inplace"):
         call = f"{args[0]}.{case['name']}({', '.join(args[1:] + kwargs)})"
     else:
-        call = f"torch.{case['name']}({', '.join(args + kwargs)})"
+        module = "torch._C._nn" if case.get("module") == "nn" else "torch"
+        call = f"{module}.{case['name']}({', '.join(args + kwargs)})"
     body = ["import torch", "", *lines, f"result = {call}", "print(result)"]
     if case["call"] == "out":
         body.append("print(out)")

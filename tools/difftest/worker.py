@@ -101,7 +101,8 @@ def call(case, args, kwargs):
     if case["call"] in ("method", "inplace"):
         self_, rest = args[0], args[1:]
         return getattr(self_, name)(*rest, **kwargs)
-    return getattr(torch, name)(*args, **kwargs)
+    module = torch._C._nn if case.get("module") == "nn" else torch
+    return getattr(module, name)(*args, **kwargs)
 
 
 def flat_tensors(value):

@@ -3,6 +3,7 @@ import torch
 from torch import _C
 
 _F = _C._VariableFunctions
+_nn = _C._nn  # the ops PyTorch keeps out of the torch namespace (python_module: nn)
 _REDUCTIONS = {"none": 0, "mean": 1, "sum": 2}
 
 
@@ -13,7 +14,7 @@ def _reduction(reduction):
 
 
 def linear(input, weight, bias=None):
-    return _F.linear(input, weight, bias)
+    return _nn.linear(input, weight, bias)
 
 
 def relu(input, inplace=False):
@@ -21,7 +22,7 @@ def relu(input, inplace=False):
 
 
 def gelu(input, approximate="none"):
-    return input.gelu(approximate=approximate)
+    return _nn.gelu(input, approximate=approximate)
 
 
 def sigmoid(input):
@@ -78,11 +79,11 @@ def embedding(input, weight, padding_idx=None):
 def mse_loss(input, target, reduction="mean"):
     if input.shape != target.shape:
         raise RuntimeError(f"mse_loss: input shape {list(input.shape)} and target shape {list(target.shape)} differ")
-    return _F.mse_loss(input, target, _reduction(reduction))
+    return _nn.mse_loss(input, target, _reduction(reduction))
 
 
 def nll_loss(input, target, weight=None, ignore_index=-100, reduction="mean"):
-    return _F.nll_loss(input, target, weight, _reduction(reduction), ignore_index)
+    return _nn.nll_loss(input, target, weight, _reduction(reduction), ignore_index)
 
 
 def cross_entropy(input, target, weight=None, ignore_index=-100, reduction="mean"):

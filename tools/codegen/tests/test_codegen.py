@@ -4,11 +4,14 @@ import textwrap
 
 import pytest
 
-from tools.codegen import cpp, gen, python
+from tools.codegen import autograd, cpp, functions, gen, python
+from tools.codegen.context import CodegenContext
 from tools.codegen.model import CodegenError, FunctionSchema, Type, parse_native_functions
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 YAML = os.path.join(ROOT, "aten", "src", "ATen", "native", "native_functions.yaml")
+DERIVATIVES = os.path.join(ROOT, "aten", "src", "ATen", "native", "derivatives.yaml")
+CTX = CodegenContext.load(YAML, DERIVATIVES)
 
 
 def test_every_schema_round_trips():
@@ -68,15 +71,15 @@ def test_duplicate_and_bad_dispatch_are_errors(tmp_path):
 
 
 def test_cpp_signatures_put_out_first():
-    (f,) = [f for f in parse_native_functions(YAML) if f.func.full_name == "add.out"]
-    decl = cpp.function_declaration(f)
+    (f,) = [f for f in CTX.functions if f.func.full_name == "add.out"]
+    decl = cpp.function_declaration(f, CTX.no_cpp_defaults)
     assert "add_out(const at::Tensor& out, const at::Tensor& self, const at::Tensor& other, const at::Scalar& alpha=1)" in decl
 
 
 def test_out_overload_folds_into_its_functional_twin():
     groups = python.group_overloads(parse_native_functions(YAML), method=False)
     sigs = [o.signature() for o in groups["add"]]
-    assert sigs == ["add(Tensor input, Tensor other, *, Scalar alpha=1, Tensor out=None)"]
+    assert sigs == ["add(Tensor input, Tensor other, *, Scalar alpha=1, Tensor out=None)|numbers=input,other"]
 
 
 def test_generation_writes_only_changed_files(tmp_path):
@@ -89,9 +92,9 @@ def test_generation_writes_only_changed_files(tmp_path):
     assert "@generated" in body.read_text()
 
 
-def _definition(full_name):
-    (f,) = [f for f in parse_native_functions(YAML) if f.func.full_name == full_name]
-    return cpp.function_definition(f)
+def _definition(full_name, ctx=CTX):
+    (f,) = [f for f in ctx.functions if f.func.full_name == full_name]
+    return functions.function_definition(ctx, f)
 
 
 def test_kernels_get_tensors_of_their_device_only():
@@ -113,6 +116,63 @@ def test_ops_without_cuda_kernels_dispatch_only_on_cpu(tmp_path):
             CPU: frob_cpu
         """)
     (f,) = parse_native_functions(path)
-    body = cpp.function_definition(f)
+    body = functions.function_definition(CodegenContext.build([f], {}), f)
     assert "case at::DeviceType::CPU:" in body and "case at::DeviceType::CUDA:" not in body
     assert 'no_kernel("frob", device_);' in body  # NotImplementedError (or "not compiled with CUDA")
+
+
+def test_emitters_depend_on_their_context_alone():
+    # The same function, emitted in any order and next to any other context,
+    # reads the derivatives of the context it is given.
+    without = CodegenContext.build(list(CTX.functions), {})
+    first = _definition("sigmoid", CTX)
+    assert "SigmoidBackward0" in first and "NotImplementedBackward" not in first
+    assert "NotImplementedBackward" in _definition("sigmoid", without)
+    assert _definition("sigmoid", CTX) == first
+
+
+def test_context_is_frozen():
+    with pytest.raises(Exception):
+        CTX.derivatives["sigmoid"] = None
+    with pytest.raises(Exception):
+        CTX.no_cpp_defaults = frozenset()
+
+
+def test_node_names_follow_pytorch(tmp_path):
+    names = {k: d.node for k, d in CTX.derivatives.items()}
+    assert names["copy_"] == "CopyBackwards"  # node_name in derivatives.yaml
+    assert names["log1p"] == "Log1PBackward0"  # PyTorch's capitalisation
+    assert names["add_.Tensor"] == names["add.Tensor"] == "AddBackward0"
+
+
+def test_yaml_fields_reach_the_bindings(tmp_path):
+    path = _yaml(tmp_path, """
+        - func: frob(Tensor self, Tensor other) -> Tensor
+          numbers_as_tensors: [other]
+          dispatch:
+            CPU: frob
+        - func: knob(Tensor self) -> Tensor
+          python_module: nn
+          device_check: NoCheck
+          dispatch:
+            CPU: knob
+        """)
+    fs = parse_native_functions(path)
+    (frob,) = python.group_overloads(fs, method=False)["frob"]
+    assert frob.signature() == "frob(Tensor input, Tensor other)|numbers=other"
+    assert "knob" not in python.group_overloads(fs, method=False)
+    assert "knob" in python.group_overloads(fs, method=False, module="nn")
+    ctx = CodegenContext.build(fs, {})
+    assert "check_same_device" in functions.function_definition(ctx, fs[0])
+    assert "check_same_device" not in functions.function_definition(ctx, fs[1])
+
+
+@pytest.mark.parametrize("entry, message", [
+    ("  python_module: fft", "unknown python_module 'fft'"),
+    ("  device_check: Sometimes", "unknown device_check 'Sometimes'"),
+    ("  numbers_as_tensors: [alpha]", "numbers_as_tensors must list tensor arguments"),
+])
+def test_bad_yaml_fields_are_errors(tmp_path, entry, message):
+    path = _yaml(tmp_path, "- func: frob(Tensor self, Tensor other, Scalar alpha) -> Tensor\n" + entry + "\n")
+    with pytest.raises(CodegenError, match=message):
+        parse_native_functions(path)

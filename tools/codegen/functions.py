@@ -1,0 +1,86 @@
+"""The at:: function of each op (Functions.cpp): the device it dispatches on,
+the check that every tensor is on that device, the switch over the backends'
+kernels, and, for a differentiable op, the autograd recording around the
+kernel call (autograd.py). Signatures come from cpp.py."""
+from __future__ import annotations
+
+from . import autograd, cpp
+from .context import CodegenContext
+from .model import FunctionSchema, NativeFunction
+
+
+def _result_exprs(s: FunctionSchema) -> list[str]:
+    """C++ expressions of the tensor outputs of `result_` (none for Scalar/list returns)."""
+    rets = s.returns
+    if any(r.type.base != "Tensor" or r.type.is_list for r in rets):
+        return []
+    if len(rets) == 1:
+        return ["result_"]
+    return [f"std::get<{i}>(result_)" for i in range(len(rets))]
+
+
+def device_checks(f: NativeFunction) -> list[str]:
+    """Checks that every tensor argument is on the dispatch device (PyTorch's
+    "Expected all tensors to be on the same device"): a kernel never reads
+    memory of another device. `device_check: NoCheck` ops move data themselves."""
+    s = f.func
+    if f.device_check == "NoCheck":
+        return []
+    singles, lists = [], []
+    for a in s.arguments:
+        if a.type.base != "Tensor":
+            continue
+        if a.type.is_list:
+            lists.append(a.name)
+        elif a.type.optional:
+            singles.append(f"{a.name} ? &*{a.name} : nullptr")
+        else:
+            singles.append(f"&{a.name}")
+    if len(singles) + len(lists) < 2 and not lists:
+        return []
+    checks = []
+    if singles:
+        checks.append(f'check_same_device("{s.name}", device_, {{{", ".join(singles)}}});')
+    checks += [f'check_same_device("{s.name}", device_, {name});' for name in lists]
+    return checks
+
+
+def function_definition(ctx: CodegenContext, f: NativeFunction) -> str:
+    s = f.func
+    args = cpp.ordered_arguments(s)
+    names = ", ".join(a.name for a in args)
+    ret = cpp.return_type(s.returns)
+    head = f"{ret} {cpp.cpp_name(s)}({cpp.params(args, False)})"
+    kernels = f.kernels()
+    if "CompositeImplicitAutograd" in kernels:
+        # Differentiated through the ops it calls: nothing to record here.
+        return f"{head} {{\n  return native::{kernels['CompositeImplicitAutograd']}({names});\n}}\n"
+    cases = [f"      case at::DeviceType::{key}:\n        return native::{kernels[key]}({names});"
+             for key in ctx.backends if key in kernels]
+    kernel_call = (
+        f"[&]() -> {ret} {{\n"
+        "    autograd::AutoGradMode no_grad_(false);  // what the kernel calls is not recorded\n"
+        f"    const at::Device device_ = {cpp.dispatch_expression(f)};\n"
+        + "".join(f"    {c}\n" for c in device_checks(f)) +
+        "    switch (device_.type) {\n" + "\n".join(cases) + "\n      default:\n        break;\n    }\n"
+        f'    no_kernel("{s.full_name}", device_);\n'
+        "  }()"
+    )
+    results = _result_exprs(s)
+    before: list[str] = []
+    after: list[str] = []
+    if s.is_out_fn:
+        inputs = [a for a in s.arguments if a.type.is_tensor and not a.is_out and not a.type.optional]
+        if inputs:
+            before.append("TORCH_CHECK(!autograd::any_requires_grad({" + ", ".join(f"&{a.name}" for a in inputs) +
+                          f'}}), "{s.name}(): functions with out=... arguments don\'t support automatic '
+                          'differentiation, but one of the arguments requires grad.");')
+    elif results:
+        d = ctx.derivatives.get(s.full_name)
+        if d is not None:
+            before, after = autograd.recording(d, f, results)
+        else:
+            before, after = autograd.not_implemented_recording(f, results)
+    bumps = [f"{a.name}.unsafeGetTensorImpl()->bump_version();" for a in s.arguments if a.type.mutable]
+    body = before + [f"{ret} result_ = {kernel_call};"] + bumps + after + ["return result_;"]
+    return f"{head} {{\n" + "\n".join("  " + line for line in "\n".join(body).split("\n")) + "\n}\n"
