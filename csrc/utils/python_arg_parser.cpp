@@ -6,6 +6,7 @@
 #include "csrc/python_tensor.h"
 
 #include <ATen/ScalarOps.h>
+#include <ATen/autograd/Variable.h>
 
 #include <algorithm>
 #include <sstream>
@@ -196,9 +197,13 @@ bool FunctionParameter::check(PyObject* obj, bool allow_numbers_as_tensors) cons
         if (!THPVariable_Check(fast_item(obj, i))) return false;
       return true;
     }
-    case ParamType::Scalar:
-      return is_number(obj) || PyBool_Check(obj) ||
-             (THPVariable_Check(obj) && THPVariable_Unpack(obj).numel() == 1);
+    case ParamType::Scalar: {
+      // A tensor stands for a number only if it is 0-d and needs no gradient, as in PyTorch.
+      if (is_number(obj) || PyBool_Check(obj)) return true;
+      if (!THPVariable_Check(obj)) return false;
+      const at::Tensor& t = THPVariable_Unpack(obj);
+      return t.dim() == 0 && !at::autograd::requires_grad(t);
+    }
     case ParamType::ScalarType:
       return THPDtype_Check(obj) || obj == reinterpret_cast<PyObject*>(&PyFloat_Type) ||
              obj == reinterpret_cast<PyObject*>(&PyLong_Type) || obj == reinterpret_cast<PyObject*>(&PyBool_Type);

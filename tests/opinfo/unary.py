@@ -61,7 +61,9 @@ def _with_special_values(op, dtype, rng):
 
 UNARY_OPS = [
     unary("neg", np.negative, dtypes=NUMERIC, to_float=False, error_inputs=_bool_neg_error),
-    unary("abs", np.abs, dtypes=ALL, to_float=False),
+    # PyTorch has no abs for bool: NotImplementedError, like every dtype a kernel lacks.
+    unary("abs", np.abs, dtypes=NUMERIC, to_float=False, error_inputs=lambda: [
+        ErrorInput((torch.tensor([True]),), {}, NotImplementedError, "not implemented for 'Bool'")]),
     unary("relu", lambda x: np.maximum(x, 0).astype(x.dtype), dtypes=NUMERIC, to_float=False, supports_out=False),
     unary("exp", np.exp),
     unary("log", np.log, domain=(0.1, 10.0)),

@@ -238,12 +238,15 @@ def recording(d: Derivative, f: NativeFunction, result_expr: list[str]) -> tuple
     inputs = d.inputs()
     tensors = [a for a in inputs if not a.type.is_list]
     lists = [a for a in inputs if a.type.is_list]
+    # An optional tensor input (clamp's min) takes part as an undefined tensor when absent.
+    ref = {a.name: (f"{a.name}_or_undefined_" if a.type.optional else a.name) for a in tensors}
+    before = [f"const at::Tensor {ref[a.name]} = {a.name}.value_or(at::Tensor());" for a in tensors if a.type.optional]
     checks = []
     if tensors:
-        checks.append("autograd::any_requires_grad({" + ", ".join(f"&{a.name}" for a in tensors) + "})")
+        checks.append("autograd::any_requires_grad({" + ", ".join(f"&{ref[a.name]}" for a in tensors) + "})")
     checks += [f"autograd::any_requires_grad({a.name})" for a in lists]
-    before = [f"std::shared_ptr<autograd::generated::{d.node}> grad_fn_;",
-              f"if ({' || '.join(checks)}) {{"]
+    before += [f"std::shared_ptr<autograd::generated::{d.node}> grad_fn_;",
+               f"if ({' || '.join(checks)}) {{"]
     if inplace:
         before.append(f'  autograd::check_inplace(self, "{s.name}");')
     before.append(f"  grad_fn_ = std::make_shared<autograd::generated::{d.node}>();")
@@ -252,7 +255,7 @@ def recording(d: Derivative, f: NativeFunction, result_expr: list[str]) -> tuple
             before.append(f"  grad_fn_->add_input_list({a.name});")
             before.append(f"  grad_fn_->{a.name}_count_ = {a.name}.size();")
         else:
-            before.append(f"  grad_fn_->add_input({a.name});")
+            before.append(f"  grad_fn_->add_input({ref[a.name]});")
     uses_self = any(x.name == "self" and x.kind == "tensor" for x in d.saved)
     for saved in d.saved:
         if saved.kind != "output":

@@ -22,6 +22,8 @@ def _tensor(spec: dict, name: str, lines: list[str]) -> str:
     dtype = spec["dtype"]
     made = f"torch.tensor({_literal(data.astype(float if dtype in ('float16', 'bfloat16') else data.dtype).tolist())}"
     made += f", dtype=torch.{'float32' if dtype == 'bfloat16' else dtype})"
+    if 0 in data.shape:  # a nested list loses the shape of an empty tensor
+        made += f".reshape({list(data.shape)})"
     if dtype == "bfloat16":
         made += ".to(torch.bfloat16)"
     if spec.get("requires_grad"):

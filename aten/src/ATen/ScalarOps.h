@@ -29,4 +29,10 @@ inline Tensor scalar_tensor_of(const Scalar& s, ScalarType dtype) {
   return t;
 }
 
+// Raises PyTorch's "value cannot be converted to type X without overflow"
+// when `s` does not fit `dtype` (a clamp bound, a fill value).
+inline void check_scalar_fits(const Scalar& s, ScalarType dtype) {
+  AT_DISPATCH_ALL_TYPES_AND_BOOL(dtype, "check_scalar_fits", [&] { (void)s.to<scalar_t>(); });
+}
+
 }  // namespace at

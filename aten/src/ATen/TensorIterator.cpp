@@ -32,7 +32,7 @@ TensorIterator TensorIteratorConfig::build() {
     op.is_output = static_cast<int>(k) < num_outputs_;
     iter.operands_.push_back(std::move(op));
   }
-  iter.check_mem_overlap();
+  if (check_overlap_) iter.check_mem_overlap();
   iter.compute_shape(*this);
   iter.compute_types(*this);
   iter.allocate_or_resize_outputs(*this);
@@ -160,6 +160,9 @@ void TensorIterator::allocate_or_resize_outputs(const TensorIteratorConfig& conf
       config.static_dtype_ != ScalarType::Undefined ? config.static_dtype_ : common_dtype_;
   for (auto& op : operands_) {
     if (!op.is_output) continue;
+    // An out= tensor of another dtype is computed in a temporary (finish()
+    // copies it back): the caller's tensor takes the result's shape too.
+    if (op.original.defined() && !op.original.sizes().equals(logical_shape_)) op.original.resize_(logical_shape_);
     if (!op.tensor.defined()) {
       op.tensor = at::empty(logical_shape_, out_dtype, device_);
     } else if (!op.tensor.sizes().equals(logical_shape_)) {

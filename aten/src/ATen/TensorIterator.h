@@ -40,6 +40,9 @@ class TORCH_API TensorIteratorConfig {
   TensorIteratorConfig& check_all_same_dtype(bool v) { same_dtype_ = v; return *this; }
   // Whether an output of the wrong shape may be resized (out=) or is an error (in-place).
   TensorIteratorConfig& resize_outputs(bool v) { resize_ = v; return *this; }
+  // Whether to refuse outputs whose elements alias (expanded) or that overlap
+  // an input in part; off for writes of one value (fill_), as in PyTorch.
+  TensorIteratorConfig& check_mem_overlap(bool v) { check_overlap_ = v; return *this; }
   TensorIterator build();
 
  private:
@@ -50,6 +53,7 @@ class TORCH_API TensorIteratorConfig {
   bool int_to_float_ = false;
   bool same_dtype_ = true;
   bool resize_ = true;
+  bool check_overlap_ = true;
   ScalarType static_dtype_ = ScalarType::Undefined;
 };
 

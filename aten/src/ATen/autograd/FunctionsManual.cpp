@@ -79,14 +79,43 @@ Tensor prod_backward(const Tensor& grad, const Tensor& self, const Tensor& resul
   return nonzero_part.add(zero_part).mul(gr);
 }
 
-Tensor var_backward(const Tensor& grad, const Tensor& self, OptionalIntArrayRef dims, std::optional<bool> unbiased,
+Tensor clamp_self_backward(const Tensor& grad, const Tensor& self, const std::optional<Tensor>& min,
+                           const std::optional<Tensor>& max) {
+  Tensor keep;
+  if (min && min->defined()) keep = self.ge(*min);
+  if (max && max->defined()) keep = keep.defined() ? keep.logical_and(self.le(*max)) : self.le(*max);
+  return at::where(keep, grad, zeros_for(grad, {}));
+}
+
+Tensor clamp_self_backward(const Tensor& grad, const Tensor& self, const std::optional<Scalar>& min,
+                           const std::optional<Scalar>& max) {
+  std::optional<Tensor> lo, hi;
+  if (min) lo = wrapped_scalar_tensor(*min);
+  if (max) hi = wrapped_scalar_tensor(*max);
+  return clamp_self_backward(grad, self, lo, hi);
+}
+
+Tensor clamp_bound_backward(const Tensor& grad, const Tensor& self, const std::optional<Tensor>& bound, bool is_min) {
+  const Tensor past = is_min ? self.lt(*bound) : self.gt(*bound);
+  return at::where(past, grad, zeros_for(grad, {}));
+}
+
+Tensor var_backward(const Tensor& grad, const Tensor& self, OptionalIntArrayRef dims,
                     const std::optional<Scalar>& correction, bool keepdim) {
-  const double corr = correction ? correction->toDouble() : (unbiased.value_or(true) ? 1.0 : 0.0);
+  const double corr = correction ? correction->toDouble() : 1.0;
   int64_t n = 1;
   for (int64_t d : reduced(self.sizes(), dims)) n *= self.size(d);
   const Tensor mean = at::mean(self, dims, true, std::nullopt);
   const Tensor g = unsqueeze_reduced(grad, self.sizes(), dims, keepdim);
   return self.sub(mean).mul(g).mul(scalar(2.0 / std::max(0.0, static_cast<double>(n) - corr), self));
+}
+
+// d std = d var / (2 std); where std is 0 the gradient is 0 (as PyTorch masks it).
+Tensor std_backward(const Tensor& result, const Tensor& grad, const Tensor& self, OptionalIntArrayRef dims,
+                    const std::optional<Scalar>& correction, bool keepdim) {
+  const Tensor safe = at::where(result.eq(scalar(0, result)), scalar(1, result), result);
+  const Tensor g = at::where(result.eq(scalar(0, result)), scalar(0, grad), grad.div(safe.mul(scalar(2, safe))));
+  return var_backward(g, self, dims, correction, keepdim);
 }
 
 Tensor norm_backward(const Tensor& grad, const Tensor& self, const std::optional<Scalar>& p_, const Tensor& result,

@@ -16,8 +16,17 @@ Tensor zeros_for(const Tensor& grad, IntArrayRef sizes);
 Tensor sum_backward(const Tensor& grad, IntArrayRef sizes, OptionalIntArrayRef dims, bool keepdim);
 Tensor prod_backward(const Tensor& grad, const Tensor& self, const Tensor& result, std::optional<int64_t> dim,
                      bool keepdim);
+// clamp: self gets the gradient where min <= self <= max (ties included);
+// a tensor bound gets it where self went past it.
+Tensor clamp_self_backward(const Tensor& grad, const Tensor& self, const std::optional<Tensor>& min,
+                           const std::optional<Tensor>& max);
+Tensor clamp_self_backward(const Tensor& grad, const Tensor& self, const std::optional<Scalar>& min,
+                           const std::optional<Scalar>& max);
+Tensor clamp_bound_backward(const Tensor& grad, const Tensor& self, const std::optional<Tensor>& bound, bool is_min);
 Tensor var_backward(const Tensor& grad, const Tensor& self, OptionalIntArrayRef dims,
-                    std::optional<bool> unbiased, const std::optional<Scalar>& correction, bool keepdim);
+                    const std::optional<Scalar>& correction, bool keepdim);
+Tensor std_backward(const Tensor& result, const Tensor& grad, const Tensor& self, OptionalIntArrayRef dims,
+                    const std::optional<Scalar>& correction, bool keepdim);
 Tensor norm_backward(const Tensor& grad, const Tensor& self, const std::optional<Scalar>& p, const Tensor& result,
                      OptionalIntArrayRef dims, bool keepdim);
 // max(), min(), amax, amin: the gradient is shared evenly by the maxima.

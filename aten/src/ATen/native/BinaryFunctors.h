@@ -154,6 +154,21 @@ C10_HOST_DEVICE T extremum(T x, T y) {
   }
 }
 
+// clamp: min(max(x, lo), hi), so hi wins when lo > hi; a NaN anywhere gives
+// NaN, as in PyTorch. A missing bound is the dtype's lowest or highest value.
+template <typename T>
+C10_HOST_DEVICE T clamp_value(T x, T lo, T hi) {
+  using M = c10::opmath_t<T>;
+  const M a = x, l = lo, h = hi;
+  if constexpr (c10::is_floating_v<T>) {
+    if (std::isnan(a)) return x;
+    if (std::isnan(l)) return lo;
+    if (std::isnan(h)) return hi;
+  }
+  const M up = a < l ? l : a;
+  return static_cast<T>(up > h ? h : up);
+}
+
 // Bitwise ops exist for integers and bool (where they are the logical ones);
 // floats are rejected before dispatch.
 struct BitAnd {

@@ -1,6 +1,8 @@
 // Binary pointwise ops: argument checks and type promotion here, the loops
 // in cpu/BinaryOpsKernel.cpp. Each op comes as functional, in-place and out=.
 #include <ATen/ATen.h>
+#include <ATen/ExpandUtils.h>
+#include <ATen/MemoryOverlap.h>
 #include <ATen/ScalarOps.h>
 #include <ATen/TypePromotion.h>
 #include <ATen/native/BinaryOps.h>
@@ -18,6 +20,7 @@ DEFINE_DISPATCH(pow_stub);
 DEFINE_DISPATCH(remainder_stub);
 DEFINE_DISPATCH(minimum_stub);
 DEFINE_DISPATCH(maximum_stub);
+DEFINE_DISPATCH(clamp_stub);
 DEFINE_DISPATCH(bitwise_and_stub);
 DEFINE_DISPATCH(bitwise_or_stub);
 DEFINE_DISPATCH(bitwise_xor_stub);
@@ -206,19 +209,12 @@ const Tensor& pow_(const Tensor& self, const Scalar& exponent) {
     return out;                                                                            \
   }
 
-namespace {
-void check_integral(const char* op, const Tensor& a, const Tensor& b) {
-  TORCH_CHECK_NOT_IMPLEMENTED(!a.is_floating_point() && !b.is_floating_point(), "\"", op, "_cpu\" not implemented for '",
-              a.is_floating_point() ? a.scalar_type() : b.scalar_type(), "'");
-}
-}  // namespace
-
 DEFINE_BINARY(remainder, Common, (void)0)
 DEFINE_BINARY(minimum, Common, (void)0)
 DEFINE_BINARY(maximum, Common, (void)0)
-DEFINE_BINARY(bitwise_and, Common, check_integral("bitwise_and", self, other))
-DEFINE_BINARY(bitwise_or, Common, check_integral("bitwise_or", self, other))
-DEFINE_BINARY(bitwise_xor, Common, check_integral("bitwise_xor", self, other))
+DEFINE_BINARY(bitwise_and, Common, (void)0)  // the kernel takes integers and bool only
+DEFINE_BINARY(bitwise_or, Common, (void)0)  // the kernel takes integers and bool only
+DEFINE_BINARY(bitwise_xor, Common, (void)0)  // the kernel takes integers and bool only
 DEFINE_BINARY(logical_and, BoolResult, (void)0)
 DEFINE_BINARY(logical_or, BoolResult, (void)0)
 DEFINE_BINARY(logical_xor, BoolResult, (void)0)
@@ -249,18 +245,25 @@ Tensor where(const Tensor& condition, const Tensor& self, const Tensor& other) {
 }
 
 Tensor masked_fill(const Tensor& self, const Tensor& mask, const Scalar& value) {
-  return self.clone().masked_fill_(mask, value);
+  TORCH_CHECK(mask.scalar_type() == ScalarType::Bool, "masked_fill_ only supports boolean masks, but got mask with dtype ",
+              c10::cppTypeName(mask.scalar_type()));
+  // Out of place, the result has the shape self and mask broadcast to.
+  const auto shape = infer_size(self.sizes(), mask.sizes());
+  return self.expand(shape).clone().masked_fill_(mask, value);
 }
 
 const Tensor& masked_fill_(const Tensor& self, const Tensor& mask, const Scalar& value) {
   TORCH_CHECK(mask.scalar_type() == ScalarType::Bool, "masked_fill_ only supports boolean masks, but got mask with dtype ",
               c10::cppTypeName(mask.scalar_type()));
+  // Writing one value into an expanded tensor is well defined (PyTorch warns).
+  assert_no_partial_overlap(self, mask);
   auto iter = TensorIteratorConfig()
                   .add_output(self)
                   .add_input(self)
                   .add_input(mask)
                   .check_all_same_dtype(false)
                   .resize_outputs(false)
+                  .check_mem_overlap(false)
                   .build();
   masked_fill_stub(iter.device().type, iter, value);
   return self;
@@ -268,14 +271,50 @@ const Tensor& masked_fill_(const Tensor& self, const Tensor& mask, const Scalar&
 
 namespace {
 
-Tensor clamp_impl(const Tensor& self, const std::optional<Tensor>& min, const std::optional<Tensor>& max) {
+// A 0-d tensor holding the lowest (or highest) value of `dtype`: the bound
+// clamp leaves open.
+Tensor open_bound(ScalarType dtype, bool lowest) {
+  Tensor t = at::empty({}, dtype);
+  AT_DISPATCH_ALL_TYPES_AND_BOOL(dtype, "clamp", [&] {
+    using limits = std::numeric_limits<scalar_t>;
+    scalar_t v;
+    if constexpr (c10::is_floating_v<scalar_t>) {
+      const float inf = std::numeric_limits<float>::infinity();
+      v = static_cast<scalar_t>(lowest ? -inf : inf);
+    } else {
+      v = lowest ? limits::lowest() : limits::max();
+    }
+    *static_cast<scalar_t*>(t.data_ptr()) = v;
+  });
+  t.unsafeGetTensorImpl()->set_wrapped_number(true);
+  return t;
+}
+
+// clamp in PyTorch's terms: the result dtype promotes self with the bounds
+// (a float64 bound lifts an int16 tensor), a Python number bound must fit
+// that dtype, and the kernel computes min(max(x, lo), hi).
+Tensor clamp_impl(const Tensor& out, const Tensor& self, const std::optional<Tensor>& min,
+                  const std::optional<Tensor>& max, bool inplace,
+                  std::initializer_list<const std::optional<Scalar>*> scalars = {}) {
   const bool has_min = min && min->defined(), has_max = max && max->defined();
   TORCH_CHECK(has_min || has_max, "torch.clamp: At least one of 'min' or 'max' must not be None");
-  // max(min(x, hi), lo): a NaN in x stays NaN; lo wins over hi, as in PyTorch.
-  Tensor result = self;
-  if (has_max) result = at::minimum(result, *max);
-  if (has_min) result = at::maximum(result, *min);
-  return result.is_same(self) ? self.clone() : result;
+  ResultTypeState state;
+  state.update(self);
+  if (has_min) state.update(*min);
+  if (has_max) state.update(*max);
+  const ScalarType dtype = inplace ? self.scalar_type() : state.result();
+  for (const auto* s : scalars) {
+    if (*s) check_scalar_fits(**s, dtype);
+  }
+  const Tensor lo = has_min ? *min : open_bound(dtype, true);
+  const Tensor hi = has_max ? *max : open_bound(dtype, false);
+  TensorIteratorConfig config;
+  config.add_output(out).add_input(self).add_input(lo).add_input(hi).promote_inputs_to_common_dtype(true)
+      .resize_outputs(!inplace);
+  auto iter = config.build();
+  clamp_stub(iter.device().type, iter);
+  iter.finish();
+  return iter.output();
 }
 
 std::optional<Tensor> wrap(const std::optional<Scalar>& s) {
@@ -286,22 +325,19 @@ std::optional<Tensor> wrap(const std::optional<Scalar>& s) {
 }  // namespace
 
 Tensor clamp(const Tensor& self, const std::optional<Scalar>& min, const std::optional<Scalar>& max) {
-  return clamp_impl(self, wrap(min), wrap(max));
+  return clamp_impl(Tensor(), self, wrap(min), wrap(max), false, {&min, &max});
 }
 Tensor clamp(const Tensor& self, const std::optional<Tensor>& min, const std::optional<Tensor>& max) {
-  return clamp_impl(self, min, max);
+  return clamp_impl(Tensor(), self, min, max, false);
 }
 const Tensor& clamp_(const Tensor& self, const std::optional<Scalar>& min, const std::optional<Scalar>& max) {
-  Tensor result = clamp_impl(self, wrap(min), wrap(max));
-  TORCH_CHECK(canCast(result.scalar_type(), self.scalar_type()), "result type ", result.scalar_type(),
-              " can't be cast to the desired output type ", self.scalar_type());
-  return self.copy_(result);
+  clamp_impl(self, self, wrap(min), wrap(max), true, {&min, &max});
+  return self;
 }
 const Tensor& clamp_out(const Tensor& out, const Tensor& self, const std::optional<Scalar>& min,
                         const std::optional<Scalar>& max) {
-  Tensor result = clamp_impl(self, wrap(min), wrap(max));
-  if (!out.sizes().equals(result.sizes())) out.resize_(result.sizes());
-  return out.copy_(result);
+  clamp_impl(out, self, wrap(min), wrap(max), false, {&min, &max});
+  return out;
 }
 
 }  // namespace at::native

@@ -16,6 +16,8 @@ DECLARE_DISPATCH(binary_fn, pow_stub);
 DECLARE_DISPATCH(binary_fn, remainder_stub);
 DECLARE_DISPATCH(binary_fn, minimum_stub);
 DECLARE_DISPATCH(binary_fn, maximum_stub);
+// iter: output, self, min, max (a missing bound is the dtype's lowest/highest value).
+DECLARE_DISPATCH(binary_fn, clamp_stub);
 DECLARE_DISPATCH(binary_fn, bitwise_and_stub);
 DECLARE_DISPATCH(binary_fn, bitwise_or_stub);
 DECLARE_DISPATCH(binary_fn, bitwise_xor_stub);

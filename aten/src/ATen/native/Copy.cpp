@@ -61,7 +61,8 @@ const Tensor& copy_(const Tensor& self, const Tensor& src, bool non_blocking) {
 
 const Tensor& fill_(const Tensor& self, const Scalar& value) {
   if (self.numel() == 0) return self;
-  auto iter = TensorIteratorConfig().add_output(self).resize_outputs(false).build();
+  // One value everywhere: an expanded tensor may be filled, as in PyTorch.
+  auto iter = TensorIteratorConfig().add_output(self).resize_outputs(false).check_mem_overlap(false).build();
   fill_stub(self.device().type, iter, value);
   return self;
 }

@@ -25,7 +25,7 @@ void check_mm(const Tensor& a, const Tensor& b) {
   TORCH_CHECK(a.size(1) == b.size(0), "mat1 and mat2 shapes cannot be multiplied (", a.size(0), "x", a.size(1),
               " and ", b.size(0), "x", b.size(1), ")");
   check_same_dtype_and_device("mm", a, b);
-  TORCH_CHECK(a.scalar_type() != ScalarType::Bool, "\"addmm_impl_cpu_\" not implemented for 'Bool'");
+  TORCH_CHECK_NOT_IMPLEMENTED(a.scalar_type() != ScalarType::Bool, "\"addmm_impl_cpu_\" not implemented for 'Bool'");
 }
 
 void check_bmm(const Tensor& a, const Tensor& b) {
@@ -35,7 +35,7 @@ void check_bmm(const Tensor& a, const Tensor& b) {
               "Expected size for first two dimensions of batch2 tensor to be: [", a.size(0), ", ", a.size(2),
               "] but got: [", b.size(0), ", ", b.size(1), "].");
   check_same_dtype_and_device("bmm", a, b);
-  TORCH_CHECK(a.scalar_type() != ScalarType::Bool, "\"bmm\" not implemented for 'Bool'");
+  TORCH_CHECK_NOT_IMPLEMENTED(a.scalar_type() != ScalarType::Bool, "\"bmm\" not implemented for 'Bool'");
 }
 
 // out (contiguous, [B, m, n]) = alpha * a @ b + beta * out.
@@ -129,6 +129,7 @@ Tensor dot(const Tensor& self, const Tensor& tensor) {
   TORCH_CHECK(self.size(0) == tensor.size(0), "inconsistent tensor size, expected tensor [", self.size(0),
               "] and src [", tensor.size(0), "] to have the same number of elements, but got ", self.size(0),
               " and ", tensor.size(0), " elements respectively");
+  TORCH_CHECK_NOT_IMPLEMENTED(self.scalar_type() != ScalarType::Bool, "\"dot\" not implemented for 'Bool'");
   return at::mm(self.unsqueeze(0), tensor.unsqueeze(1)).view({});
 }
 

@@ -1,6 +1,7 @@
 // Loss functions with their own backward nodes (MseLossBackward0,
 // NllLossBackward0), written with other ops: autograd records only the loss.
 #include <ATen/ATen.h>
+#include <ATen/ExpandUtils.h>
 #include <ATen/ScalarOps.h>
 
 namespace at::native {
@@ -16,6 +17,9 @@ Tensor reduce_loss(const Tensor& loss, int64_t reduction) {
 }  // namespace
 
 Tensor mse_loss(const Tensor& self, const Tensor& target, int64_t reduction) {
+  (void)infer_size(self.sizes(), target.sizes());  // shapes first, as PyTorch checks them
+  const ScalarType type = promoteTypes(self.scalar_type(), target.scalar_type());
+  TORCH_CHECK_NOT_IMPLEMENTED(c10::isFloatingType(type), "\"mse_cpu\" not implemented for '", type, "'");
   const Tensor diff = self.sub(target);
   return reduce_loss(diff.mul(diff), reduction);
 }

@@ -166,11 +166,29 @@ std::tuple<Tensor, Tensor> min(const Tensor& self, int64_t dim, bool keepdim) {
   return reduce_with_indices(self, dim, keepdim, ReduceOp::Min, "min", true);
 }
 
+namespace {
+// amax/amin have no identity: PyTorch's checks, an IndexError for an empty dim.
+void check_extremum_dims(const Tensor& self, IntArrayRef dim, const char* name) {
+  if (dim.empty()) {
+    TORCH_CHECK(self.numel() > 0, name, "(): Expected reduction dim to be specified for input.numel() == 0. Specify "
+                "the reduction dim with the 'dim' argument.");
+    return;
+  }
+  for (int64_t d : dim) {
+    const int64_t w = c10::maybe_wrap_dim(d, self.dim());
+    TORCH_CHECK_INDEX(self.dim() == 0 || self.size(w) > 0, name, "(): Expected reduction dim ", w,
+                      " to have non-zero size.");
+  }
+}
+}  // namespace
+
 Tensor amax(const Tensor& self, IntArrayRef dim, bool keepdim) {
+  check_extremum_dims(self, dim, "amax");
   return reduce(self, dim, keepdim, self.scalar_type(), {ReduceOp::Max}, "amax", true);
 }
 
 Tensor amin(const Tensor& self, IntArrayRef dim, bool keepdim) {
+  check_extremum_dims(self, dim, "amin");
   return reduce(self, dim, keepdim, self.scalar_type(), {ReduceOp::Min}, "amin", true);
 }
 
@@ -178,8 +196,9 @@ namespace {
 
 // argmax/argmin: over one dim, or over the flattened tensor when dim is absent.
 Tensor arg_reduce(const Tensor& self, std::optional<int64_t> dim, bool keepdim, ReduceOp op, const char* name) {
+  TORCH_CHECK(self.scalar_type() != ScalarType::Bool, name, "(): does not support bool input");
   if (dim) return std::get<1>(reduce_with_indices(self, *dim, keepdim, op, name, false));
-  TORCH_CHECK(self.numel() > 0, name, "(): Expected reduction dim to be specified for input.numel() == 0.");
+  TORCH_CHECK_INDEX(self.numel() > 0, name, "(): Expected reduction dim to be specified for input.numel() == 0.");
   Tensor flat_index = std::get<1>(reduce_with_indices(self.reshape({-1}), 0, false, op, name, false));
   return keepdim ? flat_index.view(std::vector<int64_t>(self.dim(), 1)) : flat_index;
 }
@@ -194,18 +213,29 @@ Tensor argmin(const Tensor& self, std::optional<int64_t> dim, bool keepdim) {
   return arg_reduce(self, dim, keepdim, ReduceOp::ArgMin, "argmin");
 }
 
-Tensor var(const Tensor& self, OptionalIntArrayRef dim, std::optional<bool> unbiased, bool keepdim,
-           const std::optional<Scalar>& correction) {
+Tensor var(const Tensor& self, OptionalIntArrayRef dim, const std::optional<Scalar>& correction, bool keepdim) {
   TORCH_CHECK(self.is_floating_point(), "std and var only support floating point and complex dtypes");
-  TORCH_CHECK(!(unbiased && correction), "var: pass either unbiased or correction, not both");
   ReduceParams params{ReduceOp::Var};
-  params.correction = correction ? correction->toDouble() : (unbiased.value_or(true) ? 1.0 : 0.0);
+  params.correction = correction ? correction->toDouble() : 1.0;
   return reduce(self, dim, keepdim, self.scalar_type(), params, "var");
 }
 
-Tensor std(const Tensor& self, OptionalIntArrayRef dim, std::optional<bool> unbiased, bool keepdim,
-           const std::optional<Scalar>& correction) {
-  return at::var(self, dim, unbiased, keepdim, correction).sqrt();
+Tensor std(const Tensor& self, OptionalIntArrayRef dim, const std::optional<Scalar>& correction, bool keepdim) {
+  return native::var(self, dim, correction, keepdim).sqrt_();
+}
+
+// The `unbiased` forms: correction 1 (Bessel's) or 0.
+Tensor var(const Tensor& self, bool unbiased) {
+  return at::var(self, std::nullopt, Scalar(unbiased ? 1 : 0), false);
+}
+Tensor var(const Tensor& self, OptionalIntArrayRef dim, bool unbiased, bool keepdim) {
+  return at::var(self, dim, Scalar(unbiased ? 1 : 0), keepdim);
+}
+Tensor std(const Tensor& self, bool unbiased) {
+  return at::std(self, std::nullopt, Scalar(unbiased ? 1 : 0), false);
+}
+Tensor std(const Tensor& self, OptionalIntArrayRef dim, bool unbiased, bool keepdim) {
+  return at::std(self, dim, Scalar(unbiased ? 1 : 0), keepdim);
 }
 
 Tensor norm(const Tensor& self, const std::optional<Scalar>& p, OptionalIntArrayRef dim, bool keepdim) {

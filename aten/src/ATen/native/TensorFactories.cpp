@@ -120,6 +120,7 @@ Tensor arange(const Scalar& start, const Scalar& end, const Scalar& step, std::o
               std::optional<Device> device) {
   const bool any_float = start.isFloatingPoint() || end.isFloatingPoint() || step.isFloatingPoint();
   const ScalarType type = dtype.value_or(any_float ? c10::get_default_dtype() : ScalarType::Long);
+  TORCH_CHECK_NOT_IMPLEMENTED(type != ScalarType::Bool, "\"arange_cpu\" not implemented for 'Bool'");
   const double s = start.toDouble(), e = end.toDouble(), st = step.toDouble();
   TORCH_CHECK(std::isfinite(s) && std::isfinite(e), "unsupported range: ", s, " -> ", e);
   TORCH_CHECK(st != 0, "step must be nonzero");
@@ -148,14 +149,17 @@ Tensor randn(IntArrayRef size, std::optional<ScalarType> dtype, std::optional<De
 
 const Tensor& uniform_(const Tensor& self, double from, double to) {
   TORCH_CHECK(from <= to, "uniform_ expects to return a [from, to) range, but found from=", from, " > to=", to);
-  TORCH_CHECK(self.is_floating_point(), "uniform_ expects a floating point tensor, got ", self.scalar_type());
+  // PyTorch's kernels raise NotImplementedError for other dtypes, naming themselves.
+  TORCH_CHECK_NOT_IMPLEMENTED(self.is_floating_point(), "\"check_uniform_bounds\" not implemented for '",
+                              self.scalar_type(), "'");
   uniform_stub(self.device().type, self, from, to);
   return self;
 }
 
 const Tensor& normal_(const Tensor& self, double mean, double std) {
   TORCH_CHECK(std >= 0.0, "normal expects std >= 0.0, but found std ", std);
-  TORCH_CHECK(self.is_floating_point(), "normal_ expects a floating point tensor, got ", self.scalar_type());
+  TORCH_CHECK_NOT_IMPLEMENTED(self.is_floating_point(), "\"normal_kernel_cpu\" not implemented for '",
+                              self.scalar_type(), "'");
   normal_stub(self.device().type, self, mean, std);
   return self;
 }
@@ -187,6 +191,7 @@ Tensor linspace(const Scalar& start, const Scalar& end, int64_t steps, std::opti
                 std::optional<Device> device) {
   TORCH_CHECK(steps >= 0, "number of steps must be non-negative");
   const ScalarType type = dtype.value_or(c10::get_default_dtype());
+  TORCH_CHECK_NOT_IMPLEMENTED(type != ScalarType::Bool, "\"linspace_cpu\" not implemented for 'Bool'");
   Tensor result = at::empty({steps}, type, device);
   if (steps == 0) return result;
   const double s = start.toDouble(), e = end.toDouble();
@@ -199,9 +204,13 @@ Tensor linspace(const Scalar& start, const Scalar& end, int64_t steps, std::opti
   return result.copy_(values);
 }
 
-Tensor eye(int64_t n, std::optional<int64_t> m, std::optional<ScalarType> dtype, std::optional<Device> device) {
+Tensor eye(int64_t n, std::optional<ScalarType> dtype, std::optional<Device> device) {
+  return at::eye(n, n, dtype, device);
+}
+
+Tensor eye(int64_t n, int64_t m, std::optional<ScalarType> dtype, std::optional<Device> device) {
   TORCH_CHECK(n >= 0, "n must be greater or equal to 0, got ", n);
-  const int64_t cols = m.value_or(n);
+  const int64_t cols = m;
   TORCH_CHECK(cols >= 0, "m must be greater or equal to 0, got ", cols);
   Tensor result = at::zeros({n, cols}, dtype, device);
   const int64_t k = std::min(n, cols);
@@ -221,6 +230,7 @@ Tensor randint(int64_t high, IntArrayRef size, std::optional<ScalarType> dtype, 
 
 Tensor randperm_cpu(int64_t n, std::optional<ScalarType> dtype, std::optional<Device> device) {
   TORCH_CHECK(n >= 0, "n must be non-negative, got", n);
+  TORCH_CHECK_NOT_IMPLEMENTED(dtype != ScalarType::Bool, "\"randperm\" not implemented for 'Bool'");
   Tensor perm = at::arange(n, ScalarType::Long, device);
   int64_t* p = perm.data_ptr<int64_t>();
   auto& gen = default_cpu_generator();

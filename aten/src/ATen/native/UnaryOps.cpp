@@ -102,8 +102,7 @@ DEFINE_UNARY(ceil, Same, NO_CHECK)
 DEFINE_UNARY(round, Same, NO_CHECK)
 DEFINE_UNARY(trunc, Same, NO_CHECK)
 DEFINE_UNARY(logical_not, Bool, NO_CHECK)
-DEFINE_UNARY(bitwise_not, Same,
-             TORCH_CHECK(!self.is_floating_point(), "\"bitwise_not_cpu\" not implemented for '", self.scalar_type(), "'"))
+DEFINE_UNARY(bitwise_not, Same, NO_CHECK)  // the kernel takes integers and bool only
 
 Tensor isnan(const Tensor& self) { return unary_op(isnan_stub, Tensor(), self, Result::Bool, false); }
 Tensor isfinite(const Tensor& self) { return unary_op(isfinite_stub, Tensor(), self, Result::Bool, false); }
@@ -111,7 +110,7 @@ Tensor isinf(const Tensor& self) { return unary_op(isinf_stub, Tensor(), self, R
 
 Tensor gelu(const Tensor& self, std::string_view approximate) {
   TORCH_CHECK(approximate == "none" || approximate == "tanh", "approximate argument must be either none or tanh.");
-  TORCH_CHECK(self.is_floating_point(), "\"GeluKernelImpl\" not implemented for '", self.scalar_type(), "'");
+  TORCH_CHECK_NOT_IMPLEMENTED(self.is_floating_point(), "\"GeluKernelImpl\" not implemented for '", self.scalar_type(), "'");
   return unary_op(approximate == "none" ? gelu_stub : gelu_tanh_stub, Tensor(), self, Result::Same, false);
 }
 

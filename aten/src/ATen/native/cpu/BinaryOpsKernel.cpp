@@ -67,6 +67,12 @@ void remainder_kernel(TensorIterator& iter) {
   });
 }
 
+void clamp_kernel(TensorIterator& iter) {
+  AT_DISPATCH_ALL_TYPES(iter.common_dtype(), "clamp_cpu", [&] {
+    cpu_kernel(iter, [](scalar_t x, scalar_t lo, scalar_t hi) -> scalar_t { return clamp_value(x, lo, hi); });
+  });
+}
+
 void minimum_kernel(TensorIterator& iter) {
   AT_DISPATCH_ALL_TYPES_AND_BOOL(iter.common_dtype(), "minimum", [&] {
     cpu_kernel(iter, [](scalar_t x, scalar_t y) -> scalar_t { return extremum<scalar_t, false>(x, y); });
@@ -81,7 +87,7 @@ void maximum_kernel(TensorIterator& iter) {
 
 #define BITWISE_KERNEL(name, op)                                                     \
   void name##_kernel(TensorIterator& iter) {                                         \
-    AT_DISPATCH_ALL_TYPES_AND_BOOL(iter.common_dtype(), #name, [&] {                 \
+    AT_DISPATCH_INTEGRAL_TYPES_AND_BOOL(iter.common_dtype(), #name "_cpu", [&] {     \
       cpu_kernel(iter, [](scalar_t x, scalar_t y) -> scalar_t { return bitwise(x, y, op{}); }); \
     });                                                                              \
   }
@@ -122,6 +128,7 @@ void masked_fill_kernel(TensorIterator& iter, const Scalar& value) {
 
 REGISTER_CPU_DISPATCH(remainder_stub, &remainder_kernel);
 REGISTER_CPU_DISPATCH(minimum_stub, &minimum_kernel);
+REGISTER_CPU_DISPATCH(clamp_stub, &clamp_kernel);
 REGISTER_CPU_DISPATCH(maximum_stub, &maximum_kernel);
 REGISTER_CPU_DISPATCH(bitwise_and_stub, &bitwise_and_kernel);
 REGISTER_CPU_DISPATCH(bitwise_or_stub, &bitwise_or_kernel);

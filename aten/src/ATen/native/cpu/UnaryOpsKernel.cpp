@@ -19,7 +19,7 @@ void neg_kernel(TensorIterator& iter) {
 }
 
 void abs_kernel(TensorIterator& iter) {
-  AT_DISPATCH_ALL_TYPES_AND_BOOL(iter.common_dtype(), "abs", [&] {
+  AT_DISPATCH_ALL_TYPES(iter.common_dtype(), "abs_cpu", [&] {
     cpu_kernel(iter, [](scalar_t x) -> scalar_t { return abs_value(x); });
   });
 }
@@ -80,7 +80,7 @@ void sign_kernel(TensorIterator& iter) {
 }
 
 void bitwise_not_kernel(TensorIterator& iter) {
-  AT_DISPATCH_ALL_TYPES_AND_BOOL(iter.common_dtype(), "bitwise_not", [&] {
+  AT_DISPATCH_INTEGRAL_TYPES_AND_BOOL(iter.common_dtype(), "bitwise_not_cpu", [&] {
     cpu_kernel(iter, [](scalar_t x) -> scalar_t { return bitwise_not_of(x); });
   });
 }

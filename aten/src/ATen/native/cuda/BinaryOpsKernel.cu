@@ -54,6 +54,12 @@ void remainder_kernel_cuda(TensorIterator& iter) {
   });
 }
 
+void clamp_kernel_cuda(TensorIterator& iter) {
+  AT_DISPATCH_ALL_TYPES(iter.common_dtype(), "clamp_cuda", [&] {
+    gpu_kernel(iter, [] GPU_LAMBDA(scalar_t x, scalar_t lo, scalar_t hi) -> scalar_t { return clamp_value(x, lo, hi); });
+  });
+}
+
 void minimum_kernel_cuda(TensorIterator& iter) {
   AT_DISPATCH_ALL_TYPES_AND_BOOL(iter.common_dtype(), "minimum_cuda", [&] {
     gpu_kernel(iter, [] GPU_LAMBDA(scalar_t x, scalar_t y) -> scalar_t { return extremum<scalar_t, false>(x, y); });
@@ -68,7 +74,7 @@ void maximum_kernel_cuda(TensorIterator& iter) {
 
 #define BITWISE_KERNEL(name, op)                                                                        \
   void name##_kernel_cuda(TensorIterator& iter) {                                                      \
-    AT_DISPATCH_ALL_TYPES_AND_BOOL(iter.common_dtype(), #name "_cuda", [&] {                           \
+    AT_DISPATCH_INTEGRAL_TYPES_AND_BOOL(iter.common_dtype(), #name "_cuda", [&] {                      \
       gpu_kernel(iter, [] GPU_LAMBDA(scalar_t x, scalar_t y) -> scalar_t { return bitwise(x, y, op{}); }); \
     });                                                                                                \
   }
@@ -114,6 +120,7 @@ REGISTER_CUDA_DISPATCH(div_floor_stub, &div_floor_kernel_cuda);
 REGISTER_CUDA_DISPATCH(pow_stub, &pow_kernel_cuda);
 REGISTER_CUDA_DISPATCH(remainder_stub, &remainder_kernel_cuda);
 REGISTER_CUDA_DISPATCH(minimum_stub, &minimum_kernel_cuda);
+REGISTER_CUDA_DISPATCH(clamp_stub, &clamp_kernel_cuda);
 REGISTER_CUDA_DISPATCH(maximum_stub, &maximum_kernel_cuda);
 REGISTER_CUDA_DISPATCH(bitwise_and_stub, &bitwise_and_kernel_cuda);
 REGISTER_CUDA_DISPATCH(bitwise_or_stub, &bitwise_or_kernel_cuda);

@@ -15,7 +15,7 @@ void neg_kernel_cuda(TensorIterator& iter) {
 }
 
 void abs_kernel_cuda(TensorIterator& iter) {
-  AT_DISPATCH_ALL_TYPES_AND_BOOL(iter.common_dtype(), "abs_cuda", [&] {
+  AT_DISPATCH_ALL_TYPES(iter.common_dtype(), "abs_cuda", [&] {
     gpu_kernel(iter, [] GPU_LAMBDA(scalar_t x) -> scalar_t { return abs_value(x); });
   });
 }
@@ -55,7 +55,7 @@ void sign_kernel_cuda(TensorIterator& iter) {
 }
 
 void bitwise_not_kernel_cuda(TensorIterator& iter) {
-  AT_DISPATCH_ALL_TYPES_AND_BOOL(iter.common_dtype(), "bitwise_not_cuda", [&] {
+  AT_DISPATCH_INTEGRAL_TYPES_AND_BOOL(iter.common_dtype(), "bitwise_not_cuda", [&] {
     gpu_kernel(iter, [] GPU_LAMBDA(scalar_t x) -> scalar_t { return bitwise_not_of(x); });
   });
 }
