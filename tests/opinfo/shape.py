@@ -61,7 +61,7 @@ def _stack_errors():
 
 def _index_samples(op, dtype, rng):
     x = make_array((4, 5), dtype, rng)
-    yield SampleInput((x, 0, np.array([3, 0, 0, -1])), desc="dim 0, repeats, negative")
+    yield SampleInput((x, 0, np.array([3, 0, 0, 2])), desc="dim 0, repeats")
     yield SampleInput((x, 1, np.array([4, 1])), desc="dim 1")
     yield SampleInput((x, 1, np.array([], dtype=np.int64)), desc="empty index")
 
@@ -99,12 +99,29 @@ def _scatter_add_ref(x, dim, index, src):
 
 def _index_errors():
     yield ErrorInput((torch.ones(3), 0, torch.tensor([3])), {}, IndexError, "index out of range in self")
-    yield ErrorInput((torch.ones(3), 0, torch.tensor([0.0])), {}, IndexError, "Expected dtype int32/int64 for index")
+    # Negative indices do not wrap (as in PyTorch), and dim 1 reports in other words.
+    yield ErrorInput((torch.ones(3), 0, torch.tensor([-1])), {}, IndexError, "index out of range in self")
+    yield ErrorInput((torch.ones(2, 3), 1, torch.tensor([-1])), {}, RuntimeError,
+                     "INDICES element is out of DATA bounds, id=-1 axis_dim=3")
+    yield ErrorInput((torch.ones(3), 0, torch.tensor([0.0])), {}, RuntimeError, "Expected dtype int32 or int64 for index")
 
 
 def _gather_errors():
     yield ErrorInput((torch.ones(2, 3), 1, torch.tensor([[5]])), {}, RuntimeError,
                      "index 5 is out of bounds for dimension 1 with size 3")
+    yield ErrorInput((torch.ones(2, 3), 1, torch.tensor([[-1]])), {}, RuntimeError,
+                     "index -1 is out of bounds for dimension 1 with size 3")
+    yield ErrorInput((torch.ones(3), 0, torch.tensor([0.0])), {}, RuntimeError, "Expected dtype int32/int64 for index")
+
+
+def _scatter_errors():
+    # Once a crash: an index longer than src read past src's end.
+    yield ErrorInput((torch.zeros(3), 0, torch.tensor([1]), torch.zeros(0)), {}, RuntimeError,
+                     r"to be no larger size than src \[0\]")
+    yield ErrorInput((torch.tensor(3.0), 0, torch.tensor(0), torch.tensor([])), {}, RuntimeError,
+                     "no larger size than src")
+    yield ErrorInput((torch.zeros(1).expand(3), 0, torch.tensor([1]), torch.ones(1)), {}, RuntimeError,
+                     "more than one element of the written-to tensor refers to a single memory location")
 
 
 SHAPE_OPS = [
@@ -141,8 +158,10 @@ SHAPE_OPS = [
            method=False, error_inputs=_stack_errors),
     OpInfo("index_select", lambda x, dim, idx: np.take(x, idx, axis=dim), ALL, _index_samples, error_inputs=_index_errors),
     OpInfo("gather", _gather_ref, ALL, _gather_samples, error_inputs=_gather_errors),
-    OpInfo("scatter", _scatter_ref, ALL, _scatter_samples),
-    OpInfo("scatter_add", _scatter_add_ref, NUMERIC, _scatter_samples),
+    OpInfo("scatter", _scatter_ref, ALL, _scatter_samples,
+           error_inputs=lambda: (e for e in _scatter_errors() if "memory location" not in e.match)),
+    OpInfo("scatter_add", _scatter_add_ref, NUMERIC, _scatter_samples,
+           error_inputs=lambda: (e for e in _scatter_errors() if "memory location" not in e.match)),
     OpInfo("nonzero", lambda x: np.argwhere(x), ALL, _samples(((3, 4), ()), ((5,), ()), ((0, 2), ())),
            result_dtype=lambda d: torch.int64),
     OpInfo("masked_select", lambda x, m: np.broadcast_to(x, np.broadcast_shapes(x.shape, m.shape))[

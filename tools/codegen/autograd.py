@@ -266,6 +266,9 @@ def recording(d: Derivative, f: NativeFunction, result_expr: list[str]) -> tuple
     if inplace:
         after.append("  autograd::rebase_history(self, grad_fn_);  // CopySlices when self is a view")
     else:
+        if len(result_expr) == 1:
+            # sum(x, dtype=torch.int64) of an x that requires grad: an error, as in PyTorch.
+            after.append(f"  autograd::check_differentiable({result_expr[0]});")
         for i, expr in enumerate(result_expr):
             after.append(f"  autograd::set_history({expr}, grad_fn_, {i});")
     for saved in d.saved:

@@ -31,6 +31,7 @@ from tools.difftest import compare, deviations, generate, repro  # noqa: E402
 
 WORKER = os.path.join(HERE, "worker.py")
 CASE_TIMEOUT = 10.0  # seconds; a case that takes longer is a hang
+STARTUP_TIMEOUT = 60.0  # a new worker imports torch first
 
 
 class Worker:
@@ -51,7 +52,7 @@ class Worker:
                                      stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, cwd=tempfile.gettempdir(),
                                      env={**os.environ, "PYTHONWARNINGS": "ignore"})
         self.buffer = b""
-        self.deadline = time.monotonic() + CASE_TIMEOUT
+        self.deadline = time.monotonic() + STARTUP_TIMEOUT
 
     @property
     def done(self) -> bool:
@@ -121,7 +122,7 @@ def main(argv: list[str] | None = None) -> int:
     os.makedirs(args.out, exist_ok=True)
     only = set(args.only.split(",")) if args.only else None
     cases = generate.generate(args.seed, args.cases, only)
-    cases_path = os.path.join(args.out, "cases.jsonl")
+    cases_path = os.path.abspath(os.path.join(args.out, "cases.jsonl"))  # workers run elsewhere
     with open(cases_path, "w") as f:
         for c in cases:
             f.write(json.dumps(c) + "\n")

@@ -152,14 +152,16 @@ def run_case(case):
 def main():
     path, start = sys.argv[1], int(sys.argv[2])
     torch.set_num_threads(1)
-    with open(path) as f:
-        cases = [json.loads(line) for line in f]
     out = sys.stdout
-    for case in cases[start:]:
-        outcome = run_case(case)
-        outcome["id"] = case["id"]
-        out.write(json.dumps(outcome) + "\n")
-        out.flush()
+    with open(path) as f:
+        for n, line in enumerate(f):
+            if n < start:  # cases before a crash were done by an earlier worker
+                continue
+            case = json.loads(line)
+            outcome = run_case(case)
+            outcome["id"] = case["id"]
+            out.write(json.dumps(outcome) + "\n")
+            out.flush()
 
 
 if __name__ == "__main__":

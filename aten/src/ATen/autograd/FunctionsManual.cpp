@@ -1,6 +1,7 @@
 #include <ATen/autograd/FunctionsManual.h>
 
 #include <ATen/ATen.h>
+#include <ATen/ExpandUtils.h>
 #include <ATen/ScalarOps.h>
 
 #include <cmath>
@@ -250,6 +251,41 @@ Tensor index_select_backward(const Tensor& grad, IntArrayRef sizes, int64_t dim,
 
 Tensor gather_backward(const Tensor& grad, IntArrayRef sizes, int64_t dim, const Tensor& index) {
   return zeros_for(grad, sizes).scatter_add_(dim, index, grad);
+}
+
+std::vector<Tensor> stack_backward(const Tensor& grad, int64_t dim, const std::vector<std::vector<int64_t>>& sizes) {
+  const int64_t d = c10::maybe_wrap_dim(dim, grad.dim());
+  std::vector<Tensor> out;
+  for (size_t i = 0; i < sizes.size(); ++i) out.push_back(grad.select(d, static_cast<int64_t>(i)));
+  return out;
+}
+
+Tensor repeat_backward(const Tensor& grad, IntArrayRef repeats, IntArrayRef sizes) {
+  // grad has shape repeats[i] * padded[i]; split each dim into (repeat, size) and sum the repeats.
+  const int64_t lead = static_cast<int64_t>(repeats.size()) - static_cast<int64_t>(sizes.size());
+  std::vector<int64_t> split, reduce;
+  for (int64_t i = 0; i < static_cast<int64_t>(repeats.size()); ++i) {
+    const int64_t size = i < lead ? 1 : sizes[i - lead];
+    reduce.push_back(static_cast<int64_t>(split.size()));
+    split.push_back(repeats[i]);
+    split.push_back(size);
+  }
+  if (grad.numel() == 0) return at::zeros(sizes, grad.scalar_type(), grad.device());
+  return grad.reshape(split).sum(reduce, false, std::nullopt).reshape(sizes);
+}
+
+Tensor mean_backward(const Tensor& grad, IntArrayRef sizes, OptionalIntArrayRef dims, bool keepdim) {
+  int64_t count = 1;
+  for (int64_t d : reduced(sizes, dims)) count *= sizes[d];
+  const Tensor g = unsqueeze_reduced(grad, sizes, dims, keepdim).expand(sizes);
+  return g.div(scalar(static_cast<double>(count), g));
+}
+
+Tensor masked_select_backward(const Tensor& grad, const Tensor& self, const Tensor& mask) {
+  const auto shape = infer_size(self.sizes(), mask.sizes());
+  Tensor out = at::zeros(shape, grad.scalar_type(), grad.device());
+  out.index_put_({std::optional<Tensor>(mask.expand(shape))}, grad, false);
+  return out;  // the engine sums it back to self's shape where mask broadcast it
 }
 
 std::vector<Tensor> cat_backward(const Tensor& grad, const std::vector<std::vector<int64_t>>& sizes, int64_t dim) {

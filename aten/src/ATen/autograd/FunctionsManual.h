@@ -56,6 +56,14 @@ Tensor as_strided_backward(const Tensor& grad, const Tensor& self, IntArrayRef s
 Tensor index_select_backward(const Tensor& grad, IntArrayRef sizes, int64_t dim, const Tensor& index);
 Tensor gather_backward(const Tensor& grad, IntArrayRef sizes, int64_t dim, const Tensor& index);
 std::vector<Tensor> cat_backward(const Tensor& grad, const std::vector<std::vector<int64_t>>& sizes, int64_t dim);
+// stack: each input's slice of grad along `dim`.
+std::vector<Tensor> stack_backward(const Tensor& grad, int64_t dim, const std::vector<std::vector<int64_t>>& sizes);
+// repeat: the copies summed back onto the original shape.
+Tensor repeat_backward(const Tensor& grad, IntArrayRef repeats, IntArrayRef sizes);
+// mean: the gradient spread evenly over the reduced elements.
+Tensor mean_backward(const Tensor& grad, IntArrayRef sizes, OptionalIntArrayRef dims, bool keepdim);
+// masked_select: the gradient of the selected elements, zeros elsewhere.
+Tensor masked_select_backward(const Tensor& grad, const Tensor& self, const Tensor& mask);
 
 Tensor mse_loss_backward(const Tensor& grad, const Tensor& self, const Tensor& target, int64_t reduction);
 Tensor nll_loss_backward(const Tensor& grad, const Tensor& self, const Tensor& target,

@@ -129,6 +129,11 @@ bool any_requires_grad(TensorList tensors) {
   return false;
 }
 
+void check_differentiable(const Tensor& result) {
+  TORCH_CHECK(!result.defined() || c10::isFloatingType(result.scalar_type()), "Autograd not support dtype: ",
+              result.scalar_type());
+}
+
 void set_history(const Tensor& result, const std::shared_ptr<Node>& fn, uint32_t output_nr) {
   if (!result.defined() || !c10::isFloatingType(result.scalar_type())) return;  // ints carry no gradient
   AutogradMeta* m = materialize_meta(result);

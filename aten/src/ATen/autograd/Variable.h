@@ -54,6 +54,9 @@ TORCH_API std::shared_ptr<Node> grad_accumulator(const Tensor& t);
 // floating point input requiring grad).
 TORCH_API bool any_requires_grad(std::initializer_list<const Tensor*> tensors);
 TORCH_API bool any_requires_grad(TensorList tensors);
+// Refuses a result that would need a gradient but cannot hold one (an
+// integer sum of floats that require grad): "Autograd not support dtype".
+TORCH_API void check_differentiable(const Tensor& result);
 // Makes `result` output `output_nr` of `fn`.
 TORCH_API void set_history(const Tensor& result, const std::shared_ptr<Node>& fn, uint32_t output_nr = 0);
 // Before an in-place op: refuses what autograd cannot represent (a leaf that

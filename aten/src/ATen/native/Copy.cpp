@@ -75,20 +75,22 @@ Tensor clone(const Tensor& self) {
 
 Tensor contiguous(const Tensor& self) { return self.is_contiguous() ? self : self.clone(); }
 
-Tensor to(const Tensor& self, ScalarType dtype, bool non_blocking, bool copy) {
-  if (dtype == self.scalar_type() && !copy) return self;
-  Tensor result = at::empty(self.sizes(), dtype, self.device());
+Tensor _to_copy(const Tensor& self, std::optional<ScalarType> dtype, std::optional<Device> device, bool non_blocking) {
+  Tensor result = at::empty(self.sizes(), dtype.value_or(self.scalar_type()), device.value_or(self.device()));
   result.copy_(self, non_blocking);
   return result;
+}
+
+Tensor to(const Tensor& self, ScalarType dtype, bool non_blocking, bool copy) {
+  if (dtype == self.scalar_type() && !copy) return self;
+  return at::_to_copy(self, dtype, std::nullopt, non_blocking);
 }
 
 Tensor to(const Tensor& self, Device device, std::optional<ScalarType> dtype, bool non_blocking, bool copy) {
   const ScalarType type = dtype.value_or(self.scalar_type());
   const bool same_device = device.type == self.device().type && (!device.has_index() || device == self.device());
   if (same_device) return at::to(self, type, non_blocking, copy);
-  Tensor result = at::empty(self.sizes(), type, device);
-  result.copy_(self, non_blocking);
-  return result;
+  return at::_to_copy(self, type, device, non_blocking);
 }
 
 Scalar item(const Tensor& self) {

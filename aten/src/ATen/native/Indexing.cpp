@@ -2,6 +2,7 @@
 // advanced indexing behind t[idx] / t[idx] = v (index, index_put_), which
 // reduces every case to picking or writing rows of a 2-D view.
 #include <ATen/ATen.h>
+#include <ATen/MemoryOverlap.h>
 #include <ATen/ExpandUtils.h>
 #include <ATen/TypePromotion.h>
 #include <ATen/ScalarOps.h>
@@ -18,33 +19,53 @@ DEFINE_DISPATCH(index_put_rows_stub);
 
 namespace {
 
+// scatter/gather check the index dtype only when there is an index to read.
 void check_index_dtype(const Tensor& index, const char* op) {
-  TORCH_CHECK_INDEX(index.scalar_type() == ScalarType::Long || index.scalar_type() == ScalarType::Int, op,
-                    "(): Expected dtype int32/int64 for index, got ", index.scalar_type());
+  TORCH_CHECK(index.numel() == 0 || index.scalar_type() == ScalarType::Long || index.scalar_type() == ScalarType::Int,
+              op, "(): Expected dtype int32/int64 for index");
 }
 
-[[noreturn]] void out_of_bounds(int64_t value, int64_t size, int64_t dim, bool index_error) {
-  const std::string msg = c10::detail::str("index ", value, " is out of bounds for dimension ", dim, " with size ", size);
-  if (index_error) throw c10::IndexError(msg);
-  throw c10::Error(msg);
+// How an index outside the dim is reported, op by op as PyTorch reports it.
+enum class OutOfBounds {
+  IndexError,      // t[idx]: "index 5 is out of bounds for dimension 0 with size 3"
+  RuntimeError,    // gather, scatter: the same words, a RuntimeError
+  IndexSelect,     // index_select: "index out of range in self" (IndexError)
+  IndexSelectDim1  // index_select along dim 1: "INDICES element is out of DATA bounds" (RuntimeError)
+};
+
+[[noreturn]] void out_of_bounds(int64_t value, int64_t size, int64_t dim, OutOfBounds how) {
+  switch (how) {
+    case OutOfBounds::IndexSelect:
+      throw c10::IndexError("index out of range in self");
+    case OutOfBounds::IndexSelectDim1:
+      throw c10::Error(c10::detail::str("INDICES element is out of DATA bounds, id=", value, " axis_dim=", size));
+    default: {
+      const std::string msg =
+          c10::detail::str("index ", value, " is out of bounds for dimension ", dim, " with size ", size);
+      if (how == OutOfBounds::IndexError) throw c10::IndexError(msg);
+      throw c10::Error(msg);
+    }
+  }
 }
 
-// Wraps negative entries and checks bounds (IndexError, or RuntimeError as
-// gather/scatter raise); returns a contiguous int64 copy on the index's device.
-Tensor normalize_index(const Tensor& index, int64_t size, int64_t dim, bool index_error = true) {
+// Checks bounds and, where the op allows negative indices (only t[idx]),
+// wraps them; returns a contiguous int64 copy on the index's device.
+Tensor normalize_index(const Tensor& index, int64_t size, int64_t dim, OutOfBounds how = OutOfBounds::IndexError) {
+  const bool negatives = how == OutOfBounds::IndexError;
+  const int64_t lowest = negatives ? -size : 0;
   Tensor idx = index.to(ScalarType::Long).contiguous();
   if (idx.numel() == 0) return idx;
   if (!idx.is_cpu()) {
     // On a device: the bounds from two reductions, the wrap as one kernel.
     const int64_t lo = idx.min().item().toLong(), hi = idx.max().item().toLong();
-    if (lo < -size) out_of_bounds(lo, size, dim, index_error);
-    if (hi >= size) out_of_bounds(hi, size, dim, index_error);
+    if (lo < lowest) out_of_bounds(lo, size, dim, how);
+    if (hi >= size) out_of_bounds(hi, size, dim, how);
     return lo >= 0 ? idx : at::where(idx.lt(wrapped_scalar_tensor(0)), idx.add(wrapped_scalar_tensor(size)), idx);
   }
   if (idx.data_ptr() == index.data_ptr()) idx = idx.clone();
   int64_t* p = idx.data_ptr<int64_t>();
   for (int64_t i = 0; i < idx.numel(); ++i) {
-    if (p[i] < -size || p[i] >= size) out_of_bounds(p[i], size, dim, index_error);
+    if (p[i] < lowest || p[i] >= size) out_of_bounds(p[i], size, dim, how);
     if (p[i] < 0) p[i] += size;
   }
   return idx;
@@ -53,17 +74,14 @@ Tensor normalize_index(const Tensor& index, int64_t size, int64_t dim, bool inde
 }  // namespace
 
 Tensor index_select(const Tensor& self, int64_t dim, const Tensor& index) {
-  check_index_dtype(index, "index_select");
+  TORCH_CHECK(index.scalar_type() == ScalarType::Long || index.scalar_type() == ScalarType::Int,
+              "index_select(): Expected dtype int32 or int64 for index");
   TORCH_CHECK_INDEX(index.dim() <= 1, "index_select(): Index is supposed to be a vector");
   const int64_t d = c10::maybe_wrap_dim(dim, self.dim());
   const Tensor src = self.dim() == 0 ? self.view({1}) : self.contiguous();
   const int64_t size = src.size(d);
-  Tensor idx;
-  try {
-    idx = normalize_index(index.reshape({-1}), size, d);
-  } catch (const c10::IndexError&) {
-    TORCH_CHECK_INDEX(false, "index out of range in self");
-  }
+  const Tensor idx = normalize_index(index.reshape({-1}), size, d,
+                                     d == 1 && self.dim() > 1 ? OutOfBounds::IndexSelectDim1 : OutOfBounds::IndexSelect);
   std::vector<int64_t> shape = src.sizes().vec();
   shape[d] = idx.numel();
   Tensor out = at::empty(shape, self.scalar_type(), self.device());
@@ -80,15 +98,25 @@ void check_scatter_gather(const char* op, const Tensor& self, int64_t dim, const
   check_index_dtype(index, op);
   TORCH_CHECK(index.dim() == self.dim() || (index.dim() <= 1 && self.dim() <= 1), op,
               "(): Index tensor must have the same number of dimensions as ", src ? "self" : "input", " tensor");
-  for (int64_t d = 0; d < index.dim(); ++d) {
-    if (d == dim) continue;
-    TORCH_CHECK(index.size(d) <= self.size(d), op, "(): Expected index ", index.sizes(), " to be no larger than ",
-                src ? "self" : "input", " ", self.sizes(), " apart from dimension ", dim);
-    if (src) {
-      TORCH_CHECK(index.size(d) <= src->size(d), op, "(): Expected index ", index.sizes(),
-                  " to be no larger than src ", src->sizes(), " apart from dimension ", dim);
-    }
+  // The index may be shorter than self except along `dim`, and never longer
+  // than src along any dim: the kernel reads src at every index position.
+  // A 0-d tensor counts as one element along dim 0 (PyTorch's ensure_nonempty_size).
+  auto size_of = [](const Tensor& t, int64_t d) { return t.dim() == 0 ? int64_t{1} : t.size(d); };
+  for (int64_t d = 0; d < std::max<int64_t>(index.dim(), 1); ++d) {
+    const bool past_self = d != dim && size_of(index, d) > size_of(self, d);
+    const bool past_src = src && size_of(index, d) > size_of(*src, d);
+    TORCH_CHECK(!past_self && !past_src, op, "(): Expected index ", index.sizes(), " to be no larger than ",
+                src ? "self" : "input", " ", self.sizes(), " apart from dimension ", dim,
+                src ? c10::detail::str(" and to be no larger size than src ", src->sizes()) : std::string());
   }
+}
+
+// An in-place scatter writes self element by element: no aliasing of its own
+// elements, and no reading of an index or src that it overwrites.
+void check_scatter_overlap(const Tensor& self, const Tensor& index, const Tensor* src) {
+  assert_no_internal_overlap(self);
+  assert_no_overlap(self, index);
+  if (src) assert_no_overlap(self, *src);
 }
 
 }  // namespace
@@ -96,7 +124,7 @@ void check_scatter_gather(const char* op, const Tensor& self, int64_t dim, const
 Tensor gather(const Tensor& self, int64_t dim, const Tensor& index) {
   const int64_t d = c10::maybe_wrap_dim(dim, self.dim());
   check_scatter_gather("gather", self, d, index, nullptr);
-  const Tensor idx = normalize_index(index, self.dim() == 0 ? 1 : self.size(d), d, false);
+  const Tensor idx = normalize_index(index, self.dim() == 0 ? 1 : self.size(d), d, OutOfBounds::RuntimeError);
   Tensor out = at::empty(index.sizes(), self.scalar_type(), self.device());
   if (out.numel() > 0) scatter_gather_stub(self.device().type, self, d, idx, Tensor(), out, 0, ScatterMode::Gather);
   return out;
@@ -106,7 +134,8 @@ const Tensor& scatter_(const Tensor& self, int64_t dim, const Tensor& index, con
   const int64_t d = c10::maybe_wrap_dim(dim, self.dim());
   check_scatter_gather("scatter", self, d, index, &src);
   TORCH_CHECK(src.scalar_type() == self.scalar_type(), "scatter(): Expected self.dtype to be equal to src.dtype");
-  const Tensor idx = normalize_index(index, self.dim() == 0 ? 1 : self.size(d), d, false);
+  check_scatter_overlap(self, index, &src);
+  const Tensor idx = normalize_index(index, self.dim() == 0 ? 1 : self.size(d), d, OutOfBounds::RuntimeError);
   if (idx.numel() > 0) scatter_gather_stub(self.device().type, self, d, idx, src, Tensor(), 0, ScatterMode::Scatter);
   return self;
 }
@@ -118,7 +147,8 @@ Tensor scatter(const Tensor& self, int64_t dim, const Tensor& index, const Tenso
 const Tensor& scatter_(const Tensor& self, int64_t dim, const Tensor& index, const Scalar& value) {
   const int64_t d = c10::maybe_wrap_dim(dim, self.dim());
   check_scatter_gather("scatter", self, d, index, nullptr);
-  const Tensor idx = normalize_index(index, self.dim() == 0 ? 1 : self.size(d), d, false);
+  check_scatter_overlap(self, index, nullptr);
+  const Tensor idx = normalize_index(index, self.dim() == 0 ? 1 : self.size(d), d, OutOfBounds::RuntimeError);
   if (idx.numel() > 0) {
     scatter_gather_stub(self.device().type, self, d, idx, Tensor(), Tensor(), value, ScatterMode::ScatterFill);
   }
@@ -133,7 +163,8 @@ const Tensor& scatter_add_(const Tensor& self, int64_t dim, const Tensor& index,
   const int64_t d = c10::maybe_wrap_dim(dim, self.dim());
   check_scatter_gather("scatter_add", self, d, index, &src);
   TORCH_CHECK(src.scalar_type() == self.scalar_type(), "scatter_add(): Expected self.dtype to be equal to src.dtype");
-  const Tensor idx = normalize_index(index, self.dim() == 0 ? 1 : self.size(d), d, false);
+  check_scatter_overlap(self, index, &src);
+  const Tensor idx = normalize_index(index, self.dim() == 0 ? 1 : self.size(d), d, OutOfBounds::RuntimeError);
   if (idx.numel() > 0) {
     scatter_gather_stub(self.device().type, self, d, idx, src, Tensor(), 0, ScatterMode::ScatterAdd);
   }
