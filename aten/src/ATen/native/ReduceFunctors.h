@@ -27,9 +27,10 @@ C10_HOST_DEVICE inline double norm_term(double v, double p) { return std::pow(st
 C10_HOST_DEVICE inline double norm_finish(double sum, double p) { return std::pow(sum, 1.0 / p); }
 
 // var: sum of squared deviations over (n - correction), never a negative divisor.
-C10_HOST_DEVICE inline double var_finish(double m2, double n, double correction) {
+C10_HOST_DEVICE inline double var_finish(double m2, double n, double correction, bool sqrt = false) {
   const double d = n - correction;
-  return m2 / (d > 0 ? d : 0.0);
+  const double var = m2 / (d > 0 ? d : 0.0);
+  return sqrt ? ::sqrt(var) : var;
 }
 
 }  // namespace at::native

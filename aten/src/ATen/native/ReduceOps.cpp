@@ -2,6 +2,7 @@
 // here; the kernel (cpu/ReduceOpsKernel.cpp) only ever sees a contiguous
 // [outer, inner] matrix whose rows it reduces.
 #include <ATen/ATen.h>
+#include <ATen/ScalarOps.h>
 #include <ATen/native/ReduceOps.h>
 
 #include <cmath>
@@ -82,8 +83,10 @@ Tensor reduce(const Tensor& self, OptionalIntArrayRef dim, bool keepdim, ScalarT
   TORCH_CHECK(!needs_elements || r.inner > 0 || r.outer == 0, name,
               "(): cannot perform reduction on tensor with no elements because the operation does not have an "
               "identity");
-  const ScalarType out_dtype =
-      (params.op == ReduceOp::Any || params.op == ReduceOp::All) ? ScalarType::Bool : dtype;
+  // any/all give bool, but uint8 for uint8 input (PyTorch keeps it for old code).
+  const ScalarType out_dtype = (params.op == ReduceOp::Any || params.op == ReduceOp::All)
+                                   ? (self.scalar_type() == ScalarType::Byte ? ScalarType::Byte : ScalarType::Bool)
+                                   : dtype;
   Tensor out = at::empty(r.kept, out_dtype, self.device());
   if (r.outer > 0) reduce_rows_stub(self.device().type, out, Tensor(), r.rows, r.outer, r.inner, params);
   return out.view(r.shape);
@@ -213,15 +216,23 @@ Tensor argmin(const Tensor& self, std::optional<int64_t> dim, bool keepdim) {
   return arg_reduce(self, dim, keepdim, ReduceOp::ArgMin, "argmin");
 }
 
-Tensor var(const Tensor& self, OptionalIntArrayRef dim, const std::optional<Scalar>& correction, bool keepdim) {
+namespace {
+Tensor var_or_std(const Tensor& self, OptionalIntArrayRef dim, const std::optional<Scalar>& correction, bool keepdim,
+                  bool sqrt) {
   TORCH_CHECK(self.is_floating_point(), "std and var only support floating point and complex dtypes");
   ReduceParams params{ReduceOp::Var};
   params.correction = correction ? correction->toDouble() : 1.0;
-  return reduce(self, dim, keepdim, self.scalar_type(), params, "var");
+  params.sqrt = sqrt;
+  return reduce(self, dim, keepdim, self.scalar_type(), params, sqrt ? "std" : "var");
+}
+}  // namespace
+
+Tensor var(const Tensor& self, OptionalIntArrayRef dim, const std::optional<Scalar>& correction, bool keepdim) {
+  return var_or_std(self, dim, correction, keepdim, false);
 }
 
 Tensor std(const Tensor& self, OptionalIntArrayRef dim, const std::optional<Scalar>& correction, bool keepdim) {
-  return native::var(self, dim, correction, keepdim).sqrt_();
+  return var_or_std(self, dim, correction, keepdim, true);
 }
 
 // The `unbiased` forms: correction 1 (Bessel's) or 0.
@@ -244,11 +255,21 @@ Tensor norm(const Tensor& self, const std::optional<Scalar>& p, OptionalIntArray
   return reduce(self, dim, keepdim, float_dtype(self, "linalg.vector_norm"), params, "norm");
 }
 
+namespace {
+// any/all over an empty list of dims reduce nothing: each element's truth.
+Tensor truth_of(const Tensor& self) {
+  const ScalarType t = self.scalar_type() == ScalarType::Byte ? ScalarType::Byte : ScalarType::Bool;
+  return self.scalar_type() == ScalarType::Bool ? self.clone() : self.ne(wrapped_scalar_tensor(0)).to(t);
+}
+}  // namespace
+
 Tensor any(const Tensor& self, OptionalIntArrayRef dim, bool keepdim) {
+  if (dim && dim->empty()) return truth_of(self);
   return reduce(self, dim, keepdim, self.scalar_type(), {ReduceOp::Any}, "any");
 }
 
 Tensor all(const Tensor& self, OptionalIntArrayRef dim, bool keepdim) {
+  if (dim && dim->empty()) return truth_of(self);
   return reduce(self, dim, keepdim, self.scalar_type(), {ReduceOp::All}, "all");
 }
 

@@ -10,6 +10,7 @@ struct ReduceParams {
   ReduceOp op;
   double p = 2;           // Norm: the order
   double correction = 1;  // Var: divide by N - correction
+  bool sqrt = false;      // Var: give the standard deviation, its root taken in double (3e19's std fits a float)
   // `in` is laid out [inner, outer] (the reduced dims lead): reduce columns.
   // Only for Sum, Prod, Max, Min, Any and All without indices.
   bool columns = false;

@@ -118,16 +118,28 @@ double norm_of(const T* x, int64_t n, double p) {
   }
   if (p == 0) return static_cast<double>(sum_of(x, n, [](double v) { return v != 0 ? 1.0 : 0.0; }));
   if (p == 1) return sum_of(x, n, [](double v) { return std::abs(v); });
-  if (p == 2) return std::sqrt(sum_of(x, n, [](double v) { return v * v; }));
-  return norm_finish(sum_of(x, n, [p](double v) { return norm_term(v, p); }), p);
+  if (p == 2) return std::sqrt(sum_in_double(x, n, [](double v) { return v * v; }));
+  return norm_finish(sum_in_double(x, n, [p](double v) { return norm_term(v, p); }), p);
+}
+
+// Sums f(x) in double throughout: for squares and the like, whose float
+// partial sums would overflow where the result fits (the std of [0, 3e19]).
+template <typename T, typename F>
+double sum_in_double(const T* x, int64_t n, F f) {
+  double s[8] = {};
+  int64_t i = 0;
+  for (; i + 8 <= n; i += 8)
+    for (int k = 0; k < 8; ++k) s[k] += f(static_cast<double>(x[i + k]));
+  for (; i < n; ++i) s[0] += f(static_cast<double>(x[i]));
+  return ((s[0] + s[1]) + (s[2] + s[3])) + ((s[4] + s[5]) + (s[6] + s[7]));
 }
 
 template <typename T>
-double var_of(const T* x, int64_t n, double correction) {
+double var_of(const T* x, int64_t n, double correction, bool sqrt) {
   const double mean = n > 0 ? sum_of(x, n, [](double v) { return v; }) / static_cast<double>(n)
                             : std::numeric_limits<double>::quiet_NaN();
-  const double m2 = sum_of(x, n, [mean](double v) { return (v - mean) * (v - mean); });
-  return var_finish(m2, static_cast<double>(n), correction);
+  const double m2 = sum_in_double(x, n, [mean](double v) { return (v - mean) * (v - mean); });
+  return var_finish(m2, static_cast<double>(n), correction, sqrt);
 }
 
 template <typename T>
@@ -135,7 +147,7 @@ double logsumexp_of(const T* x, int64_t n) {
   double m = -std::numeric_limits<double>::infinity();
   for (int64_t i = 0; i < n; ++i) m = std::max(m, static_cast<double>(x[i]));
   if (std::isinf(m)) return m;  // all -inf, or some +inf
-  return m + std::log(sum_of(x, n, [m](double v) { return std::exp(v - m); }));
+  return m + std::log(sum_in_double(x, n, [m](double v) { return std::exp(v - m); }));
 }
 
 template <typename T>
@@ -175,14 +187,14 @@ void reduce_row(const ReduceParams& params, const T* x, int64_t n, const Tensor&
           break;
         }
       }
-      out.data_ptr<bool>()[i] = result;
+      static_cast<bool*>(out.data_ptr())[i] = result;  // bool or uint8 (any/all of uint8)
       return;
     }
     case ReduceOp::Norm:
       out.data_ptr<T>()[i] = static_cast<T>(norm_of(x, n, params.p));
       return;
     case ReduceOp::Var:
-      out.data_ptr<T>()[i] = static_cast<T>(var_of(x, n, params.correction));
+      out.data_ptr<T>()[i] = static_cast<T>(var_of(x, n, params.correction, params.sqrt));
       return;
     case ReduceOp::LogSumExp:
       out.data_ptr<T>()[i] = static_cast<T>(logsumexp_of(x, n));
@@ -199,7 +211,7 @@ void reduce_columns(const ReduceParams& params, const T* x, int64_t rows, int64_
     const int64_t w = e - b;
     if (params.op == ReduceOp::Any || params.op == ReduceOp::All) {
       const bool want = params.op == ReduceOp::Any;
-      bool* y = out.data_ptr<bool>() + b;
+      bool* y = static_cast<bool*>(out.data_ptr()) + b;
       for (int64_t j = 0; j < w; ++j) y[j] = !want;
       for (int64_t r = 0; r < rows; ++r)
         for (int64_t j = 0; j < w; ++j)
@@ -259,7 +271,7 @@ bool reduce_long_row(const ReduceParams& params, const T* x, int64_t n, const Te
       } else if (sum) {
         partial[c] = static_cast<double>(sum_of(x + lo, len, [](auto v) { return v; }));
       } else {
-        partial[c] = static_cast<double>(sum_of(x + lo, len, [](auto v) { return v * v; }));
+        partial[c] = sum_in_double(x + lo, len, [](double v) { return v * v; });
       }
     }
   });

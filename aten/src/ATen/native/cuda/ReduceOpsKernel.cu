@@ -162,7 +162,7 @@ __global__ void reduce_rows_kernel(RowView<T> view, int64_t outer, int64_t n, Re
         const double m2 =
             fold_row(view, row, n, 0.0, [mean](T x) { const double d = static_cast<double>(x) - mean; return d * d; },
                      Plus{});
-        if (first) out[row] = static_cast<T>(var_finish(m2, static_cast<double>(n), p.correction));
+        if (first) out[row] = static_cast<T>(var_finish(m2, static_cast<double>(n), p.correction, p.sqrt));
         break;
       }
       case ReduceOp::LogSumExp: {
@@ -188,7 +188,7 @@ void reduce_rows_kernel_cuda(const Tensor& out, const Tensor& indices, const Ten
                                  params.columns ? outer : 1};
     const bool bool_out = params.op == ReduceOp::Any || params.op == ReduceOp::All;
     scalar_t* o = (!bool_out && out.defined()) ? static_cast<scalar_t*>(out.data_ptr()) : nullptr;
-    bool* ob = bool_out ? out.data_ptr<bool>() : nullptr;
+    bool* ob = bool_out ? static_cast<bool*>(out.data_ptr()) : nullptr;  // bool or uint8 (any/all of uint8)
     int64_t* idx = indices.defined() ? indices.data_ptr<int64_t>() : nullptr;
     const unsigned int blocks = static_cast<unsigned int>(std::min<int64_t>(outer, 65535));
     reduce_rows_kernel<scalar_t><<<blocks, kThreadsPerBlock, 0, cuda::current_stream()>>>(view, outer, inner, params,
