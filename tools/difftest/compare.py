@@ -31,10 +31,35 @@ def _number(v):
     return v
 
 
-def values_differ(ours: list, ref: list, dtype: str) -> str | None:
+def input_dtypes(case: dict) -> set[str]:
+    """Every tensor dtype among a case's arguments."""
+    found = set()
+
+    def walk(spec):
+        if spec.get("t") == "tensor":
+            found.add(spec["dtype"])
+        for item in spec.get("items", []):
+            walk(item)
+
+    for spec in [*case["args"], *case["kwargs"].values()]:
+        walk(spec)
+    return found
+
+
+def loosest(dtypes) -> tuple[float, float]:
+    """The tolerance of the least precise floating dtype a result went through:
+    float16 inputs computed into a float32 out= carry float16's rounding, and
+    integer inputs compute in float32."""
+    tols = [TOLERANCE.get(d if d in TOLERANCE else "float32", (0.0, 0.0)) for d in dtypes if d != "bool"]
+    return (max((t[0] for t in tols), default=0.0), max((t[1] for t in tols), default=0.0))
+
+
+def values_differ(ours: list, ref: list, dtype: str, floor: tuple[float, float] = (0.0, 0.0)) -> str | None:
     if len(ours) != len(ref):
         return f"{len(ours)} values, PyTorch has {len(ref)}"
     rtol, atol = TOLERANCE.get(dtype, (0.0, 0.0))
+    if dtype in TOLERANCE:
+        rtol, atol = max(rtol, floor[0]), max(atol, floor[1])
     for i, (a, b) in enumerate(zip(ours, ref)):
         a, b = _number(a), _number(b)
         if isinstance(b, float) and math.isnan(b):
@@ -55,7 +80,8 @@ def values_differ(ours: list, ref: list, dtype: str) -> str | None:
     return None
 
 
-def compare_results(ours: dict, ref: dict, metadata_only: bool, path: str = "result") -> tuple[str, str] | None:
+def compare_results(ours: dict, ref: dict, metadata_only: bool, path: str = "result",
+                    floor: tuple[float, float] = (0.0, 0.0)) -> tuple[str, str] | None:
     """(category, detail) of the first difference between two encoded results."""
     if ours["t"] != ref["t"]:
         return "value", f"{path}: {ours['t']} where PyTorch returns {ref['t']}"
@@ -65,7 +91,7 @@ def compare_results(ours: dict, ref: dict, metadata_only: bool, path: str = "res
         if ours["shape"] != ref["shape"]:
             return "shape", f"{path}: shape {ours['shape']} where PyTorch gives {ref['shape']}"
         if not metadata_only and "values" in ref:
-            diff = values_differ(ours.get("values", []), ref["values"], ref["dtype"])
+            diff = values_differ(ours.get("values", []), ref["values"], ref["dtype"], floor)
             if diff:
                 return "value", f"{path}: {diff}"
         return None
@@ -73,7 +99,7 @@ def compare_results(ours: dict, ref: dict, metadata_only: bool, path: str = "res
         if len(ours["items"]) != len(ref["items"]):
             return "shape", f"{path}: {len(ours['items'])} items where PyTorch gives {len(ref['items'])}"
         for i, (a, b) in enumerate(zip(ours["items"], ref["items"])):
-            d = compare_results(a, b, metadata_only, f"{path}[{i}]")
+            d = compare_results(a, b, metadata_only, f"{path}[{i}]", floor)
             if d:
                 return d
         return None
@@ -109,11 +135,12 @@ def verdict(case: dict, ours: dict | None, ref: dict) -> tuple[str, str]:
             return "exception_class", f"{ours['error']} where PyTorch raises {ref['error']}: {ref['message']}"
         return "ok", ""
     metadata_only = case.get("random", False)
-    d = compare_results(ours["result"], ref["result"], metadata_only)
+    floor = loosest(input_dtypes(case))
+    d = compare_results(ours["result"], ref["result"], metadata_only, floor=floor)
     if d:
         return d
     if "mutated" in ref:
-        d = compare_results(ours["mutated"], ref["mutated"], metadata_only, "written tensor")
+        d = compare_results(ours["mutated"], ref["mutated"], metadata_only, "written tensor", floor)
         if d:
             return d
     if "grads" in ref or "grads" in ours:
@@ -121,7 +148,9 @@ def verdict(case: dict, ours: dict | None, ref: dict) -> tuple[str, str]:
         if og is None or rg is None or ("error" in og) != ("error" in rg):
             return "grad", f"gradients: ours {og and og.get('error', 'computed')}, PyTorch {rg and rg.get('error', 'computed')}"
         if "error" not in rg:
-            d = compare_results(og, rg, False, "grad")
+            # Gradients pass through the result's dtype too (prod(x, dtype=bfloat16)).
+            result_dtypes = {r.get("dtype") for r in [ref["result"], *ref["result"].get("items", [])] if r.get("dtype")}
+            d = compare_results(og, rg, False, "grad", loosest(input_dtypes(case) | result_dtypes))
             if d:
                 return "grad", d[1]
     ours_names, ref_names = grad_fn_names(ours["result"]), grad_fn_names(ref["result"])

@@ -201,12 +201,15 @@ Tensor pow_exponent_backward(const Tensor& grad, const Tensor& self, const Tenso
   return at::where(zero_base, scalar(0, result), d).mul(grad);
 }
 
+Tensor threshold_backward(const Tensor& grad, const Tensor& result, double threshold) {
+  return grad.masked_fill(result.le(scalar(threshold, result)), 0);
+}
+
 Tensor extremum_backward(const Tensor& grad, const Tensor& self, const Tensor& other, bool self_wins_when_greater) {
-  // Ties share the gradient equally, as in PyTorch.
-  const Tensor wins = self_wins_when_greater ? self.gt(other) : self.lt(other);
-  const Tensor ties = self.eq(other);
-  const Tensor share = wins.to(grad.scalar_type()).add(ties.to(grad.scalar_type()).mul(scalar(0.5, grad)));
-  return grad.mul(share);
+  // PyTorch's rule: ties share the gradient equally; self gets none only
+  // where it lost outright, so at a NaN both sides get all of it.
+  const Tensor lost = self_wins_when_greater ? self.lt(other) : self.gt(other);
+  return at::where(self.eq(other), grad.mul(scalar(0.5, grad)), grad).masked_fill(lost, 0);
 }
 
 Tensor select_backward(const Tensor& grad, IntArrayRef sizes, int64_t dim, int64_t index) {

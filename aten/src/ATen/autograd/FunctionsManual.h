@@ -44,6 +44,8 @@ Tensor gelu_backward(const Tensor& grad, const Tensor& self, std::string_view ap
 
 Tensor pow_self_backward(const Tensor& grad, const Tensor& self, const Tensor& exponent);
 Tensor pow_exponent_backward(const Tensor& grad, const Tensor& self, const Tensor& exponent, const Tensor& result);
+// relu: the gradient where the result is above the threshold (NaN too), as PyTorch's threshold_backward.
+Tensor threshold_backward(const Tensor& grad, const Tensor& result, double threshold);
 Tensor extremum_backward(const Tensor& grad, const Tensor& self, const Tensor& other, bool self_wins_when_greater);
 
 Tensor select_backward(const Tensor& grad, IntArrayRef sizes, int64_t dim, int64_t index);

@@ -319,19 +319,22 @@ void scan_row(ScanOp op, const T* x, T* y, int64_t n) {
     case ScanOp::LogSoftmax: {
       if constexpr (std::is_same_v<T, float>) {
         // One pass for the max, one computing exp(x - max) and its sum (vectorised).
-        const float m = vec::max(x, n);
-        const double total = vec::exp_shifted_sum(x, std::isinf(m) ? 0.0f : m, y, n);
+        // Shifted by the max, as PyTorch does: a +inf makes the row NaN; an
+        // all -inf row (no shift) gives 0/0, NaN too.
+        const float max = vec::max(x, n);
+        const float m = max == -std::numeric_limits<float>::infinity() ? 0.0f : max;
+        const double total = vec::exp_shifted_sum(x, m, y, n);
         if (op == ScanOp::Softmax) {
           const float inv = static_cast<float>(1.0 / total);
           for (int64_t k = 0; k < n; ++k) y[k] *= inv;
         } else {
-          const float lse = (std::isinf(m) ? 0.0f : m) + static_cast<float>(std::log(total));
+          const float lse = m + static_cast<float>(std::log(total));
           for (int64_t k = 0; k < n; ++k) y[k] = x[k] - lse;
         }
       } else if constexpr (c10::is_floating_v<T>) {
         double m = -std::numeric_limits<double>::infinity();
         for (int64_t k = 0; k < n; ++k) m = std::max(m, static_cast<double>(x[k]));
-        if (std::isinf(m)) m = 0;
+        if (m == -std::numeric_limits<double>::infinity()) m = 0;
         double total = 0;
         for (int64_t k = 0; k < n; ++k) total += std::exp(static_cast<double>(x[k]) - m);
         if (op == ScanOp::Softmax) {
