@@ -3,7 +3,7 @@ import numpy as np
 
 import torch
 
-from .core import ALL, FLOATS, INTS, NUMERIC, ErrorInput, OpInfo, SampleInput, float_result, make_array, python_scalar
+from .core import ALL, FLOATS, INTS, NUMERIC, ErrorInput, KnownValue, OpInfo, SampleInput, float_result, make_array, python_scalar
 
 SHAPE_PAIRS = [
     ((3, 4), (3, 4)),
@@ -154,7 +154,9 @@ BINARY_OPS = [
     OpInfo("minimum", np.minimum, ALL, binary_samples, supports_out=True, takes_numbers=False,
            error_inputs=number_is_a_type_error("minimum")),
     OpInfo("maximum", np.maximum, ALL, binary_samples, supports_out=True, takes_numbers=False,
-           error_inputs=number_is_a_type_error("maximum")),
+           error_inputs=number_is_a_type_error("maximum"), known_values=lambda: [
+               KnownValue((torch.tensor([float("nan"), 1.0, 2.0]), torch.tensor([0.0, 1.0, 3.0])), {},
+                          torch.tensor([1.0, 0.5, 0.0]), grad_of=0, why="NaN passes the gradient; ties share it")]),
     OpInfo("bitwise_and", np.bitwise_and, INTS + (torch.bool,), binary_samples, inplace=True, supports_out=True),
     OpInfo("bitwise_or", np.bitwise_or, INTS + (torch.bool,), binary_samples, inplace=True, supports_out=True),
     OpInfo("bitwise_xor", np.bitwise_xor, INTS + (torch.bool,), binary_samples, inplace=True, supports_out=True),
@@ -169,6 +171,12 @@ BINARY_OPS = [
     _bool_result("logical_xor", np.logical_xor, takes_numbers=False),
     OpInfo("where", _where, ALL, _where_samples, op=_where_op, method=False),
     OpInfo("clamp", lambda x, min=None, max=None: np.clip(x, min, max), FLOATS + INTS, _clamp_samples,
+           known_values=lambda: [
+               KnownValue((torch.tensor([1.0, 5.0]), 3, 2), {}, torch.tensor([2.0, 2.0]), why="max wins over min"),
+               KnownValue((torch.tensor([1.0, 3.0, 5.0]), 1, 3), {}, torch.tensor([1.0, 1.0, 0.0]), grad_of=0,
+                          why="the gradient at a bound is whole, not halved"),
+               KnownValue((torch.tensor([1, 5], dtype=torch.int16), torch.tensor([2.5], dtype=torch.float64)), {},
+                          torch.tensor([2.5, 5.0], dtype=torch.float64), why="a float64 bound promotes")],
            error_inputs=_clamp_errors),
     OpInfo("masked_fill", _masked_fill_ref, ALL, _masked_fill_samples, error_inputs=_masked_fill_errors),
 ]

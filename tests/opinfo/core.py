@@ -43,6 +43,20 @@ def float_result(dtype):
 
 
 @dataclass
+class KnownValue:
+    """A call whose exact answer PyTorch 2.13 gives: a regression record for a
+    difference tools/difftest once found. `expect` is a tensor (values, dtype
+    and shape must match, NaN where NaN) or, with `grad_of`, the gradient of
+    sum(result) with respect to that argument index."""
+
+    args: tuple
+    kwargs: dict
+    expect: Any
+    grad_of: Optional[int] = None
+    why: str = ""
+
+
+@dataclass
 class OpInfo:
     name: str
     ref: Callable  # numpy reference: ref(*numpy_args, **kwargs)
@@ -59,6 +73,8 @@ class OpInfo:
     # A Python number may stand for the second operand (t.eq(2)); ops without
     # that in PyTorch (minimum, logical_and) raise TypeError for one.
     takes_numbers: bool = True
+    # Exact PyTorch answers for inputs that once came out differently (KnownValue).
+    known_values: Callable[[], Iterable[KnownValue]] = lambda: ()
 
     @property
     def id(self) -> str:

@@ -3,7 +3,7 @@ import numpy as np
 
 import torch
 
-from .core import ALL, FLOATS, NUMERIC, ErrorInput, OpInfo, SampleInput, make_array
+from .core import ALL, FLOATS, NUMERIC, ErrorInput, KnownValue, OpInfo, SampleInput, make_array
 
 NUMERIC_AND_BOOL = NUMERIC + (torch.bool,)
 
@@ -172,17 +172,34 @@ REDUCTION_OPS = [
     OpInfo("var", _var_ref(np.var), FLOATS, _var_samples,
            error_inputs=lambda: iter([ErrorInput((torch.ones(2, dtype=torch.int64),), {}, RuntimeError,
                                                  "std and var only support floating point")])),
-    OpInfo("std", _var_ref(np.std), FLOATS, _var_samples),
-    OpInfo("norm", _norm_ref, FLOATS, _norm_samples),
+    OpInfo("std", _var_ref(np.std), FLOATS, _var_samples, known_values=lambda: [
+        KnownValue((torch.tensor([0.0, 3e19]),), {}, torch.tensor(2.1213203e19), why="squares overflowed float"),
+        KnownValue((torch.zeros(0, 2),), {"dim": 0, "correction": -3}, torch.tensor([float("nan")] * 2),
+                   why="the std of nothing is NaN whatever the correction")]),
+    OpInfo("norm", _norm_ref, FLOATS, _norm_samples, known_values=lambda: [
+        KnownValue((torch.tensor([0.0, 3e19]),), {}, torch.tensor(3e19), why="squares overflowed float"),
+        KnownValue((torch.tensor([[0.4018, 0.1647]]), -1e30, [0], True), {}, torch.tensor([[0.4018, 0.1647]]),
+                   why="|x|^p vanished for a huge |p|")]),
     OpInfo("any", lambda x, dim=None, keepdim=False: np.any(x, axis=dim, keepdims=keepdim), ALL, _any_samples,
+           known_values=lambda: [
+               KnownValue((torch.tensor([0, 2], dtype=torch.uint8),), {}, torch.tensor(1, dtype=torch.uint8),
+                          why="uint8 input gives uint8, as in PyTorch"),
+               KnownValue((torch.zeros(2, 0),), {"dim": [], "keepdim": True}, torch.zeros(2, 0, dtype=torch.bool),
+                          why="an empty dim list reduces nothing")],
            result_dtype=lambda d: torch.bool),
     OpInfo("all", lambda x, dim=None, keepdim=False: np.all(x, axis=dim, keepdims=keepdim), ALL, _any_samples,
            result_dtype=lambda d: torch.bool),
     OpInfo("logsumexp", _logsumexp_ref, FLOATS,
            lambda op, d, rng: [SampleInput((make_array((3, 4), d, rng), 1)),
-                               SampleInput((make_array((3, 4), d, rng), (0, 1)), {"keepdim": True})]),
+                               SampleInput((make_array((3, 4), d, rng), (0, 1)), {"keepdim": True})],
+           known_values=lambda: [KnownValue((torch.tensor([float("inf"), float("nan")]), 0), {},
+                                            torch.tensor(float("nan")), why="an inf hid the NaN")]),
     OpInfo("cumsum", lambda x, dim: np.cumsum(x.astype(np.float64 if x.dtype.kind == "f" else np.int64), axis=dim),
            ALL, _scan_samples, result_dtype=lambda d: d if d.is_floating_point else torch.int64),
-    OpInfo("softmax", _softmax_ref, FLOATS, _scan_samples),
-    OpInfo("log_softmax", _log_softmax_ref, FLOATS, _scan_samples),
+    OpInfo("softmax", _softmax_ref, FLOATS, _scan_samples, known_values=lambda: [
+        KnownValue((torch.tensor([[1.0, float("inf"), 2.0]]), 1), {}, torch.tensor([[float("nan")] * 3]),
+                   why="a +inf row is NaN, not one-hot")]),
+    OpInfo("log_softmax", _log_softmax_ref, FLOATS, _scan_samples, known_values=lambda: [
+        KnownValue((torch.tensor([1e8, 1e8]), 0), {}, torch.tensor([-0.6931472, -0.6931472]),
+                   why="large equal values gave [0, 0]")]),
 ]

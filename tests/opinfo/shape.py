@@ -3,7 +3,7 @@ import numpy as np
 
 import torch
 
-from .core import ALL, NUMERIC, ErrorInput, OpInfo, SampleInput, make_array
+from .core import ALL, NUMERIC, ErrorInput, KnownValue, OpInfo, SampleInput, make_array
 
 
 def _samples(*cases):

@@ -3,7 +3,7 @@ import numpy as np
 
 import torch
 
-from .core import ALL, FLOATS, INTS, NUMERIC, ErrorInput, OpInfo, SampleInput, float_result, make_array
+from .core import ALL, FLOATS, INTS, NUMERIC, ErrorInput, KnownValue, OpInfo, SampleInput, float_result, make_array
 
 SHAPES = [(), (5,), (3, 4), (2, 3, 4), (0, 3)]
 
@@ -64,7 +64,9 @@ UNARY_OPS = [
     # PyTorch has no abs for bool: NotImplementedError, like every dtype a kernel lacks.
     unary("abs", np.abs, dtypes=NUMERIC, to_float=False, error_inputs=lambda: [
         ErrorInput((torch.tensor([True]),), {}, NotImplementedError, "not implemented for 'Bool'")]),
-    unary("relu", lambda x: np.maximum(x, 0).astype(x.dtype), dtypes=NUMERIC, to_float=False, supports_out=False),
+    unary("relu", lambda x: np.maximum(x, 0).astype(x.dtype), dtypes=NUMERIC, to_float=False, supports_out=False,
+          known_values=lambda: [KnownValue((torch.tensor([-1.0, float("nan"), 2.0]),), {},
+                                           torch.tensor([0.0, 1.0, 1.0]), grad_of=0, why="NaN passes the gradient")]),
     unary("exp", np.exp),
     unary("log", np.log, domain=(0.1, 10.0)),
     unary("sqrt", np.sqrt, domain=(0.0, 10.0)),

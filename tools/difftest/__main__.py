@@ -116,6 +116,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", help="comma-separated op names")
     parser.add_argument("--out", default=os.path.join(generate.ROOT, "build", "difftest"))
     parser.add_argument("--show", type=int, default=0, help="print the first N differences")
+    parser.add_argument("--fail-on", default=",".join(compare.CATEGORIES),
+                        help="comma-separated categories that fail the run (default: every difference); "
+                             "the others are reported only")
     args = parser.parse_args(argv)
     ours_python, reference_python = os.path.abspath(args.ours), os.path.abspath(args.reference)
 
@@ -165,7 +168,14 @@ def main(argv: list[str] | None = None) -> int:
     with open(os.path.join(args.out, "summary.json"), "w") as f:
         json.dump({"cases": len(cases), "seed": args.seed, "seconds": round(seconds, 1), "totals": dict(totals),
                    "by_op": {op: dict(c) for op, c in sorted(by_op.items())}}, f, indent=1)
-    return 1 if failures else 0
+    failing = set(args.fail_on.split(","))
+    unknown = failing - set(compare.CATEGORIES)
+    if unknown:
+        parser.error(f"--fail-on: unknown categories {sorted(unknown)}; known: {', '.join(compare.CATEGORIES)}")
+    fatal = collections.Counter(category for _, category, _ in failures if category in failing)
+    if fatal:
+        print("failing: " + ", ".join(f"{k} {v}" for k, v in fatal.most_common()))
+    return 1 if fatal else 0
 
 
 if __name__ == "__main__":

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import math
 
+CATEGORIES = ("crash", "rejected", "missing_check", "exception_class", "dtype", "shape", "value", "grad", "grad_fn")
+
 # Tolerances by result dtype: (rtol, atol). Reductions and transcendental
 # functions may round differently in the last bits; half types much more.
 TOLERANCE = {

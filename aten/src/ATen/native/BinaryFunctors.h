@@ -48,8 +48,10 @@ C10_HOST_DEVICE T multiply(T a, T b) {
 template <typename T>
 C10_HOST_DEVICE T trunc_divide(T x, T y) {
   if constexpr (c10::is_floating_v<T>) {
+    // The quotient rounds to T first, as PyTorch's kernels divide in T:
+    // bfloat16 -22.98 is -23 before it is truncated.
     using M = c10::opmath_t<T>;
-    return std::trunc(M(x) / M(y));
+    return std::trunc(M(T(M(x) / M(y))));
   } else {
     if (y == 0) {
       zero_division();

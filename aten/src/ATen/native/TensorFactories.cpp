@@ -126,14 +126,21 @@ Tensor arange(const Scalar& start, const Scalar& end, const Scalar& step, std::o
   TORCH_CHECK(st != 0, "step must be nonzero");
   TORCH_CHECK((st > 0 && e >= s) || (st < 0 && e <= s), "upper bound and larger bound inconsistent with step sign");
   int64_t n;
-  if (any_float) {
+  Scalar first = start, stride = step;
+  if (any_float && !c10::isIntegralType(type, false)) {
     n = static_cast<int64_t>(std::ceil((e - s) / st));
   } else {
-    const int64_t si = start.toLong(), ei = end.toLong(), sti = step.toLong();
-    n = sti > 0 ? (ei - si + sti - 1) / sti : (si - ei - sti - 1) / -sti;
+    // An integer result counts in integers: PyTorch truncates the bounds and
+    // step first (arange(-1.5, -1, 3, dtype=torch.int64) is empty).
+    const int64_t si = start.to_unchecked<int64_t>(), ei = end.to_unchecked<int64_t>(),
+                  sti = step.to_unchecked<int64_t>();
+    TORCH_CHECK(sti != 0, "step must be nonzero");
+    n = sti > 0 ? std::max<int64_t>(0, (ei - si + sti - 1) / sti) : std::max<int64_t>(0, (si - ei - sti - 1) / -sti);
+    first = si;
+    stride = sti;
   }
   Tensor result = at::empty({n}, type, device);
-  if (n > 0) arange_stub(result.device().type, result, start, step);
+  if (n > 0) arange_stub(result.device().type, result, first, stride);
   return result;
 }
 

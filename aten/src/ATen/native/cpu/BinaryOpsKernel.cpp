@@ -51,10 +51,19 @@ void div_floor_kernel(TensorIterator& iter) {
 
 void pow_kernel(TensorIterator& iter) {
   AT_DISPATCH_ALL_TYPES(iter.common_dtype(), "pow", [&] {
-    const bool squared = iter.is_scalar(2) && c10::is_floating_v<scalar_t> &&
-                         *static_cast<const scalar_t*>(iter.input(1).data_ptr()) == scalar_t(2);
-    if (squared) {
+    // A number exponent of 2 or +-0.5 is a square or a root, as in PyTorch
+    // ((-inf) ** 0.5 is then NaN, where std::pow gives inf).
+    using M = c10::opmath_t<scalar_t>;
+    const bool number = iter.is_scalar(2) && c10::is_floating_v<scalar_t>;
+    const M e = number ? M(*static_cast<const scalar_t*>(iter.input(1).data_ptr())) : M(0);
+    if (number && e == M(2)) {
       cpu_kernel(iter, [](scalar_t b, scalar_t) -> scalar_t { return b * b; });
+    } else if (number && (e == M(0.5) || e == M(-0.5))) {
+      const bool inverse = e < 0;
+      cpu_kernel(iter, [inverse](scalar_t b, scalar_t) -> scalar_t {
+        const M r = std::sqrt(M(b));
+        return inverse ? M(1) / r : r;
+      });
     } else {
       cpu_kernel(iter, [](scalar_t b, scalar_t e) -> scalar_t { return power(b, e); });
     }

@@ -105,6 +105,18 @@ int64_t arg_extreme(const T* x, int64_t n) {
   return best;
 }
 
+// Sums f(x) in double throughout: for squares and the like, whose float
+// partial sums would overflow where the result fits (the std of [0, 3e19]).
+template <typename T, typename F>
+double sum_in_double(const T* x, int64_t n, F f) {
+  double s[8] = {};
+  int64_t i = 0;
+  for (; i + 8 <= n; i += 8)
+    for (int k = 0; k < 8; ++k) s[k] += f(static_cast<double>(x[i + k]));
+  for (; i < n; ++i) s[0] += f(static_cast<double>(x[i]));
+  return ((s[0] + s[1]) + (s[2] + s[3])) + ((s[4] + s[5]) + (s[6] + s[7]));
+}
+
 template <typename T>
 double norm_of(const T* x, int64_t n, double p) {
   if (std::isinf(p)) {
@@ -119,25 +131,24 @@ double norm_of(const T* x, int64_t n, double p) {
   if (p == 0) return static_cast<double>(sum_of(x, n, [](double v) { return v != 0 ? 1.0 : 0.0; }));
   if (p == 1) return sum_of(x, n, [](double v) { return std::abs(v); });
   if (p == 2) return std::sqrt(sum_in_double(x, n, [](double v) { return v * v; }));
-  return norm_finish(sum_in_double(x, n, [p](double v) { return norm_term(v, p); }), p);
-}
-
-// Sums f(x) in double throughout: for squares and the like, whose float
-// partial sums would overflow where the result fits (the std of [0, 3e19]).
-template <typename T, typename F>
-double sum_in_double(const T* x, int64_t n, F f) {
-  double s[8] = {};
-  int64_t i = 0;
-  for (; i + 8 <= n; i += 8)
-    for (int k = 0; k < 8; ++k) s[k] += f(static_cast<double>(x[i + k]));
-  for (; i < n; ++i) s[0] += f(static_cast<double>(x[i]));
-  return ((s[0] + s[1]) + (s[2] + s[3])) + ((s[4] + s[5]) + (s[6] + s[7]));
+  // Other orders are scaled by the largest |x| (the smallest for p < 0), so
+  // that |x|^p neither overflows nor vanishes for large |p|: the norm of one
+  // element is that element's |x| whatever p is, as in PyTorch.
+  double scale = p > 0 ? 0.0 : std::numeric_limits<double>::infinity();
+  for (int64_t i = 0; i < n; ++i) {
+    const double a = std::abs(static_cast<double>(x[i]));
+    scale = p > 0 ? std::max(scale, a) : std::min(scale, a);
+  }
+  if (!(scale > 0) || std::isinf(scale)) {
+    return norm_finish(sum_in_double(x, n, [p](double v) { return norm_term(v, p); }), p);
+  }
+  return scale * norm_finish(sum_in_double(x, n, [p, scale](double v) { return norm_term(v / scale, p); }), p);
 }
 
 template <typename T>
 double var_of(const T* x, int64_t n, double correction, bool sqrt) {
-  const double mean = n > 0 ? sum_of(x, n, [](double v) { return v; }) / static_cast<double>(n)
-                            : std::numeric_limits<double>::quiet_NaN();
+  if (n == 0) return std::numeric_limits<double>::quiet_NaN();  // whatever the correction, as PyTorch
+  const double mean = sum_in_double(x, n, [](double v) { return v; }) / static_cast<double>(n);
   const double m2 = sum_in_double(x, n, [mean](double v) { return (v - mean) * (v - mean); });
   return var_finish(m2, static_cast<double>(n), correction, sqrt);
 }
@@ -145,7 +156,12 @@ double var_of(const T* x, int64_t n, double correction, bool sqrt) {
 template <typename T>
 double logsumexp_of(const T* x, int64_t n) {
   double m = -std::numeric_limits<double>::infinity();
-  for (int64_t i = 0; i < n; ++i) m = std::max(m, static_cast<double>(x[i]));
+  bool nan = false;
+  for (int64_t i = 0; i < n; ++i) {
+    m = std::max(m, static_cast<double>(x[i]));
+    nan = nan || std::isnan(static_cast<double>(x[i]));
+  }
+  if (nan) return std::numeric_limits<double>::quiet_NaN();
   if (std::isinf(m)) return m;  // all -inf, or some +inf
   return m + std::log(sum_in_double(x, n, [m](double v) { return std::exp(v - m); }));
 }
@@ -328,8 +344,10 @@ void scan_row(ScanOp op, const T* x, T* y, int64_t n) {
           const float inv = static_cast<float>(1.0 / total);
           for (int64_t k = 0; k < n; ++k) y[k] *= inv;
         } else {
-          const float lse = m + static_cast<float>(std::log(total));
-          for (int64_t k = 0; k < n; ++k) y[k] = x[k] - lse;
+          // (x - max) - log(sum), in that order: x - (max + log(sum)) loses
+          // log(sum) against a large max (log_softmax([1e8, 1e8]) is -log 2).
+          const float log_total = static_cast<float>(std::log(total));
+          for (int64_t k = 0; k < n; ++k) y[k] = (x[k] - m) - log_total;
         }
       } else if constexpr (c10::is_floating_v<T>) {
         double m = -std::numeric_limits<double>::infinity();
@@ -340,8 +358,8 @@ void scan_row(ScanOp op, const T* x, T* y, int64_t n) {
         if (op == ScanOp::Softmax) {
           for (int64_t k = 0; k < n; ++k) y[k] = static_cast<T>(std::exp(static_cast<double>(x[k]) - m) / total);
         } else {
-          const double lse = m + std::log(total);
-          for (int64_t k = 0; k < n; ++k) y[k] = static_cast<T>(static_cast<double>(x[k]) - lse);
+          const double log_total = std::log(total);
+          for (int64_t k = 0; k < n; ++k) y[k] = static_cast<T>((static_cast<double>(x[k]) - m) - log_total);
         }
       }
       return;

@@ -215,13 +215,13 @@ __global__ void softmax_kernel(const T* x, T* y, int64_t outer, int64_t n, bool 
     const RowView<T> view{x, n, 1};
     double m = fold_row(view, row, n, static_cast<double>(-INFINITY), [](T v) { return static_cast<double>(v); },
                         KeepMax{});
-    if (::isinf(m)) m = 0;
+    if (m == -INFINITY) m = 0;  // a +inf max stays: its row is NaN, as on the CPU and in PyTorch
     const double total =
         fold_row(view, row, n, 0.0, [m](T v) { return ::exp(static_cast<double>(v) - m); }, Plus{});
-    const double lse = m + ::log(total);
+    const double log_total = ::log(total);
     for (int64_t k = threadIdx.x; k < n; k += blockDim.x) {
       const double v = static_cast<double>(x[row * n + k]);
-      y[row * n + k] = static_cast<T>(log_softmax ? v - lse : ::exp(v - m) / total);
+      y[row * n + k] = static_cast<T>(log_softmax ? (v - m) - log_total : ::exp(v - m) / total);
     }
   }
 }

@@ -1,0 +1,45 @@
+"""The differential tester's own parts: deterministic cases, verdicts, the
+deviations file. (Running it against PyTorch is ci/difftest.sh.)"""
+from tools.difftest import compare, deviations, generate
+
+
+def test_cases_are_seeded_and_cover_every_op():
+    a, b = generate.generate(5, 600), generate.generate(5, 600)
+    assert a == b
+    assert generate.generate(6, 600) != a
+    ops = {c["op"] for c in a}
+    assert {f.func.full_name for f in generate.functions()} <= ops  # 600 cases reach every op
+
+
+def _tensor(values, dtype="float32", shape=None):
+    return {"t": "tensor", "dtype": dtype, "shape": shape or [len(values)], "values": values}
+
+
+CASE = {"op": "add.Tensor", "name": "add", "args": [], "kwargs": {}, "call": "function"}
+
+
+def test_verdicts():
+    ok = {"result": _tensor([1.0, 2.0])}
+    assert compare.verdict(CASE, ok, ok) == ("ok", "")
+    assert compare.verdict(CASE, None, ok)[0] == "crash"
+    assert compare.verdict(CASE, {"error": "RuntimeError", "message": "x"}, ok)[0] == "rejected"
+    assert compare.verdict(CASE, ok, {"error": "RuntimeError", "message": "x"})[0] == "missing_check"
+    assert compare.verdict(CASE, {"error": "IndexError", "message": ""}, {"error": "RuntimeError", "message": ""})[0] \
+        == "exception_class"
+    assert compare.verdict(CASE, {"result": _tensor([1.0, 2.0], "float64")}, ok)[0] == "dtype"
+    assert compare.verdict(CASE, {"result": _tensor([1.0, 2.5])}, ok)[0] == "value"
+    nan = {"result": _tensor(["nan", 2.0])}
+    assert compare.verdict(CASE, nan, nan) == ("ok", "")
+    assert compare.verdict(CASE, {"result": _tensor([1.0, 2.0 + 1e-6])}, ok) == ("ok", "")  # float32 tolerance
+
+
+def test_random_ops_compare_metadata_only():
+    case = dict(CASE, random=True)
+    assert compare.verdict(case, {"result": _tensor([0.1, 0.9])}, {"result": _tensor([0.5, 0.2])}) == ("ok", "")
+
+
+def test_deviations_need_a_reason_and_match_by_op_category_and_detail():
+    known = deviations.load()
+    assert all(d.reason for d in known.entries)
+    assert known.match({"op": "norm", "name": "norm"}, "value", "element 0: 0.08 where PyTorch has 0.0")
+    assert not known.match({"op": "add.Tensor", "name": "add"}, "value", "element 0: 1 where PyTorch has 2")
