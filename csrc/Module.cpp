@@ -52,6 +52,29 @@ PyObject* initial_seed(PyObject*, PyObject*) {
   return PyLong_FromUnsignedLongLong(at::default_cpu_generator().seed());
 }
 
+// The default CPU generator's state as bytes (torch.get_rng_state wraps them in a uint8 tensor).
+PyObject* get_rng_state(PyObject*, PyObject*) {
+  HANDLE_TH_ERRORS
+  auto& gen = at::default_cpu_generator();
+  std::lock_guard<std::mutex> lock(gen.mutex());
+  const std::string state = gen.state();
+  return PyBytes_FromStringAndSize(state.data(), static_cast<Py_ssize_t>(state.size()));
+  END_HANDLE_TH_ERRORS
+}
+
+PyObject* set_rng_state(PyObject*, PyObject* state) {
+  HANDLE_TH_ERRORS
+  TORCH_CHECK_TYPE(PyBytes_Check(state), "_set_rng_state expects bytes, got ", python_type_name(state));
+  auto& gen = at::default_cpu_generator();
+  std::lock_guard<std::mutex> lock(gen.mutex());
+  char* data = nullptr;
+  Py_ssize_t size = 0;
+  if (PyBytes_AsStringAndSize(state, &data, &size) < 0) throw python_error();
+  gen.set_state(std::string(data, static_cast<size_t>(size)));
+  Py_RETURN_NONE;
+  END_HANDLE_TH_ERRORS
+}
+
 PyObject* get_num_threads(PyObject*, PyObject*) { return PyLong_FromLong(at::get_num_threads()); }
 
 PyObject* set_num_threads(PyObject*, PyObject* n) {
@@ -155,6 +178,8 @@ PyMethodDef module_methods[] = {
     {"_set_tensor_class", set_tensor_class, METH_O, nullptr},
     {"manual_seed", manual_seed, METH_O, "Seeds the default CPU generator."},
     {"initial_seed", initial_seed, METH_NOARGS, nullptr},
+    {"_get_rng_state", get_rng_state, METH_NOARGS, nullptr},
+    {"_set_rng_state", set_rng_state, METH_O, nullptr},
     {"get_num_threads", get_num_threads, METH_NOARGS, nullptr},
     {"set_num_threads", set_num_threads, METH_O, nullptr},
     {"get_default_dtype", get_default_dtype, METH_NOARGS, nullptr},

@@ -297,7 +297,121 @@ PyObject* make_subclass(PyObject*, PyObject* args) {
   END_HANDLE_TH_ERRORS
 }
 
+// ---- torch.autograd.Function: a node whose backward is Python ----
+
+// Calls `backward_fn(grads)` with one gradient per output (None where none
+// arrived) and takes one gradient (or None) per recorded input back.
+struct PyFunctionNode : ag::Node {
+  PyFunctionNode(PyObject* backward_fn, std::string name) : backward_fn_(backward_fn), name_(std::move(name)) {
+    Py_INCREF(backward_fn_);
+  }
+  ~PyFunctionNode() override { release_variables(); }
+  std::string name() const override { return name_; }
+
+  // Dropping the Python callable drops ctx and what it saved, as PyTorch
+  // frees saved tensors after a backward without retain_graph.
+  void release_variables() override {
+    if (!backward_fn_ || !Py_IsInitialized()) return;
+    PyGILState_STATE s = PyGILState_Ensure();
+    Py_CLEAR(backward_fn_);
+    PyGILState_Release(s);
+  }
+
+  ag::variable_list apply(ag::variable_list&& grads) override {
+    PyGILState_STATE s = PyGILState_Ensure();
+    struct Release {
+      PyGILState_STATE s;
+      ~Release() { PyGILState_Release(s); }
+    } release{s};
+    TORCH_CHECK(backward_fn_,
+                "Trying to backward through the graph a second time (or directly access saved tensors after they "
+                "have already been freed). Specify retain_graph=True if you need to backward through the graph a "
+                "second time.");
+    PyObject* args = PyTuple_New(static_cast<Py_ssize_t>(grads.size()));
+    if (!args) throw python_error();
+    for (size_t i = 0; i < grads.size(); ++i) {
+      PyObject* g = grads[i].defined() ? THPVariable_Wrap(grads[i]) : (Py_INCREF(Py_None), Py_None);
+      if (!g) {
+        Py_DECREF(args);
+        throw python_error();
+      }
+      tuple_set(args, i, g);
+    }
+    PyObject* out = PyObject_CallFunctionObjArgs(backward_fn_, args, nullptr);
+    Py_DECREF(args);
+    if (!out) throw python_error();
+    ag::variable_list result;
+    PyObject* fast = PySequence_Fast(out, "backward must return a tuple of gradients");
+    Py_DECREF(out);
+    if (!fast) throw python_error();
+    const Py_ssize_t n = fast_size(fast);
+    if (static_cast<size_t>(n) != next_edges_.size()) {
+      Py_DECREF(fast);
+      throw c10::Error("function " + name_ + " returned an incorrect number of gradients (expected " +
+                       std::to_string(next_edges_.size()) + ", got " + std::to_string(n) + ")");
+    }
+    for (Py_ssize_t i = 0; i < n; ++i) {
+      PyObject* g = fast_item(fast, i);
+      if (g == Py_None) {
+        result.emplace_back();
+      } else if (THPVariable_Check(g)) {
+        result.push_back(THPVariable_Unpack(g));
+      } else {
+        const std::string type = python_type_name(g);
+        Py_DECREF(fast);
+        throw c10::TypeError("function " + name_ + " returned a gradient that is not a Tensor or None: " + type);
+      }
+    }
+    Py_DECREF(fast);
+    return result;
+  }
+
+ private:
+  PyObject* backward_fn_;
+  std::string name_;
+};
+
+// _FunctionNode(backward_fn, name, inputs): a node with an edge per input
+// tensor (to its grad_fn or accumulator; none for tensors that need no grad).
+PyObject* make_function_node(PyObject*, PyObject* args) {
+  HANDLE_TH_ERRORS
+  PyObject *backward_fn, *inputs;
+  const char* name;
+  if (!PyArg_ParseTuple(args, "OsO", &backward_fn, &name, &inputs)) return nullptr;
+  TORCH_CHECK_TYPE(PyCallable_Check(backward_fn), "_FunctionNode: backward_fn must be callable");
+  auto node = std::make_shared<PyFunctionNode>(backward_fn, name);
+  for (const at::Tensor& t : tensor_sequence(inputs, "_FunctionNode", false)) node->add_input(t);
+  return wrap_node(node);
+  END_HANDLE_TH_ERRORS
+}
+
+// _set_function_history(tensor, node, output_nr, num_outputs, dirty): makes
+// `tensor` output `output_nr` of `node`; a dirty (in-place modified) input
+// is rebased instead, as an in-place op's self is.
+PyObject* set_function_history(PyObject*, PyObject* args) {
+  HANDLE_TH_ERRORS
+  PyObject *tensor, *node;
+  int output_nr, num_outputs, dirty;
+  if (!PyArg_ParseTuple(args, "OOiip", &tensor, &node, &output_nr, &num_outputs, &dirty)) return nullptr;
+  TORCH_CHECK_TYPE(THPVariable_Check(tensor) && Py_TYPE(node) == THPNodeType,
+                   "_set_function_history expects a Tensor and a node");
+  const auto& fn = reinterpret_cast<THPNode*>(node)->node;
+  fn->set_num_outputs(static_cast<uint32_t>(num_outputs));
+  const at::Tensor& t = THPVariable_Unpack(tensor);
+  if (dirty) {
+    ag::check_inplace(t, fn->name().c_str());
+    t.unsafeGetTensorImpl()->bump_version();
+    ag::rebase_history(t, fn);
+  } else {
+    ag::set_history(t, fn, static_cast<uint32_t>(output_nr));
+  }
+  Py_RETURN_NONE;
+  END_HANDLE_TH_ERRORS
+}
+
 PyMethodDef autograd_functions[] = {
+    {"_FunctionNode", make_function_node, METH_VARARGS, nullptr},
+    {"_set_function_history", set_function_history, METH_VARARGS, nullptr},
     {"_run_backward", run_backward, METH_VARARGS, nullptr},
     {"_run_grad", run_grad, METH_VARARGS, nullptr},
     {"_set_grad_enabled", set_grad_enabled, METH_O, nullptr},

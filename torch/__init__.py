@@ -28,6 +28,7 @@ bool = _C.bool
 
 from torch import autograd
 from torch.autograd import enable_grad, no_grad, set_grad_enabled
+from torch.autograd.grad_mode import inference_mode
 from torch._C import (
     Size,
     device,
@@ -35,8 +36,6 @@ from torch._C import (
     get_default_dtype,
     get_num_threads,
     is_grad_enabled,
-    initial_seed,
-    manual_seed,
     promote_types,
     set_default_dtype,
     set_num_threads,
@@ -63,15 +62,51 @@ def _export_functions():
 _function_names = _export_functions()
 
 from torch.functional import split  # noqa: E402  (overrides the int-only binding)
+from torch.functional import (  # noqa: E402
+    allclose, as_tensor, bernoulli, broadcast_shapes, equal, is_floating_point, is_tensor, isclose, meshgrid, movedim, normal, numel,
+    unbind,
+)
+from torch import random  # noqa: E402
+from torch.random import (  # noqa: E402
+    Generator, default_generator, get_rng_state, initial_seed, manual_seed, seed, set_rng_state,
+)
+
+# Random functions take generator= (a torch.Generator whose stream they draw from).
+for _name in ("rand", "randn", "randint", "randperm", "multinomial", "bernoulli", "normal"):
+    globals()[_name] = random.with_generator(globals()[_name])
+for _name in ("uniform_", "normal_", "random_", "multinomial"):
+    setattr(Tensor, _name, random.with_generator(getattr(_C.TensorBase, _name)))
+del _name
+
+
+from torch import accelerator, amp, backends, distributed, utils  # noqa: E402
+from torch.amp import autocast  # noqa: E402
+from torch.amp.autocast_mode import get_autocast_dtype, is_autocast_enabled  # noqa: E402
+
+# Under autocast the matrix products and convolutions run in the low dtype.
+for _name in ("matmul", "mm", "bmm", "addmm", "conv1d", "conv2d"):
+    globals()[_name] = amp.autocast_mode.lower_precision(globals()[_name])
+for _name in ("matmul", "mm", "bmm", "addmm"):
+    setattr(Tensor, _name, amp.autocast_mode.lower_precision(getattr(_C.TensorBase, _name)))
+Tensor.__matmul__ = Tensor.matmul
+del _name
+
+from torch._legacy import TYPES as _LEGACY_TYPES  # noqa: E402
+
+globals().update(_LEGACY_TYPES)
 
 __all__ = sorted(
     _function_names
     + [
-        "Size", "Tensor", "autograd", "cuda", "device", "dtype", "enable_grad", "from_dlpack", "from_numpy",
+        "Size", "Tensor", "Generator", "accelerator", "amp", "autocast", "autograd", "backends", "distributed",
+        "get_autocast_dtype", "is_autocast_enabled", "utils", "allclose", "as_tensor", "bernoulli", "broadcast_shapes",
+        "default_generator", "equal", "get_rng_state", "inference_mode", "is_floating_point", "is_tensor", "isclose",
+        "meshgrid", "movedim", "normal", "numel", "random", "seed", "set_rng_state", "unbind", "cuda", "device", "dtype", "enable_grad", "from_dlpack", "from_numpy",
         "is_grad_enabled", "load", "nn", "no_grad", "optim", "save", "set_grad_enabled", "get_default_dtype", "get_num_threads", "initial_seed",
         "manual_seed", "promote_types", "set_default_dtype", "set_num_threads", "set_printoptions",
         "uint8", "int8", "int16", "short", "int32", "int", "int64", "long", "float16", "half",
         "bfloat16", "float32", "float", "float64", "double", "bool",
     ]
+    + list(_LEGACY_TYPES)
 )
 del _export_functions

@@ -173,6 +173,112 @@ class Tensor(_base):
         self._register_hook(call)
         return handle
 
+    # Shapes and dtypes taken from another tensor.
+    def expand_as(self, other):
+        return self.expand(other.shape)
+
+    def view_as(self, other):
+        return self.view(other.shape)
+
+    def reshape_as(self, other):
+        return self.reshape(other.shape)
+
+    def type_as(self, other):
+        return self.to(other.dtype)
+
+    def type(self, dtype=None, non_blocking=False):
+        """With no argument the type's name ('torch.FloatTensor'); else this tensor as that dtype."""
+        if dtype is None:
+            return _base.type(self)
+        if isinstance(dtype, str):
+            dtype = torch._legacy.dtype_of_type_name(dtype)
+        elif isinstance(dtype, type) and hasattr(dtype, "dtype"):  # torch.LongTensor and friends
+            dtype = dtype.dtype
+        return self.to(dtype, non_blocking=non_blocking)
+
+    # new_*: a tensor with this one's dtype and device unless told otherwise.
+    def _like(self, dtype, device):
+        return {"dtype": self.dtype if dtype is None else dtype, "device": self.device if device is None else device}
+
+    def new_tensor(self, data, dtype=None, device=None, requires_grad=False):
+        if isinstance(data, torch.Tensor):
+            return data.detach().to(**self._like(dtype, device)).clone().requires_grad_(requires_grad)
+        return torch.tensor(data, requires_grad=requires_grad, **self._like(dtype, device))
+
+    def new_empty(self, *size, dtype=None, device=None, requires_grad=False):
+        return torch.empty(*size, requires_grad=requires_grad, **self._like(dtype, device))
+
+    def new_zeros(self, *size, dtype=None, device=None, requires_grad=False):
+        return torch.zeros(*size, requires_grad=requires_grad, **self._like(dtype, device))
+
+    def new_ones(self, *size, dtype=None, device=None, requires_grad=False):
+        return torch.ones(*size, requires_grad=requires_grad, **self._like(dtype, device))
+
+    def new_full(self, size, fill_value, dtype=None, device=None, requires_grad=False):
+        return torch.full(size, fill_value, requires_grad=requires_grad, **self._like(dtype, device))
+
+    def clip(self, min=None, max=None):
+        return self.clamp(min, max)
+
+    def clip_(self, min=None, max=None):
+        return self.clamp_(min, max)
+
+    def unbind(self, dim=0):
+        return torch.unbind(self, dim)
+
+    def movedim(self, source, destination):
+        return torch.movedim(self, source, destination)
+
+    def equal(self, other):
+        return torch.equal(self, other)
+
+    def allclose(self, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+        return torch.allclose(self, other, rtol, atol, equal_nan)
+
+    def is_complex(self):
+        return False
+
+    def is_pinned(self, device=None):
+        return False
+
+    def pin_memory(self, device=None):
+        """Page-locked host memory needs an accelerator; as PyTorch, a machine without one refuses."""
+        if not torch.cuda.is_available():
+            raise RuntimeError("Cannot access accelerator device when none is available.")
+        raise NotImplementedError("pin_memory: page-locked host memory is not implemented; copies to the GPU read "
+                                  "ordinary memory")
+
+    def __contains__(self, element):
+        if isinstance(element, (torch.Tensor, int, float, bool)):
+            return bool((self == element).any())
+        raise RuntimeError(f"Tensor.__contains__ only supports Tensor or scalar, but you passed in a {type(element)}.")
+
+    def __reduce_ex__(self, protocol):
+        # pickle (DataLoader workers, multiprocessing, copy) carries the bytes, not the graph.
+        return torch.serialization._reduce_tensor(self)
+
+    def __deepcopy__(self, memo):
+        if not self.is_leaf:
+            raise RuntimeError("Only Tensors created explicitly by the user (graph leaves) support the deepcopy "
+                               "protocol at the moment.  If you were attempting to deepcopy a module, this may be "
+                               "because of a torch.nn.utils.weight_norm usage, see "
+                               "https://github.com/pytorch/pytorch/pull/103001")
+        if id(self) not in memo:
+            memo[id(self)] = self.detach().clone().requires_grad_(self.requires_grad)
+        return memo[id(self)]
+
+    def bernoulli_(self, p=0.5, *, generator=None):
+        draw = torch.bernoulli(torch.full_like(self, p, dtype=torch.float32) if not isinstance(p, torch.Tensor)
+                               else p.to(torch.float32).expand(self.shape), generator=generator)
+        return self.copy_(draw)
+
+    def bernoulli(self, p=None, *, generator=None):
+        return torch.bernoulli(self, p, generator=generator)
+
+    def exponential_(self, lambd=1.0, *, generator=None):
+        u = torch.rand(self.shape, dtype=torch.float64, generator=generator)
+        return self.copy_(-(1.0 - u).log() / lambd)
+
     def split(self, split_size, dim=0):
         return torch.functional.split(self, split_size, dim)
 

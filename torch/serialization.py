@@ -64,6 +64,34 @@ def _bf16_bytes(t):
     return bits.astype("<u2").tobytes()
 
 
+def _tensor_from_bytes(data, dtype, shape):
+    """The CPU tensor that _tensor_bytes wrote."""
+    import numpy as np
+
+    if dtype == torch.bfloat16:
+        bits = np.frombuffer(data, dtype="<u2").astype(np.uint32) << 16
+        return torch.from_numpy(bits.view(np.float32).copy()).to(torch.bfloat16).reshape(shape)
+    np_dtype = {torch.float64: "<f8", torch.float32: "<f4", torch.float16: "<f2", torch.int64: "<i8",
+                torch.int32: "<i4", torch.int16: "<i2", torch.int8: "i1", torch.uint8: "u1", torch.bool: "?"}[dtype]
+    return torch.from_numpy(np.frombuffer(data, dtype=np_dtype).copy()).reshape(shape)
+
+
+def _rebuild_tensor(data, dtype_name, shape, requires_grad, device, parameter=False):
+    """pickle's way back to a tensor (Tensor.__reduce_ex__): DataLoader workers and copy.deepcopy use it."""
+    t = _tensor_from_bytes(data, _DTYPES[dtype_name], tuple(shape))
+    if device != "cpu":
+        t = t.to(device)
+    if parameter:
+        return torch.nn.Parameter(t, requires_grad)
+    return t.requires_grad_(requires_grad) if requires_grad else t
+
+
+def _reduce_tensor(t):
+    data = t.detach().contiguous()
+    return (_rebuild_tensor, (_tensor_bytes(data), str(data.dtype).replace("torch.", ""), list(data.shape),
+                              bool(t.requires_grad), str(t.device), type(t).__name__ == "Parameter"))
+
+
 def save(obj, f):
     """Saves `obj` to a path or a writable binary file."""
     tensors = []
@@ -98,17 +126,7 @@ def _decode(node, z, map_location):
     if "dtype" in node and "tensor" not in node:
         return _DTYPES[node["dtype"]]
     if "tensor" in node:
-        dtype = _DTYPES[node["dtype"]]
-        data = z.read(f"tensors/{node['tensor']}")
-        shape = tuple(node["shape"])
-        if dtype == torch.bfloat16:
-            bits = np.frombuffer(data, dtype="<u2").astype(np.uint32) << 16
-            t = torch.from_numpy(bits.view(np.float32).copy()).to(torch.bfloat16).reshape(shape)
-        else:
-            np_dtype = {torch.float64: "<f8", torch.float32: "<f4", torch.float16: "<f2", torch.int64: "<i8",
-                        torch.int32: "<i4", torch.int16: "<i2", torch.int8: "i1", torch.uint8: "u1",
-                        torch.bool: "?"}[dtype]
-            t = torch.from_numpy(np.frombuffer(data, dtype=np_dtype).copy()).reshape(shape)
+        t = _tensor_from_bytes(z.read(f"tensors/{node['tensor']}"), _DTYPES[node["dtype"]], tuple(node["shape"]))
         device = map_location if map_location is not None else torch.device(node.get("device", "cpu"))
         if device.type != "cpu":
             t = t.to(device)

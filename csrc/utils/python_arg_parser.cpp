@@ -178,7 +178,13 @@ FunctionParameter::FunctionParameter(const std::string& text, bool kw_only) : ke
       case ParamType::Int: default_int = std::stoll(default_text); break;
       case ParamType::Float: default_double = std::stod(default_text); break;
       case ParamType::Bool: default_bool = default_text == "True"; break;
-      case ParamType::IntList: default_intlist = parse_int_list_literal(default_text); break;
+      case ParamType::IntList:
+        // int[2] stride=1 means [1, 1], as in torchgen; int[] dims=[0, 1] is a literal list.
+        default_intlist = default_text.front() == '['
+                              ? parse_int_list_literal(default_text)
+                              : std::vector<int64_t>(static_cast<size_t>(std::max(list_size, 1)),
+                                                     static_cast<int64_t>(std::stoll(default_text)));
+        break;
       case ParamType::String: default_string = default_text.substr(1, default_text.size() - 2); break;
       default: break;
     }

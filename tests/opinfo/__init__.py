@@ -7,8 +7,9 @@ checks over all of them.
 """
 from .binary import BINARY_OPS
 from .linalg import LINALG_OPS
+from .nn_ops import NN_OPS
 from .reduction import REDUCTION_OPS
 from .shape import SHAPE_OPS
 from .unary import UNARY_OPS
 
-ALL_OPS = UNARY_OPS + BINARY_OPS + REDUCTION_OPS + LINALG_OPS + SHAPE_OPS
+ALL_OPS = UNARY_OPS + BINARY_OPS + REDUCTION_OPS + LINALG_OPS + SHAPE_OPS + NN_OPS

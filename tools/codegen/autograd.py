@@ -29,9 +29,10 @@ class Saved:
 class Derivative:
     schema: FunctionSchema
     formulas: dict[str, str]  # input name -> C++ expression (rewritten)
-    node: str  # class name
+    node: str  # class name, unique: <Op>Backward<n>
     saved: list[Saved] = field(default_factory=list)
     loc: str = ""
+    display: str = ""  # what grad_fn.name() says: node_name where given (PyTorch's), else the class name
 
     def inputs(self) -> list[Argument]:
         return [a for a in self.schema.arguments if a.name in self.formulas]
@@ -86,7 +87,8 @@ def parse_derivatives(path: str, functions: list[NativeFunction]) -> dict[str, D
         if f.is_composite:
             raise CodegenError(f"{loc}: '{name}' is composite: it is differentiated through the ops it calls")
         args = {a.name: a for a in f.func.arguments}
-        # node_name: the class name, where PyTorch's is not <Op>Backward<n> (CopyBackwards).
+        # node_name: the name grad_fn shows, where PyTorch's is not <Op>Backward<n>
+        # (CopyBackwards; conv1d and conv2d both show ConvolutionBackward0).
         explicit_node = entry.pop("node_name", None)
         for key in entry:
             if key not in args or args[key].type.base != "Tensor":
@@ -95,8 +97,9 @@ def parse_derivatives(path: str, functions: list[NativeFunction]) -> dict[str, D
         base = _camel(f.func.name)
         n = counters.get(base, 0)
         counters[base] = n + 1
-        node = explicit_node or f"{base}Backward{n}"
-        d = Derivative(f.func, {k: str(v).strip() for k, v in entry.items()}, node, loc=loc)
+        node = f"{base}Backward{n}"
+        d = Derivative(f.func, {k: str(v).strip() for k, v in entry.items()}, node, loc=loc,
+                       display=explicit_node or node)
         _analyze(d)
         result[f.func.full_name] = d
     # In-place variants (add_.Tensor) share the entry of their op (add.Tensor).
@@ -194,7 +197,7 @@ def node_declaration(d: Derivative) -> str:
     counts = "\n".join(f"  size_t {a.name}_count_ = 0;" for a in d.inputs() if a.type.is_list)
     return (
         f"struct TORCH_API {d.node} : Node {{\n"
-        f"  std::string name() const override {{ return \"{d.node}\"; }}\n"
+        f"  std::string name() const override {{ return \"{d.display}\"; }}\n"
         "  variable_list apply(variable_list&& grads) override;\n"
         f"  void release_variables() override {{ {releases} }}\n"
         f"{members}\n{counts}\n"

@@ -360,8 +360,12 @@ class CaseBuilder:
             return parts if self.r.random() < 0.85 else parts + [1]
         if name == "repeats":
             return [self.r.randint(0, 3) for _ in range(rank + self.r.randint(-1 if rank else 0, 1))]
-        if name == "stride":
+        if name == "stride" and op == "as_strided":
             return [self.r.randint(0, 3) for _ in range(len(self.size_value or []))]
+        if name in ("stride", "padding", "dilation", "kernel_size"):  # conv and pooling
+            size = a.type.list_size or 2
+            lo = 0 if name == "padding" else 1
+            return [self.r.randint(lo, 3) for _ in range(self.r.choice([1, size]))]
         return self.g.shape()
 
     def int_arg(self, a: model.Argument, shape, rank) -> int:

@@ -1,14 +1,15 @@
 """torch.autograd: reverse-mode differentiation.
 
 The graph and the engine are C++ (ATen/autograd, in libtorch_cpu); this
-package is the Python API: backward, grad, the grad-mode context managers and
-gradcheck.
+package is the Python API: backward, grad, the grad-mode context managers,
+Function (custom ops with a Python backward) and gradcheck.
 """
 from torch import _C
 from torch.autograd.grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
+from torch.autograd.function import Function, FunctionCtx, once_differentiable
 from torch.autograd.gradcheck import gradcheck
 
-__all__ = ["backward", "enable_grad", "grad", "gradcheck", "is_grad_enabled", "no_grad", "set_grad_enabled"]
+__all__ = ["Function", "FunctionCtx", "backward", "enable_grad", "grad", "gradcheck", "is_grad_enabled", "no_grad", "once_differentiable", "set_grad_enabled"]
 
 
 def _as_list(x):

@@ -53,3 +53,24 @@ class set_grad_enabled(_GradModeBase):
 
     def __enter__(self):
         return self
+
+
+class inference_mode(_GradModeBase):
+    """No graph recording, like no_grad (PyTorch also skips version counting
+    inside; here tensors made inside are ordinary tensors). inference_mode(False)
+    leaves the grad mode as it is."""
+
+    def __new__(cls, mode=True):
+        if callable(mode) and not isinstance(mode, bool):  # @inference_mode without parentheses
+            return cls()(mode)
+        return super().__new__(cls)
+
+    def __init__(self, mode=True):
+        self._args = (mode,)
+        self._mode = bool(mode)
+
+    def __enter__(self):
+        self._prev = _C.is_grad_enabled()
+        if self._mode:
+            _C._set_grad_enabled(False)
+        return self

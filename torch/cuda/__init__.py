@@ -9,7 +9,7 @@ from torch import _C
 
 __all__ = [
     "current_device", "device_count", "empty_cache", "get_arch_list", "get_device_name", "is_available",
-    "manual_seed", "manual_seed_all", "memory_allocated", "set_device", "synchronize",
+    "is_bf16_supported", "manual_seed", "manual_seed_all", "memory_allocated", "set_device", "synchronize",
 ]
 
 
@@ -86,3 +86,18 @@ def manual_seed(seed):
 
 
 manual_seed_all = manual_seed
+
+
+def is_bf16_supported(including_emulation=True):
+    """Whether CUDA bfloat16 kernels can run: False without a device (as PyTorch answers on a CPU-only
+    machine); with one, True, since the CUDA kernels carry bfloat16 for every architecture built."""
+    return is_available()
+
+
+def __getattr__(name):
+    # torch.cuda.amp imports torch.amp, which needs the rest of torch first.
+    if name == "amp":
+        import importlib
+
+        return importlib.import_module("torch.cuda.amp")
+    raise AttributeError(f"module 'torch.cuda' has no attribute '{name}'")

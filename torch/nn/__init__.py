@@ -1,28 +1,8 @@
 """torch.nn: modules, parameters, losses, and their functional forms."""
 from torch.nn import functional, init
-from torch.nn.modules import (
-    GELU,
-    BCEWithLogitsLoss,
-    CrossEntropyLoss,
-    Dropout,
-    Embedding,
-    Identity,
-    LayerNorm,
-    Linear,
-    Module,
-    ModuleList,
-    MSELoss,
-    NLLLoss,
-    ReLU,
-    Sequential,
-    Sigmoid,
-    Softmax,
-    Tanh,
-)
+from torch.nn.modules import *  # noqa: F401,F403  (the classes listed in modules/__init__.py)
+from torch.nn.modules import __all__ as _module_classes
 from torch.nn.parameter import Parameter
+from torch.nn import parallel, utils  # noqa: E402
 
-__all__ = [
-    "BCEWithLogitsLoss", "CrossEntropyLoss", "Dropout", "Embedding", "GELU", "Identity", "LayerNorm", "Linear",
-    "MSELoss", "Module", "ModuleList", "NLLLoss", "Parameter", "ReLU", "Sequential", "Sigmoid", "Softmax", "Tanh",
-    "functional", "init",
-]
+__all__ = sorted(_module_classes + ["Parameter", "functional", "init", "parallel", "utils"])

@@ -1,10 +1,20 @@
 """torch.nn.functional: the stateless forms of the nn modules."""
 import torch
 from torch import _C
+from torch.amp.autocast_mode import full_precision, lower_precision
 
 _F = _C._VariableFunctions
 _nn = _C._nn  # the ops PyTorch keeps out of the torch namespace (python_module: nn)
 _REDUCTIONS = {"none": 0, "mean": 1, "sum": 2}
+
+
+def _legacy_reduction(size_average, reduce, reduction):
+    """The deprecated size_average/reduce pair, as the reduction string PyTorch maps it to."""
+    if size_average is None and reduce is None:
+        return reduction
+    size_average = True if size_average is None else size_average
+    reduce = True if reduce is None else reduce
+    return "none" if not reduce else ("mean" if size_average else "sum")
 
 
 def _reduction(reduction):
@@ -13,6 +23,7 @@ def _reduction(reduction):
     return _REDUCTIONS[reduction]
 
 
+@lower_precision
 def linear(input, weight, bias=None):
     return _nn.linear(input, weight, bias)
 
@@ -41,6 +52,32 @@ def log_softmax(input, dim, dtype=None):
     return input.log_softmax(dim, dtype)
 
 
+def leaky_relu(input, negative_slope=0.01, inplace=False):
+    out = torch.where(input > 0, input, input * negative_slope)
+    return input.copy_(out) if inplace else out
+
+
+def silu(input, inplace=False):
+    out = input * input.sigmoid()
+    return input.copy_(out) if inplace else out
+
+
+def softplus(input, beta=1.0, threshold=20.0):
+    scaled = input * beta
+    # log1p(exp(-|x|)) + max(x, 0): no overflow for large x.
+    soft = ((-scaled.abs()).exp().log1p() + scaled.relu()) / beta
+    return torch.where(scaled > threshold, input, soft)
+
+
+def elu(input, alpha=1.0, inplace=False):
+    out = torch.where(input > 0, input, (input.clamp(max=0).exp() - 1) * alpha)
+    return input.copy_(out) if inplace else out
+
+
+def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
+    return input.clamp_(min_val, max_val) if inplace else input.clamp(min_val, max_val)
+
+
 def dropout(input, p=0.5, training=True, inplace=False):
     if p < 0.0 or p > 1.0:
         raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
@@ -50,6 +87,132 @@ def dropout(input, p=0.5, training=True, inplace=False):
         return input * 0.0
     keep = torch.rand_like(input) >= p
     return input * keep * (1.0 / (1.0 - p))
+
+
+def _feature_dropout(input, p, training, batched_dim, name):
+    if p < 0.0 or p > 1.0:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    if input.dim() not in (batched_dim - 1, batched_dim):
+        raise RuntimeError(f"{name}: Expected {batched_dim - 1}D or {batched_dim}D input, but received a "
+                           f"{input.dim()}D input")
+    if not training or p == 0.0:
+        return input
+    # One draw per channel: every element of a feature map is kept or dropped together.
+    lead = 2 if input.dim() == batched_dim else 1
+    mask = torch.rand(tuple(input.shape[:lead]) + (1,) * (input.dim() - lead), device=input.device) >= p
+    return input * mask * (0.0 if p == 1.0 else 1.0 / (1.0 - p))
+
+
+def dropout1d(input, p=0.5, training=True, inplace=False):
+    return _feature_dropout(input, p, training, 3, "dropout1d")
+
+
+def dropout2d(input, p=0.5, training=True, inplace=False):
+    return _feature_dropout(input, p, training, 4, "dropout2d")
+
+
+def _padding(padding, weight, dilation, stride, dims, name):
+    """conv's padding argument: ints, or 'valid' / 'same' as PyTorch spells them."""
+    if not isinstance(padding, str):
+        return padding
+    if padding == "valid":
+        return 0
+    if padding != "same":
+        raise ValueError(f"Invalid padding string {padding!r}, should be one of {{'valid', 'same'}}")
+    strides = (stride,) * dims if isinstance(stride, int) else tuple(stride)
+    if any(s != 1 for s in strides):
+        raise ValueError("padding='same' is not supported for strided convolutions")
+    dil = (dilation,) * dims if isinstance(dilation, int) else tuple(dilation)
+    total = [d * (k - 1) for d, k in zip(dil, weight.shape[2:])]
+    if any(t % 2 for t in total):
+        raise NotImplementedError(f"{name}: padding='same' with an even effective kernel size is not supported")
+    return [t // 2 for t in total]
+
+
+@lower_precision
+def conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
+    return torch.conv1d(input, weight, bias, stride, _padding(padding, weight, dilation, stride, 1, "conv1d"),
+                        dilation, groups)
+
+
+@lower_precision
+def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
+    return torch.conv2d(input, weight, bias, stride, _padding(padding, weight, dilation, stride, 2, "conv2d"),
+                        dilation, groups)
+
+
+def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
+    out, indices = _nn.max_pool2d_with_indices(input, kernel_size, [] if stride is None else stride, padding,
+                                               dilation, ceil_mode)
+    return (out, indices) if return_indices else out
+
+
+def max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
+    one = lambda v: v if isinstance(v, int) else v[0]  # noqa: E731
+    out = max_pool2d(input.unsqueeze(-2), (1, one(kernel_size)), None if stride is None else (1, one(stride)),
+                     (0, one(padding)), (1, one(dilation)), ceil_mode, return_indices)
+    if return_indices:
+        return out[0].squeeze(-2), out[1].squeeze(-2)
+    return out.squeeze(-2)
+
+
+def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True,
+               divisor_override=None):
+    if ceil_mode or not count_include_pad:
+        raise NotImplementedError("avg_pool2d: ceil_mode=True and count_include_pad=False are not supported")
+    k = (kernel_size, kernel_size) if isinstance(kernel_size, int) else tuple(kernel_size)
+    unbatched = input.dim() == 3
+    x = input.unsqueeze(0) if unbatched else input
+    if x.dim() != 4:
+        raise RuntimeError(f"avg_pool2d: Expected 3D or 4D input, but got a {input.dim()}D input")
+    c = x.shape[1]
+    # A depthwise convolution with a constant kernel is the window mean.
+    divisor = divisor_override if divisor_override else k[0] * k[1]
+    weight = torch.full((c, 1) + k, 1.0 / divisor, dtype=x.dtype, device=x.device)
+    out = torch.conv2d(x, weight, None, k if stride is None else stride, padding, 1, c)
+    return out.squeeze(0) if unbatched else out
+
+
+def adaptive_avg_pool2d(input, output_size):
+    size = (output_size, output_size) if isinstance(output_size, int) else tuple(output_size)
+    h, w = input.shape[-2:]
+    size = tuple(h if s is None else s for s in size[:1]) + tuple(w if s is None else s for s in size[1:])
+    if size == (1, 1):
+        return input.mean((-2, -1), keepdim=True)
+    if h % size[0] or w % size[1]:
+        raise NotImplementedError(f"adaptive_avg_pool2d: input size {(h, w)} is not a multiple of output size {size}")
+    kernel = (h // size[0], w // size[1])
+    return avg_pool2d(input, kernel, kernel)
+
+
+def pad(input, pad, mode="constant", value=None):
+    if mode != "constant":
+        raise NotImplementedError(f"pad: mode {mode!r} is not supported (only 'constant')")
+    if len(pad) % 2 or len(pad) // 2 > input.dim():
+        raise ValueError("Padding length must be divisible by 2 and at most twice the number of dimensions")
+    pairs = [(pad[2 * i], pad[2 * i + 1]) for i in range(len(pad) // 2)]
+    for i, (lo, hi) in enumerate(pairs):
+        if input.shape[-1 - i] + lo + hi < 0:
+            raise RuntimeError(f"The input size {input.shape[-1 - i]}, plus negative padding {lo} and {hi} resulted "
+                               "in a negative output size, which is invalid.")
+    fill = 0 if value is None else value
+    result = input
+    for i, (lo, hi) in enumerate(pairs):
+        d = input.dim() - 1 - i
+        # Negative padding crops; positive padding adds constant slabs (cat keeps the gradient).
+        result = result.narrow(d, max(-lo, 0), result.shape[d] - max(-lo, 0) - max(-hi, 0))
+        parts = [result]
+        for n, at_end in ((lo, False), (hi, True)):
+            if n > 0:
+                slab = torch.full(tuple(result.shape[:d]) + (n,) + tuple(result.shape[d + 1:]), fill,
+                                  dtype=input.dtype, device=input.device)
+                parts.insert(len(parts) if at_end else 0, slab)
+        result = torch.cat(parts, d) if len(parts) > 1 else result
+    return result
+
+
+def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):
+    return input / input.norm(p, dim, keepdim=True).clamp(min=eps)
 
 
 def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
@@ -68,33 +231,100 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
     return out
 
 
-def embedding(input, weight, padding_idx=None):
-    if input.dtype not in (torch.int64, torch.int32):
-        raise RuntimeError(f"Expected tensor for argument #1 'indices' to have one of the following scalar types: "
-                           f"Long, Int; but got {input.dtype} instead")
-    out = weight.index_select(0, input.reshape(-1))
-    return out.reshape(tuple(input.shape) + (weight.shape[1],))
+def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, scale_grad_by_freq=False,
+              sparse=False):
+    if max_norm is not None or scale_grad_by_freq or sparse:
+        raise NotImplementedError("embedding: max_norm, scale_grad_by_freq and sparse are not supported")
+    if padding_idx is not None:
+        if not -weight.shape[0] <= padding_idx < weight.shape[0]:
+            raise AssertionError("Padding_idx must be within num_embeddings")
+        padding_idx = padding_idx % weight.shape[0]
+    return torch.embedding(weight, input, -1 if padding_idx is None else padding_idx)
 
 
-def mse_loss(input, target, reduction="mean"):
+def one_hot(tensor, num_classes=-1):
+    if tensor.dtype != torch.int64:
+        raise RuntimeError("one_hot is only applicable to index tensor of type LongTensor.")
+    if num_classes == -1:
+        num_classes = int(tensor.max()) + 1 if tensor.numel() else 0
+    if tensor.numel() and (int(tensor.min()) < 0 or int(tensor.max()) >= num_classes):
+        raise RuntimeError("Class values must be smaller than num_classes." if tensor.numel() and int(tensor.min()) >= 0
+                           else "Class values must be non-negative.")
+    return (tensor.unsqueeze(-1) == torch.arange(num_classes, device=tensor.device)).long()
+
+
+@full_precision
+def mse_loss(input, target, size_average=None, reduce=None, reduction="mean", weight=None):
+    reduction = _legacy_reduction(size_average, reduce, reduction)
     if input.shape != target.shape:
         raise RuntimeError(f"mse_loss: input shape {list(input.shape)} and target shape {list(target.shape)} differ")
+    if weight is not None:
+        losses = (input - target) ** 2 * weight
+        return {"none": losses, "mean": losses.mean(), "sum": losses.sum()}[_check_reduction(reduction)]
     return _nn.mse_loss(input, target, _reduction(reduction))
 
 
-def nll_loss(input, target, weight=None, ignore_index=-100, reduction="mean"):
-    return _nn.nll_loss(input, target, weight, _reduction(reduction), ignore_index)
+def _classes_last(input):
+    """(N, C, d1, ...) as (N * d1 * ..., C): the layout the 2-D kernels take."""
+    perm = [0] + list(range(2, input.dim())) + [1]
+    return input.permute(perm).reshape(-1, input.shape[1])
 
 
-def cross_entropy(input, target, weight=None, ignore_index=-100, reduction="mean"):
-    if target.dtype.is_floating_point:
-        # Class probabilities instead of indices.
-        losses = -(target * log_softmax(input, -1)).sum(-1)
-        return {"none": losses, "mean": losses.mean(), "sum": losses.sum()}[reduction]
-    return nll_loss(log_softmax(input, -1 if input.dim() == 1 else 1), target, weight, ignore_index, reduction)
+@full_precision
+def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction="mean"):
+    reduction = _legacy_reduction(size_average, reduce, reduction)
+    if input.dim() <= 2:
+        return _nn.nll_loss(input, target, weight, _reduction(reduction), ignore_index)
+    if target.shape != (input.shape[0],) + tuple(input.shape[2:]):
+        raise ValueError(f"Expected target size {[input.shape[0]] + list(input.shape[2:])}, got {list(target.shape)}")
+    losses = _nn.nll_loss(_classes_last(input), target.reshape(-1), weight, _reduction(reduction), ignore_index)
+    return losses.reshape(target.shape) if reduction == "none" else losses
 
 
-def binary_cross_entropy_with_logits(input, target, weight=None, reduction="mean", pos_weight=None):
+@full_precision
+def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction="mean",
+                  label_smoothing=0.0):
+    reduction = _legacy_reduction(size_average, reduce, reduction)
+    _reduction(reduction)
+    if not 0.0 <= label_smoothing <= 1.0:
+        raise RuntimeError(f"label_smoothing must be between 0.0 and 1.0. Got: {label_smoothing}")
+    class_dim = 0 if input.dim() == 1 else 1
+    classes = input.shape[class_dim]
+    logp = log_softmax(input, class_dim)
+    # The class weights, shaped to broadcast along the class dimension.
+    w = None if weight is None else weight.reshape((classes,) + (1,) * (input.dim() - class_dim - 1))
+    if target.dtype.is_floating_point:  # class probabilities
+        if target.shape != input.shape:
+            raise RuntimeError(f"Expected target of the same shape as input {list(input.shape)} for class "
+                               f"probabilities, got {list(target.shape)}")
+        if label_smoothing > 0:
+            target = target * (1 - label_smoothing) + label_smoothing / classes
+        terms = target * logp if w is None else target * logp * w
+        losses = -terms.sum(class_dim)
+        if reduction == "none":
+            return losses
+        return losses.sum() if reduction == "sum" else losses.mean()
+    loss = nll_loss(logp, target, weight, ignore_index=ignore_index, reduction=reduction)
+    if label_smoothing == 0:
+        return loss
+    # Smoothing spreads ε of each target's mass uniformly: the mean of -logp over classes, weighted like nll.
+    kept = target != ignore_index
+    smooth = -(logp if w is None else logp * w).sum(class_dim) * kept
+    if reduction == "none":
+        smooth_loss = smooth
+    elif reduction == "sum":
+        smooth_loss = smooth.sum()
+    else:
+        safe_target = target * kept
+        denom = kept.sum() if weight is None else (weight[safe_target] * kept).sum()
+        smooth_loss = smooth.sum() / denom
+    return loss * (1 - label_smoothing) + smooth_loss * (label_smoothing / classes)
+
+
+@full_precision
+def binary_cross_entropy_with_logits(input, target, weight=None, size_average=None, reduce=None, reduction="mean",
+                                     pos_weight=None):
+    reduction = _legacy_reduction(size_average, reduce, reduction)
     if input.shape != target.shape:
         raise ValueError(f"Target size ({list(target.shape)}) must be the same as input size ({list(input.shape)})")
     # log(1 + exp(-|x|)) + max(-x, 0): stable for large |x|.
@@ -106,3 +336,101 @@ def binary_cross_entropy_with_logits(input, target, weight=None, reduction="mean
     if weight is not None:
         losses = losses * weight
     return {"none": losses, "mean": losses.mean(), "sum": losses.sum()}[reduction]
+
+
+@full_precision
+def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=None, reduction="mean"):
+    reduction = _legacy_reduction(size_average, reduce, reduction)
+    if input.shape != target.shape:
+        raise ValueError(f"Using a target size ({list(target.shape)}) that is different to the input size "
+                         f"({list(input.shape)}) is deprecated. Please ensure they have the same size.")
+    if input.numel() and (bool((input < 0).any()) or bool((input > 1).any())):
+        raise RuntimeError("all elements of input should be between 0 and 1")
+    # PyTorch clamps each log at -100, so a 0 or 1 probability gives a finite loss.
+    losses = -(target * input.log().clamp(min=-100) + (1 - target) * (1 - input).log().clamp(min=-100))
+    if weight is not None:
+        losses = losses * weight
+    return {"none": losses, "mean": losses.mean(), "sum": losses.sum()}[_check_reduction(reduction)]
+
+
+@full_precision
+def l1_loss(input, target, size_average=None, reduce=None, reduction="mean"):
+    reduction = _legacy_reduction(size_average, reduce, reduction)
+    losses = (input - target).abs()
+    return {"none": losses, "mean": losses.mean(), "sum": losses.sum()}[_check_reduction(reduction)]
+
+
+@full_precision
+def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mean", beta=1.0):
+    reduction = _legacy_reduction(size_average, reduce, reduction)
+    diff = (input - target).abs()
+    losses = diff - 0.5 * beta if beta == 0 else torch.where(diff < beta, 0.5 * diff * diff / beta, diff - 0.5 * beta)
+    return {"none": losses, "mean": losses.mean(), "sum": losses.sum()}[_check_reduction(reduction)]
+
+
+def _check_reduction(reduction):
+    _reduction(reduction)
+    return reduction
+
+
+def batch_norm(input, running_mean, running_var, weight=None, bias=None, training=False, momentum=0.1, eps=1e-5):
+    if input.dim() < 2:
+        raise ValueError(f"expected at least 2D input (got {input.dim()}D input)")
+    dims = [0] + list(range(2, input.dim()))
+    shape = [1, input.shape[1]] + [1] * (input.dim() - 2)
+    if training:
+        count = input.numel() // input.shape[1]
+        if count <= 1:
+            raise ValueError(f"Expected more than 1 value per channel when training, got input size {list(input.shape)}")
+        mean = input.mean(dims)
+        var = input.var(dims, unbiased=False)
+        if running_mean is not None:
+            with torch.no_grad():
+                running_mean.mul_(1 - momentum).add_(mean.detach() * momentum)
+                running_var.mul_(1 - momentum).add_(var.detach() * (momentum * count / (count - 1)))
+    else:
+        mean, var = running_mean, running_var
+    out = (input - mean.reshape(shape)) * (var.reshape(shape) + eps).rsqrt()
+    if weight is not None:
+        out = out * weight.reshape(shape)
+    if bias is not None:
+        out = out + bias.reshape(shape)
+    return out
+
+
+@lower_precision
+def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.0, is_causal=False, scale=None,
+                                 enable_gqa=False):
+    """softmax(q k^T * scale + mask) v, as PyTorch's math reference; masks are bool (True keeps) or additive."""
+    if query.dim() < 2 or key.dim() < 2 or value.dim() < 2:
+        raise RuntimeError("scaled_dot_product_attention: query, key and value must be at least 2-D")
+    if query.shape[-1] != key.shape[-1]:
+        raise RuntimeError(f"scaled_dot_product_attention: query's last dimension {query.shape[-1]} differs from "
+                           f"key's {key.shape[-1]}")
+    if is_causal and attn_mask is not None:
+        raise RuntimeError("_scaled_dot_product_attention: Explicit attn_mask should not be set when is_causal=True")
+    if enable_gqa and query.dim() >= 3 and key.shape[-3] != query.shape[-3]:
+        # Each key/value head serves query.shape[-3] // key.shape[-3] query heads, in order.
+        repeat = query.shape[-3] // key.shape[-3]
+
+        def spread(t):
+            shape = tuple(t.shape)
+            wide = t.unsqueeze(-3).expand(shape[:-2] + (repeat,) + shape[-2:])
+            return wide.reshape(shape[:-3] + (shape[-3] * repeat,) + shape[-2:])
+
+        key, value = spread(key), spread(value)
+    L, S = query.shape[-2], key.shape[-2]
+    scale = 1.0 / (query.shape[-1] ** 0.5) if scale is None else scale
+    scores = query.matmul(key.transpose(-2, -1)) * scale
+    if is_causal:
+        keep = torch.ones(L, S, dtype=torch.bool, device=query.device).tril()
+        scores = scores.masked_fill(~keep, float("-inf"))
+    elif attn_mask is not None:
+        if attn_mask.dtype == torch.bool:
+            scores = scores.masked_fill(~attn_mask, float("-inf"))
+        else:
+            scores = scores + attn_mask
+    weights = scores.softmax(-1)
+    if dropout_p > 0.0:
+        weights = dropout(weights, dropout_p, True)
+    return weights.matmul(value)

@@ -15,4 +15,9 @@ class Parameter(torch.Tensor):
         return "Parameter containing:\n" + super().__repr__()
 
     def __reduce_ex__(self, protocol):
-        raise TypeError("Parameters are saved with torch.save, which stores their data without pickle")
+        return torch.serialization._reduce_tensor(self)
+
+    def __deepcopy__(self, memo):
+        if id(self) not in memo:
+            memo[id(self)] = Parameter(self.detach().clone(), self.requires_grad)
+        return memo[id(self)]

@@ -2,5 +2,6 @@
 from torch.optim.adam import Adam, AdamW
 from torch.optim.optimizer import Optimizer
 from torch.optim.sgd import SGD
+from torch.optim import lr_scheduler  # noqa: E402  (torch.optim.lr_scheduler.StepLR without an import)
 
-__all__ = ["Adam", "AdamW", "Optimizer", "SGD"]
+__all__ = ["Adam", "AdamW", "Optimizer", "SGD", "lr_scheduler"]

@@ -139,10 +139,13 @@ def test_context_is_frozen():
 
 
 def test_node_names_follow_pytorch(tmp_path):
-    names = {k: d.node for k, d in CTX.derivatives.items()}
+    names = {k: d.display for k, d in CTX.derivatives.items()}
     assert names["copy_"] == "CopyBackwards"  # node_name in derivatives.yaml
     assert names["log1p"] == "Log1PBackward0"  # PyTorch's capitalisation
     assert names["add_.Tensor"] == names["add.Tensor"] == "AddBackward0"
+    # Two ops may show one name (PyTorch's ConvolutionBackward0) but keep classes of their own.
+    assert names["conv1d"] == names["conv2d"] == "ConvolutionBackward0"
+    assert CTX.derivatives["conv1d"].node != CTX.derivatives["conv2d"].node
 
 
 def test_yaml_fields_reach_the_bindings(tmp_path):

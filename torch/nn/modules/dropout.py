@@ -15,3 +15,17 @@ class Dropout(Module):
 
     def extra_repr(self):
         return f"p={self.p}, inplace={self.inplace}"
+
+
+class Dropout1d(Dropout):
+    """Zeroes whole channels of (N, C, L) input."""
+
+    def forward(self, input):
+        return F.dropout1d(input, self.p, self.training)
+
+
+class Dropout2d(Dropout):
+    """Zeroes whole feature maps of (N, C, H, W) input."""
+
+    def forward(self, input):
+        return F.dropout2d(input, self.p, self.training)

@@ -15,12 +15,12 @@ class Identity(Module):
 class Linear(Module):
     """y = x W^T + b, initialised as PyTorch does (Kaiming uniform, a = sqrt(5))."""
 
-    def __init__(self, in_features, out_features, bias=True, dtype=None):
+    def __init__(self, in_features, out_features, bias=True, device=None, dtype=None):
         super().__init__()
         self.in_features = in_features
         self.out_features = out_features
-        self.weight = Parameter(torch.empty(out_features, in_features, dtype=dtype))
-        self.bias = Parameter(torch.empty(out_features, dtype=dtype)) if bias else None
+        self.weight = Parameter(torch.empty(out_features, in_features, device=device, dtype=dtype))
+        self.bias = Parameter(torch.empty(out_features, device=device, dtype=dtype)) if bias else None
         if not bias:
             self.register_parameter("bias", None)
         self.reset_parameters()

@@ -13,6 +13,7 @@ class Module:
         object.__setattr__(self, "_parameters", OrderedDict())
         object.__setattr__(self, "_buffers", OrderedDict())
         object.__setattr__(self, "_modules", OrderedDict())
+        object.__setattr__(self, "_non_persistent_buffers_set", set())
 
     # ---- registration ----
     def __setattr__(self, name, value):
@@ -61,9 +62,21 @@ class Module:
         self._remove(name)
         self._parameters[name] = param
 
-    def register_buffer(self, name, tensor):
+    def register_buffer(self, name, tensor, persistent=True):
+        """A tensor the module owns but does not train (moved by .to(); in state_dict unless persistent=False)."""
+        if "_buffers" not in self.__dict__:
+            raise AttributeError("cannot assign buffer before Module.__init__() call")
+        if not isinstance(name, str) or not name or "." in name:
+            raise KeyError(f"buffer name must be a non-empty string without '.', got {name!r}")
+        if tensor is not None and not isinstance(tensor, torch.Tensor):
+            raise TypeError(f"cannot assign '{type(tensor).__name__}' object to buffer '{name}' "
+                            "(torch Tensor or None required)")
         self._remove(name)
         self._buffers[name] = tensor
+        if persistent:
+            self._non_persistent_buffers_set.discard(name)
+        else:
+            self._non_persistent_buffers_set.add(name)
 
     def add_module(self, name, module):
         if module is not None and not isinstance(module, Module):
@@ -79,15 +92,24 @@ class Module:
         return self.forward(*args, **kwargs)
 
     # ---- traversal ----
-    def named_modules(self, memo=None, prefix=""):
+    def named_modules(self, memo=None, prefix="", remove_duplicate=True):
         memo = set() if memo is None else memo
-        if id(self) in memo:
-            return
-        memo.add(id(self))
+        if remove_duplicate:
+            if id(self) in memo:
+                return
+            memo.add(id(self))
         yield prefix, self
         for name, module in self._modules.items():
             if module is not None:
-                yield from module.named_modules(memo, prefix + ("." if prefix else "") + name)
+                yield from module.named_modules(memo, prefix + ("." if prefix else "") + name, remove_duplicate)
+
+    def get_submodule(self, target):
+        module = self
+        for part in target.split(".") if target else []:
+            if part not in module._modules:
+                raise AttributeError(f"{type(module).__name__} has no attribute `{part}`")
+            module = module._modules[part]
+        return module
 
     def modules(self):
         for _, m in self.named_modules():
@@ -133,7 +155,7 @@ class Module:
             if p is not None:
                 destination[prefix + name] = p if keep_vars else p.detach()
         for name, b in self._buffers.items():
-            if b is not None:
+            if b is not None and name not in self._non_persistent_buffers_set:
                 destination[prefix + name] = b if keep_vars else b.detach()
         for name, m in self._modules.items():
             if m is not None:
@@ -221,11 +243,15 @@ class Module:
                     dtype if dtype is not None and t.is_floating_point() else t.dtype)
 
         # Tensors already in place stay the same objects (an optimizer holding
-        # them keeps working); the others are replaced by converted copies.
+        # them keeps working); the others are replaced by converted copies, one
+        # per parameter, so a parameter shared by two modules stays shared.
+        converted = {}
         for m in self.modules():
             for name, p in m._parameters.items():
                 if p is not None and target(p) != (p.device, p.dtype):
-                    m._parameters[name] = Parameter(p.detach().to(*target(p)), p.requires_grad)
+                    if id(p) not in converted:
+                        converted[id(p)] = Parameter(p.detach().to(*target(p)), p.requires_grad)
+                    m._parameters[name] = converted[id(p)]
             for name, b in m._buffers.items():
                 if b is not None and target(b) != (b.device, b.dtype):
                     m._buffers[name] = b.to(*target(b))
@@ -242,6 +268,12 @@ class Module:
 
     def double(self):
         return self.to(torch.float64)
+
+    def half(self):
+        return self.to(torch.float16)
+
+    def bfloat16(self):
+        return self.to(torch.bfloat16)
 
     # ---- printing ----
     def extra_repr(self):

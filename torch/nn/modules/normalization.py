@@ -5,14 +5,15 @@ from torch.nn.parameter import Parameter
 
 
 class LayerNorm(Module):
-    def __init__(self, normalized_shape, eps=1e-5, elementwise_affine=True, bias=True):
+    def __init__(self, normalized_shape, eps=1e-5, elementwise_affine=True, bias=True, device=None, dtype=None):
         super().__init__()
         self.normalized_shape = (normalized_shape,) if isinstance(normalized_shape, int) else tuple(normalized_shape)
         self.eps = eps
         self.elementwise_affine = elementwise_affine
         if elementwise_affine:
-            self.weight = Parameter(torch.ones(self.normalized_shape))
-            self.bias = Parameter(torch.zeros(self.normalized_shape)) if bias else None
+            kw = {"device": device, "dtype": dtype}
+            self.weight = Parameter(torch.ones(self.normalized_shape, **kw))
+            self.bias = Parameter(torch.zeros(self.normalized_shape, **kw)) if bias else None
         else:
             self.weight = None
             self.bias = None

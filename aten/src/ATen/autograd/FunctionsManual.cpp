@@ -3,6 +3,7 @@
 #include <ATen/ATen.h>
 #include <ATen/ExpandUtils.h>
 #include <ATen/ScalarOps.h>
+#include <ATen/native/Convolution.h>
 
 #include <cmath>
 
@@ -333,6 +334,51 @@ Tensor nll_loss_backward(const Tensor& grad, const Tensor& self, const Tensor& t
   }
   Tensor out = zeros_for(grad, input2d.sizes()).scatter_(1, safe_target.unsqueeze(1), g.neg().unsqueeze(1));
   return batched ? out : out.squeeze(0);
+}
+
+Tensor embedding_backward(const Tensor& grad, const Tensor& indices, IntArrayRef weight_sizes, int64_t padding_idx) {
+  const Tensor flat = indices.reshape({-1});
+  Tensor g = grad.reshape({flat.numel(), weight_sizes[1]});
+  if (padding_idx >= 0) g = g.masked_fill(flat.eq(scalar(static_cast<double>(padding_idx), flat)).unsqueeze(1), 0);
+  Tensor out = zeros_for(grad, weight_sizes);
+  if (flat.numel() > 0) out.index_put_({std::optional<Tensor>(flat)}, g, true);
+  return out;
+}
+
+Tensor conv1d_input_backward(const Tensor& grad, const Tensor& input, const Tensor& weight, IntArrayRef stride,
+                             IntArrayRef padding, IntArrayRef dilation, int64_t groups) {
+  return native::conv1d_backward_input(grad, input, weight, stride, padding, dilation, groups);
+}
+Tensor conv1d_weight_backward(const Tensor& grad, const Tensor& input, const Tensor& weight, IntArrayRef stride,
+                              IntArrayRef padding, IntArrayRef dilation, int64_t groups) {
+  return native::conv1d_backward_weight(grad, input, weight, stride, padding, dilation, groups);
+}
+Tensor conv2d_input_backward(const Tensor& grad, const Tensor& input, const Tensor& weight, IntArrayRef stride,
+                             IntArrayRef padding, IntArrayRef dilation, int64_t groups) {
+  return native::conv2d_backward_input(grad, input, weight, stride, padding, dilation, groups);
+}
+Tensor conv2d_weight_backward(const Tensor& grad, const Tensor& input, const Tensor& weight, IntArrayRef stride,
+                              IntArrayRef padding, IntArrayRef dilation, int64_t groups) {
+  return native::conv2d_backward_weight(grad, input, weight, stride, padding, dilation, groups);
+}
+
+Tensor conv_bias_backward(const Tensor& grad, int64_t spatial_dims) {
+  const int64_t channel = grad.dim() - spatial_dims - 1;
+  std::vector<int64_t> dims;
+  for (int64_t d = 0; d < grad.dim(); ++d)
+    if (d != channel) dims.push_back(d);
+  return grad.sum(dims, false, std::nullopt);
+}
+
+Tensor max_pool2d_backward(const Tensor& grad, IntArrayRef self_sizes, const Tensor& indices) {
+  const int64_t plane = self_sizes[self_sizes.size() - 1] * self_sizes[self_sizes.size() - 2];
+  std::vector<int64_t> flat(self_sizes.begin(), self_sizes.end() - 2);
+  flat.push_back(plane);
+  std::vector<int64_t> out_flat(grad.sizes().begin(), grad.sizes().end() - 2);
+  out_flat.push_back(-1);
+  Tensor out = at::zeros(flat, grad.scalar_type(), grad.device());
+  out.scatter_add_(-1, indices.reshape(out_flat), grad.reshape(out_flat));
+  return out.view(self_sizes);
 }
 
 }  // namespace at::autograd

@@ -71,4 +71,19 @@ Tensor mse_loss_backward(const Tensor& grad, const Tensor& self, const Tensor& t
 Tensor nll_loss_backward(const Tensor& grad, const Tensor& self, const Tensor& target,
                          const std::optional<Tensor>& weight, int64_t reduction, int64_t ignore_index);
 
+// embedding: each index's row adds up its gradient; padding_idx's row gets none.
+Tensor embedding_backward(const Tensor& grad, const Tensor& indices, IntArrayRef weight_sizes, int64_t padding_idx);
+// conv1d/conv2d: see native/Convolution.h; the bias's gradient sums all but the channel dim.
+Tensor conv1d_input_backward(const Tensor& grad, const Tensor& input, const Tensor& weight, IntArrayRef stride,
+                             IntArrayRef padding, IntArrayRef dilation, int64_t groups);
+Tensor conv1d_weight_backward(const Tensor& grad, const Tensor& input, const Tensor& weight, IntArrayRef stride,
+                              IntArrayRef padding, IntArrayRef dilation, int64_t groups);
+Tensor conv2d_input_backward(const Tensor& grad, const Tensor& input, const Tensor& weight, IntArrayRef stride,
+                             IntArrayRef padding, IntArrayRef dilation, int64_t groups);
+Tensor conv2d_weight_backward(const Tensor& grad, const Tensor& input, const Tensor& weight, IntArrayRef stride,
+                              IntArrayRef padding, IntArrayRef dilation, int64_t groups);
+Tensor conv_bias_backward(const Tensor& grad, int64_t spatial_dims);
+// max_pool2d: each output's gradient goes to the input element it took.
+Tensor max_pool2d_backward(const Tensor& grad, IntArrayRef self_sizes, const Tensor& indices);
+
 }  // namespace at::autograd

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <mutex>
 #include <random>
+#include <string>
 
 namespace at {
 
@@ -23,6 +24,11 @@ class TORCH_API CPUGenerator {
   uint64_t random64() { return engine_(); }
   // Uniform on [0, 1) with the full precision of double.
   double uniform() { return static_cast<double>(random64() >> 11) * 0x1.0p-53; }
+  // The whole state (seed and engine) as text, and back: torch.get_rng_state
+  // and torch.Generator objects save and restore streams with it.
+  std::string state() const;
+  // Throws c10::Error (leaving the state as it was) for text state() did not write.
+  void set_state(const std::string& state);
   // Kernels hold this while they draw, so that concurrent callers each get
   // a distinct, reproducible run of numbers.
   std::mutex& mutex() { return mutex_; }

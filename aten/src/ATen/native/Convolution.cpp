@@ -1,0 +1,174 @@
+// conv1d and conv2d as im2col plus one batched matrix product (OpenBLAS on
+// the CPU, cuBLAS on CUDA): the input, padded, is viewed as the patches each
+// output element sees (as_strided), copied into columns, and multiplied by
+// the weight per group. Written over at:: ops, so every device runs it.
+#include <ATen/native/Convolution.h>
+
+#include <ATen/ATen.h>
+
+namespace at::native {
+namespace {
+
+struct Geometry {
+  int64_t n, c, h, w, o, kh, kw, groups, sh, sw, ph, pw, dh, dw, oh, ow;
+};
+
+std::vector<int64_t> pair(IntArrayRef v, const char* name) {
+  TORCH_CHECK(v.size() == 1 || v.size() == 2, "expected ", name, " to be a single integer value or a list of 2 values");
+  return v.size() == 1 ? std::vector<int64_t>{v[0], v[0]} : std::vector<int64_t>{v[0], v[1]};
+}
+
+// input [N, C, H, W], weight [O, C/groups, kH, kW].
+Geometry geometry(const Tensor& input, const Tensor& weight, IntArrayRef stride, IntArrayRef padding,
+                  IntArrayRef dilation, int64_t groups) {
+  TORCH_CHECK(input.dim() == 4, "Expected 3D (unbatched) or 4D (batched) input to conv2d, but got input of size: ",
+              input.sizes());
+  TORCH_CHECK(weight.dim() == 4, "weight should have 4 dimensions");
+  TORCH_CHECK(groups > 0, "non-positive groups is not supported");
+  const auto s = pair(stride, "stride"), p = pair(padding, "padding"), d = pair(dilation, "dilation");
+  TORCH_CHECK(s[0] > 0 && s[1] > 0, "non-positive stride is not supported");
+  TORCH_CHECK(p[0] >= 0 && p[1] >= 0, "negative padding is not supported");
+  TORCH_CHECK(d[0] > 0 && d[1] > 0, "dilation should be greater than zero");
+  Geometry g{input.size(0), input.size(1), input.size(2), input.size(3), weight.size(0), weight.size(2),
+             weight.size(3), groups, s[0], s[1], p[0], p[1], d[0], d[1], 0, 0};
+  TORCH_CHECK(g.c == weight.size(1) * groups, "Given groups=", groups, ", weight of size ", weight.sizes(),
+              ", expected input", input.sizes(), " to have ", weight.size(1) * groups, " channels, but got ", g.c,
+              " channels instead");
+  TORCH_CHECK(g.o % groups == 0, "Given groups=", groups, ", expected weight to be divisible by ", groups,
+              " at dimension 0, but got weight of size ", weight.sizes(), " instead");
+  const int64_t eff_h = (g.kh - 1) * g.dh + 1, eff_w = (g.kw - 1) * g.dw + 1;
+  TORCH_CHECK(g.h + 2 * g.ph >= eff_h && g.w + 2 * g.pw >= eff_w, "Calculated padded input size per channel: (",
+              g.h + 2 * g.ph, " x ", g.w + 2 * g.pw, "). Kernel size: (", eff_h, " x ", eff_w,
+              "). Kernel size can't be greater than actual input size");
+  g.oh = (g.h + 2 * g.ph - eff_h) / g.sh + 1;
+  g.ow = (g.w + 2 * g.pw - eff_w) / g.sw + 1;
+  return g;
+}
+
+Tensor padded(const Tensor& input, const Geometry& g) {
+  if (g.ph == 0 && g.pw == 0) return input.contiguous();
+  Tensor out = at::zeros({g.n, g.c, g.h + 2 * g.ph, g.w + 2 * g.pw}, input.scalar_type(), input.device());
+  out.narrow(2, g.ph, g.h).narrow(3, g.pw, g.w).copy_(input);
+  return out;
+}
+
+// [N, groups, C/groups * kH * kW, oH * oW]: the patch under each output element.
+Tensor columns(const Tensor& input, const Geometry& g) {
+  const Tensor x = padded(input, g);
+  const auto st = x.strides();
+  const Tensor patches = x.as_strided({g.n, g.c, g.kh, g.kw, g.oh, g.ow},
+                                      {st[0], st[1], st[2] * g.dh, st[3] * g.dw, st[2] * g.sh, st[3] * g.sw});
+  return patches.reshape({g.n, g.groups, (g.c / g.groups) * g.kh * g.kw, g.oh * g.ow});
+}
+
+Tensor conv2d_forward(const Tensor& input, const Tensor& weight, const std::optional<Tensor>& bias,
+                      IntArrayRef stride, IntArrayRef padding, IntArrayRef dilation, int64_t groups) {
+  TORCH_CHECK(input.scalar_type() == weight.scalar_type(), "Input type (", input.scalar_type(),
+              ") and weight type (", weight.scalar_type(), ") should be the same");
+  TORCH_CHECK(input.is_floating_point(), "\"conv2d\" is only implemented for floating point types, got ",
+              input.scalar_type());
+  const Geometry g = geometry(input, weight, stride, padding, dilation, groups);
+  const Tensor cols = columns(input, g);
+  const Tensor w = weight.reshape({1, g.groups, g.o / g.groups, -1});
+  Tensor out = at::matmul(w, cols).reshape({g.n, g.o, g.oh, g.ow});
+  if (bias && bias->defined()) {
+    TORCH_CHECK(bias->dim() == 1 && bias->size(0) == g.o, "Given weight of size ", weight.sizes(),
+                ", expected bias to be 1-dimensional with ", g.o, " elements, but got bias of size ", bias->sizes(),
+                " instead");
+    out = out.add(bias->view({1, g.o, 1, 1}));
+  }
+  return out;
+}
+
+// conv1d runs as conv2d over a height of 1: its arguments with the height's
+// stride 1, padding 0, dilation 1 put first. Named vectors, because a braced
+// {0, n} would bind ArrayRef's (pointer, length) constructor with a null pointer.
+struct As2d {
+  std::vector<int64_t> stride, padding, dilation;
+  As2d(IntArrayRef s, IntArrayRef p, IntArrayRef d)
+      : stride{1, one(s, "stride")}, padding{0, one(p, "padding")}, dilation{1, one(d, "dilation")} {}
+  static int64_t one(IntArrayRef v, const char* name) {
+    TORCH_CHECK(v.size() == 1, "expected ", name, " to be a single integer value or a list of 1 value");
+    return v[0];
+  }
+};
+
+}  // namespace
+
+Tensor conv2d(const Tensor& input, const Tensor& weight, const std::optional<Tensor>& bias, IntArrayRef stride,
+              IntArrayRef padding, IntArrayRef dilation, int64_t groups) {
+  if (input.dim() == 3) {  // unbatched
+    return conv2d_forward(input.unsqueeze(0), weight, bias, stride, padding, dilation, groups).squeeze(0);
+  }
+  return conv2d_forward(input, weight, bias, stride, padding, dilation, groups);
+}
+
+Tensor conv1d(const Tensor& input, const Tensor& weight, const std::optional<Tensor>& bias, IntArrayRef stride,
+              IntArrayRef padding, IntArrayRef dilation, int64_t groups) {
+  TORCH_CHECK(input.dim() == 2 || input.dim() == 3, "Expected 2D (unbatched) or 3D (batched) input to conv1d, but got "
+              "input of size: ", input.sizes());
+  TORCH_CHECK(weight.dim() == 3, "weight should have 3 dimensions");
+  const bool batched = input.dim() == 3;
+  const Tensor x = (batched ? input : input.unsqueeze(0)).unsqueeze(2);
+  const As2d a(stride, padding, dilation);
+  const Tensor out = conv2d_forward(x, weight.unsqueeze(2), bias, a.stride, a.padding, a.dilation, groups).squeeze(2);
+  return batched ? out : out.squeeze(0);
+}
+
+// ---- gradients (FunctionsManual calls these) ----
+
+Tensor conv2d_backward_input(const Tensor& grad, const Tensor& input, const Tensor& weight, IntArrayRef stride,
+                             IntArrayRef padding, IntArrayRef dilation, int64_t groups) {
+  const bool batched = input.dim() == 4;
+  const Tensor x = batched ? input : input.unsqueeze(0);
+  const Tensor go = batched ? grad : grad.unsqueeze(0);
+  const Geometry g = geometry(x, weight, stride, padding, dilation, groups);
+  // Columns' gradient: weight^T @ grad, per group.
+  const Tensor w = weight.reshape({1, g.groups, g.o / g.groups, -1});
+  const Tensor gcols = at::matmul(w.transpose(-1, -2), go.reshape({g.n, g.groups, g.o / g.groups, g.oh * g.ow}))
+                           .reshape({g.n, g.c, g.kh, g.kw, g.oh, g.ow});
+  // col2im: each kernel tap adds its slice of the padded input.
+  Tensor gx = at::zeros({g.n, g.c, g.h + 2 * g.ph, g.w + 2 * g.pw}, grad.scalar_type(), grad.device());
+  for (int64_t i = 0; i < g.kh; ++i) {
+    for (int64_t j = 0; j < g.kw; ++j) {
+      Tensor target = gx.slice(2, i * g.dh, i * g.dh + g.sh * (g.oh - 1) + 1, g.sh)
+                          .slice(3, j * g.dw, j * g.dw + g.sw * (g.ow - 1) + 1, g.sw);
+      target.add_(gcols.select(3, j).select(2, i));
+    }
+  }
+  Tensor out = gx.narrow(2, g.ph, g.h).narrow(3, g.pw, g.w);
+  return batched ? out : out.squeeze(0);
+}
+
+Tensor conv2d_backward_weight(const Tensor& grad, const Tensor& input, const Tensor& weight, IntArrayRef stride,
+                              IntArrayRef padding, IntArrayRef dilation, int64_t groups) {
+  const bool batched = input.dim() == 4;
+  const Tensor x = batched ? input : input.unsqueeze(0);
+  const Tensor go = batched ? grad : grad.unsqueeze(0);
+  const Geometry g = geometry(x, weight, stride, padding, dilation, groups);
+  const Tensor cols = columns(x, g);  // [N, G, K, L]
+  const Tensor gw = at::matmul(go.reshape({g.n, g.groups, g.o / g.groups, g.oh * g.ow}), cols.transpose(-1, -2));
+  const std::vector<int64_t> batch_dim{0};  // a named list: {0} would bind a dangling one-element ArrayRef
+  return gw.sum(batch_dim, false, std::nullopt).reshape(weight.sizes());
+}
+
+Tensor conv1d_backward_input(const Tensor& grad, const Tensor& input, const Tensor& weight, IntArrayRef stride,
+                             IntArrayRef padding, IntArrayRef dilation, int64_t groups) {
+  const bool batched = input.dim() == 3;
+  const Tensor x = (batched ? input : input.unsqueeze(0)).unsqueeze(2);
+  const Tensor go = (batched ? grad : grad.unsqueeze(0)).unsqueeze(2);
+  const As2d a(stride, padding, dilation);
+  const Tensor gx = conv2d_backward_input(go, x, weight.unsqueeze(2), a.stride, a.padding, a.dilation, groups).squeeze(2);
+  return batched ? gx : gx.squeeze(0);
+}
+
+Tensor conv1d_backward_weight(const Tensor& grad, const Tensor& input, const Tensor& weight, IntArrayRef stride,
+                              IntArrayRef padding, IntArrayRef dilation, int64_t groups) {
+  const bool batched = input.dim() == 3;
+  const Tensor x = (batched ? input : input.unsqueeze(0)).unsqueeze(2);
+  const Tensor go = (batched ? grad : grad.unsqueeze(0)).unsqueeze(2);
+  const As2d a(stride, padding, dilation);
+  return conv2d_backward_weight(go, x, weight.unsqueeze(2), a.stride, a.padding, a.dilation, groups).squeeze(2);
+}
+
+}  // namespace at::native

@@ -1,0 +1,29 @@
+// tril and triu: the lower or upper triangle of the last two dims (with a
+// diagonal offset), zeros elsewhere. Written over comparisons of index
+// grids, so one function serves every device.
+#include <ATen/ATen.h>
+#include <ATen/ScalarOps.h>
+
+namespace at::native {
+namespace {
+
+Tensor triangle(const Tensor& self, int64_t diagonal, bool lower, const char* name) {
+  TORCH_CHECK(self.dim() >= 2, name, ": input tensor must have at least 2 dimensions");
+  const int64_t rows = self.size(-2), cols = self.size(-1);
+  const Tensor i = at::arange(rows, ScalarType::Long, self.device()).view({rows, 1});
+  const Tensor j = at::arange(cols, ScalarType::Long, self.device()).view({1, cols});
+  const Tensor offset = j.sub(i);  // j - i
+  const Tensor d = wrapped_scalar_tensor(diagonal);
+  const Tensor keep = lower ? offset.le(d) : offset.ge(d);
+  return at::where(keep, self, at::zeros({}, self.scalar_type(), self.device()));
+}
+
+}  // namespace
+
+Tensor tril(const Tensor& self, int64_t diagonal) { return triangle(self, diagonal, true, "tril"); }
+Tensor triu(const Tensor& self, int64_t diagonal) { return triangle(self, diagonal, false, "triu"); }
+
+const Tensor& tril_(const Tensor& self, int64_t diagonal) { return self.copy_(triangle(self, diagonal, true, "tril")); }
+const Tensor& triu_(const Tensor& self, int64_t diagonal) { return self.copy_(triangle(self, diagonal, false, "triu")); }
+
+}  // namespace at::native

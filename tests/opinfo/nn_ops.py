@@ -1,0 +1,144 @@
+"""Records of the ops that layers are built on: sorting, triangles, convolution, pooling, embedding."""
+import numpy as np
+
+import torch
+import torch.nn.functional as F
+
+from .core import FLOATS, NUMERIC, ErrorInput, OpInfo, SampleInput, make_array
+
+
+def _samples(*cases, domain=(-5.0, 5.0)):
+    def gen(op, dtype, rng):
+        for shape, args in cases:
+            yield SampleInput((make_array(shape, dtype, rng, domain),) + tuple(args), desc=f"{shape} {args}")
+    return gen
+
+
+def _sort_ref(x, dim=-1, descending=False):
+    return -np.sort(-x, axis=dim, kind="stable") if descending else np.sort(x, axis=dim, kind="stable")
+
+
+def _distinct(op, dtype, rng):
+    # Distinct values, so the indices of sort/topk are unambiguous.
+    for shape, args in (((3, 5), ()), ((3, 5), (0,)), ((4, 3), (0, True)), ((6,), (-1, True))):
+        n = int(np.prod(shape))
+        values = rng.permutation(n).astype(np.float64) - n // 2
+        yield SampleInput((values.reshape(shape).astype(make_array((1,), dtype, rng).dtype),) + args,
+                          desc=f"{shape} {args}")
+
+
+def _topk_ref(x, k, dim=-1, largest=True):
+    order = np.argsort(-x if largest else x, axis=dim, kind="stable")
+    return np.take_along_axis(x, np.take(order, range(k), axis=dim), axis=dim)
+
+
+def _topk_samples(op, dtype, rng):
+    for sample in _distinct(op, dtype, rng):
+        x = sample.args[0]
+        dim = sample.args[1] if len(sample.args) > 1 else -1
+        yield SampleInput((x, 2, dim), desc=sample.desc)
+        yield SampleInput((x, 1, dim, False), desc=sample.desc + " smallest")
+
+
+def _conv_ref(x, w, b=None, stride=1, padding=0, dilation=1, groups=1):
+    """Direct convolution (cross-correlation) over 1 or 2 spatial dims."""
+    dims = x.ndim - 2
+    expand = lambda v: (v,) * dims if isinstance(v, int) else tuple(v)  # noqa: E731
+    s, p, d = expand(stride), expand(padding), expand(dilation)
+    x = np.pad(x, [(0, 0), (0, 0)] + [(q, q) for q in p])
+    k = w.shape[2:]
+    out_sp = [(x.shape[2 + i] - d[i] * (k[i] - 1) - 1) // s[i] + 1 for i in range(dims)]
+    n, c_in = x.shape[:2]
+    o = w.shape[0]
+    out = np.zeros((n, o, *out_sp), dtype=np.float64)
+    cg, og = c_in // groups, o // groups
+    for pos in np.ndindex(*out_sp):
+        for ko in np.ndindex(*k):
+            idx = tuple(pos[i] * s[i] + ko[i] * d[i] for i in range(dims))
+            patch = x[(slice(None), slice(None)) + idx]  # (n, c_in)
+            for g in range(groups):
+                out[(slice(None), slice(g * og, (g + 1) * og)) + pos] += (
+                    patch[:, g * cg:(g + 1) * cg] @ w[(slice(g * og, (g + 1) * og), slice(None)) + ko].T)
+    if b is not None:
+        out += b.reshape((1, o) + (1,) * dims)
+    return out.astype(x.dtype)
+
+
+def _conv2d_samples(op, dtype, rng):
+    m = lambda *s: make_array(s, dtype, rng)  # noqa: E731
+    yield SampleInput((m(2, 3, 5, 4), m(4, 3, 3, 2), m(4)), desc="plain")
+    yield SampleInput((m(1, 4, 6, 5), m(2, 2, 2, 2), None, 2, 1, 1, 2), desc="stride, padding, groups")
+    yield SampleInput((m(1, 2, 5, 5), m(3, 2, 2, 2), m(3), 1, (1, 0), (2, 1)), desc="dilation")
+
+
+def _conv1d_samples(op, dtype, rng):
+    m = lambda *s: make_array(s, dtype, rng)  # noqa: E731
+    yield SampleInput((m(2, 3, 7), m(4, 3, 3), m(4)), desc="plain")
+    yield SampleInput((m(1, 4, 8), m(2, 2, 2), None, 2, 1, 2, 2), desc="stride, padding, dilation, groups")
+
+
+def _conv_errors():
+    yield ErrorInput((torch.ones(1, 3, 5, 5), torch.ones(4, 2, 3, 3)), {}, RuntimeError, "expected input")
+    yield ErrorInput((torch.ones(1, 3, 2, 2), torch.ones(4, 3, 3, 3)), {}, RuntimeError, "Kernel size can't be greater")
+    yield ErrorInput((torch.ones(1, 3, 5, 5), torch.ones(4, 3, 3, 3, dtype=torch.float64)), {}, RuntimeError,
+                     "should be the same")
+    yield ErrorInput((torch.ones(1, 3, 5, 5), torch.ones(4, 3, 3, 3)), {"stride": 0}, RuntimeError,
+                     "non-positive stride")
+
+
+def _max_pool_ref(x, k, stride=None, padding=0):
+    k = (k, k) if isinstance(k, int) else k
+    s = k if stride is None else ((stride, stride) if isinstance(stride, int) else stride)
+    p = (padding, padding) if isinstance(padding, int) else padding
+    x = np.pad(x.astype(np.float64), [(0, 0), (0, 0), (p[0], p[0]), (p[1], p[1])], constant_values=-np.inf)
+    oh, ow = (x.shape[2] - k[0]) // s[0] + 1, (x.shape[3] - k[1]) // s[1] + 1
+    out = np.empty(x.shape[:2] + (oh, ow))
+    for i in range(oh):
+        for j in range(ow):
+            out[:, :, i, j] = x[:, :, i * s[0]:i * s[0] + k[0], j * s[1]:j * s[1] + k[1]].max(axis=(2, 3))
+    return out
+
+
+def _pool_errors():
+    yield ErrorInput((torch.ones(1, 1, 4, 4), 2), {"padding": 2}, RuntimeError, "pad should be at most half")
+    yield ErrorInput((torch.ones(4, 4), 2), {}, RuntimeError, "3D or 4D")
+
+
+def _embedding_samples(op, dtype, rng):
+    idx = np.array([[0, 3, 1], [4, 4, 2]], dtype=np.int64)
+    yield SampleInput((idx, make_array((5, 3), dtype, rng)), desc="2-D indices")
+    # padding_idx (whose row gets no gradient, so no gradcheck) is in oracle/cases.py.
+
+
+def _embedding_errors():
+    yield ErrorInput((torch.tensor([5]), torch.ones(5, 2)), {}, IndexError, "index out of range")
+    yield ErrorInput((torch.tensor([-1]), torch.ones(5, 2)), {}, IndexError, "index out of range")
+    yield ErrorInput((torch.tensor([1.0]), torch.ones(5, 2)), {}, RuntimeError, "Long, Int")
+
+
+def _tri_errors():
+    yield ErrorInput((torch.ones(3),), {}, RuntimeError, "at least 2 dimensions")
+
+
+NN_OPS = [
+    OpInfo("sort", lambda x, *a: _sort_ref(x, *a), NUMERIC, _distinct, variant="values",
+           op=lambda x, *a: torch.sort(x, *a).values, method=False),
+    OpInfo("sort", lambda x, dim=-1, descending=False: np.argsort(-x if descending else x, axis=dim, kind="stable"),
+           NUMERIC, _distinct, variant="indices", op=lambda x, *a: torch.sort(x, *a).indices, method=False,
+           result_dtype=lambda d: torch.int64),
+    OpInfo("argsort", lambda x, dim=-1, descending=False: np.argsort(-x if descending else x, axis=dim, kind="stable"),
+           NUMERIC, _distinct, result_dtype=lambda d: torch.int64),
+    OpInfo("topk", _topk_ref, NUMERIC, _topk_samples, op=lambda x, *a: torch.topk(x, *a).values, method=False,
+           error_inputs=lambda: iter([ErrorInput((torch.ones(3), 4), {}, RuntimeError, "out of range")])),
+    OpInfo("tril", lambda x, d=0: np.tril(x, d), NUMERIC, _samples(((4, 3), ()), ((2, 3, 3), (1,)), ((3, 4), (-1,))),
+           inplace=True, error_inputs=_tri_errors),
+    OpInfo("triu", lambda x, d=0: np.triu(x, d), NUMERIC, _samples(((4, 3), ()), ((2, 3, 3), (-1,)), ((3, 4), (2,))),
+           inplace=True, error_inputs=_tri_errors),
+    OpInfo("conv2d", _conv_ref, FLOATS, _conv2d_samples, method=False, error_inputs=_conv_errors),
+    OpInfo("conv1d", _conv_ref, FLOATS, _conv1d_samples, method=False),
+    OpInfo("max_pool2d", _max_pool_ref, FLOATS,
+           _samples(((2, 3, 6, 6), (2,)), ((1, 2, 7, 5), (3, 2, 1)), ((1, 1, 5, 5), ((2, 3), (1, 2)))),
+           op=F.max_pool2d, method=False, error_inputs=_pool_errors),
+    OpInfo("embedding", lambda idx, w, padding_idx=None: w[idx], FLOATS, _embedding_samples, op=F.embedding,
+           method=False, error_inputs=_embedding_errors),
+]

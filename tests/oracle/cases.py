@@ -1,0 +1,286 @@
+"""Each case builds its inputs from numpy, runs torch code, and returns a flat
+list of floats (outputs and gradients). Add a case, then run record.py under
+real PyTorch to store its answer."""
+import math
+
+import numpy as np
+
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+CASES = {}
+
+
+def case(fn):
+    CASES[fn.__name__] = fn
+    return fn
+
+
+def _fill(module, seed=0, scale=0.5):
+    """Every parameter and floating buffer set from numpy, in registration order."""
+    rng = np.random.default_rng(seed)
+    with torch.no_grad():
+        for _, p in module.named_parameters():
+            p.copy_(torch.tensor(rng.standard_normal(tuple(p.shape)) * scale, dtype=p.dtype))
+    return module
+
+
+def _x(*shape, seed=1, dtype=torch.float64):
+    return torch.tensor(np.random.default_rng(seed).standard_normal(shape), dtype=dtype).requires_grad_()
+
+
+def _summary(out, *tensors):
+    """Values of out and the gradients of a fixed weighting of out with respect to tensors."""
+    outs = out if isinstance(out, (list, tuple)) else [out]
+    outs = [o for o in outs if o is not None]
+    flat = torch.cat([o.reshape(-1) for o in outs])
+    weights = torch.tensor(np.linspace(-1.0, 1.0, flat.numel()), dtype=flat.dtype)
+    (flat * weights).sum().backward()
+    values = flat.detach().tolist()
+    for t in tensors:
+        values += t.grad.reshape(-1).tolist() if t.grad is not None else []
+    return values
+
+
+def _module_summary(module, out, *inputs):
+    return _summary(out, *inputs, *module.parameters())
+
+
+# ---- layers ----
+@case
+def conv2d_module():
+    m = _fill(nn.Conv2d(2, 3, 3, stride=2, padding=1).double())
+    x = _x(2, 2, 5, 6)
+    return _module_summary(m, m(x), x)
+
+
+@case
+def conv2d_groups_dilation():
+    m = _fill(nn.Conv2d(4, 4, (2, 3), padding=(1, 2), dilation=(2, 1), groups=2, bias=False).double())
+    x = _x(1, 4, 5, 5)
+    return _module_summary(m, m(x), x)
+
+
+@case
+def conv1d_same():
+    m = _fill(nn.Conv1d(3, 2, 3, padding="same").double())
+    x = _x(2, 3, 7)
+    return _module_summary(m, m(x), x)
+
+
+@case
+def maxpool_avgpool():
+    x = _x(2, 3, 6, 6)
+    out = [nn.MaxPool2d(2)(x), nn.MaxPool2d(3, stride=2, padding=1)(x), nn.AvgPool2d(2)(x),
+           nn.AdaptiveAvgPool2d((1, 1))(x), F.max_pool1d(x[:, 0], 2)]
+    return _summary(out, x)
+
+
+@case
+def batchnorm_train_eval():
+    m = _fill(nn.BatchNorm2d(3).double())
+    x = _x(4, 3, 2, 2)
+    out = m(x)
+    stats = m.running_mean.tolist() + m.running_var.tolist()
+    m.eval()
+    return _module_summary(m, [out, m(x)], x) + stats
+
+
+@case
+def lstm_two_layers_batch_first():
+    m = _fill(nn.LSTM(3, 4, num_layers=2, batch_first=True).double())
+    x = _x(2, 5, 3)
+    out, (h, c) = m(x)
+    return _module_summary(m, [out, h, c], x)
+
+
+@case
+def gru_bidirectional_with_h0():
+    m = _fill(nn.GRU(3, 2, bidirectional=True).double())
+    x = _x(4, 2, 3)
+    h0 = _x(2, 2, 2, seed=5)
+    out, h = m(x, h0)
+    return _module_summary(m, [out, h], x, h0)
+
+
+@case
+def rnn_relu_unbatched():
+    m = _fill(nn.RNN(3, 4, nonlinearity="relu").double())
+    x = _x(5, 3)
+    out, h = m(x)
+    return _module_summary(m, [out, h], x)
+
+
+@case
+def cells():
+    x = _x(2, 3)
+    out = []
+    for i, cls in enumerate((nn.RNNCell, nn.LSTMCell, nn.GRUCell)):
+        cell = _fill(cls(3, 4).double(), seed=i)
+        r = cell(x)
+        out += list(r) if isinstance(r, tuple) else [r]
+    return _summary(out, x)
+
+
+@case
+def multihead_attention_masks():
+    m = _fill(nn.MultiheadAttention(8, 2, batch_first=True).double())
+    q, k = _x(2, 3, 8), _x(2, 4, 8, seed=2)
+    pad = torch.tensor([[False, False, True, False], [False, False, False, True]])
+    out, w = m(q, k, k, key_padding_mask=pad)
+    causal = torch.ones(3, 3, dtype=torch.bool).triu(1)
+    out2, w2 = m(q, q, q, attn_mask=causal, average_attn_weights=False)
+    return _module_summary(m, [out, w, out2, w2], q, k)
+
+
+@case
+def transformer_encoder():
+    layer = nn.TransformerEncoderLayer(8, 2, dim_feedforward=16, dropout=0.0, batch_first=True)
+    m = _fill(nn.TransformerEncoder(layer, 2).double(), scale=0.3)
+    x = _x(2, 5, 8)
+    mask = torch.ones(5, 5, dtype=torch.bool).triu(1)
+    return _module_summary(m, m(x, mask=mask), x)
+
+
+@case
+def transformer_encoder_norm_first_gelu():
+    layer = nn.TransformerEncoderLayer(8, 4, dim_feedforward=12, dropout=0.0, activation="gelu", norm_first=True)
+    m = _fill(nn.TransformerEncoder(layer, 1, norm=nn.LayerNorm(8)).double(), scale=0.3)
+    x = _x(5, 2, 8)
+    return _module_summary(m, m(x, src_key_padding_mask=torch.tensor([[False] * 4 + [True]] * 2)), x)
+
+
+@case
+def scaled_dot_product_attention():
+    q, k, v = _x(2, 2, 3, 4), _x(2, 2, 5, 4, seed=2), _x(2, 2, 5, 4, seed=3)
+    bool_mask = torch.tensor(np.random.default_rng(4).random((3, 5)) > 0.3)
+    bool_mask[:, 0] = True
+    float_mask = torch.tensor(np.random.default_rng(5).standard_normal((3, 5)))
+    out = [F.scaled_dot_product_attention(q, k, v, attn_mask=bool_mask),
+           F.scaled_dot_product_attention(q, k, v, attn_mask=float_mask, scale=0.7),
+           F.scaled_dot_product_attention(q, q, q, is_causal=True)]
+    return _summary(out, q, k, v)
+
+
+@case
+def embedding_padding_idx():
+    m = _fill(nn.Embedding(5, 3, padding_idx=1).double())
+    idx = torch.tensor([[0, 1, 4], [1, 1, 2]])
+    return _module_summary(m, m(idx))
+
+
+@case
+def losses():
+    x = _x(4, 3, 2)
+    t = torch.tensor([[0, 2], [1, -100], [2, 2], [0, 1]])
+    w = torch.tensor([0.5, 1.0, 2.0], dtype=torch.float64)
+    p = torch.tensor(np.random.default_rng(3).random((4, 3)))
+    out = [F.cross_entropy(x, t), F.cross_entropy(x, t, weight=w, label_smoothing=0.2),
+           F.cross_entropy(x[:, :, 0], p.softmax(1), label_smoothing=0.1, reduction="sum"),
+           F.nll_loss(x.log_softmax(1), t, reduction="none"), F.binary_cross_entropy(x.sigmoid(), x.detach() * 0 + 0.3),
+           F.l1_loss(x, x.detach() * 0.5), F.smooth_l1_loss(x, x.detach() * 0.1, beta=0.5),
+           F.binary_cross_entropy_with_logits(x, (x.detach() > 0).double(), pos_weight=torch.tensor([2.0, 1.0],
+                                              dtype=torch.float64))]
+    return _summary(out, x)
+
+
+@case
+def activations_and_norms():
+    x = _x(3, 4)
+    out = [F.leaky_relu(x, 0.2), F.silu(x), F.softplus(x * 5, beta=2), F.elu(x), F.hardtanh(x, -0.5, 0.5),
+           F.normalize(x, dim=1), nn.LogSoftmax(dim=1)(x), F.one_hot(torch.tensor([2, 0]), 4).double(),
+           F.pad(x, (1, 2, 0, 1), value=0.5), nn.Flatten(0)(x)]
+    return _summary(out, x)
+
+
+# ---- tensor ops that are new ----
+@case
+def sort_topk_tril():
+    x = _x(3, 5)
+    values, indices = x.sort(1, descending=True)
+    top, top_i = x.topk(2, dim=0)
+    out = [values, indices.double(), top, top_i.double(), x.tril(), x.triu(1), torch.tril(x, -1),
+           x.argsort(0).double()]
+    return _summary(out, x)
+
+
+# ---- optimisation ----
+def _lr_trace(make, optimizer=torch.optim.SGD, steps=12, **kw):
+    p = nn.Parameter(torch.zeros(1))
+    opt = optimizer([p], lr=0.1, **kw)
+    sched = make(opt)
+    trace = []
+    for _ in range(steps):
+        opt.step()
+        sched.step()
+        trace += sched.get_last_lr()
+    return trace
+
+
+@case
+def lr_schedulers():
+    L = torch.optim.lr_scheduler
+    return (_lr_trace(lambda o: L.StepLR(o, 3, 0.5)) + _lr_trace(lambda o: L.LambdaLR(o, lambda e: 1 / (e + 1)))
+            + _lr_trace(lambda o: L.CosineAnnealingLR(o, 10, 0.001))
+            + _lr_trace(lambda o: L.OneCycleLR(o, 1.0, total_steps=13), momentum=0.9)
+            + _lr_trace(lambda o: L.OneCycleLR(o, 1.0, total_steps=13, anneal_strategy="linear", three_phase=True),
+                        torch.optim.Adam)
+            + _lr_trace(lambda o: L.MultiStepLR(o, [2, 5], 0.1)) + _lr_trace(lambda o: L.ExponentialLR(o, 0.9))
+            + _lr_trace(lambda o: L.LinearLR(o, 0.25, 1.0, 4))
+            + _lr_trace(lambda o: L.CosineAnnealingWarmRestarts(o, 3, 2))
+            + _lr_trace(lambda o: L.SequentialLR(o, [L.LinearLR(o, 0.1, 1.0, 3), L.CosineAnnealingLR(o, 5)], [3])))
+
+
+@case
+def clip_grad_norm():
+    a, b = nn.Parameter(torch.tensor([3.0, 4.0])), nn.Parameter(torch.tensor([12.0]))
+    (a.sum() * 2 + b.sum() * 3).backward()
+    total = nn.utils.clip_grad_norm_([a, b], 1.0)
+    values = [float(total)] + a.grad.tolist() + b.grad.tolist()
+    inf_norm = nn.utils.clip_grad_norm_([a, b], 0.1, norm_type=math.inf)
+    return values + [float(inf_norm)] + a.grad.tolist()
+
+
+@case
+def grad_scaler_cpu():
+    p = nn.Parameter(torch.tensor([1.0]))
+    opt = torch.optim.SGD([p], lr=0.1)
+    scaler = torch.amp.GradScaler("cpu", init_scale=4.0, growth_interval=2)
+    trace = []
+    for v in [1.0, float("inf"), 1.0, 1.0, 2.0]:
+        opt.zero_grad()
+        scaler.scale((p * v).sum()).backward()
+        scaler.step(opt)
+        scaler.update()
+        trace += [p.item(), scaler.get_scale()]
+    return trace
+
+
+@case
+def autocast_cpu_dtypes():
+    a = torch.tensor(np.random.default_rng(0).standard_normal((2, 3)), dtype=torch.float32)
+    w = torch.tensor(np.random.default_rng(1).standard_normal((4, 3)), dtype=torch.float32)
+    with torch.autocast("cpu", dtype=torch.bfloat16):
+        mm, lin, add = a @ a.T, F.linear(a, w), a + a
+        ce = F.cross_entropy(a @ a.T, torch.tensor([0, 1]))
+    codes = {torch.bfloat16: 1.0, torch.float32: 2.0}
+    return [codes[t.dtype] for t in (mm, lin, add, ce)] + lin.float().reshape(-1).tolist()
+
+
+@case
+def autograd_function():
+    class Cube(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x, k):
+            ctx.save_for_backward(x)
+            ctx.k = k
+            return x ** 3 * k
+
+        @staticmethod
+        def backward(ctx, grad):
+            (x,) = ctx.saved_tensors
+            return grad * 3 * x ** 2 * ctx.k, None
+
+    x = _x(4)
+    return _summary(Cube.apply(x, 2.0) + x, x)

@@ -1,0 +1,279 @@
+"""The everyday API around the ops: generators and RNG state, grad modes,
+legacy constructors, Tensor helpers, autograd.Function, and the modules that
+scripts import for GPU or multi-process paths on a CPU-only machine."""
+import copy
+import pickle
+import warnings
+
+import pytest
+
+import torch
+import torch.nn as nn
+
+
+def test_generator_streams_are_independent_and_repeatable():
+    g = torch.Generator().manual_seed(3)
+    a = torch.randn(4, generator=g)
+    torch.manual_seed(0)
+    expected_global = torch.rand(3)
+    torch.manual_seed(0)
+    torch.randn(4, generator=torch.Generator().manual_seed(9))  # draws from g do not touch the global stream
+    assert torch.equal(torch.rand(3), expected_global)
+    assert torch.equal(a, torch.randn(4, generator=torch.Generator().manual_seed(3)))
+    assert g.initial_seed() == 3
+    g2 = torch.Generator().set_state(g.get_state())
+    assert torch.equal(torch.rand(2, generator=g), torch.rand(2, generator=g2))
+
+
+@pytest.mark.parametrize("draw", [
+    lambda g: torch.rand(3, generator=g), lambda g: torch.randint(0, 100, (3,), generator=g),
+    lambda g: torch.randperm(6, generator=g), lambda g: torch.multinomial(torch.ones(5), 3, generator=g),
+    lambda g: torch.empty(3).uniform_(generator=g), lambda g: torch.empty(3).normal_(generator=g),
+    lambda g: torch.bernoulli(torch.full((4,), 0.5), generator=g),
+    lambda g: torch.normal(torch.zeros(3), 1.0, generator=g),
+])
+def test_random_functions_take_a_generator(draw):
+    assert torch.equal(draw(torch.Generator().manual_seed(4)), draw(torch.Generator().manual_seed(4)))
+
+
+def test_rng_state_round_trip_and_bad_state():
+    state = torch.get_rng_state()
+    a = torch.rand(3)
+    torch.set_rng_state(state)
+    assert torch.equal(a, torch.rand(3))
+    with pytest.raises(RuntimeError, match="not one that get_rng_state returned"):
+        torch.set_rng_state(torch.zeros(3, dtype=torch.uint8))
+    with pytest.raises(TypeError, match="uint8"):
+        torch.set_rng_state(torch.zeros(3))
+    with pytest.raises(TypeError, match="generator"):
+        torch.rand(2, generator=5)
+
+
+def test_multinomial_and_sampling_distribution():
+    samples = torch.multinomial(torch.tensor([0.1, 0.0, 0.9]), 2000, replacement=True,
+                                generator=torch.Generator().manual_seed(0))
+    assert int((samples == 1).sum()) == 0 and 1650 < int((samples == 2).sum()) < 1950
+    without = torch.multinomial(torch.ones(5), 5)
+    assert sorted(without.tolist()) == [0, 1, 2, 3, 4]
+    with pytest.raises(RuntimeError):
+        torch.multinomial(torch.tensor([0.5, -1.0]), 1)
+
+
+def test_inference_mode():
+    x = torch.ones(2, requires_grad=True)
+    with torch.inference_mode():
+        assert not torch.is_grad_enabled() and (x * 2).grad_fn is None
+    with torch.inference_mode(False):
+        assert torch.is_grad_enabled()
+
+    @torch.inference_mode()
+    def f():
+        return torch.is_grad_enabled()
+
+    @torch.inference_mode
+    def g():
+        return torch.is_grad_enabled()
+
+    assert f() is False and g() is False and torch.is_grad_enabled()
+
+
+def test_legacy_constructors_and_type():
+    assert torch.LongTensor(3).shape == (3,) and torch.LongTensor(3).dtype == torch.int64
+    assert torch.FloatTensor([1, 2]).tolist() == [1.0, 2.0]
+    assert isinstance(torch.ones(2), torch.FloatTensor) and not isinstance(torch.ones(2), torch.LongTensor)
+    t = torch.arange(3.0)
+    assert t.type() == "torch.FloatTensor"
+    assert t.type(torch.int64).dtype == torch.int64 and t.type("torch.DoubleTensor").dtype == torch.float64
+    assert t.type(torch.LongTensor).dtype == torch.int64
+    with pytest.raises(ValueError, match="invalid type"):
+        t.type("torch.NoSuchTensor")
+
+
+def test_tensor_helpers():
+    t = torch.arange(6.0).reshape(2, 3)
+    assert t.new_zeros(2, 2).dtype == torch.float32 and t.new_tensor([1, 2]).dtype == torch.float32
+    assert t.new_ones((2,)).tolist() == [1.0, 1.0] and t.new_full((2,), 3).tolist() == [3.0, 3.0]
+    assert torch.zeros(3, 2).view_as(t).shape == t.shape and torch.ones(1, 3).expand_as(t).shape == t.shape
+    assert t.clip(1, 4).tolist() == [[1, 1, 2], [3, 4, 4]] and 2.0 in t and 7.0 not in t
+    assert [u.tolist() for u in t.unbind(1)] == [[0, 3], [1, 4], [2, 5]]
+    assert torch.movedim(torch.zeros(2, 3, 4), 0, -1).shape == (3, 4, 2)
+    assert torch.allclose(t, t + 1e-9) and not torch.equal(t, t + 1)
+    assert torch.broadcast_shapes((2, 1), (3,)) == (2, 3)
+    with pytest.raises(RuntimeError, match="accelerator"):
+        t.pin_memory()
+    assert t.is_pinned() is False
+
+
+def test_pickle_and_deepcopy():
+    t = torch.arange(4.0).requires_grad_()
+    back = pickle.loads(pickle.dumps(t))
+    assert back.tolist() == t.tolist() and back.requires_grad
+    c = copy.deepcopy(t)
+    assert c.tolist() == t.tolist() and c is not t
+    with pytest.raises(RuntimeError, match="graph leaves"):
+        copy.deepcopy(t * 2)
+    m = nn.Linear(2, 2)
+    m2 = copy.deepcopy(m)
+    assert m2.weight is not m.weight and torch.equal(m2.weight, m.weight)
+
+
+def test_autograd_function_backward_and_errors():
+    class Exp(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            y = x.exp()
+            ctx.save_for_backward(y)
+            return y
+
+        @staticmethod
+        def backward(ctx, grad):
+            (y,) = ctx.saved_tensors
+            return grad * y
+
+    x = torch.tensor([0.0, 1.0], requires_grad=True)
+    y = Exp.apply(x)
+    assert type(y.grad_fn).__name__ != "NoneType" and y.grad_fn.name() == "ExpBackward"
+    y.sum().backward()
+    assert torch.allclose(x.grad, x.detach().exp())
+    with pytest.raises(RuntimeError, match="second time"):
+        y.sum().backward()
+    assert torch.autograd.gradcheck(Exp.apply, (torch.randn(3, dtype=torch.float64, requires_grad=True),))
+
+    class WrongCount(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 2
+
+        @staticmethod
+        def backward(ctx, grad):
+            return grad, grad
+
+    with pytest.raises(RuntimeError, match="incorrect number of gradients"):
+        WrongCount.apply(x).sum().backward()
+
+    class Raises(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 2
+
+        @staticmethod
+        def backward(ctx, grad):
+            raise ValueError("from backward")
+
+    with pytest.raises(ValueError, match="from backward"):
+        Raises.apply(x).sum().backward()
+    with torch.no_grad():
+        assert Exp.apply(x).grad_fn is None
+
+
+def test_autograd_function_frees_its_graph():
+    import gc
+    import weakref
+
+    class Double(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            y = x * 2
+            ctx.save_for_backward(y)
+            return y
+
+        @staticmethod
+        def backward(ctx, grad):
+            return grad * 2
+
+    y = Double.apply(torch.ones(3, requires_grad=True))
+    ref = weakref.ref(y)
+    del y
+    gc.collect()
+    assert ref() is None
+
+
+def test_gpu_and_distributed_modules_on_a_cpu_machine():
+    assert torch.backends.mps.is_available() is False and torch.backends.cudnn.is_available() is False
+    torch.backends.cuda.matmul.allow_tf32 = True
+    torch.backends.cudnn.benchmark = True
+    assert torch.backends.openmp.is_available()
+    assert torch.distributed.is_available() is False
+    from torch.nn.parallel import DataParallel, DistributedDataParallel
+
+    with pytest.raises(RuntimeError, match="distributed"):
+        DistributedDataParallel(nn.Linear(2, 2))
+    m = nn.Linear(2, 2)
+    assert torch.equal(DataParallel(m)(torch.ones(1, 2)), m(torch.ones(1, 2)))
+    if not torch.cuda.is_available():
+        assert torch.cuda.is_bf16_supported() is False
+        assert torch.accelerator.is_available() is False and torch.accelerator.current_accelerator() is None
+        with pytest.warns(UserWarning, match="Disabling"):
+            assert torch.amp.GradScaler().is_enabled() is False
+        with pytest.warns(UserWarning, match="Disabling autocast"):
+            with torch.autocast("cuda"):
+                assert not torch.is_autocast_enabled("cuda")
+
+
+def test_cpu_autocast_is_real():
+    a = torch.randn(2, 3)
+    with torch.autocast("cpu"):
+        assert (a @ a.T).dtype == torch.bfloat16 and torch.mm(a, a.T).dtype == torch.bfloat16
+        assert nn.Linear(3, 2)(a).dtype == torch.bfloat16
+        assert (a + a).dtype == torch.float32
+        assert nn.functional.cross_entropy(a @ a.T, torch.tensor([0, 1])).dtype == torch.float32
+    assert (a @ a.T).dtype == torch.float32
+    with torch.autocast("cpu", enabled=False):
+        assert (a @ a.T).dtype == torch.float32
+    with pytest.raises(RuntimeError, match="unsupported autocast device_type"):
+        torch.autocast("tpu")
+
+
+def test_module_tools():
+    enc = nn.Embedding(5, 4)
+    dec = nn.Linear(4, 5, bias=False)
+    dec.weight = enc.weight  # weight tying
+    model = nn.ModuleDict({"enc": enc, "dec": dec})
+    assert len(list(model.parameters())) == 1
+    model.double()
+    assert model["enc"].weight is model["dec"].weight and model["enc"].weight.dtype == torch.float64
+    m = nn.Module()
+    m.register_buffer("mask", torch.ones(2), persistent=False)
+    m.register_buffer("stats", torch.zeros(2))
+    assert list(m.state_dict()) == ["stats"] and len(list(m.buffers())) == 2
+    params = nn.ParameterList([torch.ones(2), nn.Parameter(torch.zeros(3))])
+    pdict = nn.ParameterDict({"a": torch.ones(1)})
+    assert all(isinstance(p, nn.Parameter) for p in params) and isinstance(pdict["a"], nn.Parameter)
+    names = [n for n, _ in nn.Sequential(nn.Linear(2, 2), nn.Sequential(nn.ReLU())).named_modules()]
+    assert names == ["", "0", "1", "1.0"]
+    seen = []
+    nn.Sequential(nn.Linear(2, 2), nn.ReLU()).apply(lambda mod: seen.append(type(mod).__name__))
+    assert seen == ["Linear", "ReLU", "Sequential"]
+
+
+def test_layer_argument_errors():
+    with pytest.raises(ValueError, match="in_channels must be divisible by groups"):
+        nn.Conv2d(3, 4, 3, groups=2)
+    with pytest.raises(RuntimeError, match="channels"):
+        nn.Conv2d(3, 4, 3)(torch.ones(1, 2, 5, 5))
+    with pytest.raises(RuntimeError, match="input_size"):
+        nn.LSTM(3, 4)(torch.ones(2, 1, 5))
+    with pytest.raises(AssertionError, match="divisible by num_heads"):
+        nn.MultiheadAttention(6, 4)
+    with pytest.raises(RuntimeError, match="label_smoothing"):
+        nn.functional.cross_entropy(torch.ones(2, 3), torch.tensor([0, 1]), label_smoothing=1.5)
+    with pytest.raises(RuntimeError, match="between 0 and 1"):
+        nn.functional.binary_cross_entropy(torch.tensor([1.5]), torch.tensor([1.0]))
+    with pytest.raises(ValueError, match="dropout probability"):
+        nn.functional.dropout2d(torch.ones(1, 2, 2, 2), 1.5)
+
+
+def test_clip_grad_and_dropout2d():
+    p = nn.Parameter(torch.tensor([3.0, 4.0]))
+    p.grad = torch.tensor([3.0, 4.0])
+    assert float(nn.utils.clip_grad_norm_([p], 1.0)) == pytest.approx(5.0)
+    assert p.grad.norm().item() == pytest.approx(1.0, rel=1e-5)
+    nn.utils.clip_grad_value_([p], 0.1)
+    assert p.grad.tolist() == pytest.approx([0.1, 0.1])
+    x = torch.ones(8, 16, 3, 3)
+    out = nn.functional.dropout2d(x, 0.5, training=True)
+    per_channel = out.reshape(8, 16, 9)
+    assert bool(((per_channel == 0).all(-1) | (per_channel == 2).all(-1)).all())  # whole maps kept or dropped
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert torch.equal(nn.Dropout2d(0.5).eval()(x), x)

@@ -1,0 +1,6 @@
+"""oneDNN is not part of this build."""
+enabled = True
+
+
+def is_available():
+    return False

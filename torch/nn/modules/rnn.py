@@ -1,0 +1,232 @@
+"""RNN, LSTM and GRU (and their single-step Cells) in Python over ops, as
+PyTorch's reference equations: each layer multiplies the whole input
+sequence by W_ih at once, then steps through time with h @ W_hh^T. Parameter
+names, shapes, gate order and initialisation are PyTorch's, so state_dicts
+load either way."""
+import math
+
+import torch
+from torch.nn import functional as F
+from torch.nn import init
+from torch.nn.modules.module import Module
+from torch.nn.parameter import Parameter
+
+_GATES = {"RNN_TANH": 1, "RNN_RELU": 1, "LSTM": 4, "GRU": 3}
+
+
+def _rnn_step(mode, gi, h, w_hh, b_hh):
+    """One time step given gi = x W_ih^T + b_ih; returns the new hidden state (and cell for LSTM)."""
+    gh = F.linear(h if mode != "LSTM" else h[0], w_hh, b_hh)
+    if mode == "RNN_TANH":
+        return (gi + gh).tanh()
+    if mode == "RNN_RELU":
+        return (gi + gh).relu()
+    if mode == "LSTM":
+        i, f, g, o = (gi + gh).chunk(4, -1)
+        c = f.sigmoid() * h[1] + i.sigmoid() * g.tanh()
+        return o.sigmoid() * c.tanh(), c
+    r_i, z_i, n_i = gi.chunk(3, -1)
+    r_h, z_h, n_h = gh.chunk(3, -1)
+    r = (r_i + r_h).sigmoid()
+    z = (z_i + z_h).sigmoid()
+    n = (n_i + r * n_h).tanh()
+    return (1 - z) * n + z * h
+
+
+class RNNBase(Module):
+    def __init__(self, mode, input_size, hidden_size, num_layers=1, bias=True, batch_first=False, dropout=0.0,
+                 bidirectional=False, proj_size=0, device=None, dtype=None):
+        super().__init__()
+        if not isinstance(hidden_size, int) or hidden_size <= 0:
+            raise ValueError("hidden_size must be a positive integer")
+        if not isinstance(num_layers, int) or num_layers <= 0:
+            raise ValueError("num_layers must be a positive integer")
+        if not 0 <= dropout <= 1 or isinstance(dropout, bool):
+            raise ValueError("dropout should be a number in range [0, 1] representing the probability of an element "
+                             "being zeroed")
+        if proj_size:
+            raise NotImplementedError("LSTM proj_size is not supported")
+        self.mode, self.input_size, self.hidden_size, self.num_layers = mode, input_size, hidden_size, num_layers
+        self.bias, self.batch_first, self.dropout = bias, batch_first, float(dropout)
+        self.bidirectional, self.proj_size = bidirectional, proj_size
+        directions = 2 if bidirectional else 1
+        gate_size = _GATES[mode] * hidden_size
+        kw = {"device": device, "dtype": dtype}
+        self._flat_weights_names = []
+        for layer in range(num_layers):
+            for direction in range(directions):
+                layer_input = input_size if layer == 0 else hidden_size * directions
+                suffix = f"_l{layer}" + ("_reverse" if direction else "")
+                shapes = [("weight_ih", (gate_size, layer_input)), ("weight_hh", (gate_size, hidden_size))]
+                if bias:
+                    shapes += [("bias_ih", (gate_size,)), ("bias_hh", (gate_size,))]
+                for name, shape in shapes:
+                    setattr(self, name + suffix, Parameter(torch.empty(shape, **kw)))
+                    self._flat_weights_names.append(name + suffix)
+        self.reset_parameters()
+
+    def reset_parameters(self):
+        stdv = 1.0 / math.sqrt(self.hidden_size)
+        for p in self.parameters():
+            init.uniform_(p, -stdv, stdv)
+
+    def flatten_parameters(self):
+        """A cuDNN layout step in PyTorch; nothing to do here."""
+
+    def _weights(self, layer, direction):
+        suffix = f"_l{layer}" + ("_reverse" if direction else "")
+        get = lambda name: getattr(self, name + suffix) if self.bias or "weight" in name else None  # noqa: E731
+        return get("weight_ih"), get("weight_hh"), get("bias_ih"), get("bias_hh")
+
+    def forward(self, input, hx=None):
+        if input.dim() not in (2, 3):
+            raise ValueError(f"{type(self).__name__}: Expected input to be 2D or 3D, got {input.dim()}D instead")
+        batched = input.dim() == 3
+        if not batched:
+            input = input.unsqueeze(1)
+        elif self.batch_first:
+            input = input.transpose(0, 1)
+        if input.shape[-1] != self.input_size:
+            raise RuntimeError(f"input.size(-1) must be equal to input_size. Expected {self.input_size}, got "
+                               f"{input.shape[-1]}")
+        directions = 2 if self.bidirectional else 1
+        batch = input.shape[1]
+        state_shape = (self.num_layers * directions, batch, self.hidden_size)
+        hx = self._initial_state(hx, batched, state_shape, input)
+        h_n, c_n = [], []
+        layer_input = input
+        for layer in range(self.num_layers):
+            outputs = []
+            for direction in range(directions):
+                index = layer * directions + direction
+                w_ih, w_hh, b_ih, b_hh = self._weights(layer, direction)
+                h = (hx[0][index], hx[1][index]) if self.mode == "LSTM" else hx[index]
+                gates = F.linear(layer_input, w_ih, b_ih)  # every time step at once
+                steps = range(gates.shape[0] - 1, -1, -1) if direction else range(gates.shape[0])
+                seq = [None] * gates.shape[0]
+                for t in steps:
+                    h = _rnn_step(self.mode, gates[t], h, w_hh, b_hh)
+                    seq[t] = h[0] if self.mode == "LSTM" else h
+                outputs.append(torch.stack(seq) if seq else gates.new_zeros(0, batch, self.hidden_size))
+                h_n.append(h[0] if self.mode == "LSTM" else h)
+                if self.mode == "LSTM":
+                    c_n.append(h[1])
+            layer_input = outputs[0] if directions == 1 else torch.cat(outputs, -1)
+            if self.dropout and self.training and layer < self.num_layers - 1:
+                layer_input = F.dropout(layer_input, self.dropout, True)
+        output = layer_input
+        h_n = torch.stack(h_n)
+        state = (h_n, torch.stack(c_n)) if self.mode == "LSTM" else h_n
+        if not batched:
+            output = output.squeeze(1)
+            state = tuple(s.squeeze(1) for s in state) if self.mode == "LSTM" else state.squeeze(1)
+        elif self.batch_first:
+            output = output.transpose(0, 1)
+        return output, state
+
+    def _initial_state(self, hx, batched, shape, input):
+        def check(h, what):
+            h = h if batched else h.unsqueeze(1)
+            if tuple(h.shape) != shape:
+                raise RuntimeError(f"Expected {what} size {tuple(shape) if batched else (shape[0], shape[2])}, got "
+                                   f"{tuple(h.shape) if batched else tuple(h.squeeze(1).shape)}")
+            return h
+
+        if hx is None:
+            zeros = torch.zeros(shape, dtype=input.dtype, device=input.device)
+            return (zeros, zeros) if self.mode == "LSTM" else zeros
+        if self.mode == "LSTM":
+            if not isinstance(hx, tuple) or len(hx) != 2:
+                raise RuntimeError("LSTM expects hx as a tuple (h_0, c_0)")
+            return check(hx[0], "hidden"), check(hx[1], "cell")
+        return check(hx, "hidden")
+
+    def extra_repr(self):
+        s = f"{self.input_size}, {self.hidden_size}"
+        if self.num_layers != 1:
+            s += f", num_layers={self.num_layers}"
+        if not self.bias:
+            s += ", bias=False"
+        if self.batch_first:
+            s += ", batch_first=True"
+        if self.dropout:
+            s += f", dropout={self.dropout}"
+        if self.bidirectional:
+            s += ", bidirectional=True"
+        return s
+
+
+class RNN(RNNBase):
+    def __init__(self, *args, nonlinearity="tanh", **kwargs):
+        if nonlinearity not in ("tanh", "relu"):
+            raise ValueError(f"Unknown nonlinearity '{nonlinearity}'. Select from 'tanh' or 'relu'.")
+        self.nonlinearity = nonlinearity
+        super().__init__("RNN_TANH" if nonlinearity == "tanh" else "RNN_RELU", *args, **kwargs)
+
+
+class LSTM(RNNBase):
+    def __init__(self, *args, **kwargs):
+        super().__init__("LSTM", *args, **kwargs)
+
+
+class GRU(RNNBase):
+    def __init__(self, *args, **kwargs):
+        super().__init__("GRU", *args, **kwargs)
+
+
+class RNNCellBase(Module):
+    def __init__(self, mode, input_size, hidden_size, bias=True, device=None, dtype=None):
+        super().__init__()
+        self.mode, self.input_size, self.hidden_size, self.bias = mode, input_size, hidden_size, bias
+        gate_size = _GATES[mode] * hidden_size
+        kw = {"device": device, "dtype": dtype}
+        self.weight_ih = Parameter(torch.empty(gate_size, input_size, **kw))
+        self.weight_hh = Parameter(torch.empty(gate_size, hidden_size, **kw))
+        if bias:
+            self.bias_ih = Parameter(torch.empty(gate_size, **kw))
+            self.bias_hh = Parameter(torch.empty(gate_size, **kw))
+        else:
+            self.register_parameter("bias_ih", None)
+            self.register_parameter("bias_hh", None)
+        stdv = 1.0 / math.sqrt(hidden_size)
+        for p in self.parameters():
+            init.uniform_(p, -stdv, stdv)
+
+    def forward(self, input, hx=None):
+        if input.dim() not in (1, 2):
+            raise ValueError(f"{type(self).__name__}: Expected input to be 1D or 2D, got {input.dim()}D instead")
+        if input.shape[-1] != self.input_size:
+            raise RuntimeError(f"input has inconsistent input_size: got {input.shape[-1]} expected {self.input_size}")
+        batched = input.dim() == 2
+        x = input if batched else input.unsqueeze(0)
+        if hx is None:
+            zeros = torch.zeros(x.shape[0], self.hidden_size, dtype=x.dtype, device=x.device)
+            hx = (zeros, zeros) if self.mode == "LSTM" else zeros
+        elif not batched:
+            hx = tuple(h.unsqueeze(0) for h in hx) if self.mode == "LSTM" else hx.unsqueeze(0)
+        out = _rnn_step(self.mode, F.linear(x, self.weight_ih, self.bias_ih), hx, self.weight_hh, self.bias_hh)
+        if not batched:
+            out = tuple(o.squeeze(0) for o in out) if self.mode == "LSTM" else out.squeeze(0)
+        return out
+
+    def extra_repr(self):
+        return f"{self.input_size}, {self.hidden_size}" + ("" if self.bias else ", bias=False")
+
+
+class RNNCell(RNNCellBase):
+    def __init__(self, input_size, hidden_size, bias=True, nonlinearity="tanh", device=None, dtype=None):
+        if nonlinearity not in ("tanh", "relu"):
+            raise ValueError(f"Unknown nonlinearity: {nonlinearity}")
+        self.nonlinearity = nonlinearity
+        super().__init__("RNN_TANH" if nonlinearity == "tanh" else "RNN_RELU", input_size, hidden_size, bias,
+                         device, dtype)
+
+
+class LSTMCell(RNNCellBase):
+    def __init__(self, input_size, hidden_size, bias=True, device=None, dtype=None):
+        super().__init__("LSTM", input_size, hidden_size, bias, device, dtype)
+
+
+class GRUCell(RNNCellBase):
+    def __init__(self, input_size, hidden_size, bias=True, device=None, dtype=None):
+        super().__init__("GRU", input_size, hidden_size, bias, device, dtype)
