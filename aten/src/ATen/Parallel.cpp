@@ -1,5 +1,4 @@
 #include <ATen/Parallel.h>
-#include <ATen/native/cpu/Blas.h>
 #include <c10/util/Exception.h>
 
 #include <atomic>
@@ -26,7 +25,6 @@ void set_num_threads(int n) {
 #ifdef _OPENMP
   omp_set_num_threads(n);
 #endif
-  native::cpublas::set_num_threads(n);  // OpenBLAS keeps its own pool
 }
 
 bool in_parallel_region() {

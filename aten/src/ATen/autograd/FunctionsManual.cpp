@@ -171,22 +171,6 @@ Tensor log_softmax_backward(const Tensor& grad, const Tensor& output, int64_t di
   return grad.sub(output.exp().mul(grad.sum(IntArrayRef(dim), true, std::nullopt)));
 }
 
-Tensor gelu_backward(const Tensor& grad, const Tensor& self, std::string_view approximate) {
-  if (approximate == "tanh") {
-    const double k = std::sqrt(2.0 / M_PI), c = 0.044715;
-    const Tensor inner = self.add(self.pow(3).mul(scalar(c, self))).mul(scalar(k, self));
-    const Tensor t = inner.tanh();
-    const Tensor dinner = self.pow(2).mul(scalar(3 * c, self)).add(scalar(1, self)).mul(scalar(k, self));
-    const Tensor left = t.add(scalar(1, self)).mul(scalar(0.5, self));
-    const Tensor right = self.mul(scalar(0.5, self)).mul(t.pow(2).neg().add(scalar(1, self))).mul(dinner);
-    return grad.mul(left.add(right));
-  }
-  // 0.5 (1 + erf(x / sqrt 2)) + x * exp(-x^2 / 2) / sqrt(2 pi); the first term is gelu(x) / x.
-  const Tensor phi = at::gelu(self, "none").div(self).masked_fill(self.eq(scalar(0, self)), 0.5);
-  const Tensor pdf = self.pow(2).mul(scalar(-0.5, self)).exp().mul(scalar(1.0 / std::sqrt(2 * M_PI), self));
-  return grad.mul(phi.add(self.mul(pdf)));
-}
-
 Tensor pow_self_backward(const Tensor& grad, const Tensor& self, const Tensor& exponent) {
   // exponent * self^(exponent - 1); 0 where the exponent is 0.
   const Tensor e = exponent.to(self.scalar_type());

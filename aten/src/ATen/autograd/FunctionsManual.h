@@ -40,7 +40,6 @@ Tensor logsumexp_backward(const Tensor& grad, const Tensor& self, const Tensor& 
 Tensor cumsum_backward(const Tensor& grad, int64_t dim);
 Tensor softmax_backward(const Tensor& grad, const Tensor& output, int64_t dim);
 Tensor log_softmax_backward(const Tensor& grad, const Tensor& output, int64_t dim);
-Tensor gelu_backward(const Tensor& grad, const Tensor& self, std::string_view approximate);
 
 Tensor pow_self_backward(const Tensor& grad, const Tensor& self, const Tensor& exponent);
 Tensor pow_exponent_backward(const Tensor& grad, const Tensor& self, const Tensor& exponent, const Tensor& result);

@@ -198,4 +198,21 @@ C10_HOST_DEVICE T add_scaled(T x, T y, T alpha) {
   return x + multiply(alpha, y);
 }
 
+// gelu's derivative times the incoming gradient, in one pass (the backward
+// of gelu): d/dx [x Phi(x)] = Phi(x) + x phi(x), or the tanh form's.
+template <typename T>
+C10_HOST_DEVICE T gelu_grad(T g_, T x_, bool tanh_form) {
+  using M = c10::opmath_t<T>;
+  const M g = g_, x = x_;
+  if (tanh_form) {
+    const M k = M(0.7978845608028654), c = M(0.044715);
+    const M t = std::tanh(k * (x + c * x * x * x));
+    const M dinner = k * (M(1) + M(3) * c * x * x);
+    return g * (M(0.5) * (M(1) + t) + M(0.5) * x * (M(1) - t * t) * dinner);
+  }
+  const M cdf = M(0.5) * (M(1) + std::erf(x * M(0.70710678118654752440)));
+  const M pdf = std::exp(M(-0.5) * x * x) * M(0.39894228040143267794);
+  return g * (cdf + x * pdf);
+}
+
 }  // namespace at::native

@@ -35,6 +35,7 @@ DEFINE_DISPATCH(gt_stub);
 DEFINE_DISPATCH(ge_stub);
 DEFINE_DISPATCH(where_stub);
 DEFINE_DISPATCH(masked_fill_stub);
+DEFINE_DISPATCH(gelu_backward_stub);
 
 namespace {
 
@@ -224,6 +225,14 @@ DEFINE_BINARY(lt, BoolResult, (void)0)
 DEFINE_BINARY(le, BoolResult, (void)0)
 DEFINE_BINARY(gt, BoolResult, (void)0)
 DEFINE_BINARY(ge, BoolResult, (void)0)
+
+Tensor gelu_backward(const Tensor& grad_output, const Tensor& self, std::string_view approximate) {
+  TORCH_CHECK(approximate == "none" || approximate == "tanh", "approximate argument must be either none or tanh.");
+  TORCH_CHECK(self.is_floating_point() && grad_output.is_floating_point(),
+              "gelu_backward: expected floating point tensors, got ", grad_output.scalar_type(), " and ",
+              self.scalar_type());
+  return run_binary(gelu_backward_stub, Tensor(), grad_output, self, Promote::Common, false, approximate == "tanh");
+}
 
 Tensor max(const Tensor& self, const Tensor& other) { return at::maximum(self, other); }
 Tensor min(const Tensor& self, const Tensor& other) { return at::minimum(self, other); }

@@ -21,6 +21,9 @@ DECLARE_DISPATCH(binary_fn, clamp_stub);
 DECLARE_DISPATCH(binary_fn, bitwise_and_stub);
 DECLARE_DISPATCH(binary_fn, bitwise_or_stub);
 DECLARE_DISPATCH(binary_fn, bitwise_xor_stub);
+// iter: output, grad, self; the flag picks the tanh approximation.
+using gelu_backward_fn = void (*)(TensorIterator& iter, bool tanh_form);
+DECLARE_DISPATCH(gelu_backward_fn, gelu_backward_stub);
 // Bool results.
 DECLARE_DISPATCH(binary_fn, logical_and_stub);
 DECLARE_DISPATCH(binary_fn, logical_or_stub);

@@ -76,6 +76,12 @@ void remainder_kernel(TensorIterator& iter) {
   });
 }
 
+void gelu_backward_kernel(TensorIterator& iter, bool tanh_form) {
+  AT_DISPATCH_FLOATING_TYPES(iter.common_dtype(), "gelu_backward", [&] {
+    cpu_kernel(iter, [tanh_form](scalar_t g, scalar_t x) -> scalar_t { return gelu_grad(g, x, tanh_form); });
+  });
+}
+
 void clamp_kernel(TensorIterator& iter) {
   AT_DISPATCH_ALL_TYPES(iter.common_dtype(), "clamp_cpu", [&] {
     cpu_kernel(iter, [](scalar_t x, scalar_t lo, scalar_t hi) -> scalar_t { return clamp_value(x, lo, hi); });
@@ -146,6 +152,7 @@ REGISTER_CPU_DISPATCH(bitwise_xor_stub, &bitwise_xor_kernel);
 AT_FOR_EACH_BINARY_PREDICATE(REGISTER_PREDICATE)
 #undef REGISTER_PREDICATE
 REGISTER_CPU_DISPATCH(where_stub, &where_kernel);
+REGISTER_CPU_DISPATCH(gelu_backward_stub, &gelu_backward_kernel);
 REGISTER_CPU_DISPATCH(masked_fill_stub, &masked_fill_kernel);
 REGISTER_CPU_DISPATCH(add_stub, &add_kernel);
 REGISTER_CPU_DISPATCH(mul_stub, &mul_kernel);

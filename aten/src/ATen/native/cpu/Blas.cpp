@@ -10,6 +10,12 @@
 namespace at::native::cpublas {
 namespace {
 
+// OpenBLAS starts with a thread per core; it gets one, once, before the first product.
+const bool openblas_single_threaded = [] {
+  scipy_openblas_set_num_threads(1);
+  return true;
+}();
+
 blasint as_blasint(int64_t v, const char* what) {
   TORCH_CHECK(v <= std::numeric_limits<blasint>::max(), "gemm: ", what, " = ", v,
               " exceeds the 32-bit BLAS index range");
@@ -61,7 +67,5 @@ void gemm(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, T alpha, 
                           int64_t, cpp, cpp*, int64_t);
 C10_FORALL_SCALAR_TYPES_WITH_STORAGE(INSTANTIATE)
 #undef INSTANTIATE
-
-void set_num_threads(int n) { scipy_openblas_set_num_threads(n); }
 
 }  // namespace at::native::cpublas

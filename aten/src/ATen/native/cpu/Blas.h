@@ -1,6 +1,9 @@
 #pragma once
 // Matrix multiply for the CPU kernels: OpenBLAS for float and double,
 // a plain loop (computing in float for float16/bfloat16) for the rest.
+// OpenBLAS runs single-threaded: callers split large products over the one
+// OpenMP pool (at::parallel_for), so no second pool of threads competes
+// with it for the cores.
 #include <cstdint>
 
 namespace at::native::cpublas {
@@ -10,7 +13,5 @@ namespace at::native::cpublas {
 template <typename T>
 void gemm(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, T alpha, const T* a, int64_t lda,
           const T* b, int64_t ldb, T beta, T* c, int64_t ldc);
-
-void set_num_threads(int n);
 
 }  // namespace at::native::cpublas

@@ -2,10 +2,12 @@
 // seed gives the same values whatever the number of threads.
 #include <ATen/ATen.h>
 #include <ATen/Dispatch.h>
+#include <ATen/Parallel.h>
 #include <ATen/native/Distributions.h>
 
 #include <cmath>
 #include <mutex>
+#include <vector>
 
 namespace at::native {
 namespace {
@@ -37,18 +39,24 @@ void normal_kernel(const Tensor& self, double mean, double std) {
   fill_contiguous(self, [&](const Tensor& t) {
     AT_DISPATCH_FLOATING_TYPES(t.scalar_type(), "normal_", [&] {
       scalar_t* p = t.data_ptr<scalar_t>();
-      const int64_t n = t.numel();
-      auto& gen = default_cpu_generator();
-      std::lock_guard<std::mutex> lock(gen.mutex());
-      // Box-Muller: two uniforms give two independent normals.
-      for (int64_t i = 0; i < n; i += 2) {
-        const double u1 = 1.0 - gen.uniform();  // (0, 1]: log stays finite
-        const double u2 = gen.uniform();
-        const double r = std::sqrt(-2.0 * std::log(u1));
-        const double theta = 2.0 * M_PI * u2;
-        p[i] = static_cast<scalar_t>(mean + std * r * std::cos(theta));
-        if (i + 1 < n) p[i + 1] = static_cast<scalar_t>(mean + std * r * std::sin(theta));
+      const int64_t n = t.numel(), pairs = (n + 1) / 2;
+      // The uniforms come from the generator in order (under its lock); the
+      // transcendental part, most of the time, then runs on every thread.
+      std::vector<double> u(static_cast<size_t>(2 * pairs));
+      {
+        auto& gen = default_cpu_generator();
+        std::lock_guard<std::mutex> lock(gen.mutex());
+        for (double& v : u) v = gen.uniform();
       }
+      // Box-Muller: two uniforms give two independent normals.
+      parallel_for(0, pairs, 2048, [&](int64_t lo, int64_t hi) {
+        for (int64_t i = lo; i < hi; ++i) {
+          const double r = std::sqrt(-2.0 * std::log(1.0 - u[2 * i]));  // (0, 1]: log stays finite
+          const double theta = 2.0 * M_PI * u[2 * i + 1];
+          p[2 * i] = static_cast<scalar_t>(mean + std * r * std::cos(theta));
+          if (2 * i + 1 < n) p[2 * i + 1] = static_cast<scalar_t>(mean + std * r * std::sin(theta));
+        }
+      });
     });
   });
 }

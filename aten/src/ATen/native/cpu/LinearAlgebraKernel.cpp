@@ -1,9 +1,11 @@
 // Batched matrix products on the CPU, through cpublas::gemm. Operands that
 // are transposed views go to BLAS as they are (a transpose flag); other
-// layouts are copied once.
+// layouts are copied once. Large products are split over the OpenMP threads
+// by matrix and by blocks of rows, each block one single-threaded gemm.
 #include <ATen/ATen.h>
 #include <ATen/Dispatch.h>
 #include <ATen/native/LinearAlgebra.h>
+#include <ATen/Parallel.h>
 #include <ATen/native/cpu/Blas.h>
 
 namespace at::native {
@@ -28,14 +30,35 @@ GemmOperand blas_layout(const Tensor& t) {
 void bmm_kernel(const Tensor& out, const Tensor& a, const Tensor& b, const Scalar& alpha, const Scalar& beta) {
   const int64_t batch = a.size(0), m = a.size(1), k = a.size(2), n = b.size(2);
   const GemmOperand A = blas_layout(a), B = blas_layout(b);
+  // Work items: (matrix, block of rows). Enough blocks to occupy every
+  // thread, none thinner than 16 rows; small products stay on one thread.
+  const int64_t threads = get_num_threads();
+  const double flops = 2.0 * static_cast<double>(batch) * m * n * k;
+  const int64_t wanted = flops < 2e5 ? 1 : threads;
+  const int64_t row_blocks =
+      std::max<int64_t>(1, std::min<int64_t>((wanted + batch - 1) / batch, std::max<int64_t>(m / 16, 1)));
+  const int64_t rows_per_block = (m + row_blocks - 1) / row_blocks;
   AT_DISPATCH_ALL_TYPES(out.scalar_type(), "bmm", [&] {
     const scalar_t* pa = static_cast<const scalar_t*>(A.tensor.data_ptr());
     const scalar_t* pb = static_cast<const scalar_t*>(B.tensor.data_ptr());
     scalar_t* pc = out.data_ptr<scalar_t>();
     const scalar_t al = alpha.to<scalar_t>(), be = beta.to<scalar_t>();
-    for (int64_t i = 0; i < batch; ++i) {
-      cpublas::gemm<scalar_t>(A.trans, B.trans, m, n, k, al, pa + i * A.tensor.stride(0), A.ld,
-                              pb + i * B.tensor.stride(0), B.ld, be, pc + i * m * n, std::max<int64_t>(n, 1));
+    const int64_t ldc = std::max<int64_t>(n, 1);
+    auto run = [&](int64_t lo, int64_t hi) {
+      for (int64_t item = lo; item < hi; ++item) {
+        const int64_t i = item / row_blocks, r0 = (item % row_blocks) * rows_per_block;
+        const int64_t rows = std::min(rows_per_block, m - r0);
+        if (rows <= 0) continue;
+        // Row r0 of op(A): a row offset, or a column offset when A is transposed.
+        const scalar_t* a0 = pa + i * A.tensor.stride(0) + (A.trans ? r0 : r0 * A.ld);
+        cpublas::gemm<scalar_t>(A.trans, B.trans, rows, n, k, al, a0, A.ld, pb + i * B.tensor.stride(0), B.ld, be,
+                                pc + i * m * n + r0 * ldc, ldc);
+      }
+    };
+    if (wanted == 1) {
+      run(0, batch * row_blocks);
+    } else {
+      parallel_for(0, batch * row_blocks, 1, run);
     }
   });
 }

@@ -97,6 +97,12 @@ BITWISE_KERNEL(bitwise_xor, BitXor)
 AT_FOR_EACH_BINARY_PREDICATE(PREDICATE_KERNEL)
 #undef PREDICATE_KERNEL
 
+void gelu_backward_kernel_cuda(TensorIterator& iter, bool tanh_form) {
+  AT_DISPATCH_FLOATING_TYPES(iter.common_dtype(), "gelu_backward_cuda", [&] {
+    gpu_kernel(iter, [tanh_form] GPU_LAMBDA(scalar_t g, scalar_t x) -> scalar_t { return gelu_grad(g, x, tanh_form); });
+  });
+}
+
 void where_kernel_cuda(TensorIterator& iter) {
   AT_DISPATCH_ALL_TYPES_AND_BOOL(iter.dtype(1), "where_cuda", [&] {
     gpu_kernel(iter, [] GPU_LAMBDA(scalar_t a, scalar_t b, bool c) -> scalar_t { return c ? a : b; });
@@ -113,6 +119,7 @@ void masked_fill_kernel_cuda(TensorIterator& iter, const Scalar& value) {
 }  // namespace
 
 REGISTER_CUDA_DISPATCH(add_stub, &add_kernel_cuda);
+REGISTER_CUDA_DISPATCH(gelu_backward_stub, &gelu_backward_kernel_cuda);
 REGISTER_CUDA_DISPATCH(mul_stub, &mul_kernel_cuda);
 REGISTER_CUDA_DISPATCH(div_true_stub, &div_true_kernel_cuda);
 REGISTER_CUDA_DISPATCH(div_trunc_stub, &div_trunc_kernel_cuda);
