@@ -277,3 +277,15 @@ def test_clip_grad_and_dropout2d():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         assert torch.equal(nn.Dropout2d(0.5).eval()(x), x)
+
+
+def test_fused_lstm_cell_paths_agree():
+    # float32/float64 CPU tensors take the fused loop; other dtypes (and CUDA) the composite equations.
+    gates = torch.randn(3, 8, dtype=torch.float64, requires_grad=True)
+    cx = torch.randn(3, 2, dtype=torch.float64, requires_grad=True)
+    assert torch.autograd.gradcheck(lambda g, c: torch._lstm_cell(g, c), (gates, cx))
+    hy, cy = torch._lstm_cell(gates.float(), cx.float())
+    hy_b, cy_b = torch._lstm_cell(gates.bfloat16(), cx.bfloat16())
+    assert torch.allclose(hy_b.float(), hy, atol=2e-2) and torch.allclose(cy_b.float(), cy, atol=2e-2)
+    with pytest.raises(RuntimeError, match=r"\[B, 4H\]"):
+        torch._lstm_cell(torch.ones(3, 7), torch.ones(3, 2))

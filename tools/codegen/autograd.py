@@ -33,6 +33,9 @@ class Derivative:
     saved: list[Saved] = field(default_factory=list)
     loc: str = ""
     display: str = ""  # what grad_fn.name() says: node_name where given (PyTorch's), else the class name
+    # "gates, cx: f(...)": one call whose tuple gives several inputs' gradients;
+    # formulas then read std::get<i>(joint<k>_).
+    joint: list[str] = field(default_factory=list)
 
     def inputs(self) -> list[Argument]:
         return [a for a in self.schema.arguments if a.name in self.formulas]
@@ -50,7 +53,7 @@ def _returns(schema: FunctionSchema) -> list[str]:
 
 
 def _analyze(d: Derivative) -> None:
-    text = " ".join(d.formulas.values())
+    text = " ".join(list(d.formulas.values()) + d.joint)
     for a in d.schema.arguments:
         if a.type.base == "Tensor" and a.type.is_list:
             if re.search(rf"\b{a.name}_sizes\b", text):
@@ -90,16 +93,24 @@ def parse_derivatives(path: str, functions: list[NativeFunction]) -> dict[str, D
         # node_name: the name grad_fn shows, where PyTorch's is not <Op>Backward<n>
         # (CopyBackwards; conv1d and conv2d both show ConvolutionBackward0).
         explicit_node = entry.pop("node_name", None)
-        for key in entry:
-            if key not in args or args[key].type.base != "Tensor":
-                raise CodegenError(f"{loc}: '{key}' is not a tensor input of {f.func.full_name}")
+        formulas, joint = {}, []
+        for key, value in entry.items():
+            names = [n.strip() for n in str(key).split(",")]
+            for n in names:
+                if n not in args or args[n].type.base != "Tensor":
+                    raise CodegenError(f"{loc}: '{n}' is not a tensor input of {f.func.full_name}")
+            if len(names) == 1:
+                formulas[names[0]] = str(value).strip()
+            else:
+                for i, n in enumerate(names):
+                    formulas[n] = f"std::get<{i}>(joint{len(joint)}_)"
+                joint.append(str(value).strip())
         # Numbered per op name in file order, as PyTorch numbers them (PowBackward0, PowBackward1, ...).
         base = _camel(f.func.name)
         n = counters.get(base, 0)
         counters[base] = n + 1
         node = f"{base}Backward{n}"
-        d = Derivative(f.func, {k: str(v).strip() for k, v in entry.items()}, node, loc=loc,
-                       display=explicit_node or node)
+        d = Derivative(f.func, formulas, node, loc=loc, display=explicit_node or node, joint=joint)
         _analyze(d)
         result[f.func.full_name] = d
     # In-place variants (add_.Tensor) share the entry of their op (add.Tensor).
@@ -220,6 +231,8 @@ def node_definition(d: Derivative) -> str:
         lines.append(f"  const size_t {a.name}_ix_ = offset_;")
         lines.append(f"  offset_ += {n};")
     lines.append("  grad_inputs.resize(offset_);")
+    for k, formula in enumerate(d.joint):
+        lines.append(f"  const auto joint{k}_ = {formula};")
     for a in d.inputs():
         formula = d.formulas[a.name]
         if a.type.is_list:

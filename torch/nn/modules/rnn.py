@@ -1,8 +1,9 @@
 """RNN, LSTM and GRU (and their single-step Cells) in Python over ops, as
-PyTorch's reference equations: each layer multiplies the whole input
-sequence by W_ih at once, then steps through time with h @ W_hh^T. Parameter
-names, shapes, gate order and initialisation are PyTorch's, so state_dicts
-load either way."""
+PyTorch's reference equations. A layer works on the sequence as a list of
+per-step tensors (x_t W_ih^T + h W_hh^T at each step) and stacks its output
+once: slicing one big tensor per step would give each step's gradient a
+full-size buffer. Parameter names, shapes, gate order and initialisation are
+PyTorch's, so state_dicts load either way."""
 import math
 
 import torch
@@ -22,9 +23,8 @@ def _rnn_step(mode, gi, h, w_hh, b_hh):
     if mode == "RNN_RELU":
         return (gi + gh).relu()
     if mode == "LSTM":
-        i, f, g, o = (gi + gh).chunk(4, -1)
-        c = f.sigmoid() * h[1] + i.sigmoid() * g.tanh()
-        return o.sigmoid() * c.tanh(), c
+        # The pointwise part in one fused op: i, f, g, o = gates; c' = f c + i g; h' = o tanh(c').
+        return torch._lstm_cell(gi + gh, h[1])
     r_i, z_i, n_i = gi.chunk(3, -1)
     r_h, z_h, n_h = gh.chunk(3, -1)
     r = (r_i + r_h).sigmoid()
@@ -94,26 +94,26 @@ class RNNBase(Module):
         state_shape = (self.num_layers * directions, batch, self.hidden_size)
         hx = self._initial_state(hx, batched, state_shape, input)
         h_n, c_n = [], []
-        layer_input = input
+        steps = list(input.unbind(0))  # per time step, (batch, features)
         for layer in range(self.num_layers):
             outputs = []
             for direction in range(directions):
                 index = layer * directions + direction
                 w_ih, w_hh, b_ih, b_hh = self._weights(layer, direction)
                 h = (hx[0][index], hx[1][index]) if self.mode == "LSTM" else hx[index]
-                gates = F.linear(layer_input, w_ih, b_ih)  # every time step at once
-                steps = range(gates.shape[0] - 1, -1, -1) if direction else range(gates.shape[0])
-                seq = [None] * gates.shape[0]
-                for t in steps:
-                    h = _rnn_step(self.mode, gates[t], h, w_hh, b_hh)
+                order = range(len(steps) - 1, -1, -1) if direction else range(len(steps))
+                seq = [None] * len(steps)
+                for t in order:
+                    h = _rnn_step(self.mode, F.linear(steps[t], w_ih, b_ih), h, w_hh, b_hh)
                     seq[t] = h[0] if self.mode == "LSTM" else h
-                outputs.append(torch.stack(seq) if seq else gates.new_zeros(0, batch, self.hidden_size))
+                outputs.append(seq)
                 h_n.append(h[0] if self.mode == "LSTM" else h)
                 if self.mode == "LSTM":
                     c_n.append(h[1])
-            layer_input = outputs[0] if directions == 1 else torch.cat(outputs, -1)
+            steps = outputs[0] if directions == 1 else [torch.cat(pair, -1) for pair in zip(*outputs)]
             if self.dropout and self.training and layer < self.num_layers - 1:
-                layer_input = F.dropout(layer_input, self.dropout, True)
+                steps = [F.dropout(x, self.dropout, True) for x in steps]
+        layer_input = torch.stack(steps) if steps else input.new_zeros(0, batch, self.hidden_size * directions)
         output = layer_input
         h_n = torch.stack(h_n)
         state = (h_n, torch.stack(c_n)) if self.mode == "LSTM" else h_n

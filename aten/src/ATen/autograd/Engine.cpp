@@ -12,6 +12,13 @@
 namespace at::autograd {
 namespace {
 
+// True when this handle is the only way to reach the tensor's memory: no
+// other Tensor, view or Python object holds it, so adding into it is unseen.
+bool owns_its_memory(const Tensor& t) {
+  const c10::TensorImpl* impl = t.unsafeGetTensorImpl();
+  return t.use_count() == 1 && !impl->is_view() && impl->storage().unsafeGetStorageImpl()->use_count() == 1;
+}
+
 struct ByCreationOrder {
   bool operator()(const Node* a, const Node* b) const { return a->sequence_nr() < b->sequence_nr(); }
 };
@@ -52,7 +59,15 @@ variable_list run(const variable_list& outputs, const variable_list& grad_output
     variable_list& buf = buffers[fn];
     if (buf.size() < fn->num_outputs()) buf.resize(fn->num_outputs());
     if (!g.defined()) return;
-    buf[nr] = buf[nr].defined() ? buf[nr].add(g) : std::move(g);
+    Tensor& acc = buf[nr];
+    if (!acc.defined()) {
+      acc = std::move(g);
+    } else if (owns_its_memory(acc) && acc.sizes().equals(g.sizes()) && acc.scalar_type() == g.scalar_type() &&
+               acc.device() == g.device()) {
+      acc.add_(g);  // nothing else can see acc: sum in place, as PyTorch's InputBuffer does
+    } else {
+      acc = acc.add(g);
+    }
   };
 
   for (size_t i = 0; i < outputs.size(); ++i) {

@@ -6,7 +6,12 @@
 #include <optional>
 #include <vector>
 
+#include <ATen/native/RNN.h>
+
 namespace at::autograd {
+
+// The fused LSTM cell's gradients (native/RNN.cpp).
+using native::lstm_cell_backward;
 
 bool is_expandable_to(IntArrayRef shape, IntArrayRef desired);
 // Sums `grad` down to `shape` (undoing broadcasting).

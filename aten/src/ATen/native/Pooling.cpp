@@ -1,10 +1,14 @@
 // max_pool2d_with_indices: the largest value of each window and its flat
 // index in the (unpadded) input plane, which the backward scatters into.
 // Windows are an as_strided view of the input padded with -inf; written over
-// at:: ops, so every device runs it.
+// at:: ops, so every device runs it. Float and double CPU tensors take a
+// direct loop instead (one pass, a thread per block of planes).
 #include <ATen/ATen.h>
+#include <ATen/Dispatch.h>
+#include <ATen/Parallel.h>
 #include <ATen/ScalarOps.h>
 
+#include <cmath>
 #include <limits>
 
 namespace at::native {
@@ -23,6 +27,44 @@ int64_t pooled_size(int64_t in, int64_t k, int64_t pad, int64_t stride, int64_t 
   // A last window that would start in the padding is dropped (PyTorch's rule).
   if (ceil_mode && (out - 1) * stride >= in + pad) --out;
   return out;
+}
+
+struct Window {
+  int64_t kh, kw, sh, sw, ph, pw, dh, dw;
+};
+
+// values/indices [N*C, oh, ow] from x [N*C, h, w] (contiguous); NaN wins, as in PyTorch.
+template <typename T>
+void max_pool2d_cpu_loop(const T* x, T* values, int64_t* indices, int64_t planes, int64_t h, int64_t w, int64_t oh,
+                         int64_t ow, const Window& win) {
+  parallel_for(0, planes, std::max<int64_t>(1, 16384 / std::max<int64_t>(h * w, 1)), [&](int64_t lo, int64_t hi) {
+    for (int64_t plane = lo; plane < hi; ++plane) {
+      const T* in = x + plane * h * w;
+      for (int64_t i = 0; i < oh; ++i) {
+        for (int64_t j = 0; j < ow; ++j) {
+          T best = -std::numeric_limits<T>::infinity();
+          int64_t best_index = -1;
+          for (int64_t a = 0; a < win.kh; ++a) {
+            const int64_t r = i * win.sh - win.ph + a * win.dh;
+            if (r < 0 || r >= h) continue;
+            for (int64_t b = 0; b < win.kw; ++b) {
+              const int64_t c = j * win.sw - win.pw + b * win.dw;
+              if (c < 0 || c >= w) continue;
+              const T v = in[r * w + c];
+              if (best_index < 0 || v > best || std::isnan(v)) {
+                best = v;
+                best_index = r * w + c;
+                if (std::isnan(v)) break;
+              }
+            }
+            if (best_index >= 0 && std::isnan(best)) break;
+          }
+          values[(plane * oh + i) * ow + j] = best;
+          indices[(plane * oh + i) * ow + j] = best_index;
+        }
+      }
+    }
+  });
 }
 
 }  // namespace
@@ -46,6 +88,18 @@ std::tuple<Tensor, Tensor> max_pool2d_with_indices(const Tensor& self, IntArrayR
   const int64_t ow = pooled_size(w, k[1], p[1], s[1], d[1], ceil_mode);
   TORCH_CHECK(oh > 0 && ow > 0, "Given input size: (", c, "x", h, "x", w, "). Calculated output size: (", c, "x", oh,
               "x", ow, "). Output size is too small");
+  if (x.device().is_cpu() && (x.scalar_type() == ScalarType::Float || x.scalar_type() == ScalarType::Double)) {
+    const Tensor in = x.contiguous();
+    Tensor values = at::empty({n, c, oh, ow}, x.scalar_type(), x.device());
+    Tensor indices = at::empty({n, c, oh, ow}, ScalarType::Long, x.device());
+    const Window win{k[0], k[1], s[0], s[1], p[0], p[1], d[0], d[1]};
+    AT_DISPATCH_FLOATING_TYPES(x.scalar_type(), "max_pool2d", [&] {
+      max_pool2d_cpu_loop<scalar_t>(in.data_ptr<scalar_t>(), values.data_ptr<scalar_t>(),
+                                    indices.data_ptr<int64_t>(), n * c, h, w, oh, ow, win);
+    });
+    return batched ? std::tuple<Tensor, Tensor>{values, indices}
+                   : std::tuple<Tensor, Tensor>{values.squeeze(0), indices.squeeze(0)};
+  }
   // Pad with -inf (ceil_mode may read one stride past the end too).
   const int64_t ph = std::max<int64_t>(h + p[0], (oh - 1) * s[0] + d[0] * (k[0] - 1) + 1 - p[0]);
   const int64_t pw = std::max<int64_t>(w + p[1], (ow - 1) * s[1] + d[1] * (k[1] - 1) + 1 - p[1]);

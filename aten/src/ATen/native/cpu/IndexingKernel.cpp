@@ -26,25 +26,34 @@ void index_select_kernel(const Tensor& out, const Tensor& src, const Tensor& ind
   });
 }
 
-// Walks every position of `index` (contiguous) and calls f(index value,
-// offset of that position in `a` (strided), offset in `b` (strided), linear position).
+// Walks every position of `index` (contiguous) and calls f(offset of that
+// position in `a` (strided, with the index value along `dim`), offset in `b`
+// (strided), linear position). Offsets move incrementally, an add per step.
 template <typename F>
 void for_each_position(const Tensor& index, int64_t dim, const Tensor& a, const Tensor& b, F f) {
   const int64_t nd = index.dim();
   const int64_t n = index.numel();
   const int64_t* idx = index.data_ptr<int64_t>();
-  std::vector<int64_t> pos(std::max<int64_t>(nd, 1), 0);
+  if (nd == 0) {
+    if (n) f(idx[0] * (a.dim() > 0 ? a.stride(0) : 0), 0, 0);
+    return;
+  }
+  std::vector<int64_t> size(nd), step_a(nd), step_b(nd), pos(nd, 0);
+  for (int64_t d = 0; d < nd; ++d) {
+    size[d] = index.size(d);
+    step_a[d] = d == dim ? 0 : a.stride(d);
+    step_b[d] = b.defined() ? b.stride(d) : 0;
+  }
+  const int64_t stride_dim = a.stride(dim);
+  int64_t off_a = 0, off_b = 0;
   for (int64_t lin = 0; lin < n; ++lin) {
-    int64_t off_a = 0, off_b = 0;
-    for (int64_t d = 0; d < nd; ++d) {
-      if (d != dim) off_a += pos[d] * a.stride(d);
-      if (b.defined()) off_b += pos[d] * b.stride(d);
-    }
-    if (nd > 0) off_a += idx[lin] * a.stride(dim);
-    else off_a = idx[lin] * (a.dim() > 0 ? a.stride(0) : 0);
-    f(off_a, off_b, lin);
+    f(off_a + idx[lin] * stride_dim, off_b, lin);
     for (int64_t d = nd - 1; d >= 0; --d) {
-      if (++pos[d] < index.size(d)) break;
+      off_a += step_a[d];
+      off_b += step_b[d];
+      if (++pos[d] < size[d]) break;
+      off_a -= step_a[d] * size[d];
+      off_b -= step_b[d] * size[d];
       pos[d] = 0;
     }
   }

@@ -61,6 +61,7 @@ void float32_fast_path(TensorIterator& iter) {
 
 void exp_kernel(TensorIterator& iter) { float32_fast_path<&vec::exp, &exp_generic_kernel>(iter); }
 void sigmoid_kernel(TensorIterator& iter) { float32_fast_path<&vec::sigmoid, &sigmoid_generic_kernel>(iter); }
+void tanh_kernel(TensorIterator& iter) { float32_fast_path<&vec::tanh, &tanh_generic_kernel>(iter); }
 
 // Rounding ops: identity on integers (PyTorch returns a copy).
 #define ROUNDING_KERNEL(name, Op)                                               \
@@ -112,7 +113,7 @@ REGISTER_CPU_DISPATCH(log_stub, &log_generic_kernel);
 REGISTER_CPU_DISPATCH(sqrt_stub, &sqrt_generic_kernel);
 REGISTER_CPU_DISPATCH(reciprocal_stub, &reciprocal_generic_kernel);
 REGISTER_CPU_DISPATCH(sigmoid_stub, &sigmoid_kernel);
-REGISTER_CPU_DISPATCH(tanh_stub, &tanh_generic_kernel);
+REGISTER_CPU_DISPATCH(tanh_stub, &tanh_kernel);
 REGISTER_CPU_DISPATCH(log1p_stub, &log1p_generic_kernel);
 REGISTER_CPU_DISPATCH(expm1_stub, &expm1_generic_kernel);
 REGISTER_CPU_DISPATCH(rsqrt_stub, &rsqrt_generic_kernel);

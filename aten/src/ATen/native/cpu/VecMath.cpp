@@ -41,7 +41,24 @@ inline float exp1(float x) {
   return x < -104.0f ? 0.0f : result;
 }
 
+inline float tanh1(float x) {
+  const float a = x < 0 ? -x : x;
+  const float z = x * x;
+  float p = -5.70498872745e-3f;
+  p = p * z + 2.06390887954e-2f;
+  p = p * z - 5.37397155531e-2f;
+  p = p * z + 1.33314422036e-1f;
+  p = p * z - 3.33332819422e-1f;
+  const float small = x + x * z * p;
+  const float big = 1.0f - 2.0f / (exp1(2.0f * a) + 1.0f);  // NaN stays NaN
+  return a < 0.625f ? small : (x < 0 ? -big : big);
+}
+
 }  // namespace
+
+TORCH_VEC_CLONES void tanh(const float* x, float* y, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) y[i] = tanh1(x[i]);
+}
 
 TORCH_VEC_CLONES void exp(const float* x, float* y, int64_t n) {
   for (int64_t i = 0; i < n; ++i) y[i] = exp1(x[i]);

@@ -12,6 +12,9 @@ namespace at::native::vec {
 void exp(const float* x, float* y, int64_t n);
 // y[i] = 1 / (1 + exp(-x[i]))
 void sigmoid(const float* x, float* y, int64_t n);
+// y[i] = tanh(x[i]): Cephes' tanhf (an odd polynomial below 0.625, else
+// 1 - 2 / (exp(2|x|) + 1)), within 2 ulp of std::tanh.
+void tanh(const float* x, float* y, int64_t n);
 // y[i] = exp(x[i] - shift); returns the sum of the y[i] (in double).
 double exp_shifted_sum(const float* x, float shift, float* y, int64_t n);
 // The largest x[i] (NaN if any x[i] is NaN).

@@ -1,0 +1,148 @@
+// The pointwise half of an LSTM step, fused: from the summed gate
+// pre-activations [B, 4H] (input, forget, cell, output, PyTorch's order) and
+// the cell state cx [B, H], cy = f * cx + i * g and hy = o * tanh(cy). The
+// matrix products stay outside (nn.LSTM's Python step calls F.linear).
+// Float and double CPU tensors run one loop; other devices and dtypes the
+// same equations over at:: ops.
+#include <ATen/ATen.h>
+#include <ATen/Parallel.h>
+#include <ATen/ScalarOps.h>
+#include <ATen/native/RNN.h>
+#include <ATen/native/cpu/VecMath.h>
+
+#include <cmath>
+#include <vector>
+
+namespace at::native {
+namespace {
+
+void check_cell(const Tensor& gates, const Tensor& cx) {
+  TORCH_CHECK(gates.dim() == 2 && cx.dim() == 2, "_lstm_cell: expected 2-D gates and cx, got ", gates.dim(),
+              "-D and ", cx.dim(), "-D");
+  TORCH_CHECK(gates.size(0) == cx.size(0) && gates.size(1) == 4 * cx.size(1), "_lstm_cell: gates of size ",
+              gates.sizes(), " do not match cx of size ", cx.sizes(), " (expected [B, 4H] and [B, H])");
+  TORCH_CHECK(gates.scalar_type() == cx.scalar_type() && gates.is_floating_point(),
+              "_lstm_cell: expected gates and cx of one floating dtype, got ", gates.scalar_type(), " and ",
+              cx.scalar_type());
+  TORCH_CHECK(gates.device() == cx.device(), "_lstm_cell: gates and cx are on different devices");
+}
+
+// The fast path's two dtypes (AT_DISPATCH_FLOATING_TYPES would add the half types).
+template <typename F>
+void for_float_or_double(ScalarType t, F f) {
+  if (t == ScalarType::Float) {
+    f(float{});
+  } else {
+    f(double{});
+  }
+}
+
+bool fast_path(const Tensor& t) {
+  return t.device().is_cpu() && (t.scalar_type() == ScalarType::Float || t.scalar_type() == ScalarType::Double);
+}
+
+// act[0, 4H) = sigmoid(i), sigmoid(f), tanh(g), sigmoid(o) of one row of gates.
+void activations(const float* row, float* act, int64_t hidden) {
+  vec::sigmoid(row, act, 2 * hidden);
+  vec::tanh(row + 2 * hidden, act + 2 * hidden, hidden);
+  vec::sigmoid(row + 3 * hidden, act + 3 * hidden, hidden);
+}
+
+void activations(const double* row, double* act, int64_t hidden) {
+  for (int64_t j = 0; j < 4 * hidden; ++j) {
+    act[j] = j >= 2 * hidden && j < 3 * hidden ? std::tanh(row[j]) : 1.0 / (1.0 + std::exp(-row[j]));
+  }
+}
+
+void tanh_of(const float* x, float* y, int64_t n) { vec::tanh(x, y, n); }
+void tanh_of(const double* x, double* y, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) y[i] = std::tanh(x[i]);
+}
+
+}  // namespace
+
+std::tuple<Tensor, Tensor> _lstm_cell(const Tensor& gates_in, const Tensor& cx_in) {
+  check_cell(gates_in, cx_in);
+  const int64_t batch = cx_in.size(0), hidden = cx_in.size(1);
+  if (!fast_path(gates_in)) {
+    const auto g = gates_in.chunk(4, 1);
+    const Tensor cy = g[1].sigmoid().mul(cx_in).add(g[0].sigmoid().mul(g[2].tanh()));
+    return {g[3].sigmoid().mul(cy.tanh()), cy};
+  }
+  const Tensor gates = gates_in.contiguous(), cx = cx_in.contiguous();
+  Tensor hy = at::empty({batch, hidden}, cx.scalar_type(), cx.device());
+  Tensor cy = at::empty({batch, hidden}, cx.scalar_type(), cx.device());
+  for_float_or_double(cx.scalar_type(), [&](auto tag) {
+    using scalar_t = decltype(tag);
+    const scalar_t* g = gates.data_ptr<scalar_t>();
+    const scalar_t* c = cx.data_ptr<scalar_t>();
+    scalar_t* h_out = hy.data_ptr<scalar_t>();
+    scalar_t* c_out = cy.data_ptr<scalar_t>();
+    parallel_for(0, batch, std::max<int64_t>(1, 8192 / std::max<int64_t>(hidden, 1)), [&](int64_t lo, int64_t hi) {
+      std::vector<scalar_t> act(static_cast<size_t>(4 * hidden)), tc(static_cast<size_t>(hidden));
+      for (int64_t b = lo; b < hi; ++b) {
+        activations(g + b * 4 * hidden, act.data(), hidden);
+        scalar_t* cell = c_out + b * hidden;
+        for (int64_t j = 0; j < hidden; ++j) cell[j] = act[hidden + j] * c[b * hidden + j] + act[j] * act[2 * hidden + j];
+        tanh_of(cell, tc.data(), hidden);
+        for (int64_t j = 0; j < hidden; ++j) h_out[b * hidden + j] = act[3 * hidden + j] * tc[j];
+      }
+    });
+  });
+  return {hy, cy};
+}
+
+std::tuple<Tensor, Tensor> lstm_cell_backward(const Tensor& grad_hy, const Tensor& grad_cy, const Tensor& gates_in,
+                                              const Tensor& cx_in, const Tensor& cy_in) {
+  const int64_t batch = cx_in.size(0), hidden = cx_in.size(1);
+  if (!fast_path(gates_in)) {
+    const auto g = gates_in.chunk(4, 1);
+    const Tensor i = g[0].sigmoid(), f = g[1].sigmoid(), gg = g[2].tanh(), o = g[3].sigmoid();
+    const Tensor tcy = cy_in.tanh();
+    const Tensor one = scalar_tensor(1, cx_in.scalar_type(), cx_in.device());
+    const Tensor ghy = grad_hy.defined() ? grad_hy : at::zeros_like(cy_in);
+    Tensor dcy = ghy.mul(o).mul(one.sub(tcy.mul(tcy)));
+    if (grad_cy.defined()) dcy = dcy.add(grad_cy);
+    const Tensor di = dcy.mul(gg).mul(i).mul(one.sub(i)), df = dcy.mul(cx_in).mul(f).mul(one.sub(f));
+    const Tensor dg = dcy.mul(i).mul(one.sub(gg.mul(gg))), d_o = ghy.mul(tcy).mul(o).mul(one.sub(o));
+    return {at::cat({di, df, dg, d_o}, 1), dcy.mul(f)};
+  }
+  const Tensor gates = gates_in.contiguous(), cx = cx_in.contiguous(), cy = cy_in.contiguous();
+  const Tensor ghy = grad_hy.defined() ? grad_hy.contiguous() : Tensor();
+  const Tensor gcy = grad_cy.defined() ? grad_cy.contiguous() : Tensor();
+  Tensor d_gates = at::empty({batch, 4 * hidden}, cx.scalar_type(), cx.device());
+  Tensor d_cx = at::empty({batch, hidden}, cx.scalar_type(), cx.device());
+  for_float_or_double(cx.scalar_type(), [&](auto tag) {
+    using scalar_t = decltype(tag);
+    const scalar_t* g = gates.data_ptr<scalar_t>();
+    const scalar_t* c = cx.data_ptr<scalar_t>();
+    const scalar_t* cn = cy.data_ptr<scalar_t>();
+    const scalar_t* dh = ghy.defined() ? ghy.data_ptr<scalar_t>() : nullptr;
+    const scalar_t* dc = gcy.defined() ? gcy.data_ptr<scalar_t>() : nullptr;
+    scalar_t* dg_out = d_gates.data_ptr<scalar_t>();
+    scalar_t* dcx_out = d_cx.data_ptr<scalar_t>();
+    parallel_for(0, batch, std::max<int64_t>(1, 8192 / std::max<int64_t>(hidden, 1)), [&](int64_t lo, int64_t hi) {
+      std::vector<scalar_t> act(static_cast<size_t>(4 * hidden)), tc(static_cast<size_t>(hidden));
+      for (int64_t b = lo; b < hi; ++b) {
+        activations(g + b * 4 * hidden, act.data(), hidden);
+        tanh_of(cn + b * hidden, tc.data(), hidden);
+        scalar_t* drow = dg_out + b * 4 * hidden;
+        for (int64_t j = 0; j < hidden; ++j) {
+          const int64_t k = b * hidden + j;
+          const scalar_t i = act[j], f = act[hidden + j], gg = act[2 * hidden + j], o = act[3 * hidden + j];
+          const scalar_t tcy = tc[j];
+          const scalar_t dhy = dh ? dh[k] : scalar_t(0);
+          const scalar_t dcy = dhy * o * (scalar_t(1) - tcy * tcy) + (dc ? dc[k] : scalar_t(0));
+          drow[j] = dcy * gg * i * (scalar_t(1) - i);
+          drow[hidden + j] = dcy * c[k] * f * (scalar_t(1) - f);
+          drow[2 * hidden + j] = dcy * i * (scalar_t(1) - gg * gg);
+          drow[3 * hidden + j] = dhy * tcy * o * (scalar_t(1) - o);
+          dcx_out[k] = dcy * f;
+        }
+      }
+    });
+  });
+  return {d_gates, d_cx};
+}
+
+}  // namespace at::native
