@@ -283,7 +283,25 @@ def test_fused_lstm_cell_paths_agree():
     # float32/float64 CPU tensors take the fused loop; other dtypes (and CUDA) the composite equations.
     gates = torch.randn(3, 8, dtype=torch.float64, requires_grad=True)
     cx = torch.randn(3, 2, dtype=torch.float64, requires_grad=True)
-    assert torch.autograd.gradcheck(lambda g, c: torch._lstm_cell(g, c), (gates, cx))
+    for output in (0, 1):
+        assert torch.autograd.gradcheck(lambda g, c: torch._lstm_cell(g, c)[output], (gates, cx))
+    # hy's and cy's gradients together (both reach the node).
+    hy, cy = torch._lstm_cell(gates, cx)
+    (hy.sum() + 2 * cy.sum()).backward()
+    numeric = []
+    for t in (gates, cx):
+        flat = t.detach().clone().reshape(-1)
+        grads = []
+        for k in range(flat.numel()):
+            def f(delta):
+                p = flat.clone()
+                p[k] += delta
+                args = (p.reshape(t.shape), cx.detach()) if t is gates else (gates.detach(), p.reshape(t.shape))
+                h, c = torch._lstm_cell(*args)
+                return float(h.sum() + 2 * c.sum())
+            grads.append((f(1e-6) - f(-1e-6)) / 2e-6)
+        numeric.append(torch.tensor(grads, dtype=torch.float64).reshape(t.shape))
+    assert torch.allclose(gates.grad, numeric[0], atol=1e-6) and torch.allclose(cx.grad, numeric[1], atol=1e-6)
     hy, cy = torch._lstm_cell(gates.float(), cx.float())
     hy_b, cy_b = torch._lstm_cell(gates.bfloat16(), cx.bfloat16())
     assert torch.allclose(hy_b.float(), hy, atol=2e-2) and torch.allclose(cy_b.float(), cy, atol=2e-2)
