@@ -72,6 +72,27 @@ def _cases(torch, np, device):
     yield "add 1 elem (overhead)", lambda: one_a + one_b, lambda: n_one_a + n_one_b
     if device == "cpu":  # cross_entropy has no CUDA kernel yet
         yield "MLP train step (batch 32)", _train_step(torch), None
+        yield from _example_steps()
+
+
+# The training programs under examples/: one step each, on a fixed batch.
+EXAMPLES = ("char_transformer", "cnn_synthetic", "lstm_sequence", "dataloader_classifier")
+
+
+def _example_steps():
+    import importlib.util
+    import os
+
+    root = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "examples")
+    for name in EXAMPLES:
+        spec = importlib.util.spec_from_file_location(f"example_{name}", os.path.join(root, f"{name}.py"))
+        module = importlib.util.module_from_spec(spec)
+        try:
+            spec.loader.exec_module(module)
+        except ImportError as e:  # scikit-learn for the digits example
+            print(f"skipping examples/{name}.py: {e}", file=sys.stderr)
+            continue
+        yield f"train step: {name}", module.benchmark_step(), None
 
 
 def _train_step(torch):

@@ -360,15 +360,22 @@ def check_index_installs(m: dict, rows: list[dict], variants: list[str], index_d
     return venvs
 
 
+# The training programs under examples/, each checking its own loss or accuracy threshold.
+TRAINING_EXAMPLES = ("train_digits.py", "char_transformer.py", "cnn_synthetic.py", "lstm_sequence.py",
+                     "dataloader_classifier.py")
+
+
 def run_examples(venvs: dict[str, str], with_training: bool) -> None:
     for vname, venv in venvs.items():
         log(f"examples/hello_world.py from the installed {vname} wheel")
         run([venv_python(venv), os.path.join(ROOT, "examples", "hello_world.py")], cwd=tempfile.gettempdir())
-        if with_training:
-            log(f"examples/train_digits.py from the installed {vname} wheel")
-            run([venv_python(venv), "-m", "pip", "install", "-q", "-r", os.path.join(ROOT, "examples", "requirements.txt")],
-                quiet=True)
-            run([venv_python(venv), os.path.join(ROOT, "examples", "train_digits.py")], cwd=tempfile.gettempdir())
+        if not with_training:
+            continue
+        run([venv_python(venv), "-m", "pip", "install", "-q", "-r", os.path.join(ROOT, "examples", "requirements.txt")],
+            quiet=True)
+        for example in TRAINING_EXAMPLES:
+            log(f"examples/{example} from the installed {vname} wheel")
+            run([venv_python(venv), os.path.join(ROOT, "examples", example)], cwd=tempfile.gettempdir())
 
 
 def main(argv: list[str] | None = None) -> int:
