@@ -28,7 +28,7 @@ FLOATS = ["float32", "float64", "float16", "bfloat16"]
 # Results that depend on a generator or on uninitialised memory: only their
 # dtype and shape (or the error) are compared.
 NONDETERMINISTIC = {"empty", "empty_like", "rand", "randn", "randint", "randperm", "random_", "uniform_", "normal_",
-                    "rand_like", "randn_like", "randint_like", "resize_"}
+                    "rand_like", "randn_like", "randint_like", "resize_", "multinomial"}
 # Ops whose operands are matrices: their shapes are drawn together.
 LINALG = {"mm", "bmm", "addmm", "matmul", "dot", "outer", "linear"}
 SCALARS = [0, 1, 2, -1, 3, -3, 0.5, -1.5, 2.5, 1e-3, True, False, 7, 100]
@@ -243,7 +243,7 @@ class CaseBuilder:
                 return self.g.tensor(self.g.broadcastable(shape), dtype, layout="contiguous")
             if name == "target":
                 return self.target(self_spec)
-            if name == "weight":  # nll_loss
+            if name == "weight" and op == "nll_loss":
                 c = shape[-1] if len(shape) == 1 else (shape[1] if len(shape) >= 2 else 1)
                 return self.g.tensor([c if self.r.random() < 0.9 else c + 1], self_spec["dtype"], kind="positive")
             if self.r.random() < 0.12 and self.call != "out" and name != "self":
