@@ -409,7 +409,30 @@ PyObject* set_function_history(PyObject*, PyObject* args) {
   END_HANDLE_TH_ERRORS
 }
 
+// _set_data(tensor, new): `tensor.data = new` — tensor takes new's memory and
+// shape, keeping its own identity and autograd state (as PyTorch's set_data).
+PyObject* set_data(PyObject*, PyObject* args) {
+  HANDLE_TH_ERRORS
+  PyObject *self, *other;
+  if (!PyArg_ParseTuple(args, "OO", &self, &other)) return nullptr;
+  TORCH_CHECK_TYPE(THPVariable_Check(self) && THPVariable_Check(other), "data must be set to a Tensor, not ",
+                   python_type_name(other));
+  const at::Tensor& t = THPVariable_Unpack(self);
+  const at::Tensor& o = THPVariable_Unpack(other);
+  TORCH_CHECK(t.scalar_type() == o.scalar_type() && t.device() == o.device(),
+              "data set to a tensor of dtype ", o.scalar_type(), " on ", o.device(), ", but this tensor is ",
+              t.scalar_type(), " on ", t.device(), " (.data can only take a tensor of the same dtype and device)");
+  if (t.is_same(o)) Py_RETURN_NONE;
+  c10::TensorImpl* impl = t.unsafeGetTensorImpl();
+  const c10::TensorImpl* src = o.unsafeGetTensorImpl();
+  impl->set_storage(src->storage());
+  impl->set_sizes_and_strides(src->sizes(), src->strides(), src->storage_offset());
+  Py_RETURN_NONE;
+  END_HANDLE_TH_ERRORS
+}
+
 PyMethodDef autograd_functions[] = {
+    {"_set_data", set_data, METH_VARARGS, nullptr},
     {"_FunctionNode", make_function_node, METH_VARARGS, nullptr},
     {"_set_function_history", set_function_history, METH_VARARGS, nullptr},
     {"_run_backward", run_backward, METH_VARARGS, nullptr},

@@ -307,3 +307,17 @@ def test_fused_lstm_cell_paths_agree():
     assert torch.allclose(hy_b.float(), hy, atol=2e-2) and torch.allclose(cy_b.float(), cy, atol=2e-2)
     with pytest.raises(RuntimeError, match=r"\[B, 4H\]"):
         torch._lstm_cell(torch.ones(3, 7), torch.ones(3, 2))
+
+
+def test_numpy_keyword_spellings_and_data_assignment():
+    t = torch.arange(6.0).reshape(2, 3)
+    assert t.sum(1, keepdims=True).shape == (2, 1) and t.sum(axis=0).tolist() == [3.0, 5.0, 7.0]
+    with pytest.raises(TypeError, match="unexpected keyword argument 'keepdimz'"):
+        t.sum(1, keepdimz=True)
+    w = torch.ones(3, requires_grad=True)
+    w.data += 1  # reads .data, adds in place, assigns it back
+    assert w.tolist() == [2.0, 2.0, 2.0] and w.requires_grad and w.is_leaf
+    w.data = torch.zeros(2, 2)
+    assert w.shape == (2, 2) and w.requires_grad
+    with pytest.raises(RuntimeError, match="same dtype and device"):
+        w.data = torch.zeros(2, dtype=torch.int64)

@@ -156,6 +156,11 @@ class Tensor(_base):
         """The tensor's values without autograd history (shares memory)."""
         return self.detach()
 
+    @data.setter
+    def data(self, new):
+        # `w.data += x` reads .data, adds in place, then assigns the same memory back.
+        _C._set_data(self, new)
+
     def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
         """Accumulates the gradient of this tensor into the .grad of the leaves it depends on."""
         if inputs is not None:

@@ -190,6 +190,13 @@ FunctionParameter::FunctionParameter(const std::string& text, bool kw_only) : ke
     }
   }
   python_name = PyUnicode_InternFromString(name.c_str());
+  if (name == "dim") numpy_name = PyUnicode_InternFromString("axis");
+  if (name == "keepdim") numpy_name = PyUnicode_InternFromString("keepdims");
+}
+
+bool FunctionParameter::named(PyObject* key) const {
+  return key == python_name || PyUnicode_Compare(key, python_name) == 0 ||
+         (numpy_name && PyUnicode_Compare(key, numpy_name) == 0);
 }
 
 bool FunctionParameter::check(PyObject* obj, bool allow_numbers_as_tensors) const {
@@ -340,7 +347,7 @@ bool FunctionSignature::parse(PyObject* const* args, Py_ssize_t nargs, PyObject*
     if (!p.keyword_only && pos < nargs) obj = args[pos];
     for (Py_ssize_t k = 0; k < nkw; ++k) {
       PyObject* key = tuple_item(kwnames, k);
-      if (key == p.python_name || PyUnicode_Compare(key, p.python_name) == 0) {
+      if (p.named(key)) {
         if (obj) {
           if (raise) type_error(name + "() got multiple values for argument '" + p.name + "'");
           return false;
@@ -372,7 +379,7 @@ bool FunctionSignature::parse(PyObject* const* args, Py_ssize_t nargs, PyObject*
       for (Py_ssize_t k = 0; k < nkw; ++k) {
         PyObject* key = tuple_item(kwnames, k);
         bool known = false;
-        for (const auto& p : params) known = known || PyUnicode_Compare(key, p.python_name) == 0;
+        for (const auto& p : params) known = known || p.named(key);
         if (!known) type_error(name + "() got an unexpected keyword argument '" + utf8(key) + "'");
       }
     }

@@ -26,6 +26,8 @@ struct FunctionParameter {
 
   // Whether `obj` can be converted to this parameter's type.
   bool check(PyObject* obj, bool allow_numbers_as_tensors) const;
+  // Whether keyword `key` names this parameter (by its name or its numpy spelling).
+  bool named(PyObject* key) const;
   std::string type_name() const;
 
   ParamType type;
@@ -35,6 +37,7 @@ struct FunctionParameter {
   int list_size = 0;       // N of int[N]: a single int is accepted too
   std::string name;
   PyObject* python_name = nullptr;  // interned, for keyword lookup
+  PyObject* numpy_name = nullptr;   // numpy's spelling PyTorch also accepts: axis for dim, keepdims for keepdim
   bool accepts_numbers = false;  // a Tensor parameter that also takes a Python number
   bool has_default = false;
   std::string default_text;
