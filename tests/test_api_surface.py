@@ -312,7 +312,7 @@ def test_fused_lstm_cell_paths_agree():
 def test_numpy_keyword_spellings_and_data_assignment():
     t = torch.arange(6.0).reshape(2, 3)
     assert t.sum(1, keepdims=True).shape == (2, 1) and t.sum(axis=0).tolist() == [3.0, 5.0, 7.0]
-    with pytest.raises(TypeError, match="unexpected keyword argument 'keepdimz'"):
+    with pytest.raises(TypeError, match="keepdimz"):
         t.sum(1, keepdimz=True)
     w = torch.ones(3, requires_grad=True)
     w.data += 1  # reads .data, adds in place, assigns it back
