@@ -5,6 +5,7 @@
 #include <ATen/native/Convolution.h>
 
 #include <ATen/ATen.h>
+#include <ATen/Parallel.h>
 
 namespace at::native {
 namespace {
@@ -80,6 +81,37 @@ Tensor conv2d_forward(const Tensor& input, const Tensor& weight, const std::opti
   return out;
 }
 
+// The col2im sum as one loop per (image, channel) plane on the CPU:
+// gx (padded, [N, C, H + 2ph, W + 2pw], zeroed) += every tap's column values.
+void col2im_cpu(const Tensor& gcols, const Tensor& gx, const Geometry& g) {
+  const int64_t ph = g.h + 2 * g.ph, pw = g.w + 2 * g.pw;
+  auto run = [&](auto tag) {
+    using T = decltype(tag);
+    const T* cols = gcols.data_ptr<T>();
+    T* out = gx.data_ptr<T>();
+    parallel_for(0, g.n * g.c, std::max<int64_t>(1, 16384 / std::max<int64_t>(ph * pw, 1)), [&](int64_t lo, int64_t hi) {
+      for (int64_t plane = lo; plane < hi; ++plane) {
+        const T* src = cols + plane * g.kh * g.kw * g.oh * g.ow;
+        T* dst = out + plane * ph * pw;
+        for (int64_t i = 0; i < g.kh; ++i) {
+          for (int64_t j = 0; j < g.kw; ++j) {
+            for (int64_t y = 0; y < g.oh; ++y) {
+              T* row = dst + (y * g.sh + i * g.dh) * pw + j * g.dw;
+              const T* vals = src + ((i * g.kw + j) * g.oh + y) * g.ow;
+              for (int64_t x = 0; x < g.ow; ++x) row[x * g.sw] += vals[x];
+            }
+          }
+        }
+      }
+    });
+  };
+  if (gx.scalar_type() == ScalarType::Float) {
+    run(float{});
+  } else {
+    run(double{});
+  }
+}
+
 // conv1d runs as conv2d over a height of 1: its arguments with the height's
 // stride 1, padding 0, dilation 1 put first. Named vectors, because a braced
 // {0, n} would bind ArrayRef's (pointer, length) constructor with a null pointer.
@@ -129,6 +161,11 @@ Tensor conv2d_backward_input(const Tensor& grad, const Tensor& input, const Tens
                            .reshape({g.n, g.c, g.kh, g.kw, g.oh, g.ow});
   // col2im: each kernel tap adds its slice of the padded input.
   Tensor gx = at::zeros({g.n, g.c, g.h + 2 * g.ph, g.w + 2 * g.pw}, grad.scalar_type(), grad.device());
+  if (gx.device().is_cpu() && (gx.scalar_type() == ScalarType::Float || gx.scalar_type() == ScalarType::Double)) {
+    col2im_cpu(gcols.contiguous(), gx, g);
+    Tensor out = gx.narrow(2, g.ph, g.h).narrow(3, g.pw, g.w);
+    return batched ? out : out.squeeze(0);
+  }
   for (int64_t i = 0; i < g.kh; ++i) {
     for (int64_t j = 0; j < g.kw; ++j) {
       Tensor target = gx.slice(2, i * g.dh, i * g.dh + g.sh * (g.oh - 1) + 1, g.sh)
