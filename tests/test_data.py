@@ -1,6 +1,8 @@
 """torch.utils.data: datasets, samplers, collation and DataLoader, in this process and in workers."""
 import pytest
 
+WORKERS = [0, pytest.param(2, marks=pytest.mark.workers)]
+
 import torch
 from torch.utils.data import (
     BatchSampler, ConcatDataset, DataLoader, Dataset, IterableDataset, RandomSampler, SequentialSampler, Subset,
@@ -61,7 +63,7 @@ def test_drop_last_and_len():
     assert len(loader) == 2 and [len(b[1]) for b in loader] == [4, 4]
 
 
-@pytest.mark.parametrize("workers", [0, 2])
+@pytest.mark.parametrize("workers", WORKERS)
 def test_shuffle_with_a_generator_repeats_and_covers(workers):
     def order(seed):
         g = torch.Generator().manual_seed(seed)
@@ -81,7 +83,7 @@ def test_shuffle_follows_manual_seed():
     assert order() == order()
 
 
-@pytest.mark.parametrize("workers", [0, 2])
+@pytest.mark.parametrize("workers", WORKERS)
 def test_workers_give_the_same_batches(workers):
     batches = list(DataLoader(Squares(), batch_size=3, num_workers=workers))
     assert [b["i"].tolist() for b in batches] == [[0, 1, 2], [3, 4, 5], [6]]
@@ -89,23 +91,26 @@ def test_workers_give_the_same_batches(workers):
     assert batches[0]["name"] == ["n0", "n1", "n2"]
 
 
-@pytest.mark.parametrize("workers", [0, 2])
+@pytest.mark.parametrize("workers", WORKERS)
 def test_a_failing_sample_raises_its_exception(workers):
     with pytest.raises(KeyError, match="sample 2 is missing"):
         list(DataLoader(Failing(), batch_size=1, num_workers=workers))
 
 
+@pytest.mark.workers
 def test_worker_error_names_the_worker():
     with pytest.raises(KeyError, match="DataLoader worker process"):
         list(DataLoader(Failing(), batch_size=2, num_workers=2))
 
 
+@pytest.mark.workers
 def test_iterable_dataset_split_between_workers():
     assert [b.tolist() for b in DataLoader(Strided(), batch_size=3)] == [[0, 1, 2], [3, 4, 5], [6, 7, 8], [9]]
     got = [b.tolist() for b in DataLoader(Strided(), batch_size=3, num_workers=2)]
     assert got == [[0, 2, 4], [1, 3, 5], [6, 8], [7, 9]]
 
 
+@pytest.mark.workers
 def test_workers_are_seeded_from_the_generator():
     def draws(seed):
         return torch.cat(list(DataLoader(WorkerSeed(), batch_size=2, num_workers=2,
@@ -117,6 +122,7 @@ def test_workers_are_seeded_from_the_generator():
     assert a[0, 1] != a[2, 1]  # base_seed + worker id
 
 
+@pytest.mark.workers
 def test_worker_init_fn_runs_in_each_worker(tmp_path):
     def init(worker_id):
         (tmp_path / f"w{worker_id}").write_text(str(get_worker_info().id))
