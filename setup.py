@@ -15,10 +15,11 @@ from setuptools.command.build_ext import build_ext
 
 ROOT = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, ROOT)
-from tools.setup_helpers import cmake, cuda, env, version  # noqa: E402
+from tools.setup_helpers import cmake, cuda, env, matrix, version  # noqa: E402
 
 try:
     SETTINGS = env.read()
+    NAME = version.distribution_name(SETTINGS.package_name, matrix.index_name())
     CUDA = None
     if SETTINGS.use_cuda:
         cuda_home = env.find_cuda_home(version=SETTINGS.cuda_version)
@@ -98,7 +99,7 @@ class Develop(Command):
         pass
 
     def run(self):
-        pth = os.path.join(sysconfig.get_paths()["purelib"], f"{SETTINGS.package_name}-develop.pth")
+        pth = os.path.join(sysconfig.get_paths()["purelib"], f"{NAME}-develop.pth")
         if self.uninstall:
             if os.path.exists(pth):
                 os.remove(pth)
@@ -151,7 +152,7 @@ with open("README.md", encoding="utf-8") as f:
     long_description = f.read()
 
 setup(
-    name=SETTINGS.package_name,
+    name=NAME,
     version=VERSION,
     description="Tensors and neural networks in Python, built PyTorch's way",
     long_description=long_description,

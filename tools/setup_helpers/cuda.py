@@ -9,9 +9,8 @@ import re
 import subprocess
 from dataclasses import dataclass
 
-from .env import ROOT, BuildSettingError
-
-MATRIX = os.path.join(ROOT, "ci", "matrix.toml")
+from . import matrix as matrix_file
+from .env import BuildSettingError
 
 
 @dataclass
@@ -33,15 +32,7 @@ def toolkit_version(home: str) -> str:
 
 
 def load_matrix() -> dict:
-    try:
-        import tomllib
-    except ModuleNotFoundError:  # Python < 3.11
-        try:
-            import tomli as tomllib
-        except ModuleNotFoundError as e:
-            raise BuildSettingError("a CUDA build on Python < 3.11 needs the tomli package (pip install tomli)") from e
-    with open(MATRIX, "rb") as f:
-        return tomllib.load(f)
+    return matrix_file.load()
 
 
 def normalize_arch_list(value: str) -> str:

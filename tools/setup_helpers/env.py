@@ -45,7 +45,7 @@ class Settings:
     max_jobs: int
     build_type: str
     verbose: bool
-    package_name: str
+    package_name: str | None  # TORCH_PACKAGE_NAME; None: the sdist's or ci/matrix.toml's
     version_override: str | None
     tools_python: str | None = None
     cuda_version: str | None = None  # TORCH_CUDA_VERSION: the CUDA line asked for ("13.0")
@@ -94,8 +94,8 @@ def read(environ: dict[str, str] | None = None, free_threaded: bool | None = Non
         if chosen.get("USE_CUDA") is False:
             raise BuildSettingError(f"TORCH_CUDA_VERSION={cuda_version} asks for a CUDA build, but USE_CUDA=0")
         chosen["USE_CUDA"] = True
-    name = env.get("TORCH_PACKAGE_NAME", "torch")
-    if not re.match(r"^[A-Za-z0-9]([A-Za-z0-9._-]*[A-Za-z0-9])?$", name):
+    name = env.get("TORCH_PACKAGE_NAME") or None
+    if name is not None and not re.match(r"^[A-Za-z0-9]([A-Za-z0-9._-]*[A-Za-z0-9])?$", name):
         raise BuildSettingError(f"TORCH_PACKAGE_NAME={name!r} is not a valid distribution name")
     return Settings(
         max_jobs=int(jobs) if jobs else (os.cpu_count() or 1),

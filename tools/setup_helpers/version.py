@@ -1,7 +1,11 @@
-"""The version: version.txt plus the build variant's local label (+cpu,
-+cu130), unless PYTORCH_BUILD_VERSION gives the whole string. A build from an
-sdist keeps the sdist's version (PKG-INFO): pip refuses a wheel whose version
-differs from the sdist it came from."""
+"""The version and the distribution name.
+
+The version is version.txt plus the build variant's local label (+cpu,
++cu130), unless PYTORCH_BUILD_VERSION gives the whole string. The name is
+ci/matrix.toml's [names] index name (`torch`) unless TORCH_PACKAGE_NAME gives
+another. A build from an sdist keeps the sdist's version and name (PKG-INFO):
+pip refuses a wheel whose metadata differs from the sdist it came from, and
+the sdist on PyPI carries the PyPI name."""
 from __future__ import annotations
 
 import os
@@ -23,20 +27,30 @@ def git_version() -> str:
         return "Unknown"
 
 
-def sdist_version(root: str = ROOT) -> str | None:
-    """The Version of PKG-INFO, which exists only in an unpacked sdist."""
+def sdist_field(field: str, root: str = ROOT) -> str | None:
+    """A header of PKG-INFO (Version, Name), which exists only in an unpacked sdist."""
     path = os.path.join(root, "PKG-INFO")
     if not os.path.exists(path):
         return None
     with open(path, encoding="utf-8") as f:
         for line in f:
-            if line.startswith("Version:"):
+            if not line.strip():
+                break  # the headers end at the first blank line; the description follows
+            if line.startswith(field + ":"):
                 return line.split(":", 1)[1].strip()
     return None
 
 
+def sdist_version(root: str = ROOT) -> str | None:
+    return sdist_field("Version", root)
+
+
 def full_version(variant: str, override: str | None, root: str = ROOT) -> str:
     return override or sdist_version(root) or f"{base_version()}+{variant}"
+
+
+def distribution_name(override: str | None, default: str, root: str = ROOT) -> str:
+    return override or sdist_field("Name", root) or default
 
 
 def write_version_file(path: str, version: str, cuda: str | None, debug: bool) -> None:

@@ -4,13 +4,13 @@ import stat
 
 import pytest
 
-from tools.setup_helpers import cuda, env, version
+from tools.setup_helpers import cuda, env, matrix, version
 
 
 def test_defaults():
     s = env.read({})
     assert s.build_type == "Release"
-    assert s.package_name == "torch"
+    assert s.package_name is None  # the sdist's or ci/matrix.toml's [names] index
     assert s.max_jobs >= 1
     assert s.cmake_options == {}
     assert not s.use_cuda
@@ -65,6 +65,14 @@ def test_sdist_keeps_its_version(tmp_path):
     (tmp_path / "PKG-INFO").write_text("Metadata-Version: 2.1\nName: torch\nVersion: 0.1.0\n")
     assert version.full_version("cu130", None, root=str(tmp_path)) == "0.1.0"
     assert version.full_version("cpu", "9.9.9", root=str(tmp_path)) == "9.9.9"  # an explicit override wins
+
+
+def test_name_comes_from_the_matrix_the_sdist_or_the_setting(tmp_path):
+    assert version.distribution_name(None, matrix.index_name(), root=str(tmp_path)) == "torch"
+    (tmp_path / "PKG-INFO").write_text("Metadata-Version: 2.1\nName: torch-wheelforge\nVersion: 0.1.0\n\n"
+                                       "Name: in the description, not a header\n")
+    assert version.distribution_name(None, "torch", root=str(tmp_path)) == "torch-wheelforge"  # PyPI's sdist
+    assert version.distribution_name("torch-nightly", "torch", root=str(tmp_path)) == "torch-nightly"
 
 
 def _fake_toolkit(tmp_path, release):

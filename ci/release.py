@@ -1,0 +1,305 @@
+"""The release steps, one subcommand each: release.yml runs them on a v* tag
+and ci/release_rehearsal.py runs the same commands against local servers.
+
+    python ci/release.py check-tag TAG                 # TAG must be v<version.txt>; the first job of a release
+    python ci/release.py sdist OUT_DIR                 # the sdist under the PyPI name, version.txt's version
+    python ci/release.py pypi-files WHEELS SDISTS OUT  # cpu wheels renamed for PyPI + the sdist, twine-checked
+    python ci/release.py check-upload DIR              # refuses any file PyPI must not get from this project
+    python ci/release.py index WHEELS SITE             # the per-variant PEP 503 indexes, as Pages serves them
+    python ci/release.py notes DIR OUT [--index-url U] # release notes: the table, sha256 of every file
+    python ci/release.py check-notes DIR NOTES         # every file in DIR is in NOTES with its sha256
+
+The names come from ci/matrix.toml's [names]: PyPI gets only the `pypi` name;
+the indexes keep `index` (`torch`), as PyTorch's own indexes do.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tarfile
+import zipfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+sys.path.insert(0, HERE)
+import matrix as matrix_file  # noqa: E402
+import pypi_wheel  # noqa: E402
+import wheel_index  # noqa: E402
+
+
+class ReleaseError(Exception):
+    """A release step that must stop the release, with the reason."""
+
+
+def version_txt() -> str:
+    with open(os.path.join(ROOT, "version.txt")) as f:
+        return f.read().strip()
+
+
+def normalize(name: str) -> str:
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def names() -> dict:
+    return matrix_file.load()["names"]
+
+
+def check_tag(tag: str, version: str) -> None:
+    if tag != f"v{version}":
+        raise ReleaseError(f"tag {tag!r} does not match version.txt ({version}): tag v{version}, "
+                           f"or change version.txt in a commit and tag that commit")
+
+
+def file_identity(path: str) -> tuple[str, str]:
+    """(distribution name, version) as the file's own metadata says (not just its file name)."""
+    base = os.path.basename(path)
+    if base.endswith(".whl"):
+        with zipfile.ZipFile(path) as z:
+            meta = next(n for n in z.namelist() if re.fullmatch(r"[^/]+\.dist-info/METADATA", n))
+            text = z.read(meta).decode("utf-8")
+    elif base.endswith(".tar.gz"):
+        with tarfile.open(path) as t:
+            member = next(m for m in t.getmembers() if re.fullmatch(r"[^/]+/PKG-INFO", m.name))
+            text = t.extractfile(member).read().decode("utf-8")
+    else:
+        raise ReleaseError(f"{base}: neither a wheel nor an sdist")
+    headers = dict(re.findall(r"^(Name|Version): (.+)$", text.split("\n\n", 1)[0], re.M))
+    return headers.get("Name", ""), headers.get("Version", "")
+
+
+def check_upload(files: list[str], pypi_name: str, version: str) -> None:
+    """What PyPI may get from this project: the configured name, version.txt's
+    version without a local label, wheels and one sdist. Raises with every problem."""
+    problems = []
+    if normalize(pypi_name) == "torch":
+        problems.append("ci/matrix.toml [names] pypi is 'torch', which PyPI reserves for PyTorch: "
+                        "set the project's own name there")
+    if not files:
+        problems.append("nothing to upload")
+    for path in files:
+        base = os.path.basename(path)
+        name, got = file_identity(path)
+        if normalize(name) != normalize(pypi_name):
+            problems.append(f"{base}: distribution name {name!r}; this project publishes to PyPI only as "
+                            f"{pypi_name!r} (ci/matrix.toml [names] pypi)")
+        if got != version:
+            problems.append(f"{base}: version {got!r}, but version.txt says {version!r} (PyPI takes no local label)")
+        stem = pypi_wheel.wheel_stem(pypi_name)
+        if not (base.startswith(f"{stem}-{version}-") or base == f"{stem}-{version}.tar.gz"):
+            problems.append(f"{base}: the file name does not start with {stem}-{version}")
+    if problems:
+        raise ReleaseError("refusing to upload to PyPI:\n  " + "\n  ".join(problems))
+
+
+def find_files(top: str, suffix: str) -> list[str]:
+    found = []
+    for dirpath, _, files in os.walk(top):
+        found += [os.path.join(dirpath, f) for f in files if f.endswith(suffix)]
+    return sorted(found, key=os.path.basename)
+
+
+def index_wheels(top: str, index_name: str) -> list[str]:
+    """The variant wheels under `top` (artifact folders or a wheelhouse), one per file name."""
+    by_name = {}
+    for w in find_files(top, ".whl"):
+        base = os.path.basename(w)
+        if normalize(base.split("-")[0]) == normalize(index_name) and "+" in base.split("-")[1]:
+            by_name.setdefault(base, w)
+    return sorted(by_name.values(), key=os.path.basename)
+
+
+def check_wheel_versions(wheels: list[str], version: str, labels: set[str]) -> None:
+    for w in wheels:
+        base = os.path.basename(w)
+        got = base.split("-")[1]
+        public, _, label = got.partition("+")
+        if public != version or label not in labels:
+            raise ReleaseError(f"{base}: version {got!r} is not version.txt's {version} with a variant label "
+                               f"({', '.join(sorted(labels))})")
+        if file_identity(w)[1] != got:
+            raise ReleaseError(f"{base}: METADATA's version {file_identity(w)[1]!r} differs from the file name's")
+
+
+def twine_check(files: list[str]) -> None:
+    proc = subprocess.run([sys.executable, "-m", "twine", "check", "--strict", *files], text=True,
+                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    print(proc.stdout, end="")
+    if proc.returncode != 0:
+        raise ReleaseError("twine check failed")
+
+
+def build_sdist(out_dir: str, pypi_name: str, version: str) -> str:
+    """The sdist under the PyPI name and version.txt's version: a build from it keeps both."""
+    os.makedirs(out_dir, exist_ok=True)
+    env = {**os.environ, "TORCH_PACKAGE_NAME": pypi_name, "PYTORCH_BUILD_VERSION": version}
+    proc = subprocess.run([sys.executable, "-m", "build", "--sdist", "--outdir", out_dir, ROOT], env=env, text=True,
+                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    if proc.returncode != 0:
+        print(proc.stdout[-6000:])
+        raise ReleaseError(f"python -m build --sdist failed ({proc.returncode})")
+    path = os.path.join(out_dir, f"{pypi_wheel.wheel_stem(pypi_name)}-{version}.tar.gz")
+    if not os.path.exists(path):
+        raise ReleaseError(f"python -m build wrote no {os.path.basename(path)} into {out_dir}")
+    return path
+
+
+def pypi_files(wheels_dir: str, sdists_dir: str, out_dir: str) -> list[str]:
+    n, version = names(), version_txt()
+    labels = {v["label"] for v in matrix_file.load()["variants"].values()}
+    wheels = index_wheels(wheels_dir, n["index"])
+    check_wheel_versions(wheels, version, labels)
+    cpu = [w for w in wheels if os.path.basename(w).split("-")[1].endswith("+cpu")]
+    if not cpu:
+        raise ReleaseError(f"no +cpu wheels under {wheels_dir}")
+    sdists = [s for s in find_files(sdists_dir, ".tar.gz")
+              if os.path.basename(s).startswith(pypi_wheel.wheel_stem(n["pypi"]) + "-")]
+    if len(sdists) != 1:
+        raise ReleaseError(f"expected one {n['pypi']} sdist under {sdists_dir}, found {len(sdists)}")
+    shutil.rmtree(out_dir, ignore_errors=True)
+    os.makedirs(out_dir)
+    files = [pypi_wheel.to_pypi(w, n["pypi"], out_dir) for w in cpu]
+    files.append(shutil.copy(sdists[0], out_dir))
+    check_upload(files, n["pypi"], version)
+    twine_check(files)
+    return files
+
+
+def write_index(wheels_dir: str, site: str) -> list[str]:
+    """Pages' site: <variant>/simple/torch/ per variant, and a page that lists them."""
+    n, version = names(), version_txt()
+    m = matrix_file.load()
+    labels = {v["label"] for v in m["variants"].values()}
+    wheels = index_wheels(wheels_dir, n["index"])
+    check_wheel_versions(wheels, version, labels)
+    staging = os.path.join(site, ".wheels")
+    os.makedirs(staging, exist_ok=True)
+    for w in wheels:
+        shutil.copy(w, staging)
+    variants = sorted({os.path.basename(w).split("-")[1].split("+")[1] for w in wheels})
+    wheel_index.write(staging, site, [os.path.basename(w) for w in wheels], variants)
+    shutil.rmtree(staging)
+    items = "\n".join(f'    <li><a href="{v}/simple/">{v}</a>: <code>pip install --index-url '
+                      f'&lt;this site&gt;/{v}/simple {n["index"]}</code></li>' for v in variants)
+    with open(os.path.join(site, "index.html"), "w") as f:
+        f.write(f"<!DOCTYPE html>\n<html>\n  <body>\n    <h1>{n['index']} {version}: one index per variant</h1>\n"
+                f"    <ul>\n{items}\n    </ul>\n  </body>\n</html>\n")
+    return variants
+
+
+def describe(base: str) -> tuple[str, str, str]:
+    """(variant, python, platform) of a release file name."""
+    if base.endswith(".tar.gz"):
+        return "source", "any", "any"
+    parts = base[: -len(".whl")].split("-")
+    version, python, abi, platform = parts[1], parts[-3], parts[-2], parts[-1]
+    variant = version.split("+", 1)[1] if "+" in version else "cpu (PyPI)"
+    py = f"{python[2]}.{python[3:]}" + ("t" if abi.endswith("t") else "")
+    return variant, py, platform
+
+
+def release_notes(files: list[str], index_url: str) -> str:
+    n, version = names(), version_txt()
+    rows = sorted((describe(os.path.basename(p)), os.path.basename(p), os.path.getsize(p), wheel_index.sha256(p))
+                  for p in files)
+    lines = [
+        f"# {n['pypi']} {version}",
+        "",
+        f"The import package is `{n['import']}` in every file below.",
+        "",
+        f"- PyPI (cpu wheels and the sdist): `pip install {n['pypi']}=={version}`",
+        f"- Per-variant indexes (distribution `{n['index']}`): "
+        f"`pip install --index-url {index_url}/<variant>/simple {n['index']}=={version}+<variant>`",
+        f"  (CUDA variants add `--extra-index-url https://pypi.org/simple` for NVIDIA's runtime wheels)",
+        "",
+        "| Variant | Python | Platform | File | Size (MiB) | sha256 |",
+        "| --- | --- | --- | --- | ---: | --- |",
+    ]
+    for (variant, py, platform), base, size, digest in rows:
+        lines.append(f"| {variant} | {py} | {platform} | `{base}` | {size / 2**20:.1f} | `{digest}` |")
+    return "\n".join(lines) + "\n"
+
+
+def check_notes(files: list[str], notes: str) -> None:
+    listed = dict(re.findall(r"^\|.*\| `([^`]+)` \| [\d.]+ \| `([0-9a-f]{64})` \|$", notes, re.M))
+    problems = []
+    for p in files:
+        base = os.path.basename(p)
+        if base not in listed:
+            problems.append(f"{base} is not in the notes")
+        elif listed[base] != wheel_index.sha256(p):
+            problems.append(f"{base}: the notes give sha256 {listed[base]}, the file has {wheel_index.sha256(p)}")
+    for base in sorted(set(listed) - {os.path.basename(p) for p in files}):
+        problems.append(f"the notes list {base}, which is not a release file")
+    if problems:
+        raise ReleaseError("release notes disagree with the files:\n  " + "\n  ".join(problems))
+
+
+def release_files(top: str) -> list[str]:
+    """The wheels and sdists under `top`, one per file name."""
+    by_name: dict[str, str] = {}
+    for path in find_files(top, ".whl") + find_files(top, ".tar.gz"):
+        by_name.setdefault(os.path.basename(path), path)
+    return list(by_name.values())
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = parser.add_subparsers(dest="command", required=True)
+    sub.add_parser("check-tag").add_argument("tag")
+    sub.add_parser("sdist").add_argument("out_dir")
+    p = sub.add_parser("pypi-files")
+    p.add_argument("wheels")
+    p.add_argument("sdists")
+    p.add_argument("out_dir")
+    sub.add_parser("check-upload").add_argument("dir")
+    p = sub.add_parser("index")
+    p.add_argument("wheels")
+    p.add_argument("site")
+    p = sub.add_parser("notes")
+    p.add_argument("dir")
+    p.add_argument("out")
+    p.add_argument("--index-url", default="https://<owner>.github.io/<repo>")
+    p = sub.add_parser("check-notes")
+    p.add_argument("dir")
+    p.add_argument("notes")
+    args = parser.parse_args(argv)
+    try:
+        if args.command == "check-tag":
+            check_tag(args.tag, version_txt())
+            print(f"tag {args.tag} matches version.txt")
+        elif args.command == "sdist":
+            print(build_sdist(args.out_dir, names()["pypi"], version_txt()))
+        elif args.command == "pypi-files":
+            for f in pypi_files(args.wheels, args.sdists, args.out_dir):
+                print(f)
+        elif args.command == "check-upload":
+            files = release_files(args.dir)
+            check_upload(files, names()["pypi"], version_txt())
+            print(f"{len(files)} files may go to PyPI as {names()['pypi']} {version_txt()}")
+        elif args.command == "index":
+            print(f"indexes for {', '.join(write_index(args.wheels, args.site))} under {args.site}")
+        elif args.command == "notes":
+            files = release_files(args.dir)
+            with open(args.out, "w") as f:
+                f.write(release_notes(files, args.index_url.rstrip("/")))
+            print(f"release notes for {len(files)} files: {args.out}")
+        elif args.command == "check-notes":
+            with open(args.notes) as f:
+                check_notes(release_files(args.dir), f.read())
+            print(f"{args.notes} lists every file of {args.dir} with its sha256")
+    except ReleaseError as e:
+        # GitHub Actions shows ::error:: lines on the run's summary page.
+        first, *rest = str(e).splitlines()
+        print(f"::error::{first}", file=sys.stderr)
+        for line in rest:
+            print(line, file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,151 @@
+"""The release steps (ci/release.py) on small synthetic files, and release.yml's
+wiring to them. The whole path against real servers is ci/release_rehearsal.py,
+which .ci/run runs on the factory's wheels."""
+import io
+import os
+import sys
+import tarfile
+import zipfile
+
+import pytest
+import yaml
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import release  # noqa: E402
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+VERSION = release.version_txt()
+NAMES = release.names()
+
+
+def make_wheel(directory, name, version, tag="cp311-cp311-manylinux_2_28_x86_64"):
+    stem = name.replace("-", "_")
+    path = os.path.join(directory, f"{stem}-{version}-{tag}.whl")
+    with zipfile.ZipFile(path, "w") as z:
+        z.writestr("torch/__init__.py", "")
+        z.writestr(f"{stem}-{version}.dist-info/METADATA",
+                   f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\n\nName: not-a-header\n")
+        z.writestr(f"{stem}-{version}.dist-info/RECORD", "")
+    return path
+
+
+def make_sdist(directory, name, version):
+    stem = name.replace("-", "_")
+    path = os.path.join(directory, f"{stem}-{version}.tar.gz")
+    data = f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\n".encode()
+    with tarfile.open(path, "w:gz") as t:
+        info = tarfile.TarInfo(f"{stem}-{version}/PKG-INFO")
+        info.size = len(data)
+        t.addfile(info, io.BytesIO(data))
+    return path
+
+
+def test_names_are_in_the_matrix_and_pypi_is_not_pytorchs():
+    assert NAMES["import"] == "torch" and NAMES["index"] == "torch"
+    assert release.normalize(NAMES["pypi"]) != "torch"
+
+
+def test_a_tag_must_be_version_txt():
+    release.check_tag(f"v{VERSION}", VERSION)
+    for tag in (VERSION, f"v{VERSION}.1", f"v{VERSION}rc1", "latest"):
+        with pytest.raises(release.ReleaseError, match="does not match version.txt"):
+            release.check_tag(tag, VERSION)
+
+
+def test_a_wrong_tag_stops_the_command_with_an_actions_error(capsys):
+    assert release.main(["check-tag", "v999.0"]) == 1
+    assert "::error::tag 'v999.0' does not match version.txt" in capsys.readouterr().err
+
+
+def test_release_yml_checks_the_tag_before_anything_is_built():
+    with open(os.path.join(ROOT, ".github", "workflows", "release.yml")) as f:
+        jobs = yaml.safe_load(f)["jobs"]
+    assert "ci/release.py check-tag" in jobs["version"]["steps"][-1]["run"]
+    # Every job that builds waits for the tag check; everything else waits for the builds.
+    assert jobs["wheels"]["needs"] == "version" and jobs["sdist"]["needs"] == "version"
+    for name, job in jobs.items():
+        if name != "version":
+            needs = job["needs"] if isinstance(job["needs"], list) else [job["needs"]]
+            assert needs and set(needs) <= {"version", "wheels", "sdist"}, name
+
+
+def test_release_yml_uploads_only_what_the_guard_passed():
+    with open(os.path.join(ROOT, ".github", "workflows", "release.yml")) as f:
+        steps = yaml.safe_load(f)["jobs"]["pypi"]["steps"]
+    runs = [s.get("run", s.get("uses", "")) for s in steps]
+    guard = next(i for i, r in enumerate(runs) if "ci/release.py check-upload dist" in r)
+    publish = next(i for i, r in enumerate(runs) if r.startswith("pypa/gh-action-pypi-publish"))
+    assert any("ci/release.py pypi-files" in r for r in runs[:guard]) and guard == publish - 1
+
+
+def test_the_upload_guard_takes_only_the_pypi_name_at_version_txt(tmp_path):
+    good = [make_wheel(tmp_path, NAMES["pypi"], VERSION), make_sdist(tmp_path, NAMES["pypi"], VERSION)]
+    release.check_upload(good, NAMES["pypi"], VERSION)
+    bad = {
+        "distribution name 'torch'": make_wheel(tmp_path, "torch", VERSION),
+        "PyPI takes no local label": make_wheel(tmp_path, NAMES["pypi"], VERSION + "+cpu"),
+        "version.txt says": make_sdist(tmp_path, NAMES["pypi"], "9.9.9"),
+    }
+    for message, path in bad.items():
+        with pytest.raises(release.ReleaseError, match=message):
+            release.check_upload([*good, path], NAMES["pypi"], VERSION)
+    with pytest.raises(release.ReleaseError, match="reserves for PyTorch"):
+        release.check_upload([make_wheel(tmp_path, "torch", VERSION)], "torch", VERSION)
+
+
+def test_the_guard_reads_the_metadata_not_only_the_file_name(tmp_path):
+    """A file named as the PyPI project whose METADATA says `torch` is refused."""
+    inside = make_wheel(tmp_path, "torch", VERSION)
+    named = os.path.join(tmp_path, os.path.basename(inside).replace("torch", NAMES["pypi"].replace("-", "_"), 1))
+    os.rename(inside, named)
+    with pytest.raises(release.ReleaseError, match="distribution name 'torch'"):
+        release.check_upload([named], NAMES["pypi"], VERSION)
+
+
+def test_pypi_files_need_version_txt_on_every_wheel(tmp_path):
+    labels = {"cpu", "cu130"}
+    release.check_wheel_versions([make_wheel(tmp_path, "torch", VERSION + "+cpu")], VERSION, labels)
+    for version in (VERSION, "9.9.9+cpu", VERSION + "+rocm"):
+        with pytest.raises(release.ReleaseError, match="is not version.txt's"):
+            release.check_wheel_versions([make_wheel(tmp_path, "torch", version)], VERSION, labels)
+
+
+def test_pypi_files_rename_the_cpu_wheels_and_keep_the_sdist(tmp_path, monkeypatch):
+    wheels, sdists, out = (tmp_path / d for d in ("wheels", "sdists", "out"))
+    for d in (wheels / "wheels-linux-x86_64-cpu", wheels / "wheels-linux-x86_64-cu130", sdists):
+        d.mkdir(parents=True)
+    make_wheel(wheels / "wheels-linux-x86_64-cpu", "torch", VERSION + "+cpu")
+    make_wheel(wheels / "wheels-linux-x86_64-cu130", "torch", VERSION + "+cu130")
+    make_sdist(sdists, NAMES["pypi"], VERSION)
+    monkeypatch.setattr(release, "twine_check", lambda files: None)  # the synthetic files are not real packages
+    files = sorted(os.path.basename(f) for f in release.pypi_files(str(wheels), str(sdists), str(out)))
+    stem = NAMES["pypi"].replace("-", "_")
+    assert files == [f"{stem}-{VERSION}-cp311-cp311-manylinux_2_28_x86_64.whl", f"{stem}-{VERSION}.tar.gz"]
+
+
+def test_index_writes_one_pep503_index_per_variant_and_a_landing_page(tmp_path):
+    wheels = tmp_path / "wheels"
+    wheels.mkdir()
+    for label in ("cpu", "cu130"):
+        make_wheel(wheels, "torch", f"{VERSION}+{label}")
+    site = tmp_path / "site"
+    assert release.write_index(str(wheels), str(site)) == ["cpu", "cu130"]
+    page = (site / "cu130" / "simple" / "torch" / "index.html").read_text()
+    assert f"torch-{VERSION}+cu130-" in page and "+cpu" not in page
+    assert 'href="cpu/simple/"' in (site / "index.html").read_text()
+    assert not (site / ".wheels").exists()
+
+
+def test_release_notes_list_every_file_with_its_sha256(tmp_path):
+    files = [make_wheel(tmp_path, "torch", f"{VERSION}+cpu"), make_sdist(tmp_path, NAMES["pypi"], VERSION)]
+    notes = release.release_notes(files, "https://example.github.io/repo")
+    release.check_notes(files, notes)
+    assert f"pip install {NAMES['pypi']}=={VERSION}" in notes
+    assert "| cpu | 3.11 | manylinux_2_28_x86_64 |" in notes
+    with open(files[0], "ab") as f:
+        f.write(b"tampered")
+    with pytest.raises(release.ReleaseError, match="the notes give sha256"):
+        release.check_notes(files, notes)
+    extra = make_wheel(tmp_path, "torch", f"{VERSION}+cu130")
+    with pytest.raises(release.ReleaseError, match="is not in the notes"):
+        release.check_notes([*files, extra], notes)

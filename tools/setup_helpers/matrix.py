@@ -1,0 +1,26 @@
+"""ci/matrix.toml, the one description of the variants and the names, as the
+build reads it (ci/matrix.py is the factory's and the workflows' view)."""
+from __future__ import annotations
+
+import os
+
+from .env import ROOT, BuildSettingError
+
+MATRIX = os.path.join(ROOT, "ci", "matrix.toml")
+
+
+def load(path: str = MATRIX) -> dict:
+    try:
+        import tomllib
+    except ModuleNotFoundError:  # Python < 3.11
+        try:
+            import tomli as tomllib
+        except ModuleNotFoundError as e:
+            raise BuildSettingError("building on Python < 3.11 needs the tomli package (pip install tomli)") from e
+    with open(path, "rb") as f:
+        return tomllib.load(f)
+
+
+def index_name(matrix: dict | None = None) -> str:
+    """The distribution name of a build that names none: the per-variant indexes' (`torch`)."""
+    return (load() if matrix is None else matrix)["names"]["index"]
