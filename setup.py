@@ -54,7 +54,7 @@ class CMakeBuildExt(build_ext):
 
     def run(self):
         package_dir = os.path.dirname(self.get_ext_fullpath("torch._C"))
-        build_dir = cmake.build_dir_for(VARIANT)
+        build_dir = cmake.build_dir_for("-".join([VARIANT, *SETTINGS.sanitizers]))
         cmake.configure(build_dir, SETTINGS, VERSION)
         # Start from an empty lib/include/share: setuptools' build directory is
         # per Python, not per variant, and a cpu wheel built after a CUDA one

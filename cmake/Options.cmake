@@ -5,7 +5,30 @@ option(USE_CUDA "Build libtorch_cuda (needs a CUDA toolkit: CUDA_HOME or nvcc on
 option(USE_OPENMP "Run large CPU kernels on several threads with OpenMP" ON)
 option(USE_CCACHE "Compile through ccache when it is installed" ON)
 option(BUILD_PYTHON "Build libtorch_python, the CPython binding" ON)
+option(USE_ASAN "Build with AddressSanitizer and LeakSanitizer (CPU builds; run with libasan preloaded: ci/test_sanitizers.sh)" OFF)
+option(USE_UBSAN "Build with UndefinedBehaviorSanitizer (CPU builds; ci/test_sanitizers.sh fails on any report)" OFF)
 option(USE_PYTHON_LIMITED_API "Build libtorch_python on CPython's stable ABI: one build serves every Python 3.9+ (off for free-threaded or debug Pythons)" ON)
+
+if((USE_ASAN OR USE_UBSAN) AND USE_CUDA)
+  message(FATAL_ERROR "USE_ASAN/USE_UBSAN are for CPU builds: nvcc's device code cannot be instrumented; set USE_CUDA=0")
+endif()
+set(_torch_sanitizers "")
+if(USE_ASAN)
+  list(APPEND _torch_sanitizers address)
+endif()
+if(USE_UBSAN)
+  # vptr: its checks follow type_info across shared libraries and report
+  # false positives for classes with hidden visibility; the rest is on.
+  list(APPEND _torch_sanitizers undefined)
+  add_compile_options(-fno-sanitize=vptr)
+endif()
+if(_torch_sanitizers)
+  list(JOIN _torch_sanitizers "," _torch_sanitize_list)
+  # -O1, as sanitizer builds usually are: much quicker to compile than -O3,
+  # and the stacks in reports stay readable.
+  add_compile_options(-fsanitize=${_torch_sanitize_list} -fno-omit-frame-pointer -g1 -O1)
+  add_link_options(-fsanitize=${_torch_sanitize_list})
+endif()
 
 if(USE_CCACHE)
   find_program(CCACHE_PROGRAM ccache)

@@ -155,6 +155,13 @@ PyObject* cuda_memory_allocated(PyObject*, PyObject* device) {
   END_HANDLE_TH_ERRORS
 }
 
+// (live TensorImpls, live CPU allocator blocks): what tests/test_leaks.py
+// watches for growth across loops of common work.
+PyObject* live_objects(PyObject*, PyObject*) {
+  return Py_BuildValue("(LL)", static_cast<long long>(c10::TensorImpl::live_count()),
+                       static_cast<long long>(c10::cpu_allocator_live_blocks()));
+}
+
 PyObject* cuda_manual_seed(PyObject*, PyObject* seed) {
   HANDLE_TH_ERRORS
   cuda().manual_seed(unpack_seed(seed));
@@ -192,6 +199,7 @@ PyMethodDef module_methods[] = {
     {"_cuda_synchronize", cuda_synchronize, METH_O, nullptr},
     {"_cuda_device_name", cuda_device_name, METH_O, nullptr},
     {"_cuda_memory_allocated", cuda_memory_allocated, METH_O, nullptr},
+    {"_live_objects", live_objects, METH_NOARGS, nullptr},
     {"_cuda_manual_seed", cuda_manual_seed, METH_O, nullptr},
     {"_cuda_arch_list", cuda_arch_list, METH_NOARGS, "TORCH_CUDA_ARCH_LIST of libtorch_cuda, space-separated (\"\" without CUDA)."},
     {"_cuda_empty_cache", cuda_empty_cache, METH_NOARGS, nullptr},

@@ -14,6 +14,10 @@ namespace {
 
 bool is_leaf(PyObject* obj) { return is_number(obj) || PyBool_Check(obj) || THPVariable_Check(obj); }
 
+// As PyTorch's: deeper nesting is refused before anything recurses over it,
+// so a hostile 100,000-deep list is a ValueError, not a stack overflow.
+constexpr size_t kMaxDims = 128;
+
 std::vector<int64_t> infer_sizes(PyObject* data) {
   std::vector<int64_t> sizes;
   PyObject* cur = data;
@@ -30,6 +34,11 @@ std::vector<int64_t> infer_sizes(PyObject* data) {
       throw python_error();
     }
     sizes.push_back(n);
+    if (sizes.size() > kMaxDims) {
+      std::string name = type_name(Py_TYPE(cur));
+      Py_DECREF(cur);
+      throw c10::ValueError("too many dimensions '" + name + "'");
+    }
     if (n == 0) break;
     PyObject* first = PySequence_GetItem(cur, 0);
     Py_DECREF(cur);
@@ -44,8 +53,9 @@ std::vector<int64_t> infer_sizes(PyObject* data) {
   return sizes;
 }
 
-// The dtype the leaves call for; walks everything, as any float wins.
-void infer_dtype(PyObject* obj, bool& any_float, bool& any_int) {
+// The dtype the leaves call for; walks everything, as any float wins, down to
+// the depth infer_sizes found (a deeper list is ragged: fill() reports it).
+void infer_dtype(PyObject* obj, size_t depth, size_t max_depth, bool& any_float, bool& any_int) {
   if (PyBool_Check(obj)) return;
   if (THPVariable_Check(obj)) {
     const auto t = THPVariable_Unpack(obj).scalar_type();
@@ -61,10 +71,16 @@ void infer_dtype(PyObject* obj, bool& any_float, bool& any_int) {
     any_float = true;
     return;
   }
+  if (depth >= max_depth) return;
   PyObject* seq = PySequence_Fast(obj, "expected a sequence");
   if (!seq) throw python_error();
-  for (Py_ssize_t i = 0; i < fast_size(seq) && !any_float; ++i)
-    infer_dtype(fast_item(seq, i), any_float, any_int);
+  try {
+    for (Py_ssize_t i = 0; i < fast_size(seq) && !any_float; ++i)
+      infer_dtype(fast_item(seq, i), depth + 1, max_depth, any_float, any_int);
+  } catch (...) {
+    Py_DECREF(seq);
+    throw;
+  }
   Py_DECREF(seq);
 }
 
@@ -130,7 +146,7 @@ at::Tensor tensor_from_data(PyObject* data, std::optional<at::ScalarType> dtype)
     type = *dtype;
   } else {
     bool any_float = false, any_int = false;
-    infer_dtype(data, any_float, any_int);
+    infer_dtype(data, 0, sizes.size(), any_float, any_int);
     type = any_float ? c10::get_default_dtype() : (any_int ? at::ScalarType::Long : at::ScalarType::Bool);
     if (!any_float && !any_int && !sizes.empty() && sizes.back() == 0) type = c10::get_default_dtype();
   }

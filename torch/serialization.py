@@ -5,9 +5,16 @@ lists, tuples, numbers, strings, None, tensors) and `tensors/<n>` holds each
 tensor's bytes, little-endian, row-major, with its device (a CUDA tensor is
 saved from a host copy and loaded back onto its device unless map_location
 says otherwise). Loading only ever builds those types; there is no pickle.
+
+A hostile file gets a RuntimeError, never code execution or unbounded
+memory: entries must be stored uncompressed (as save() writes them), so no
+entry holds more bytes than the file; each tensor entry must hold exactly the
+bytes its dtype and shape call for, checked before it is read; nothing is
+ever extracted to disk, so member names cannot point anywhere.
 """
 import json
 import os
+import struct
 import zipfile
 from collections import OrderedDict
 
@@ -107,26 +114,68 @@ def save(obj, f):
             buffer.close()
 
 
-def _decode(node, z, map_location):
-    import numpy as np
+class _Malformed(Exception):
+    """A file that save() cannot have written; load() reports it as a RuntimeError."""
 
+
+def _member(z, name, expected_size=None):
+    try:
+        info = z.getinfo(name)
+    except KeyError:
+        raise _Malformed(f"no entry {name!r}") from None
+    if info.compress_type != zipfile.ZIP_STORED:
+        raise _Malformed(f"entry {name!r} is compressed (save() stores entries uncompressed; compressed ones are "
+                         "refused so that a small file cannot expand into unbounded memory)")
+    if expected_size is not None and info.file_size != expected_size:
+        raise _Malformed(f"entry {name!r} holds {info.file_size} bytes, but its dtype and shape need {expected_size}")
+    return z.read(info)
+
+
+def _tensor_node(node, z):
+    dtype = _DTYPES.get(node.get("dtype")) if isinstance(node.get("dtype"), str) else None
+    if dtype is None:
+        raise _Malformed(f"unknown dtype {node.get('dtype')!r}")
+    shape, index = node.get("shape"), node.get("tensor")
+    if not isinstance(shape, list) or not all(type(s) is int and s >= 0 for s in shape):
+        raise _Malformed(f"a tensor's shape must be a list of non-negative integers, got {shape!r}")
+    if type(index) is not int or index < 0:
+        raise _Malformed(f"a tensor's index must be a non-negative integer, got {index!r}")
+    numel = 1
+    for s in shape:
+        numel *= s
+    itemsize = 2 if dtype == torch.bfloat16 else torch.empty(0, dtype=dtype).element_size()
+    return _tensor_from_bytes(_member(z, f"tensors/{index}", numel * itemsize), dtype, tuple(shape))
+
+
+def _decode(node, z, map_location):
     if node is None or isinstance(node, (bool, int, float, str)):
         return node
+    if not isinstance(node, dict):
+        raise _Malformed(f"unexpected {type(node).__name__} in the structure")
     if "float" in node:
+        if node["float"] not in ("nan", "inf", "-inf"):
+            raise _Malformed(f"unexpected float {node['float']!r}")
         return float(node["float"])
+    for kind in ("list", "tuple", "dict"):
+        if kind in node and not isinstance(node[kind], list):
+            raise _Malformed(f"a {kind} entry must hold a JSON array")
     if "list" in node:
         return [_decode(v, z, map_location) for v in node["list"]]
     if "tuple" in node:
         return tuple(_decode(v, z, map_location) for v in node["tuple"])
     if "dict" in node:
         d = OrderedDict() if node.get("ordered") else {}
-        for k, v in node["dict"]:
-            d[k] = _decode(v, z, map_location)
+        for item in node["dict"]:
+            if not isinstance(item, list) or len(item) != 2 or isinstance(item[0], (list, dict)):
+                raise _Malformed(f"a dict item must be a [key, value] pair with a plain key, got {item!r:.80}")
+            d[item[0]] = _decode(item[1], z, map_location)
         return d
     if "dtype" in node and "tensor" not in node:
+        if not isinstance(node["dtype"], str) or node["dtype"] not in _DTYPES:
+            raise _Malformed(f"unknown dtype {node['dtype']!r:.80}")
         return _DTYPES[node["dtype"]]
     if "tensor" in node:
-        t = _tensor_from_bytes(z.read(f"tensors/{node['tensor']}"), _DTYPES[node["dtype"]], tuple(node["shape"]))
+        t = _tensor_node(node, z)
         device = map_location if map_location is not None else torch.device(node.get("device", "cpu"))
         if device.type != "cpu":
             t = t.to(device)
@@ -135,7 +184,7 @@ def _decode(node, z, map_location):
         if node.get("requires_grad"):
             t.requires_grad_(True)
         return t
-    raise ValueError(f"torch.load: malformed file (unknown entry {sorted(node)})")
+    raise _Malformed(f"unknown entry {sorted(node)!r:.80}")
 
 
 def load(f, map_location=None, weights_only=True):
@@ -152,12 +201,19 @@ def load(f, map_location=None, weights_only=True):
     buffer = f if hasattr(f, "read") else open(os.fspath(f), "rb")
     try:
         with zipfile.ZipFile(buffer) as z:
-            structure = json.loads(z.read("structure.json"))
-            if structure.get("format") != _FORMAT:
+            structure = json.loads(_member(z, "structure.json"))
+            if not isinstance(structure, dict) or structure.get("format") != _FORMAT or "root" not in structure:
                 raise RuntimeError("torch.load: not a file written by torch.save")
             return _decode(structure["root"], z, map_location)
-    except zipfile.BadZipFile as e:
-        raise RuntimeError(f"torch.load: not a file written by torch.save ({e})") from None
+    # What zipfile and json raise on corrupt input (a damaged directory gives
+    # ValueError for a negative seek, struct.error for short headers, ...).
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, ValueError, struct.error, OverflowError,
+            NotImplementedError) as e:
+        raise RuntimeError(f"torch.load: not a file written by torch.save ({type(e).__name__}: {e})") from None
+    except _Malformed as e:
+        raise RuntimeError(f"torch.load: malformed file: {e}") from None
+    except RecursionError:
+        raise RuntimeError("torch.load: malformed file: nested too deeply") from None
     finally:
         if buffer is not f:
             buffer.close()

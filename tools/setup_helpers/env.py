@@ -56,6 +56,11 @@ class Settings:
     def use_cuda(self) -> bool:
         return self.cmake_options.get("USE_CUDA", False)
 
+    @property
+    def sanitizers(self) -> list[str]:
+        """The sanitizers asked for ("asan", "ubsan"): they get a build directory of their own."""
+        return [n[4:].lower() for n in ("USE_ASAN", "USE_UBSAN") if self.cmake_options.get(n)]
+
 
 def running_free_threaded() -> bool:
     return bool(sysconfig.get_config_var("Py_GIL_DISABLED"))
@@ -94,6 +99,10 @@ def read(environ: dict[str, str] | None = None, free_threaded: bool | None = Non
         if chosen.get("USE_CUDA") is False:
             raise BuildSettingError(f"TORCH_CUDA_VERSION={cuda_version} asks for a CUDA build, but USE_CUDA=0")
         chosen["USE_CUDA"] = True
+    sanitizers = [n for n in ("USE_ASAN", "USE_UBSAN") if chosen.get(n)]
+    if sanitizers and chosen.get("USE_CUDA"):
+        raise BuildSettingError(f"{'/'.join(sanitizers)} is for CPU builds (nvcc's device code cannot be "
+                                f"instrumented): drop USE_CUDA / TORCH_CUDA_VERSION, or the sanitizer")
     name = env.get("TORCH_PACKAGE_NAME") or None
     if name is not None and not re.match(r"^[A-Za-z0-9]([A-Za-z0-9._-]*[A-Za-z0-9])?$", name):
         raise BuildSettingError(f"TORCH_PACKAGE_NAME={name!r} is not a valid distribution name")

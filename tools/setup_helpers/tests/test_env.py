@@ -27,6 +27,11 @@ def test_settings_are_read():
     assert version.full_version("cpu", s.version_override) == "1.2.3+cpu"
 
 
+def test_sanitizers_get_their_own_build_directory():
+    assert env.read({"USE_ASAN": "1", "USE_UBSAN": "on"}).sanitizers == ["asan", "ubsan"]
+    assert env.read({"USE_ASAN": "0"}).sanitizers == []
+
+
 def test_options_come_from_cmake():
     options = env.cmake_options()
     assert {"USE_CUDA", "USE_OPENMP", "USE_CCACHE", "BUILD_PYTHON"} <= set(options)
@@ -39,6 +44,9 @@ def test_options_come_from_cmake():
     ({"MAX_JOBS": "two"}, "MAX_JOBS='two' must be a positive integer"),
     ({"DEBUG": "1", "REL_WITH_DEB_INFO": "1"}, "exclusive"),
     ({"TORCH_PACKAGE_NAME": "bad name"}, "not a valid distribution name"),
+    ({"USE_ASAN": "1", "USE_CUDA": "1"}, "USE_ASAN is for CPU builds"),
+    ({"USE_UBSAN": "1", "TORCH_CUDA_VERSION": "13.0"}, "USE_UBSAN is for CPU builds"),
+    ({"USE_ASAN": "sometimes"}, "USE_ASAN='sometimes' is not a boolean"),
 ])
 def test_bad_settings_are_errors(environ, message):
     with pytest.raises(env.BuildSettingError, match=message.replace("(", r"\(").replace(")", r"\)")):

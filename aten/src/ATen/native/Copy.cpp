@@ -99,6 +99,8 @@ Scalar item(const Tensor& self) {
 }
 
 Scalar _local_scalar_dense_cpu(const Tensor& self) {
+  // Reachable from Python as torch._local_scalar_dense: never read an empty tensor.
+  TORCH_CHECK(self.numel() > 0, "_local_scalar_dense: a Tensor with 0 elements has no value to read");
   const void* p = self.data_ptr();
   switch (self.scalar_type()) {
     case ScalarType::Bool: return Scalar(*static_cast<const bool*>(p));
@@ -117,6 +119,7 @@ Scalar _local_scalar_dense_cpu(const Tensor& self) {
 
 // The value is read on the host: one small device-to-host copy.
 Scalar _local_scalar_dense_cuda(const Tensor& self) {
+  TORCH_CHECK(self.numel() > 0, "_local_scalar_dense: a Tensor with 0 elements has no value to read");
   Tensor host = at::empty({}, self.scalar_type(), Device(DeviceType::CPU));
   host.copy_(self.reshape({}));
   return _local_scalar_dense_cpu(host);

@@ -8,6 +8,13 @@
 namespace c10 {
 namespace {
 
+std::atomic<int64_t> live_cpu_blocks{0};
+
+void free_cpu_block(void* p) {
+  live_cpu_blocks.fetch_sub(1, std::memory_order_relaxed);
+  std::free(p);
+}
+
 class CPUAllocator final : public Allocator {
  public:
   DataPtr allocate(size_t nbytes) const override {
@@ -24,11 +31,14 @@ class CPUAllocator final : public Allocator {
 #ifdef MADV_HUGEPAGE
     if (huge) madvise(p, nbytes, MADV_HUGEPAGE);
 #endif
-    return DataPtr(p, p, &std::free, Device(DeviceType::CPU));
+    live_cpu_blocks.fetch_add(1, std::memory_order_relaxed);
+    return DataPtr(p, p, &free_cpu_block, Device(DeviceType::CPU));
   }
 };
 
 }  // namespace
+
+int64_t cpu_allocator_live_blocks() { return live_cpu_blocks.load(std::memory_order_relaxed); }
 
 Allocator* GetCPUAllocator() {
   static CPUAllocator allocator;

@@ -55,6 +55,8 @@ class C10_API Allocator {
 // 64-byte aligned host memory: a full cache line and an AVX-512 vector.
 constexpr size_t kCPUAlignment = 64;
 C10_API Allocator* GetCPUAllocator();
+// Blocks the CPU allocator has handed out and not yet had back (the leak tests read it).
+C10_API int64_t cpu_allocator_live_blocks();
 
 // The allocator of each device type. CPU's is built in; libtorch_cuda sets
 // CUDA's when it loads (its allocate() uses the current CUDA device). nullptr

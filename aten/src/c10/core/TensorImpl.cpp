@@ -1,13 +1,24 @@
 #include <c10/core/TensorImpl.h>
 
+#include <atomic>
 #include <vector>
 
 namespace c10 {
 
+namespace {
+std::atomic<int64_t> live_tensor_impls{0};
+}  // namespace
+
 AutogradMetaInterface::~AutogradMetaInterface() = default;
 
 TensorImpl::TensorImpl(Storage storage, ScalarType dtype, Device device)
-    : storage_(std::move(storage)), dtype_(dtype), device_(device) {}
+    : storage_(std::move(storage)), dtype_(dtype), device_(device) {
+  live_tensor_impls.fetch_add(1, std::memory_order_relaxed);
+}
+
+TensorImpl::~TensorImpl() { live_tensor_impls.fetch_sub(1, std::memory_order_relaxed); }
+
+int64_t TensorImpl::live_count() { return live_tensor_impls.load(std::memory_order_relaxed); }
 
 void TensorImpl::set_sizes_contiguous(IntArrayRef sizes) {
   std::vector<int64_t> strides(sizes.size());

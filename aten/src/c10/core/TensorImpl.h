@@ -28,6 +28,10 @@ struct C10_API VersionCounter : intrusive_ptr_target {
 class C10_API TensorImpl : public intrusive_ptr_target {
  public:
   TensorImpl(Storage storage, ScalarType dtype, Device device);
+  ~TensorImpl() override;
+
+  // How many TensorImpls exist right now: the leak tests' count of live tensors.
+  static int64_t live_count();
 
   IntArrayRef sizes() const { return sizes_and_strides_.sizes(); }
   IntArrayRef strides() const { return sizes_and_strides_.strides(); }

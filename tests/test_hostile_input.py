@@ -1,0 +1,133 @@
+"""Hostile input gets a Python exception or a correct result, never a crash:
+the cases the fuzzers (tests/fuzz/) found or started from, as plain tests."""
+import glob
+import io
+import os
+import sys
+
+import numpy as np
+import pytest
+import torch
+
+FUZZ = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fuzz")
+sys.path.insert(0, FUZZ)
+import hostile  # noqa: E402
+import load_seeds  # noqa: E402
+
+
+def test_deeply_nested_list_is_a_value_error():
+    with pytest.raises(ValueError, match="too many dimensions 'list'"):
+        torch.tensor(hostile.nested(100_000))
+    assert torch.tensor(hostile.nested(128)).dim() == 128
+    with pytest.raises(ValueError, match="too many dimensions"):
+        torch.tensor(hostile.nested(129))
+
+
+def test_ragged_list_hiding_deep_nesting_is_an_error():
+    with pytest.raises(TypeError):
+        torch.tensor([[1.0], hostile.nested(100_000)])
+
+
+def test_local_scalar_dense_of_an_empty_tensor_raises():
+    # fuzz finding regressions/binding/local-scalar-dense-empty: read past an empty tensor's data
+    with pytest.raises(RuntimeError, match="0 elements"):
+        torch._local_scalar_dense(torch.empty(0, 3))
+    assert torch._local_scalar_dense(torch.tensor([4.0, 5.0])).__float__() == 4.0
+
+
+@pytest.mark.parametrize("bad", [hostile.LyingIndex(hostile.Boom("index")), hostile.LyingIndex(2**64),
+                                 hostile.LyingIndex(1.5), hostile.LyingIndex(-1)])
+def test_sizes_whose_index_raises_or_lies(bad):
+    with pytest.raises((hostile.Boom, TypeError, RuntimeError, OverflowError, ValueError)):
+        torch.zeros(bad)
+
+
+@pytest.mark.parametrize("size", [2**63 - 1, 2**62, (2**40, 2**40), (-1,), (2**31, 2**31, 4)])
+def test_huge_and_negative_sizes_raise(size):
+    with pytest.raises((RuntimeError, ValueError, OverflowError)):
+        torch.empty(size)
+
+
+def test_sequences_whose_len_or_items_raise():
+    with pytest.raises(hostile.Boom):
+        torch.tensor(hostile.LyingList([1.0], hostile.Boom("len")))
+    with pytest.raises(hostile.Boom):
+        torch.tensor(hostile.RaisingSequence())
+    for length in (0, 5, 2**62):
+        try:
+            t = torch.tensor(hostile.LyingList([1.0, 2.0], length))
+        except (ValueError, TypeError, RuntimeError, IndexError, OverflowError):
+            continue
+        assert t.tolist() in ([1.0, 2.0], [])
+
+
+def test_scalars_whose_float_raises():
+    with pytest.raises(hostile.Boom):
+        torch.ones(2).add(hostile.LyingFloat(hostile.Boom("float")))
+
+
+@pytest.mark.parametrize("dtype", ["<f4", ">f4", "<f8", "u1", "?"])
+@pytest.mark.parametrize("kind", range(9))
+def test_numpy_arrays_with_odd_strides_and_byte_orders(kind, dtype):
+    class Fixed:  # hostile.numpy_array's choices, picked directly
+        def __init__(self, kind):
+            self.kind = kind
+
+        def ConsumeIntInRange(self, lo, hi):
+            return self.kind
+
+        def PickValueInList(self, values):
+            return dtype
+
+        def ConsumeRegularFloat(self):
+            return 2.5
+
+    arr = hostile.numpy_array(Fixed(kind))
+    try:
+        t = torch.as_tensor(arr)
+    except (TypeError, ValueError, RuntimeError):
+        # object, structured and complex arrays are refused, and so are
+        # non-native byte orders and negative strides (as PyTorch refuses them)
+        assert arr.dtype.kind in "OVc" or not arr.dtype.isnative or min(arr.strides, default=0) < 0, arr.dtype
+        return
+    np.testing.assert_array_equal(t.numpy(), np.asarray(arr).astype(t.numpy().dtype))
+
+
+def test_dlpack_producers_that_lie():
+    for fake in (hostile.FakeDLPack((2, 0), None), hostile.FakeDLPack(hostile.Boom("device"), None),
+                 hostile.FakeDLPack((1, 0), 3), hostile.FakeDLPack((1, 0), hostile.capsule(b"used_dltensor")),
+                 hostile.capsule(b"used_dltensor"), hostile.capsule(b"not a tensor")):
+        with pytest.raises((RuntimeError, TypeError, ValueError, hostile.Boom)):
+            torch.from_dlpack(fake)
+
+
+@pytest.mark.parametrize("name", sorted(load_seeds.hostile()))
+def test_load_refuses_hostile_files(name):
+    with pytest.raises(RuntimeError, match="torch.load"):
+        torch.load(io.BytesIO(load_seeds.hostile()[name]))
+
+
+@pytest.mark.parametrize("path", sorted(glob.glob(os.path.join(FUZZ, "regressions", "load", "*"))))
+def test_load_fuzz_findings(path):
+    with open(path, "rb") as f:
+        data = f.read()
+    with pytest.raises(RuntimeError, match="torch.load"):
+        torch.load(io.BytesIO(data))
+
+
+@pytest.mark.parametrize("name", sorted(load_seeds.valid()))
+def test_load_seeds_that_are_valid_load(name):
+    assert torch.load(io.BytesIO(load_seeds.valid()[name])) is not None
+
+
+def test_load_never_writes_outside(tmp_path):
+    """Member names are only looked up, never extracted: nothing appears on disk."""
+    before = set(os.listdir(tmp_path))
+    cwd = os.getcwd()
+    os.chdir(tmp_path)
+    try:
+        with pytest.raises(RuntimeError):
+            torch.load(io.BytesIO(load_seeds.hostile()["path-traversal"]))
+    finally:
+        os.chdir(cwd)
+    assert set(os.listdir(tmp_path)) == before
