@@ -59,7 +59,7 @@ class CMakeBuildExt(build_ext):
         # Start from an empty lib/include/share: setuptools' build directory is
         # per Python, not per variant, and a cpu wheel built after a CUDA one
         # must not pick up the earlier libtorch_cuda.
-        for sub in ("lib", "include", "share"):
+        for sub in ("lib", "include", "share", "_C"):
             shutil.rmtree(os.path.join(package_dir, sub), ignore_errors=True)
         cmake.build_and_install(build_dir, SETTINGS, package_dir)
         version.write_version_file(
@@ -124,7 +124,7 @@ class Clean(Command):
         pass
 
     def run(self):
-        for rel in ("build", "dist", "torch/lib", "torch/include", "torch/share", "torch/version.py"):
+        for rel in ("build", "dist", "torch/lib", "torch/include", "torch/share", "torch/_C", "torch/version.py"):
             path = os.path.join(ROOT, rel)
             if os.path.isdir(path):
                 shutil.rmtree(path)
@@ -161,6 +161,8 @@ setup(
     python_requires=">=3.9",
     install_requires=INSTALL_REQUIRES,
     packages=find_packages(include=["torch", "torch.*"]),
+    # PEP 561: the package and the generated torch/_C/*.pyi stubs are typed.
+    package_data={"torch": ["py.typed"]},
     ext_modules=[stub],
     cmdclass={"build_ext": CMakeBuildExt, "develop": Develop, "clean": Clean},
     zip_safe=False,

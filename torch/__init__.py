@@ -61,6 +61,11 @@ def _export_functions():
 
 _function_names = _export_functions()
 
+from typing import TYPE_CHECKING  # noqa: E402
+
+if TYPE_CHECKING:  # what _export_functions() put here, as type checkers see it (torch/_C/_VariableFunctions.pyi)
+    from torch._C._VariableFunctions import *  # noqa: F401,F403
+
 from torch.functional import split  # noqa: E402  (overrides the int-only binding)
 from torch.functional import (  # noqa: E402
     allclose, as_tensor, bernoulli, broadcast_shapes, equal, is_floating_point, is_tensor, isclose, meshgrid, movedim, normal, numel,

@@ -5,7 +5,9 @@ Writes, under BUILD_DIR:
   aten/ATen/Functions.h, aten/ATen/Functions.cpp, aten/ATen/NativeFunctions.h,
   aten/ATen/autograd/generated/BackwardNodes.h and .cpp (from derivatives.yaml),
   csrc/python_torch_functions.cpp, csrc/python_nn_functions.cpp,
-  csrc/python_tensor_methods.cpp
+  csrc/python_tensor_methods.cpp,
+  python/torch/_C/__init__.pyi, _VariableFunctions.pyi, _nn.pyi, _return_types.pyi
+  (typed stubs)
 Every emitter takes the one CodegenContext (context.py) built from the two
 YAML files: no module state, so the output depends on the inputs alone.
 A file is only rewritten when its content changes, so an unrelated YAML edit
@@ -23,7 +25,7 @@ if __package__ in (None, ""):  # run as a script: make `tools.codegen` importabl
     sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
     __package__ = "tools.codegen"
 
-from tools.codegen import autograd, cpp, functions as function_defs, python  # noqa: E402
+from tools.codegen import autograd, cpp, functions as function_defs, python, stubs  # noqa: E402
 from tools.codegen.context import CodegenContext  # noqa: E402
 from tools.codegen.model import CodegenError  # noqa: E402
 
@@ -42,6 +44,11 @@ OUTPUTS = {
     "python_torch_functions.cpp": "csrc/python_torch_functions.cpp",
     "python_nn_functions.cpp": "csrc/python_nn_functions.cpp",
     "python_tensor_methods.cpp": "csrc/python_tensor_methods.cpp",
+    # Typed stubs, installed into the package as torch/_C/*.pyi.
+    "_C.pyi": "python/torch/_C/__init__.pyi",
+    "_VariableFunctions.pyi": "python/torch/_C/_VariableFunctions.pyi",
+    "_nn.pyi": "python/torch/_C/_nn.pyi",
+    "_return_types.pyi": "python/torch/_C/_return_types.pyi",
 }
 
 
@@ -105,6 +112,11 @@ def environments(ctx: CodegenContext) -> dict[str, dict[str, str]]:
         "python_torch_functions.cpp": {**common, **bindings(torch_groups, False)},
         "python_nn_functions.cpp": {**common, **bindings(nn_groups, False)},
         "python_tensor_methods.cpp": {**common, **bindings(method_groups, True)},
+        "_C.pyi": {**common, "tensor_method_stubs": stubs.stubs(method_groups, method=True)},
+        "_VariableFunctions.pyi": {**common, "function_stubs": stubs.stubs(torch_groups, method=False)},
+        "_nn.pyi": {**common, "function_stubs": stubs.stubs(nn_groups, method=False)},
+        "_return_types.pyi": {**common, "return_type_classes": stubs.return_type_classes(
+            [torch_groups, nn_groups, method_groups])},
     }
 
 

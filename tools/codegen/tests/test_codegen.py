@@ -179,3 +179,21 @@ def test_bad_yaml_fields_are_errors(tmp_path, entry, message):
     path = _yaml(tmp_path, "- func: frob(Tensor self, Tensor other, Scalar alpha) -> Tensor\n" + entry + "\n")
     with pytest.raises(CodegenError, match=message):
         parse_native_functions(path)
+
+
+def test_stubs_type_each_overload():
+    from tools.codegen import stubs
+
+    funcs = python.group_overloads(CTX.functions, method=False)
+    add = stubs.stubs({"add": funcs["add"]}, method=False)
+    assert "def add(input: Tensor | Number, other: Tensor | Number, *, alpha: Number = ..., " \
+           "out: Tensor | None = ...) -> Tensor: ..." in add
+    zeros = stubs.stubs({"zeros": funcs["zeros"]}, method=False).splitlines()
+    # The size list is also taken as varargs: two overloads.
+    assert zeros[0] == "@overload" and any(line.startswith("def zeros(*size: int, dtype: ") for line in zeros)
+    methods = python.group_overloads(CTX.functions, method=True)
+    sort = stubs.stubs({"sort": methods["sort"]}, method=True)
+    assert "    def sort(self, dim: int = ..., descending: _bool = ...) -> _return_types.sort: ..." in sort
+    assert "class sort(tuple[Tensor, Tensor]):" in stubs.return_type_classes([methods])
+    random_ = stubs.stubs({"random_": methods["random_"]}, method=True)
+    assert "from_: int" in random_  # a Python keyword as a name: positional only
