@@ -1,10 +1,13 @@
 """Autograd: gradcheck over every differentiable op, and the behaviour of the API."""
+import os
+import re
+
 import numpy as np
 import pytest
 
 import torch
 from opinfo import ALL_OPS
-from test_ops import torch_args
+from opinfo.params import torch_args
 
 # Ops whose outputs are not differentiable (bool or integer results, or
 # piecewise-constant values whose derivative is 0 except where undefined).
@@ -22,12 +25,12 @@ def _gradcheck_cases():
     return cases
 
 
-def _requires_grad(args):
+def _requires_grad(args, skip=()):
     out = []
-    for a in args:
+    for i, a in enumerate(args):
         if isinstance(a, list):
             out.append(_requires_grad(a))
-        elif isinstance(a, torch.Tensor) and a.dtype == torch.float64 and a.numel() <= 30:
+        elif isinstance(a, torch.Tensor) and a.dtype == torch.float64 and a.numel() <= 30 and i not in skip:
             out.append(a.detach().requires_grad_(True))
         else:
             out.append(a)
@@ -46,7 +49,7 @@ def _flatten(args):
 def test_gradcheck(op, rng):
     checked = 0
     for sample in op.sample_inputs(op, torch.float64, rng):
-        args = _requires_grad(torch_args(sample, torch.float64))
+        args = _requires_grad(torch_args(sample, torch.float64), op.nondifferentiable_args)
         leaves = [a for a in _flatten(args) if isinstance(a, torch.Tensor) and a.requires_grad]
         if not leaves or sum(a.numel() for a in leaves) > 60:
             continue
@@ -238,3 +241,58 @@ def test_inplace_on_views_rebases_the_base_history():
     with pytest.raises(RuntimeError, match="a view of a leaf Variable that requires grad is being used in an in-place"):
         leaf = torch.ones(3, requires_grad=True)
         leaf[0] = 1.0
+
+
+def test_nll_loss_refuses_a_weight_that_requires_grad():
+    # PyTorch: nll_loss is not differentiable with respect to `weight`.
+    x = torch.randn(4, 3, requires_grad=True)
+    w = torch.rand(3, requires_grad=True)
+    with pytest.raises(RuntimeError, match="not differentiable with respect to argument 'weight'"):
+        torch.nn.functional.nll_loss(x.log_softmax(1), torch.tensor([0, 1, 2, 0]), w)
+    with torch.no_grad():
+        torch.nn.functional.nll_loss(x.log_softmax(1), torch.tensor([0, 1, 2, 0]), w)
+
+
+# Formulas of derivatives.yaml whose op has no gradchecked OpInfo record of
+# its own name: each is gradchecked here, on the call that reaches it.
+def _f64(*shape):
+    return torch.randn(*shape, dtype=torch.float64)
+
+
+GRADCHECKED_HERE = {
+    "_lstm_cell": (lambda g, c: torch._lstm_cell(g, c)[0] + torch._lstm_cell(g, c)[1].sum(), (_f64(2, 8), _f64(2, 2))),
+    "_to_copy": (lambda x: x.to(torch.float64, copy=True), (_f64(3),)),
+    "as_strided": (lambda x: x.as_strided((2, 2), (1, 2), 1), (_f64(6),)),
+    "clone": (lambda x: x.clone(), (_f64(2, 3),)),
+    "copy_": (lambda x: torch.zeros(2, 3, dtype=torch.float64).copy_(x), (_f64(2, 3),)),
+    "expand": (lambda x: x.expand(3, 4), (_f64(1, 4),)),
+    "fill_": (lambda x: (x * 2).fill_(1.5) + x, (_f64(3),)),
+    "masked_fill_": (lambda x: (x * 1).masked_fill_(torch.tensor([True, False, True]), 0.5), (_f64(3),)),
+    "max_pool2d_with_indices": (lambda x: torch.nn.functional.max_pool2d(x, 2), (_f64(1, 1, 4, 4),)),
+    "rsub": (lambda x: torch.rsub(x, 2.0, alpha=3), (_f64(3),)),
+    "select": (lambda x: x[1], (_f64(3, 2),)),
+    "slice": (lambda x: x[1:3, ::2], (_f64(4, 4),)),
+}
+
+
+def _ops_with_formulas():
+    path = os.path.join(os.path.dirname(torch.__file__), "share", "torch", "derivatives.yaml")
+    with open(path) as f:
+        return set(re.findall(r"^- name: (\w+)[.(]", f.read(), re.M))
+
+
+def test_every_formula_is_gradchecked():
+    formulas = _ops_with_formulas()
+    by_records = {p.values[0].name for p in _gradcheck_cases()}
+    missing = sorted(formulas - by_records - set(GRADCHECKED_HERE))
+    assert not missing, f"derivatives.yaml formulas that nothing gradchecks: {missing}"
+    assert not set(GRADCHECKED_HERE) - formulas, "GRADCHECKED_HERE names ops without a formula"
+    assert not set(GRADCHECKED_HERE) & by_records, "GRADCHECKED_HERE names ops that records gradcheck already"
+    assert len(formulas) > 80  # the list really comes from the installed derivatives.yaml
+
+
+@pytest.mark.parametrize("name", sorted(GRADCHECKED_HERE))
+def test_gradcheck_formulas_without_records(name):
+    fn, inputs = GRADCHECKED_HERE[name]
+    leaves = [t.detach().requires_grad_(True) for t in inputs]
+    assert torch.autograd.gradcheck(fn, leaves)

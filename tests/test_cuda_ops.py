@@ -5,7 +5,7 @@ device is visible; elsewhere each skips itself with the reason."""
 import pytest
 import torch
 from opinfo import ALL_OPS
-from test_ops import cases, torch_args
+from opinfo.params import cases, torch_args
 from testing import assert_matches, to_numpy
 
 pytestmark = pytest.mark.skipif(not torch.cuda.is_available(), reason="no CUDA device")

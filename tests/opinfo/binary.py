@@ -78,7 +78,8 @@ def _int_pow(a, b):
 
 
 def _bool_result(name, ref, takes_numbers=True):
-    return OpInfo(name, ref, ALL, binary_samples, result_dtype=lambda d: torch.bool, inplace=False, supports_out=True,
+    return OpInfo(name, ref, ALL, binary_samples, result_dtype=lambda d: torch.bool, inplace=True,
+                  inplace_casts_result=True, supports_out=True,
                   takes_numbers=takes_numbers, error_inputs=(lambda: ()) if takes_numbers else number_is_a_type_error(name))
 
 
@@ -170,7 +171,7 @@ BINARY_OPS = [
     _bool_result("logical_or", np.logical_or, takes_numbers=False),
     _bool_result("logical_xor", np.logical_xor, takes_numbers=False),
     OpInfo("where", _where, ALL, _where_samples, op=_where_op, method=False),
-    OpInfo("clamp", lambda x, min=None, max=None: np.clip(x, min, max), FLOATS + INTS, _clamp_samples,
+    OpInfo("clamp", lambda x, min=None, max=None: np.clip(x, min, max), FLOATS + INTS, _clamp_samples, inplace=True,
            known_values=lambda: [
                KnownValue((torch.tensor([1.0, 5.0]), 3, 2), {}, torch.tensor([2.0, 2.0]), why="max wins over min"),
                KnownValue((torch.tensor([1.0, 3.0, 5.0]), 1, 3), {}, torch.tensor([1.0, 1.0, 0.0]), grad_of=0,
@@ -178,5 +179,6 @@ BINARY_OPS = [
                KnownValue((torch.tensor([1, 5], dtype=torch.int16), torch.tensor([2.5], dtype=torch.float64)), {},
                           torch.tensor([2.5, 5.0], dtype=torch.float64), why="a float64 bound promotes")],
            error_inputs=_clamp_errors),
-    OpInfo("masked_fill", _masked_fill_ref, ALL, _masked_fill_samples, error_inputs=_masked_fill_errors),
+    OpInfo("masked_fill", _masked_fill_ref, ALL, _masked_fill_samples, inplace=True,
+           error_inputs=_masked_fill_errors),
 ]

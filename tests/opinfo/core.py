@@ -75,6 +75,12 @@ class OpInfo:
     takes_numbers: bool = True
     # Exact PyTorch answers for inputs that once came out differently (KnownValue).
     known_values: Callable[[], Iterable[KnownValue]] = lambda: ()
+    # Positions of tensor arguments with no gradient, which must not require
+    # grad (derivatives.yaml: non_differentiable), such as nll_loss's weight.
+    nondifferentiable_args: tuple = ()
+    # The in-place variant writes the result in self's dtype (eq_ on floats
+    # gives 0./1.) where the functional one returns bool.
+    inplace_casts_result: bool = False
 
     @property
     def id(self) -> str:

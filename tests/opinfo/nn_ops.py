@@ -116,6 +116,39 @@ def _embedding_errors():
     yield ErrorInput((torch.tensor([1.0]), torch.ones(5, 2)), {}, RuntimeError, "Long, Int")
 
 
+def _mse_ref(x, y, reduction="mean"):
+    d = (x - y) ** 2
+    return {"mean": d.mean(), "sum": d.sum(), "none": d}[reduction]
+
+
+def _mse_samples(op, dtype, rng):
+    m = lambda *s: make_array(s, dtype, rng)  # noqa: E731
+    yield SampleInput((m(3, 4), m(3, 4)), desc="mean")
+    yield SampleInput((m(5,), m(5,)), {"reduction": "sum"}, desc="sum")
+    yield SampleInput((m(2, 3), m(2, 3)), {"reduction": "none"}, desc="none")
+
+
+def _nll_ref(logp, target, weight=None, ignore_index=-100, reduction="mean"):
+    n = logp.shape[0]
+    w = np.ones(logp.shape[1], dtype=logp.dtype) if weight is None else weight
+    keep = target != ignore_index
+    picked = np.where(keep, logp[np.arange(n), np.where(keep, target, 0)], 0)
+    weights = np.where(keep, w[np.where(keep, target, 0)], 0)
+    losses = -picked * weights
+    return {"mean": losses.sum() / weights.sum(), "sum": losses.sum(), "none": losses}[reduction]
+
+
+def _nll_samples(op, dtype, rng):
+    logp = make_array((4, 3), dtype, rng, (-3.0, -0.1))
+    target = np.array([0, 2, 1, 2], dtype=np.int64)
+    weight = make_array((3,), dtype, rng, (0.5, 2.0))
+    yield SampleInput((logp, target), desc="mean")
+    yield SampleInput((logp, target, weight), desc="weighted mean")
+    yield SampleInput((logp, target), {"reduction": "sum"}, desc="sum")
+    yield SampleInput((logp, np.array([0, -100, 1, 2], dtype=np.int64)), {"reduction": "none"},
+                      desc="none, ignore_index")
+
+
 def _tri_errors():
     yield ErrorInput((torch.ones(3),), {}, RuntimeError, "at least 2 dimensions")
 
@@ -141,4 +174,8 @@ NN_OPS = [
            op=F.max_pool2d, method=False, error_inputs=_pool_errors),
     OpInfo("embedding", lambda idx, w, padding_idx=None: w[idx], FLOATS, _embedding_samples, op=F.embedding,
            method=False, error_inputs=_embedding_errors),
+    OpInfo("mse_loss", _mse_ref, FLOATS, _mse_samples, op=F.mse_loss, method=False),
+    OpInfo("nll_loss", _nll_ref, FLOATS, _nll_samples, op=F.nll_loss, method=False, nondifferentiable_args=(2,),
+           error_inputs=lambda: iter([ErrorInput((torch.zeros(2, 3), torch.tensor([0, 3])), {}, IndexError,
+                                                 "out of bounds")])),
 ]

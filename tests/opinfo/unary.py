@@ -84,7 +84,8 @@ UNARY_OPS = [
     unary("round", np.round, dtypes=NUMERIC, to_float=False),
     unary("trunc", np.trunc, dtypes=NUMERIC, to_float=False),
     unary("bitwise_not", np.invert, dtypes=INTS + (torch.bool,), to_float=False),
-    OpInfo("logical_not", np.logical_not, ALL, unary_samples, result_dtype=lambda d: torch.bool),
+    OpInfo("logical_not", np.logical_not, ALL, unary_samples, result_dtype=lambda d: torch.bool, inplace=True,
+           inplace_casts_result=True),
     # torch.nn.functional.gelu, as in PyTorch: neither torch.gelu nor Tensor.gelu exists.
     OpInfo("gelu", _gelu, FLOATS, unary_samples, op=torch.nn.functional.gelu, method=False),
     OpInfo("gelu", _gelu_tanh, FLOATS,

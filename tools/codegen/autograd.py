@@ -36,6 +36,9 @@ class Derivative:
     # "gates, cx: f(...)": one call whose tuple gives several inputs' gradients;
     # formulas then read std::get<i>(joint<k>_).
     joint: list[str] = field(default_factory=list)
+    # "<input>: non_differentiable": that input must not require grad (checked
+    # when the op runs, as PyTorch's check_no_requires_grad does).
+    non_differentiable: list[str] = field(default_factory=list)
 
     def inputs(self) -> list[Argument]:
         return [a for a in self.schema.arguments if a.name in self.formulas]
@@ -93,13 +96,15 @@ def parse_derivatives(path: str, functions: list[NativeFunction]) -> dict[str, D
         # node_name: the name grad_fn shows, where PyTorch's is not <Op>Backward<n>
         # (CopyBackwards; conv1d and conv2d both show ConvolutionBackward0).
         explicit_node = entry.pop("node_name", None)
-        formulas, joint = {}, []
+        formulas, joint, non_differentiable = {}, [], []
         for key, value in entry.items():
             names = [n.strip() for n in str(key).split(",")]
             for n in names:
                 if n not in args or args[n].type.base != "Tensor":
                     raise CodegenError(f"{loc}: '{n}' is not a tensor input of {f.func.full_name}")
-            if len(names) == 1:
+            if len(names) == 1 and str(value).strip() == "non_differentiable":
+                non_differentiable.append(names[0])
+            elif len(names) == 1:
                 formulas[names[0]] = str(value).strip()
             else:
                 for i, n in enumerate(names):
@@ -110,7 +115,8 @@ def parse_derivatives(path: str, functions: list[NativeFunction]) -> dict[str, D
         n = counters.get(base, 0)
         counters[base] = n + 1
         node = f"{base}Backward{n}"
-        d = Derivative(f.func, formulas, node, loc=loc, display=explicit_node or node, joint=joint)
+        d = Derivative(f.func, formulas, node, loc=loc, display=explicit_node or node, joint=joint,
+                       non_differentiable=non_differentiable)
         _analyze(d)
         result[f.func.full_name] = d
     # In-place variants (add_.Tensor) share the entry of their op (add.Tensor).
@@ -257,6 +263,14 @@ def recording(d: Derivative, f: NativeFunction, result_expr: list[str]) -> tuple
     # An optional tensor input (clamp's min) takes part as an undefined tensor when absent.
     ref = {a.name: (f"{a.name}_or_undefined_" if a.type.optional else a.name) for a in tensors}
     before = [f"const at::Tensor {ref[a.name]} = {a.name}.value_or(at::Tensor());" for a in tensors if a.type.optional]
+    for name in d.non_differentiable:
+        a = next(x for x in s.arguments if x.name == name)
+        if a.type.optional:
+            before.append(f"const at::Tensor {name}_or_undefined_ = {name}.value_or(at::Tensor());")
+        tensor = f"{name}_or_undefined_" if a.type.optional else name
+        before.append(f"TORCH_CHECK(!autograd::any_requires_grad({{&{tensor}}}), "
+                      f"\"The function '{s.name}' is not differentiable with respect to argument '{name}'. "
+                      f"This input cannot have requires_grad True.\");")
     checks = []
     if tensors:
         checks.append("autograd::any_requires_grad({" + ", ".join(f"&{ref[a.name]}" for a in tensors) + "})")

@@ -197,3 +197,10 @@ def test_stubs_type_each_overload():
     assert "class sort(tuple[Tensor, Tensor]):" in stubs.return_type_classes([methods])
     random_ = stubs.stubs({"random_": methods["random_"]}, method=True)
     assert "from_: int" in random_  # a Python keyword as a name: positional only
+
+
+def test_non_differentiable_inputs_are_refused_when_they_require_grad():
+    text = _definition("nll_loss")
+    assert "const at::Tensor weight_or_undefined_ = weight.value_or(at::Tensor());" in text
+    assert "is not differentiable with respect to argument 'weight'" in text
+    assert "add_input(weight" not in text
