@@ -11,21 +11,30 @@
 #include <limits>
 #include <type_traits>
 
-// _(name, expression of x and y, the operands widened to opmath_t): the
-// comparisons and logical ops, which give bool. Each device's kernel file
-// expands the list with its own loop.
-#define AT_FOR_EACH_BINARY_PREDICATE(_)                              \
-  _(eq, x == y)                                                      \
-  _(ne, x != y)                                                      \
-  _(lt, x < y)                                                       \
-  _(le, x <= y)                                                      \
-  _(gt, x > y)                                                       \
-  _(ge, x >= y)                                                      \
-  _(logical_and, static_cast<bool>(x) && static_cast<bool>(y))       \
-  _(logical_or, static_cast<bool>(x) || static_cast<bool>(y))        \
-  _(logical_xor, static_cast<bool>(x) != static_cast<bool>(y))
-
 namespace at::native {
+
+// <op>_formula()(x, y): the comparisons and logical ops, on the operands
+// widened to opmath_t; bool results. Each device's kernel file has one line
+// per op that runs it in that device's loop.
+#define AT_BINARY_PREDICATE_FORMULA(op, expr)                                        \
+  struct op##_formula {                                                              \
+    template <typename M> C10_HOST_DEVICE bool operator()(M x, M y) const { return expr; } \
+  };
+AT_BINARY_PREDICATE_FORMULA(eq, x == y)
+AT_BINARY_PREDICATE_FORMULA(ne, x != y)
+AT_BINARY_PREDICATE_FORMULA(lt, x < y)
+AT_BINARY_PREDICATE_FORMULA(le, x <= y)
+AT_BINARY_PREDICATE_FORMULA(gt, x > y)
+AT_BINARY_PREDICATE_FORMULA(ge, x >= y)
+AT_BINARY_PREDICATE_FORMULA(logical_and, static_cast<bool>(x) && static_cast<bool>(y))
+AT_BINARY_PREDICATE_FORMULA(logical_or, static_cast<bool>(x) || static_cast<bool>(y))
+AT_BINARY_PREDICATE_FORMULA(logical_xor, static_cast<bool>(x) != static_cast<bool>(y))
+#undef AT_BINARY_PREDICATE_FORMULA
+
+template <typename Formula, typename T>
+C10_HOST_DEVICE bool apply_predicate(T x, T y) {
+  return Formula{}(static_cast<c10::opmath_t<T>>(x), static_cast<c10::opmath_t<T>>(y));
+}
 
 // Integer division by zero: a Python ZeroDivisionError on the CPU. A GPU
 // thread cannot raise; its result is unspecified there, as in PyTorch.

@@ -1,68 +1,71 @@
 #pragma once
 // The scalar math of the unary pointwise ops, shared by the CPU kernels
 // (native/cpu/UnaryOpsKernel.cpp) and the CUDA ones
-// (native/cuda/UnaryOpsKernel.cu). The X-macro lists give each op's formula
-// once; each device's kernel file expands them with its own loop.
+// (native/cuda/UnaryOpsKernel.cu). Each op's formula is written once, as
+// <op>_formula; each device's kernel file has one line per op that runs it
+// in that device's loop (grep an op's name to find all three).
 #include <c10/macros/Macros.h>
 #include <c10/util/Half.h>
 
 #include <cmath>
 #include <type_traits>
 
-// _(name, expression of `x`, the input widened to M = opmath_t<scalar_t>):
-// ops computed in floating point (integer inputs were promoted).
-#define AT_FOR_EACH_FLOAT_UNARY_OP(_)                                                             \
-  _(exp, std::exp(x))                                                                             \
-  _(log, std::log(x))                                                                             \
-  _(sqrt, std::sqrt(x))                                                                           \
-  _(reciprocal, M(1) / x)                                                                         \
-  _(sigmoid, M(1) / (M(1) + std::exp(-x)))                                                        \
-  _(tanh, std::tanh(x))                                                                           \
-  _(log1p, std::log1p(x))                                                                         \
-  _(expm1, std::expm1(x))                                                                         \
-  _(rsqrt, M(1) / std::sqrt(x))                                                                   \
-  _(sin, std::sin(x))                                                                             \
-  _(cos, std::cos(x))                                                                             \
-  /* 0.5 x (1 + erf(x / sqrt 2)) and its tanh approximation, as PyTorch's GELU. */                \
-  _(gelu, M(0.5) * x * (M(1) + std::erf(x * M(0.70710678118654752440))))                          \
-  _(gelu_tanh, M(0.5) * x * (M(1) + std::tanh(M(0.7978845608028654) * (x + M(0.044715) * x * x * x))))
-
-// _(name, functor): rounding ops; round_with<functor>(x) is the identity on
-// integers (PyTorch returns a copy).
-#define AT_FOR_EACH_ROUNDING_OP(_) \
-  _(floor, FloorOp)                \
-  _(ceil, CeilOp)                  \
-  _(round, RoundOp)                \
-  _(trunc, TruncOp)
-
-// _(name, functor): bool results; float_predicate<functor>(x) gives the
-// functor's `for_integers` answer for integer and bool inputs.
-#define AT_FOR_EACH_FLOAT_PREDICATE(_) \
-  _(isnan, IsNanOp)                    \
-  _(isfinite, IsFiniteOp)              \
-  _(isinf, IsInfOp)
-
 namespace at::native {
 
-#define AT_FLOAT_FUNCTOR_(Name, result, expr)                                      \
-  struct Name {                                                                   \
-    template <typename M> C10_HOST_DEVICE result operator()(M v) const { return expr; } \
+// <op>_formula()(x): `x` is the input widened to M = opmath_t<scalar_t>;
+// ops computed in floating point (integer inputs were promoted).
+#define AT_UNARY_FORMULA(op, expr)                                                  \
+  struct op##_formula {                                                             \
+    template <typename M> C10_HOST_DEVICE M operator()(M x) const { return expr; } \
   };
-AT_FLOAT_FUNCTOR_(FloorOp, M, std::floor(v))
-AT_FLOAT_FUNCTOR_(CeilOp, M, std::ceil(v))
-AT_FLOAT_FUNCTOR_(RoundOp, M, std::nearbyint(v))  // half to even, like torch.round
-AT_FLOAT_FUNCTOR_(TruncOp, M, std::trunc(v))
-#undef AT_FLOAT_FUNCTOR_
+AT_UNARY_FORMULA(exp, std::exp(x))
+AT_UNARY_FORMULA(log, std::log(x))
+AT_UNARY_FORMULA(sqrt, std::sqrt(x))
+AT_UNARY_FORMULA(reciprocal, M(1) / x)
+AT_UNARY_FORMULA(sigmoid, M(1) / (M(1) + std::exp(-x)))
+AT_UNARY_FORMULA(tanh, std::tanh(x))
+AT_UNARY_FORMULA(log1p, std::log1p(x))
+AT_UNARY_FORMULA(expm1, std::expm1(x))
+AT_UNARY_FORMULA(rsqrt, M(1) / std::sqrt(x))
+AT_UNARY_FORMULA(sin, std::sin(x))
+AT_UNARY_FORMULA(cos, std::cos(x))
+// 0.5 x (1 + erf(x / sqrt 2)) and its tanh approximation, as PyTorch's GELU.
+AT_UNARY_FORMULA(gelu, M(0.5) * x * (M(1) + std::erf(x * M(0.70710678118654752440))))
+AT_UNARY_FORMULA(gelu_tanh, M(0.5) * x * (M(1) + std::tanh(M(0.7978845608028654) * (x + M(0.044715) * x * x * x))))
+#undef AT_UNARY_FORMULA
 
-struct IsNanOp {
+// The formula in the element type's arithmetic: float for float16/bfloat16.
+template <typename Formula, typename T>
+C10_HOST_DEVICE T apply_formula(T x) {
+  return static_cast<T>(Formula{}(static_cast<c10::opmath_t<T>>(x)));
+}
+
+// Rounding ops (floor_formula, ...) are the identity on integers: round_with.
+// Predicates (isnan_formula, ...) give their `for_integers` answer for
+// integer and bool inputs: float_predicate.
+
+struct floor_formula {
+  template <typename M> C10_HOST_DEVICE M operator()(M v) const { return std::floor(v); }
+};
+struct ceil_formula {
+  template <typename M> C10_HOST_DEVICE M operator()(M v) const { return std::ceil(v); }
+};
+struct round_formula {  // half to even, like torch.round
+  template <typename M> C10_HOST_DEVICE M operator()(M v) const { return std::nearbyint(v); }
+};
+struct trunc_formula {
+  template <typename M> C10_HOST_DEVICE M operator()(M v) const { return std::trunc(v); }
+};
+
+struct isnan_formula {
   static constexpr bool for_integers = false;
   template <typename M> C10_HOST_DEVICE bool operator()(M v) const { return std::isnan(v); }
 };
-struct IsFiniteOp {
+struct isfinite_formula {
   static constexpr bool for_integers = true;
   template <typename M> C10_HOST_DEVICE bool operator()(M v) const { return std::isfinite(v); }
 };
-struct IsInfOp {
+struct isinf_formula {
   static constexpr bool for_integers = false;
   template <typename M> C10_HOST_DEVICE bool operator()(M v) const { return std::isinf(v); }
 };

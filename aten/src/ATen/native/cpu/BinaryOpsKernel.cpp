@@ -112,19 +112,23 @@ BITWISE_KERNEL(bitwise_or, BitOr)
 BITWISE_KERNEL(bitwise_xor, BitXor)
 #undef BITWISE_KERNEL
 
-// Bool results computed on the promoted inputs.
-#define PREDICATE_KERNEL(name, expr)                                                 \
-  void name##_kernel(TensorIterator& iter) {                                         \
-    AT_DISPATCH_ALL_TYPES_AND_BOOL(iter.common_dtype(), #name, [&] {                 \
-      cpu_kernel(iter, [](scalar_t x_, scalar_t y_) -> bool {                        \
-        const c10::opmath_t<scalar_t> x = x_, y = y_;                                \
-        return expr;                                                                 \
-      });                                                                            \
-    });                                                                              \
-  }
+// Bool results computed on the promoted inputs (native/BinaryFunctors.h).
+template <typename Formula>
+void predicate_loop(TensorIterator& iter, const char* name) {
+  AT_DISPATCH_ALL_TYPES_AND_BOOL(iter.common_dtype(), name, [&] {
+    cpu_kernel(iter, [](scalar_t x, scalar_t y) -> bool { return apply_predicate<Formula>(x, y); });
+  });
+}
 
-AT_FOR_EACH_BINARY_PREDICATE(PREDICATE_KERNEL)
-#undef PREDICATE_KERNEL
+void eq_kernel(TensorIterator& iter) { predicate_loop<eq_formula>(iter, "eq"); }
+void ne_kernel(TensorIterator& iter) { predicate_loop<ne_formula>(iter, "ne"); }
+void lt_kernel(TensorIterator& iter) { predicate_loop<lt_formula>(iter, "lt"); }
+void le_kernel(TensorIterator& iter) { predicate_loop<le_formula>(iter, "le"); }
+void gt_kernel(TensorIterator& iter) { predicate_loop<gt_formula>(iter, "gt"); }
+void ge_kernel(TensorIterator& iter) { predicate_loop<ge_formula>(iter, "ge"); }
+void logical_and_kernel(TensorIterator& iter) { predicate_loop<logical_and_formula>(iter, "logical_and"); }
+void logical_or_kernel(TensorIterator& iter) { predicate_loop<logical_or_formula>(iter, "logical_or"); }
+void logical_xor_kernel(TensorIterator& iter) { predicate_loop<logical_xor_formula>(iter, "logical_xor"); }
 
 void where_kernel(TensorIterator& iter) {
   AT_DISPATCH_ALL_TYPES_AND_BOOL(iter.dtype(1), "where", [&] {
@@ -148,9 +152,15 @@ REGISTER_CPU_DISPATCH(maximum_stub, &maximum_kernel);
 REGISTER_CPU_DISPATCH(bitwise_and_stub, &bitwise_and_kernel);
 REGISTER_CPU_DISPATCH(bitwise_or_stub, &bitwise_or_kernel);
 REGISTER_CPU_DISPATCH(bitwise_xor_stub, &bitwise_xor_kernel);
-#define REGISTER_PREDICATE(name, expr) REGISTER_CPU_DISPATCH(name##_stub, &name##_kernel);
-AT_FOR_EACH_BINARY_PREDICATE(REGISTER_PREDICATE)
-#undef REGISTER_PREDICATE
+REGISTER_CPU_DISPATCH(eq_stub, &eq_kernel);
+REGISTER_CPU_DISPATCH(ne_stub, &ne_kernel);
+REGISTER_CPU_DISPATCH(lt_stub, &lt_kernel);
+REGISTER_CPU_DISPATCH(le_stub, &le_kernel);
+REGISTER_CPU_DISPATCH(gt_stub, &gt_kernel);
+REGISTER_CPU_DISPATCH(ge_stub, &ge_kernel);
+REGISTER_CPU_DISPATCH(logical_and_stub, &logical_and_kernel);
+REGISTER_CPU_DISPATCH(logical_or_stub, &logical_or_kernel);
+REGISTER_CPU_DISPATCH(logical_xor_stub, &logical_xor_kernel);
 REGISTER_CPU_DISPATCH(where_stub, &where_kernel);
 REGISTER_CPU_DISPATCH(gelu_backward_stub, &gelu_backward_kernel);
 REGISTER_CPU_DISPATCH(masked_fill_stub, &masked_fill_kernel);

@@ -30,22 +30,29 @@ void relu_kernel(TensorIterator& iter) {
   });
 }
 
-// Computed in float for float16/bfloat16 (x is the widened value). exp and
-// sigmoid get a vectorised float32 path below; these are their generic loops.
-#define FLOAT_UNARY_KERNEL(name, expr)                                      \
-  void name##_generic_kernel(TensorIterator& iter) {                        \
-    AT_DISPATCH_FLOATING_TYPES(iter.common_dtype(), #name, [&] {            \
-      cpu_kernel(iter, [](scalar_t x_) -> scalar_t {                        \
-        using M = c10::opmath_t<scalar_t>;                                  \
-        const M x = x_;                                                     \
-        return expr;                                                        \
-      });                                                                   \
-    });                                                                     \
-  }
+// The shared formulas (native/UnaryFunctors.h) in the CPU loop, computed in
+// float for float16/bfloat16. exp, sigmoid and tanh get a vectorised float32
+// path below; these are their generic loops.
+template <typename Formula>
+void float_unary_loop(TensorIterator& iter, const char* name) {
+  AT_DISPATCH_FLOATING_TYPES(iter.common_dtype(), name, [&] {
+    cpu_kernel(iter, [](scalar_t x) -> scalar_t { return apply_formula<Formula>(x); });
+  });
+}
 
-AT_FOR_EACH_FLOAT_UNARY_OP(FLOAT_UNARY_KERNEL)
-
-#undef FLOAT_UNARY_KERNEL
+void exp_generic_kernel(TensorIterator& iter) { float_unary_loop<exp_formula>(iter, "exp"); }
+void log_kernel(TensorIterator& iter) { float_unary_loop<log_formula>(iter, "log"); }
+void sqrt_kernel(TensorIterator& iter) { float_unary_loop<sqrt_formula>(iter, "sqrt"); }
+void reciprocal_kernel(TensorIterator& iter) { float_unary_loop<reciprocal_formula>(iter, "reciprocal"); }
+void sigmoid_generic_kernel(TensorIterator& iter) { float_unary_loop<sigmoid_formula>(iter, "sigmoid"); }
+void tanh_generic_kernel(TensorIterator& iter) { float_unary_loop<tanh_formula>(iter, "tanh"); }
+void log1p_kernel(TensorIterator& iter) { float_unary_loop<log1p_formula>(iter, "log1p"); }
+void expm1_kernel(TensorIterator& iter) { float_unary_loop<expm1_formula>(iter, "expm1"); }
+void rsqrt_kernel(TensorIterator& iter) { float_unary_loop<rsqrt_formula>(iter, "rsqrt"); }
+void sin_kernel(TensorIterator& iter) { float_unary_loop<sin_formula>(iter, "sin"); }
+void cos_kernel(TensorIterator& iter) { float_unary_loop<cos_formula>(iter, "cos"); }
+void gelu_kernel(TensorIterator& iter) { float_unary_loop<gelu_formula>(iter, "gelu"); }
+void gelu_tanh_kernel(TensorIterator& iter) { float_unary_loop<gelu_tanh_formula>(iter, "gelu_tanh"); }
 
 // Dense float32 goes through the vectorised loops of VecMath.
 template <void (*Fast)(const float*, float*, int64_t), void (*Generic)(TensorIterator&)>
@@ -64,15 +71,17 @@ void sigmoid_kernel(TensorIterator& iter) { float32_fast_path<&vec::sigmoid, &si
 void tanh_kernel(TensorIterator& iter) { float32_fast_path<&vec::tanh, &tanh_generic_kernel>(iter); }
 
 // Rounding ops: identity on integers (PyTorch returns a copy).
-#define ROUNDING_KERNEL(name, Op)                                               \
-  void name##_kernel(TensorIterator& iter) {                                   \
-    AT_DISPATCH_ALL_TYPES(iter.common_dtype(), #name, [&] {                   \
-      cpu_kernel(iter, [](scalar_t x) -> scalar_t { return round_with<Op>(x); }); \
-    });                                                                         \
-  }
-AT_FOR_EACH_ROUNDING_OP(ROUNDING_KERNEL)
+template <typename Formula>
+void rounding_loop(TensorIterator& iter, const char* name) {
+  AT_DISPATCH_ALL_TYPES(iter.common_dtype(), name, [&] {
+    cpu_kernel(iter, [](scalar_t x) -> scalar_t { return round_with<Formula>(x); });
+  });
+}
 
-#undef ROUNDING_KERNEL
+void floor_kernel(TensorIterator& iter) { rounding_loop<floor_formula>(iter, "floor"); }
+void ceil_kernel(TensorIterator& iter) { rounding_loop<ceil_formula>(iter, "ceil"); }
+void round_kernel(TensorIterator& iter) { rounding_loop<round_formula>(iter, "round"); }
+void trunc_kernel(TensorIterator& iter) { rounding_loop<trunc_formula>(iter, "trunc"); }
 
 void sign_kernel(TensorIterator& iter) {
   AT_DISPATCH_ALL_TYPES_AND_BOOL(iter.common_dtype(), "sign", [&] {
@@ -87,15 +96,16 @@ void bitwise_not_kernel(TensorIterator& iter) {
 }
 
 // Bool results: the input keeps its dtype, the output is bool.
-#define PREDICATE_KERNEL(name, Op)                                                  \
-  void name##_kernel(TensorIterator& iter) {                                        \
-    AT_DISPATCH_ALL_TYPES_AND_BOOL(iter.common_dtype(), #name, [&] {                \
-      cpu_kernel(iter, [](scalar_t x) -> bool { return float_predicate<Op>(x); });       \
-    });                                                                              \
-  }
-AT_FOR_EACH_FLOAT_PREDICATE(PREDICATE_KERNEL)
+template <typename Formula>
+void predicate_loop(TensorIterator& iter, const char* name) {
+  AT_DISPATCH_ALL_TYPES_AND_BOOL(iter.common_dtype(), name, [&] {
+    cpu_kernel(iter, [](scalar_t x) -> bool { return float_predicate<Formula>(x); });
+  });
+}
 
-#undef PREDICATE_KERNEL
+void isnan_kernel(TensorIterator& iter) { predicate_loop<isnan_formula>(iter, "isnan"); }
+void isfinite_kernel(TensorIterator& iter) { predicate_loop<isfinite_formula>(iter, "isfinite"); }
+void isinf_kernel(TensorIterator& iter) { predicate_loop<isinf_formula>(iter, "isinf"); }
 
 void logical_not_kernel(TensorIterator& iter) {
   AT_DISPATCH_ALL_TYPES_AND_BOOL(iter.common_dtype(), "logical_not", [&] {
@@ -109,18 +119,18 @@ REGISTER_CPU_DISPATCH(neg_stub, &neg_kernel);
 REGISTER_CPU_DISPATCH(abs_stub, &abs_kernel);
 REGISTER_CPU_DISPATCH(relu_stub, &relu_kernel);
 REGISTER_CPU_DISPATCH(exp_stub, &exp_kernel);
-REGISTER_CPU_DISPATCH(log_stub, &log_generic_kernel);
-REGISTER_CPU_DISPATCH(sqrt_stub, &sqrt_generic_kernel);
-REGISTER_CPU_DISPATCH(reciprocal_stub, &reciprocal_generic_kernel);
+REGISTER_CPU_DISPATCH(log_stub, &log_kernel);
+REGISTER_CPU_DISPATCH(sqrt_stub, &sqrt_kernel);
+REGISTER_CPU_DISPATCH(reciprocal_stub, &reciprocal_kernel);
 REGISTER_CPU_DISPATCH(sigmoid_stub, &sigmoid_kernel);
 REGISTER_CPU_DISPATCH(tanh_stub, &tanh_kernel);
-REGISTER_CPU_DISPATCH(log1p_stub, &log1p_generic_kernel);
-REGISTER_CPU_DISPATCH(expm1_stub, &expm1_generic_kernel);
-REGISTER_CPU_DISPATCH(rsqrt_stub, &rsqrt_generic_kernel);
-REGISTER_CPU_DISPATCH(sin_stub, &sin_generic_kernel);
-REGISTER_CPU_DISPATCH(cos_stub, &cos_generic_kernel);
-REGISTER_CPU_DISPATCH(gelu_stub, &gelu_generic_kernel);
-REGISTER_CPU_DISPATCH(gelu_tanh_stub, &gelu_tanh_generic_kernel);
+REGISTER_CPU_DISPATCH(log1p_stub, &log1p_kernel);
+REGISTER_CPU_DISPATCH(expm1_stub, &expm1_kernel);
+REGISTER_CPU_DISPATCH(rsqrt_stub, &rsqrt_kernel);
+REGISTER_CPU_DISPATCH(sin_stub, &sin_kernel);
+REGISTER_CPU_DISPATCH(cos_stub, &cos_kernel);
+REGISTER_CPU_DISPATCH(gelu_stub, &gelu_kernel);
+REGISTER_CPU_DISPATCH(gelu_tanh_stub, &gelu_tanh_kernel);
 REGISTER_CPU_DISPATCH(sign_stub, &sign_kernel);
 REGISTER_CPU_DISPATCH(floor_stub, &floor_kernel);
 REGISTER_CPU_DISPATCH(ceil_stub, &ceil_kernel);

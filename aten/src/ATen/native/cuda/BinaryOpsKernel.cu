@@ -84,18 +84,23 @@ BITWISE_KERNEL(bitwise_or, BitOr)
 BITWISE_KERNEL(bitwise_xor, BitXor)
 #undef BITWISE_KERNEL
 
-#define PREDICATE_KERNEL(name, expr)                                       \
-  void name##_kernel_cuda(TensorIterator& iter) {                          \
-    AT_DISPATCH_ALL_TYPES_AND_BOOL(iter.common_dtype(), #name "_cuda", [&] { \
-      gpu_kernel(iter, [] GPU_LAMBDA(scalar_t x_, scalar_t y_) -> bool {   \
-        const c10::opmath_t<scalar_t> x = x_, y = y_;                      \
-        return expr;                                                       \
-      });                                                                  \
-    });                                                                    \
-  }
+// Bool results computed on the promoted inputs (native/BinaryFunctors.h).
+template <typename Formula>
+void predicate_loop(TensorIterator& iter, const char* name) {
+  AT_DISPATCH_ALL_TYPES_AND_BOOL(iter.common_dtype(), name, [&] {
+    gpu_kernel(iter, [] GPU_LAMBDA(scalar_t x, scalar_t y) -> bool { return apply_predicate<Formula>(x, y); });
+  });
+}
 
-AT_FOR_EACH_BINARY_PREDICATE(PREDICATE_KERNEL)
-#undef PREDICATE_KERNEL
+void eq_kernel_cuda(TensorIterator& iter) { predicate_loop<eq_formula>(iter, "eq_cuda"); }
+void ne_kernel_cuda(TensorIterator& iter) { predicate_loop<ne_formula>(iter, "ne_cuda"); }
+void lt_kernel_cuda(TensorIterator& iter) { predicate_loop<lt_formula>(iter, "lt_cuda"); }
+void le_kernel_cuda(TensorIterator& iter) { predicate_loop<le_formula>(iter, "le_cuda"); }
+void gt_kernel_cuda(TensorIterator& iter) { predicate_loop<gt_formula>(iter, "gt_cuda"); }
+void ge_kernel_cuda(TensorIterator& iter) { predicate_loop<ge_formula>(iter, "ge_cuda"); }
+void logical_and_kernel_cuda(TensorIterator& iter) { predicate_loop<logical_and_formula>(iter, "logical_and_cuda"); }
+void logical_or_kernel_cuda(TensorIterator& iter) { predicate_loop<logical_or_formula>(iter, "logical_or_cuda"); }
+void logical_xor_kernel_cuda(TensorIterator& iter) { predicate_loop<logical_xor_formula>(iter, "logical_xor_cuda"); }
 
 void gelu_backward_kernel_cuda(TensorIterator& iter, bool tanh_form) {
   AT_DISPATCH_FLOATING_TYPES(iter.common_dtype(), "gelu_backward_cuda", [&] {
@@ -132,9 +137,15 @@ REGISTER_CUDA_DISPATCH(maximum_stub, &maximum_kernel_cuda);
 REGISTER_CUDA_DISPATCH(bitwise_and_stub, &bitwise_and_kernel_cuda);
 REGISTER_CUDA_DISPATCH(bitwise_or_stub, &bitwise_or_kernel_cuda);
 REGISTER_CUDA_DISPATCH(bitwise_xor_stub, &bitwise_xor_kernel_cuda);
-#define REGISTER_PREDICATE(name, expr) REGISTER_CUDA_DISPATCH(name##_stub, &name##_kernel_cuda);
-AT_FOR_EACH_BINARY_PREDICATE(REGISTER_PREDICATE)
-#undef REGISTER_PREDICATE
+REGISTER_CUDA_DISPATCH(eq_stub, &eq_kernel_cuda);
+REGISTER_CUDA_DISPATCH(ne_stub, &ne_kernel_cuda);
+REGISTER_CUDA_DISPATCH(lt_stub, &lt_kernel_cuda);
+REGISTER_CUDA_DISPATCH(le_stub, &le_kernel_cuda);
+REGISTER_CUDA_DISPATCH(gt_stub, &gt_kernel_cuda);
+REGISTER_CUDA_DISPATCH(ge_stub, &ge_kernel_cuda);
+REGISTER_CUDA_DISPATCH(logical_and_stub, &logical_and_kernel_cuda);
+REGISTER_CUDA_DISPATCH(logical_or_stub, &logical_or_kernel_cuda);
+REGISTER_CUDA_DISPATCH(logical_xor_stub, &logical_xor_kernel_cuda);
 REGISTER_CUDA_DISPATCH(where_stub, &where_kernel_cuda);
 REGISTER_CUDA_DISPATCH(masked_fill_stub, &masked_fill_kernel_cuda);
 

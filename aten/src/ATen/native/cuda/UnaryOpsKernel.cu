@@ -26,27 +26,40 @@ void relu_kernel_cuda(TensorIterator& iter) {
   });
 }
 
-#define FLOAT_UNARY_KERNEL(name, expr)                                    \
-  void name##_kernel_cuda(TensorIterator& iter) {                         \
-    AT_DISPATCH_FLOATING_TYPES(iter.common_dtype(), #name "_cuda", [&] {  \
-      gpu_kernel(iter, [] GPU_LAMBDA(scalar_t x_) -> scalar_t {           \
-        using M = c10::opmath_t<scalar_t>;                                \
-        const M x = x_;                                                   \
-        return expr;                                                      \
-      });                                                                 \
-    });                                                                   \
-  }
-AT_FOR_EACH_FLOAT_UNARY_OP(FLOAT_UNARY_KERNEL)
-#undef FLOAT_UNARY_KERNEL
+// The shared formulas (native/UnaryFunctors.h) in the CUDA loop, computed in
+// float for float16/bfloat16.
+template <typename Formula>
+void float_unary_loop(TensorIterator& iter, const char* name) {
+  AT_DISPATCH_FLOATING_TYPES(iter.common_dtype(), name, [&] {
+    gpu_kernel(iter, [] GPU_LAMBDA(scalar_t x) -> scalar_t { return apply_formula<Formula>(x); });
+  });
+}
 
-#define ROUNDING_KERNEL(name, Op)                                               \
-  void name##_kernel_cuda(TensorIterator& iter) {                                   \
-    AT_DISPATCH_ALL_TYPES(iter.common_dtype(), #name "_cuda", [&] {                   \
-      gpu_kernel(iter, [] GPU_LAMBDA(scalar_t x) -> scalar_t { return round_with<Op>(x); }); \
-    });                                                                         \
-  }
-AT_FOR_EACH_ROUNDING_OP(ROUNDING_KERNEL)
-#undef ROUNDING_KERNEL
+void exp_kernel_cuda(TensorIterator& iter) { float_unary_loop<exp_formula>(iter, "exp_cuda"); }
+void log_kernel_cuda(TensorIterator& iter) { float_unary_loop<log_formula>(iter, "log_cuda"); }
+void sqrt_kernel_cuda(TensorIterator& iter) { float_unary_loop<sqrt_formula>(iter, "sqrt_cuda"); }
+void reciprocal_kernel_cuda(TensorIterator& iter) { float_unary_loop<reciprocal_formula>(iter, "reciprocal_cuda"); }
+void sigmoid_kernel_cuda(TensorIterator& iter) { float_unary_loop<sigmoid_formula>(iter, "sigmoid_cuda"); }
+void tanh_kernel_cuda(TensorIterator& iter) { float_unary_loop<tanh_formula>(iter, "tanh_cuda"); }
+void log1p_kernel_cuda(TensorIterator& iter) { float_unary_loop<log1p_formula>(iter, "log1p_cuda"); }
+void expm1_kernel_cuda(TensorIterator& iter) { float_unary_loop<expm1_formula>(iter, "expm1_cuda"); }
+void rsqrt_kernel_cuda(TensorIterator& iter) { float_unary_loop<rsqrt_formula>(iter, "rsqrt_cuda"); }
+void sin_kernel_cuda(TensorIterator& iter) { float_unary_loop<sin_formula>(iter, "sin_cuda"); }
+void cos_kernel_cuda(TensorIterator& iter) { float_unary_loop<cos_formula>(iter, "cos_cuda"); }
+void gelu_kernel_cuda(TensorIterator& iter) { float_unary_loop<gelu_formula>(iter, "gelu_cuda"); }
+void gelu_tanh_kernel_cuda(TensorIterator& iter) { float_unary_loop<gelu_tanh_formula>(iter, "gelu_tanh_cuda"); }
+
+template <typename Formula>
+void rounding_loop(TensorIterator& iter, const char* name) {
+  AT_DISPATCH_ALL_TYPES(iter.common_dtype(), name, [&] {
+    gpu_kernel(iter, [] GPU_LAMBDA(scalar_t x) -> scalar_t { return round_with<Formula>(x); });
+  });
+}
+
+void floor_kernel_cuda(TensorIterator& iter) { rounding_loop<floor_formula>(iter, "floor_cuda"); }
+void ceil_kernel_cuda(TensorIterator& iter) { rounding_loop<ceil_formula>(iter, "ceil_cuda"); }
+void round_kernel_cuda(TensorIterator& iter) { rounding_loop<round_formula>(iter, "round_cuda"); }
+void trunc_kernel_cuda(TensorIterator& iter) { rounding_loop<trunc_formula>(iter, "trunc_cuda"); }
 
 void sign_kernel_cuda(TensorIterator& iter) {
   AT_DISPATCH_ALL_TYPES_AND_BOOL(iter.common_dtype(), "sign_cuda", [&] {
@@ -60,14 +73,16 @@ void bitwise_not_kernel_cuda(TensorIterator& iter) {
   });
 }
 
-#define PREDICATE_KERNEL(name, Op)                                                  \
-  void name##_kernel_cuda(TensorIterator& iter) {                                        \
-    AT_DISPATCH_ALL_TYPES_AND_BOOL(iter.common_dtype(), #name "_cuda", [&] {                \
-      gpu_kernel(iter, [] GPU_LAMBDA(scalar_t x) -> bool { return float_predicate<Op>(x); });       \
-    });                                                                              \
-  }
-AT_FOR_EACH_FLOAT_PREDICATE(PREDICATE_KERNEL)
-#undef PREDICATE_KERNEL
+template <typename Formula>
+void predicate_loop(TensorIterator& iter, const char* name) {
+  AT_DISPATCH_ALL_TYPES_AND_BOOL(iter.common_dtype(), name, [&] {
+    gpu_kernel(iter, [] GPU_LAMBDA(scalar_t x) -> bool { return float_predicate<Formula>(x); });
+  });
+}
+
+void isnan_kernel_cuda(TensorIterator& iter) { predicate_loop<isnan_formula>(iter, "isnan_cuda"); }
+void isfinite_kernel_cuda(TensorIterator& iter) { predicate_loop<isfinite_formula>(iter, "isfinite_cuda"); }
+void isinf_kernel_cuda(TensorIterator& iter) { predicate_loop<isinf_formula>(iter, "isinf_cuda"); }
 
 void logical_not_kernel_cuda(TensorIterator& iter) {
   AT_DISPATCH_ALL_TYPES_AND_BOOL(iter.common_dtype(), "logical_not_cuda", [&] {
@@ -80,11 +95,26 @@ void logical_not_kernel_cuda(TensorIterator& iter) {
 REGISTER_CUDA_DISPATCH(neg_stub, &neg_kernel_cuda);
 REGISTER_CUDA_DISPATCH(abs_stub, &abs_kernel_cuda);
 REGISTER_CUDA_DISPATCH(relu_stub, &relu_kernel_cuda);
-#define REGISTER_NAMED(name, ...) REGISTER_CUDA_DISPATCH(name##_stub, &name##_kernel_cuda);
-AT_FOR_EACH_FLOAT_UNARY_OP(REGISTER_NAMED)
-AT_FOR_EACH_ROUNDING_OP(REGISTER_NAMED)
-AT_FOR_EACH_FLOAT_PREDICATE(REGISTER_NAMED)
-#undef REGISTER_NAMED
+REGISTER_CUDA_DISPATCH(exp_stub, &exp_kernel_cuda);
+REGISTER_CUDA_DISPATCH(log_stub, &log_kernel_cuda);
+REGISTER_CUDA_DISPATCH(sqrt_stub, &sqrt_kernel_cuda);
+REGISTER_CUDA_DISPATCH(reciprocal_stub, &reciprocal_kernel_cuda);
+REGISTER_CUDA_DISPATCH(sigmoid_stub, &sigmoid_kernel_cuda);
+REGISTER_CUDA_DISPATCH(tanh_stub, &tanh_kernel_cuda);
+REGISTER_CUDA_DISPATCH(log1p_stub, &log1p_kernel_cuda);
+REGISTER_CUDA_DISPATCH(expm1_stub, &expm1_kernel_cuda);
+REGISTER_CUDA_DISPATCH(rsqrt_stub, &rsqrt_kernel_cuda);
+REGISTER_CUDA_DISPATCH(sin_stub, &sin_kernel_cuda);
+REGISTER_CUDA_DISPATCH(cos_stub, &cos_kernel_cuda);
+REGISTER_CUDA_DISPATCH(gelu_stub, &gelu_kernel_cuda);
+REGISTER_CUDA_DISPATCH(gelu_tanh_stub, &gelu_tanh_kernel_cuda);
+REGISTER_CUDA_DISPATCH(floor_stub, &floor_kernel_cuda);
+REGISTER_CUDA_DISPATCH(ceil_stub, &ceil_kernel_cuda);
+REGISTER_CUDA_DISPATCH(round_stub, &round_kernel_cuda);
+REGISTER_CUDA_DISPATCH(trunc_stub, &trunc_kernel_cuda);
+REGISTER_CUDA_DISPATCH(isnan_stub, &isnan_kernel_cuda);
+REGISTER_CUDA_DISPATCH(isfinite_stub, &isfinite_kernel_cuda);
+REGISTER_CUDA_DISPATCH(isinf_stub, &isinf_kernel_cuda);
 REGISTER_CUDA_DISPATCH(sign_stub, &sign_kernel_cuda);
 REGISTER_CUDA_DISPATCH(bitwise_not_stub, &bitwise_not_kernel_cuda);
 REGISTER_CUDA_DISPATCH(logical_not_stub, &logical_not_kernel_cuda);
