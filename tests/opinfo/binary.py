@@ -137,6 +137,10 @@ BINARY_OPS = [
     OpInfo("div", lambda a, b: np.true_divide(a, b), FLOATS + INTS,
            lambda op, d, rng: binary_samples(op, d, rng, nonzero_rhs=True),
            result_dtype=float_result, inplace=True, supports_out=True,
+           known_values=lambda: [
+               KnownValue((torch.tensor([-0.6], dtype=torch.float64), torch.tensor([-0.1], dtype=torch.float64)),
+                          {"rounding_mode": None}, torch.tensor([-10.0], dtype=torch.float64), grad_of=0,
+                          why="rounding_mode=None is true division, with its gradient (not zero)")],
            error_inputs=shape_mismatch("div", r"div\(\) received an invalid combination of arguments - got "
                                               r"\(Tensor, str\), but expected one of:\n \* \(Tensor input, Tensor other")),
     OpInfo("div", lambda a, b, rounding_mode: _trunc_div(np.asarray(a), np.asarray(b)), NUMERIC,
