@@ -83,14 +83,17 @@ def check_upload(files: list[str], pypi_name: str, version: str) -> None:
     for path in files:
         base = os.path.basename(path)
         name, got = file_identity(path)
+        wrong = []
         if normalize(name) != normalize(pypi_name):
-            problems.append(f"{base}: distribution name {name!r}; this project publishes to PyPI only as "
-                            f"{pypi_name!r} (ci/matrix.toml [names] pypi)")
+            wrong.append(f"distribution name {name!r}; this project publishes to PyPI only as {pypi_name!r} "
+                         "(ci/matrix.toml [names] pypi)")
         if got != version:
-            problems.append(f"{base}: version {got!r}, but version.txt says {version!r} (PyPI takes no local label)")
+            wrong.append(f"version {got!r}, but version.txt says {version!r} (PyPI takes no local label)")
         stem = pypi_wheel.wheel_stem(pypi_name)
         if not (base.startswith(f"{stem}-{version}-") or base == f"{stem}-{version}.tar.gz"):
-            problems.append(f"{base}: the file name does not start with {stem}-{version}")
+            wrong.append(f"the file name does not start with {stem}-{version}")
+        if wrong:
+            problems.append(f"{base}: " + "; ".join(wrong))
     if problems:
         raise ReleaseError("refusing to upload to PyPI:\n  " + "\n  ".join(problems))
 
