@@ -21,7 +21,7 @@ fi
 venv="$REPO_ROOT/build/test-venv"
 log "installing $(basename "$wheel") and the test requirements into a fresh environment"
 fresh_venv "$venv"
-"$venv/bin/python" -m pip install -q "$wheel" -r "$REPO_ROOT/tests/requirements.txt"
+"$venv/bin/python" -m pip install -q "$wheel" -r "$REPO_ROOT/tests/requirements-typing.txt"
 
 # The tests and their configuration, copied where no checkout is in sight.
 workdir="$(mktemp -d)"

@@ -38,7 +38,7 @@ WRONG_PROGRAM = textwrap.dedent("""
 
 
 def mypy(tmp_path, source):
-    pytest.importorskip("mypy", reason="mypy is in tests/requirements.txt; this environment lacks it")
+    pytest.importorskip("mypy", reason="mypy comes with tests/requirements-typing.txt (README's test command)")
     path = tmp_path / "program.py"
     path.write_text(source)
     proc = subprocess.run([sys.executable, "-m", "mypy", "--no-incremental", "--cache-dir", str(tmp_path / "cache"),
