@@ -86,7 +86,9 @@ cmake --build "$work/cmake"
 log "the torch package in $pkgs/torch"
 rm -rf "$pkgs/torch"
 cmake --install "$work/cmake" --prefix "$pkgs/torch" >/dev/null
-(cd "$root/torch" && find . -name '*.py' -not -path './include/*' -not -name version.py) | while read -r f; do
+# The package's Python files and its PEP 561 marker, as setup.py packs them.
+(cd "$root/torch" && find . \( -name '*.py' -o -name py.typed \) -not -path './include/*' -not -name version.py) |
+while read -r f; do
   install -D -m 644 "$root/torch/$f" "$pkgs/torch/$f"
 done
 (cd "$root" && "$tools_python" -c "
