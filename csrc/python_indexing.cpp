@@ -162,4 +162,52 @@ int THPVariable_setitem(PyObject* self, PyObject* index, PyObject* value) {
   END_HANDLE_TH_ERRORS_RET(-1)
 }
 
+namespace {
+
+// Tensor._index_put_(indices, values, accumulate): index_put_ with a tuple of
+// tensors or None, one per leading dim (torch/_tensor.py's index_put_).
+PyObject* tensor_index_put_(PyObject* self, PyObject* args) {
+  HANDLE_TH_ERRORS
+  PyObject *indices = nullptr, *values = nullptr;
+  int accumulate = 0;
+  if (!PyArg_ParseTuple(args, "OOp", &indices, &values, &accumulate)) return nullptr;
+  if (!PyTuple_Check(indices) && !PyList_Check(indices)) {
+    throw c10::TypeError("index_put_(): argument 'indices' must be tuple of Tensors, not " + python_type_name(indices));
+  }
+  if (!THPVariable_Check(values)) {
+    throw c10::TypeError("index_put_(): argument 'values' must be Tensor, not " + python_type_name(values));
+  }
+  PyObject* seq = PySequence_Fast(indices, "indices");
+  if (!seq) return nullptr;
+  std::vector<std::optional<at::Tensor>> tensors;
+  for (Py_ssize_t i = 0, n = fast_size(seq); i < n; ++i) {
+    PyObject* item = fast_item(seq, i);
+    if (item == Py_None) {
+      tensors.emplace_back(std::nullopt);
+    } else if (THPVariable_Check(item)) {
+      tensors.emplace_back(THPVariable_Unpack(item));
+    } else {
+      Py_DECREF(seq);
+      throw c10::TypeError("index_put_(): expected Tensor or None in 'indices', but element " + std::to_string(i) +
+                           " is " + python_type_name(item));
+    }
+  }
+  Py_DECREF(seq);
+  const at::Tensor& t = THPVariable_Unpack(self);
+  {
+    GILRelease no_gil;
+    t.index_put_(tensors, THPVariable_Unpack(values), accumulate != 0);
+  }
+  Py_INCREF(self);
+  return self;
+  END_HANDLE_TH_ERRORS
+}
+
+}  // namespace
+
+PyMethodDef tensor_indexing_methods[] = {
+    {"_index_put_", tensor_index_put_, METH_VARARGS, "_index_put_(indices, values, accumulate)"},
+    {nullptr, nullptr, 0, nullptr},
+};
+
 }  // namespace torch

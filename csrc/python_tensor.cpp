@@ -224,6 +224,7 @@ std::vector<PyMethodDef> all_methods() {
   for (PyMethodDef* m = generated_tensor_methods(); m->ml_name; ++m) methods.push_back(*m);
   for (PyMethodDef* m = tensor_interop_methods; m->ml_name; ++m) methods.push_back(*m);
   for (PyMethodDef* m = tensor_autograd_methods; m->ml_name; ++m) methods.push_back(*m);
+  for (PyMethodDef* m = tensor_indexing_methods; m->ml_name; ++m) methods.push_back(*m);
   methods.push_back({nullptr, nullptr, 0, nullptr});
   return methods;
 }

@@ -34,6 +34,7 @@ int THPVariable_setitem(PyObject* self, PyObject* index, PyObject* value);
 PyMethodDef* generated_tensor_methods();
 extern PyMethodDef tensor_interop_methods[];  // __dlpack__, __dlpack_device__
 extern PyMethodDef tensor_autograd_methods[];  // detach, requires_grad_, ...
+extern PyMethodDef tensor_indexing_methods[];  // _index_put_
 extern PyGetSetDef tensor_autograd_properties[];  // requires_grad, grad, grad_fn, ...
 void init_autograd(PyObject* module);
 void init_interop(PyObject* module);

@@ -99,8 +99,14 @@ def test_tensor_helpers():
     assert torch.movedim(torch.zeros(2, 3, 4), 0, -1).shape == (3, 4, 2)
     assert torch.allclose(t, t + 1e-9) and not torch.equal(t, t + 1)
     assert torch.broadcast_shapes((2, 1), (3,)) == (2, 3)
-    with pytest.raises(RuntimeError, match="accelerator"):
-        t.pin_memory()
+    if torch.cuda.is_available():
+        pinned = t.pin_memory()  # an ordinary copy: page-locking is not implemented
+        assert torch.equal(pinned, t) and pinned.data_ptr() != t.data_ptr() and pinned.is_pinned() is False
+        with pytest.raises(RuntimeError, match="only dense CPU tensors can be pinned"):
+            t.cuda().pin_memory()
+    else:
+        with pytest.raises(RuntimeError, match="accelerator"):
+            t.pin_memory()
     assert t.is_pinned() is False
 
 
@@ -164,6 +170,49 @@ def test_autograd_function_backward_and_errors():
         Raises.apply(x).sum().backward()
     with torch.no_grad():
         assert Exp.apply(x).grad_fn is None
+
+
+def test_autograd_function_needs_input_grad_and_mark_dirty():
+    seen = []
+
+    class ScaleBy(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x, w, k):
+            ctx.save_for_backward(x, w)
+            ctx.k = k
+            return x * w * k
+
+        @staticmethod
+        def backward(ctx, grad):
+            seen.append(ctx.needs_input_grad)
+            x, w = ctx.saved_tensors
+            return (grad * w * ctx.k if ctx.needs_input_grad[0] else None,
+                    grad * x * ctx.k if ctx.needs_input_grad[1] else None, None)
+
+    x, w = torch.tensor([1.0, 2.0], requires_grad=True), torch.tensor([3.0, 4.0])
+    ScaleBy.apply(x, w, 2.0).sum().backward()
+    assert seen == [(True, False, False)] and torch.equal(x.grad, torch.tensor([6.0, 8.0])) and w.grad is None
+
+    class AddOneInPlace(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            x.add_(1)
+            ctx.mark_dirty(x)
+            return x
+
+        @staticmethod
+        def backward(ctx, grad):
+            return grad * 3
+
+    a = torch.tensor([1.0, 2.0], requires_grad=True)
+    b = a * 1
+    out = AddOneInPlace.apply(b)
+    assert out is b and torch.equal(b, torch.tensor([2.0, 3.0]))  # the input itself, modified
+    assert b.grad_fn.name() == "AddOneInPlaceBackward" and b._version > 0
+    b.sum().backward()
+    assert torch.equal(a.grad, torch.tensor([3.0, 3.0]))
+    with pytest.raises(RuntimeError, match="leaf Variable that requires grad"):
+        AddOneInPlace.apply(torch.ones(2, requires_grad=True))
 
 
 def test_autograd_function_frees_its_graph():

@@ -259,7 +259,15 @@ def _f64(*shape):
     return torch.randn(*shape, dtype=torch.float64)
 
 
+def _index_put_case(x, v, u):
+    y = (x * 1).t()  # a non-contiguous view: written through a contiguous copy
+    y[torch.tensor([1, 3])] = v  # overwritten rows pass no gradient to x
+    w = (x * 2).index_put((torch.tensor([0, 0, 2]),), u, accumulate=True)  # repeated rows add up
+    return torch.cat([y.reshape(-1), w.reshape(-1)])
+
+
 GRADCHECKED_HERE = {
+    "_index_put_rows_": (_index_put_case, (_f64(3, 4), _f64(2, 3), _f64(3, 4))),
     "_lstm_cell": (lambda g, c: torch._lstm_cell(g, c)[0] + torch._lstm_cell(g, c)[1].sum(), (_f64(2, 8), _f64(2, 2))),
     "_to_copy": (lambda x: x.to(torch.float64, copy=True), (_f64(3),)),
     "as_strided": (lambda x: x.as_strided((2, 2), (1, 2), 1), (_f64(6),)),
@@ -296,3 +304,27 @@ def test_gradcheck_formulas_without_records(name):
     fn, inputs = GRADCHECKED_HERE[name]
     leaves = [t.detach().requires_grad_(True) for t in inputs]
     assert torch.autograd.gradcheck(fn, leaves)
+
+
+def test_a_view_reads_the_history_its_base_has_now():
+    """An in-place op on the base or on a sibling view after a view was taken:
+    the view's gradient flows through that write (as in PyTorch), not around it."""
+    x = torch.ones(3, 4, requires_grad=True)
+    b = x * 2
+    y, z = b.t(), b[0]
+    z.mul_(5)  # through a sibling view
+    y.sum().backward()
+    assert torch.equal(x.grad, torch.tensor([[10.0] * 4, [2.0] * 4, [2.0] * 4]))
+    assert y.grad_fn.name() == "AsStridedBackward0"
+
+    x = torch.zeros(3, 4, requires_grad=True)
+    y = (x * 2).t()
+    y[torch.tensor([1])] = 3.0  # integer-index write into a transposed view
+    y.sum().backward()
+    assert torch.equal(x.grad, torch.tensor([[2.0, 0.0, 2.0, 2.0]] * 3))
+
+    x = torch.zeros(3, requires_grad=True)
+    h = x * 2
+    h[torch.tensor([0, 0])] = torch.tensor([5.0, 6.0])
+    h.sum().backward()
+    assert torch.equal(x.grad, torch.tensor([0.0, 2.0, 2.0]))

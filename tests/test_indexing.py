@@ -146,3 +146,20 @@ def test_advanced_index_errors():
         t[torch.tensor([0.0])]
     with pytest.raises(RuntimeError, match=r"shape mismatch: value tensor of shape \[3, 5\] cannot be broadcast to indexing result of shape \[2, 4\]"):
         t[torch.tensor([0, 1])] = torch.ones(3, 5)
+
+
+def test_index_put_function_and_methods():
+    x = torch.zeros(5)
+    rows = torch.tensor([1, 1, 3])
+    assert x.index_put_((rows,), torch.ones(3), accumulate=True) is x
+    assert x.tolist() == [0.0, 2.0, 0.0, 1.0, 0.0]
+    y = torch.index_put(x, [rows], torch.tensor(7.0))  # a copy; a 0-d value broadcasts
+    assert y.tolist() == [0.0, 7.0, 0.0, 7.0, 0.0] and x.tolist() == [0.0, 2.0, 0.0, 1.0, 0.0]
+    m = torch.zeros(2, 3)
+    torch.index_put_(m, (None, torch.tensor([0, 2])), torch.tensor([1.0, 2.0]))
+    assert m.tolist() == [[1.0, 0.0, 2.0], [1.0, 0.0, 2.0]]
+    assert m.index_put((torch.tensor([1]),), torch.tensor([9.0, 9.0, 9.0])).tolist() == [[1.0, 0.0, 2.0], [9.0] * 3]
+    with pytest.raises(TypeError, match="expected Tensor or None in 'indices', but element 0 is int"):
+        x.index_put_([1], torch.ones(1))
+    with pytest.raises(IndexError, match="out of bounds"):
+        x.index_put_((torch.tensor([5]),), torch.ones(1))

@@ -246,12 +246,21 @@ class Tensor(_base):
     def is_pinned(self, device=None):
         return False
 
+    def index_put_(self, indices, values, accumulate=False):
+        return torch.functional.index_put_(self, indices, values, accumulate)
+
+    def index_put(self, indices, values, accumulate=False):
+        return torch.functional.index_put(self, indices, values, accumulate)
+
     def pin_memory(self, device=None):
-        """Page-locked host memory needs an accelerator; as PyTorch, a machine without one refuses."""
+        """Page-locked host memory needs an accelerator; as PyTorch, a machine without one refuses. With one,
+        this returns an ordinary (not page-locked) copy: page-locking is not implemented, and copies to the
+        GPU read ordinary memory all the same, synchronously (is_pinned() stays False)."""
         if not torch.cuda.is_available():
             raise RuntimeError("Cannot access accelerator device when none is available.")
-        raise NotImplementedError("pin_memory: page-locked host memory is not implemented; copies to the GPU read "
-                                  "ordinary memory")
+        if self.is_cuda:
+            raise RuntimeError(f"cannot pin '{self.type()}' only dense CPU tensors can be pinned")
+        return self.clone()
 
     def __contains__(self, element):
         if isinstance(element, (torch.Tensor, int, float, bool)):

@@ -21,6 +21,17 @@ def unbind(tensor, dim=0):
     return tuple(tensor.select(dim, i) for i in range(tensor.shape[dim]))
 
 
+def index_put_(input, indices, values, accumulate=False):
+    """input[indices] = values in place (added to what is there with accumulate=True,
+    repeated indices included); `indices` holds a tensor or None per leading dim."""
+    return input._index_put_(tuple(indices), values, bool(accumulate))
+
+
+def index_put(input, indices, values, accumulate=False):
+    """index_put_ on a copy of input."""
+    return input.clone()._index_put_(tuple(indices), values, bool(accumulate))
+
+
 def movedim(tensor, source, destination):
     src = [source] if isinstance(source, int) else list(source)
     dst = [destination] if isinstance(destination, int) else list(destination)

@@ -187,7 +187,7 @@ class FunctionSchema:
 
     @property
     def is_inplace(self) -> bool:
-        return self.name.endswith("_") and not self.name.startswith("_")
+        return self.name.endswith("_") and not self.name.startswith("__")
 
     @property
     def self_arg(self) -> Optional[Argument]:

@@ -228,6 +228,13 @@ Tensor as_strided_backward(const Tensor& grad, const Tensor& self, IntArrayRef s
   return flat.view(self.sizes());
 }
 
+Tensor index_put_rows_self_backward(const Tensor& grad, const Tensor& index, bool accumulate) {
+  if (accumulate) return grad;
+  Tensor result = grad.clone();
+  at::_index_put_rows_(result, index, zeros_for(grad, {index.numel(), grad.size(1)}), false);
+  return result;
+}
+
 Tensor index_select_backward(const Tensor& grad, IntArrayRef sizes, int64_t dim, const Tensor& index) {
   Tensor out = zeros_for(grad, sizes);
   if (sizes.empty()) return out.add(grad.reshape({}));

@@ -60,6 +60,9 @@ Tensor squeeze_backward(const Tensor& grad, IntArrayRef sizes);
 Tensor as_strided_backward(const Tensor& grad, const Tensor& self, IntArrayRef size, IntArrayRef stride,
                            std::optional<int64_t> storage_offset);
 Tensor index_select_backward(const Tensor& grad, IntArrayRef sizes, int64_t dim, const Tensor& index);
+// The gradient of the tensor rows were written into: zero on the overwritten
+// rows (all of it flows on with accumulate, which adds instead).
+Tensor index_put_rows_self_backward(const Tensor& grad, const Tensor& index, bool accumulate);
 Tensor gather_backward(const Tensor& grad, IntArrayRef sizes, int64_t dim, const Tensor& index);
 std::vector<Tensor> cat_backward(const Tensor& grad, const std::vector<std::vector<int64_t>>& sizes, int64_t dim);
 // stack: each input's slice of grad along `dim`.

@@ -32,8 +32,32 @@ void set_requires_grad(const Tensor& t, bool value) {
   materialize_meta(t)->requires_grad = value;
 }
 
+namespace {
+
+// A view whose history was recorded before an in-place op on its base (or on
+// a sibling view) would otherwise still point at the old graph, and the
+// gradient would flow around the write. As PyTorch does, such a view's
+// grad_fn becomes an as_strided view of the base's current history.
+void refresh_view_history(const Tensor& t, AutogradMeta* m) {
+  auto* impl = t.unsafeGetTensorImpl();
+  if (!m || !m->grad_fn || !impl->is_view()) return;
+  const uint32_t version = impl->version();
+  if (m->view_version == version) return;
+  std::lock_guard<std::mutex> lock(m->mutex);  // two threads reading one stale view
+  if (m->view_version == version) return;
+  const Tensor base(impl->view_base());
+  const AutogradMeta* bm = get_meta(base);
+  if (!bm || !(bm->grad_fn || bm->requires_grad)) return;
+  m->grad_fn = std::make_shared<AsStridedBackward>(base, t);
+  m->output_nr = 0;
+  m->view_version = version;
+}
+
+}  // namespace
+
 std::shared_ptr<Node> grad_fn(const Tensor& t) {
-  const AutogradMeta* m = get_meta(t);
+  AutogradMeta* m = get_meta(t);
+  refresh_view_history(t, m);
   return m ? m->grad_fn : nullptr;
 }
 
@@ -110,6 +134,7 @@ std::shared_ptr<Node> grad_accumulator(const Tensor& t) {
 Edge gradient_edge(const Tensor& t) {
   AutogradMeta* m = get_meta(t);
   if (!m) return Edge{};
+  refresh_view_history(t, m);
   if (m->grad_fn) return Edge{m->grad_fn, m->output_nr};
   if (m->requires_grad) return Edge{grad_accumulator(t), 0};
   return Edge{};
@@ -141,6 +166,7 @@ void set_history(const Tensor& result, const std::shared_ptr<Node>& fn, uint32_t
   m->output_nr = output_nr;
   m->requires_grad = false;
   m->retained.reset();
+  m->view_version = result.unsafeGetTensorImpl()->version();
 }
 
 void check_inplace(const Tensor& self, const char* op) {

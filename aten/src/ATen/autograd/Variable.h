@@ -25,6 +25,10 @@ struct TORCH_API AutogradMeta : c10::AutogradMetaInterface {
   uint32_t output_nr = 0;
   bool requires_grad = false;             // leaves only
   std::shared_ptr<GradSlot> retained;     // non-leaves after retain_grad()
+  // Views: the version counter when grad_fn was set. An in-place op on the
+  // base or on another view of it bumps the shared counter, and grad_fn then
+  // reads from the base's new history (refresh_view_history).
+  uint32_t view_version = 0;
   std::vector<Hook> hooks;                // leaves: run by AccumulateGrad
 };
 

@@ -320,7 +320,10 @@ const Tensor& index_put_(const Tensor& self, OptionalTensorList indices, const T
   for (size_t i = 0; i < order.size(); ++i) inverse[order[i]] = static_cast<int64_t>(i);
   int64_t row_len = 1;
   for (int64_t s : rest) row_len *= s;
-  const Tensor vals = values.to(self.scalar_type())
+  // A 0-d CPU value (a Python number: `x[idx] = -1.0`) joins a tensor on any device.
+  const bool cpu_number = values.dim() == 0 && values.device().type == DeviceType::CPU;
+  const Tensor moved = cpu_number ? values.to(self.device(), self.scalar_type(), false, false) : values;
+  const Tensor vals = moved.to(self.scalar_type())
                           .expand(result_shape)
                           .permute(inverse)
                           .contiguous()
