@@ -10,6 +10,8 @@ and runs the test suite there from outside the checkout; then it runs the
 examples from an installed wheel, writes wheelhouse/summary.json and a
 PEP 503 index per variant under wheelhouse/index/, and proves the index works
 by installing from it with both `pip install --index-url` and `uv pip install`.
+Last, the example extension (examples/extension) is built against each
+variant's torch, repaired, and tested beside it (ci/extension.py).
 
 The native libraries are built once per variant: every Python reuses one
 CMake build directory and one tools environment (cmake, ninja, pyyaml,
@@ -380,6 +382,18 @@ def run_examples(venvs: dict[str, str], with_training: bool) -> None:
             run([venv_python(venv), os.path.join(ROOT, "examples", example)], cwd=tempfile.gettempdir())
 
 
+def build_extensions(m: dict, venvs: dict[str, str], tools_python: str, wheelhouse: str) -> None:
+    """examples/extension built against each variant's torch (in the venv pip
+    installed it into from the index) and tested beside it in the uv-installed
+    venv (fresh, torch from the index): ci/extension.py."""
+    import extension
+
+    for vname, venv in venvs.items():
+        test_venv = venv[: -len("-pip")] + "-uv" if venv.endswith("-pip") else venv
+        extension.check_variant(vname, m["variants"][vname], venv_python(venv), venv_python(test_venv), "torch",
+                                tools_python, wheelhouse)
+
+
 def main(argv: list[str] | None = None) -> int:
     m = matrix_file.load()
     args = parse_args(argv, m)
@@ -395,6 +409,8 @@ def main(argv: list[str] | None = None) -> int:
     index_dir = write_wheelhouse(args.wheelhouse, rows, args.variants)
     venvs = check_index_installs(m, rows, args.variants, index_dir, args.pythons[one_python], tools_python)
     run_examples(venvs, with_training=not args.skip_tests)
+    if args.engine == "host" and not args.skip_tests:
+        build_extensions(m, venvs, tools_python, args.wheelhouse)
     print_table(rows)
     print(f"\nwheelhouse: {args.wheelhouse} (summary.json, index/)")
     return 1 if any(r["tests_failed"] for r in rows) else 0

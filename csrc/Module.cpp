@@ -10,6 +10,7 @@
 #include "csrc/python_device.h"
 #include "csrc/python_dtype.h"
 #include "csrc/python_size.h"
+#include "csrc/python_ops.h"
 #include "csrc/python_tensor.h"
 #include "csrc/tensor_new.h"
 #include "csrc/utils/python_arg_parser.h"
@@ -235,7 +236,7 @@ extern "C" TORCH_PYTHON_API PyObject* initModule() {
   PyUnstable_Module_SetGIL(module, Py_MOD_GIL_NOT_USED);
 #endif
   // Each step may fail with a Python error set; stop at the first.
-  for (auto init : {init_dtypes, init_device_type, init_size_type, init_tensor_type, init_interop, init_autograd}) {
+  for (auto init : {init_dtypes, init_device_type, init_size_type, init_tensor_type, init_interop, init_autograd, init_ops}) {
     init(module);
     if (PyErr_Occurred()) {
       Py_DECREF(module);
@@ -253,6 +254,8 @@ extern "C" TORCH_PYTHON_API PyObject* initModule() {
   if (!nn || PyModule_AddFunctions(nn, generated_nn_functions()) < 0) return nullptr;
   PyModule_AddObject(module, "_nn", nn);
   PyModule_AddStringConstant(module, "_version", TORCH_VERSION);
+  // The libstdc++ ABI the native libraries use: extensions must compile with the same.
+  PyModule_AddIntConstant(module, "_GLIBCXX_USE_CXX11_ABI", _GLIBCXX_USE_CXX11_ABI);
   // The oldest CPython this libtorch_python serves on the stable ABI (0: built
   // for the running Python's full API only).
 #ifdef Py_LIMITED_API

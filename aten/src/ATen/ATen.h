@@ -5,3 +5,4 @@
 #include <ATen/core/Generator.h>
 #include <ATen/core/TensorMethods.h>
 #include <ATen/Parallel.h>
+#include <ATen/TensorOperators.h>

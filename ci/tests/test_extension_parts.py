@@ -1,0 +1,49 @@
+"""ci/extension.py's checks of an extension wheel, on wheels made here: each
+promise (variant in the version, torch pinned, abi3, no torch library inside)
+is refused when broken."""
+import os
+import sys
+import zipfile
+
+import pytest
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import extension  # noqa: E402
+
+
+def make_wheel(tmp_path, name="fused_ops-0.1.0+cu130-cp39-abi3-manylinux_2_34_x86_64.whl",
+               requires=("torch==0.1.0",), extra=()):
+    path = tmp_path / name
+    with zipfile.ZipFile(path, "w") as z:
+        z.writestr("fused_ops/__init__.py", "")
+        z.writestr("fused_ops/_C.abi3.so", b"\x7fELF")
+        metadata = "Metadata-Version: 2.1\nName: fused-ops\n" + "".join(f"Requires-Dist: {r}\n" for r in requires)
+        z.writestr("fused_ops-0.1.0+cu130.dist-info/METADATA", metadata)
+        for member in extra:
+            z.writestr(member, b"")
+    return str(path)
+
+
+def test_a_good_wheel_passes(tmp_path):
+    extension.check_wheel(make_wheel(tmp_path), "0.1.0+cu130")
+
+
+@pytest.mark.parametrize("kwargs, problem", [
+    ({"name": "fused_ops-0.1.0+cpu-cp39-abi3-manylinux_2_34_x86_64.whl"}, r"expected fused_ops-<version>\+cu130"),
+    ({"name": "fused_ops-0.1.0+cu130-cp311-cp311-manylinux_2_34_x86_64.whl"}, "cp39-abi3"),
+    ({"name": "fused_ops-0.1.0+cu130-cp39-abi3-linux_x86_64.whl"}, "manylinux"),
+    ({"requires": ("torch",)}, r"expected torch==0\.1\.0"),
+    ({"extra": ("fused_ops.libs/libtorch_cpu-1a2b3c4d.so",)}, "bundles"),
+    ({"extra": ("fused_ops.libs/libcudart-5e6f.so.13",)}, "bundles"),
+])
+def test_each_broken_promise_is_refused(tmp_path, kwargs, problem):
+    with pytest.raises(SystemExit, match=problem):
+        extension.check_wheel(make_wheel(tmp_path, **kwargs), "0.1.0+cu130")
+
+
+def test_repair_command_comes_from_the_example_pyproject():
+    command = extension.repair_command()
+    assert command.startswith("auditwheel repair")
+    for lib in ("libc10.so", "libtorch_cpu.so", "libtorch_cuda.so", "'libcudart.so.*'"):
+        assert f"--exclude {lib}" in command
+    assert "{wheel}" in command and "{dest_dir}" in command
