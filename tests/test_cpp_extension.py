@@ -13,6 +13,8 @@ import torch
 from torch.utils import cpp_extension
 
 pytestmark = pytest.mark.build
+# The suite runs once per wheel: unoptimised builds compile faster.
+FAST = ["-O0"]
 
 OPS_SOURCE = r"""
 #include <torch/extension.h>
@@ -89,7 +91,7 @@ def ext_dir(tmp_path_factory):
 def ops(ext_dir, tmp_path_factory):
     src = tmp_path_factory.mktemp("src") / "ops.cpp"
     src.write_text(OPS_SOURCE)
-    return cpp_extension.load("test_ext_ops", [str(src)])
+    return cpp_extension.load("test_ext_ops", [str(src)], extra_cflags=FAST)
 
 
 def test_device_kernel_values_defaults_and_keywords(ops):
@@ -168,7 +170,7 @@ def test_failed_registrations_raise_and_the_rest_works(ext_dir, tmp_path):
     (tmp_path / "bad.cpp").write_text(BAD_REGISTRATIONS)
     (tmp_path / "twice.cpp").write_text(CLAIMED_TWICE)
     with pytest.raises(RuntimeError) as info:
-        cpp_extension.load("test_ext_bad", [str(tmp_path / "bad.cpp"), str(tmp_path / "twice.cpp")])
+        cpp_extension.load("test_ext_bad", [str(tmp_path / "bad.cpp"), str(tmp_path / "twice.cpp")], extra_cflags=FAST)
     message = str(info.value)
     assert "unknown type 'Tensr'" in message
     assert "takes (int) and returns (int), but its schema says (Tensor) -> (Tensor)" in message
@@ -178,12 +180,13 @@ def test_failed_registrations_raise_and_the_rest_works(ext_dir, tmp_path):
 
 def test_load_inline_caches_and_versions(ext_dir):
     source = "at::Tensor plus(const at::Tensor& x, int64_t k) { return x + k; }"
-    first = cpp_extension.load_inline("test_ext_inline", source, functions=["plus"])
+    first = cpp_extension.load_inline("test_ext_inline", source, functions=["plus"], extra_cflags=FAST)
     assert torch.equal(first.plus(torch.zeros(2), 3), torch.full((2,), 3.0))
-    assert cpp_extension.load_inline("test_ext_inline", source, functions=["plus"]) is first
+    assert cpp_extension.load_inline("test_ext_inline", source, functions=["plus"], extra_cflags=FAST) is first
     library = first.__file__
     mtime = os.path.getmtime(library)
-    changed = cpp_extension.load_inline("test_ext_inline", source.replace("x + k", "x - k"), functions="plus")
+    changed = cpp_extension.load_inline("test_ext_inline", source.replace("x + k", "x - k"), functions="plus",
+                                        extra_cflags=FAST)
     assert changed.__name__ == "test_ext_inline_v1"  # a namespace cannot be unloaded: a new one
     assert torch.equal(changed.plus(torch.zeros(1), 3), torch.full((1,), -3.0))
     assert os.path.getmtime(library) == mtime
@@ -241,7 +244,7 @@ def test_build_extension_with_setuptools(tmp_path):
         from setuptools import setup
         from torch.utils.cpp_extension import BuildExtension, CppExtension
         setup(name="t", ext_modules=[CppExtension("t_ops", ["ops.cpp"], py_limited_api=True,
-                                                  extra_compile_args={"cxx": ["-DFROM_CXX_ARGS"]})],
+                                                  extra_compile_args={"cxx": ["-DFROM_CXX_ARGS", "-O0", "-g0"]})],
               cmdclass={"build_ext": BuildExtension})
     """))
     proc = subprocess.run([sys.executable, "setup.py", "-q", "build_ext", "--inplace"], cwd=tmp_path,
