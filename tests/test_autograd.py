@@ -328,3 +328,24 @@ def test_a_view_reads_the_history_its_base_has_now():
     h[torch.tensor([0, 0])] = torch.tensor([5.0, 6.0])
     h.sum().backward()
     assert torch.equal(x.grad, torch.tensor([0.0, 2.0, 2.0]))
+
+
+def test_gradcheck_checks_every_output_of_a_tuple():
+    x = torch.randn(3, dtype=torch.float64, requires_grad=True)
+    assert torch.autograd.gradcheck(lambda a: (a * 2, a.sin()), (x,))  # sin saves its input
+
+    class WrongSecond(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, a):
+            return a * 2, a * 3
+
+        @staticmethod
+        def backward(ctx, g1, g2):
+            return g1 * 2 + g2 * 2  # the second output's derivative is 3
+
+    assert not torch.autograd.gradcheck(WrongSecond.apply, (x,), raise_exception=False)
+    assert torch.autograd.gradcheck(lambda a: a * 2, (x,), check_batched_grad=False, nondet_tol=0.0)
+    with pytest.raises(NotImplementedError, match="check_forward_ad=True is not supported"):
+        torch.autograd.gradcheck(lambda a: a * 2, (x,), check_forward_ad=True)
+    with pytest.raises(TypeError, match="unexpected keyword argument 'bogus'"):
+        torch.autograd.gradcheck(lambda a: a * 2, (x,), bogus=1)

@@ -4,14 +4,27 @@ per input element), in float64."""
 import torch
 
 
-def gradcheck(fn, inputs, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=True):
+# PyTorch's further checks: accepted when off, refused when asked for (they are not implemented here).
+_UNSUPPORTED_CHECKS = ("check_batched_grad", "check_batched_forward_grad", "check_forward_ad", "fast_mode")
+
+
+def gradcheck(fn, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=True, nondet_tol=0.0,
+              check_undefined_grad=True, check_grad_dtypes=False, check_backward_ad=True, masked=None, **checks):
     """True when every input's gradient of every output matches its numerical estimate."""
+    for name, value in checks.items():
+        if name not in _UNSUPPORTED_CHECKS:
+            raise TypeError(f"gradcheck() got an unexpected keyword argument '{name}'")
+        if value:
+            raise NotImplementedError(f"gradcheck: {name}=True is not supported by this torch")
     inputs = tuple(inputs) if isinstance(inputs, (list, tuple)) else (inputs,)
     diff_inputs = [x for x in inputs if isinstance(x, torch.Tensor) and x.requires_grad]
     for x in diff_inputs:
         if x.dtype != torch.float64:
             raise ValueError(f"gradcheck expects float64 inputs, got {x.dtype}")
     outputs = _outputs(fn, inputs)
+    # Every analytical Jacobian first: the numerical ones perturb the inputs in
+    # place, which (rightly) invalidates the graph the outputs were built with.
+    analyticals = {}
     for k, out in enumerate(outputs):
         if not out.requires_grad:
             continue
@@ -22,8 +35,12 @@ def gradcheck(fn, inputs, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=True):
             for a, g in zip(analytical, grads):
                 if g is not None:
                     a[j] = g.reshape(-1)
+        analyticals[k] = analytical
+    if not check_backward_ad:
+        return True
+    for k, analytical in analyticals.items():
         for i, x in enumerate(diff_inputs):
-            numerical = _numerical_jacobian(fn, inputs, x, k, eps, flat.numel())
+            numerical = _numerical_jacobian(fn, inputs, x, k, eps, analytical[i].shape[0])
             bad = (analytical[i] - numerical).abs() > (numerical.abs() * rtol + atol)
             if bad.any().item():
                 if raise_exception:
