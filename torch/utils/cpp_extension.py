@@ -29,6 +29,7 @@ import shlex
 import shutil
 import subprocess
 import sys
+import sysconfig
 
 import torch
 from torch import _C
@@ -137,6 +138,9 @@ def _extension(name, sources, kwargs, cuda: bool):
     kwargs["libraries"] = kwargs.get("libraries", []) + libraries
     kwargs["language"] = "c++"
     macros = kwargs.get("define_macros", [])
+    if kwargs.get("py_limited_api") and sysconfig.get_config_var("Py_GIL_DISABLED"):
+        # A free-threaded CPython has no stable ABI: a per-Python build, as setuptools makes it.
+        kwargs["py_limited_api"] = False
     if kwargs.get("py_limited_api"):
         macros = macros + [("Py_LIMITED_API", _LIMITED_API)]
     kwargs["define_macros"] = macros
