@@ -90,7 +90,8 @@ def build(python: str, variant: dict, tools_python: str, out_dir: str) -> str:
 
 def check_wheel(wheel: str, torch_version: str) -> None:
     """What the extension's wheel promises: torch's variant in its version, the
-    torch release in its requirements, one abi3 build, and no torch or NVIDIA
+    torch release in its requirements, one abi3 build, CUDA device code exactly
+    in a CUDA build, and no torch or NVIDIA
     library inside (they come from the installed torch and NVIDIA's wheels)."""
     name = os.path.basename(wheel)
     public, _, label = torch_version.partition("+")
@@ -102,13 +103,18 @@ def check_wheel(wheel: str, torch_version: str) -> None:
         (metadata,) = [n for n in names if n.endswith(".dist-info/METADATA")]
         requires = [line.split(":", 1)[1].strip() for line in z.read(metadata).decode().splitlines()
                     if line.startswith("Requires-Dist:")]
+        libraries = [z.read(n) for n in names if n.startswith("fused_ops/_C") and n.endswith(".so")]
     if f"torch=={public}" not in requires:
         problems.append(f"Requires-Dist {requires}: expected torch=={public}")
     bundled = [n for n in names if PROVIDED_LIBRARY.match(os.path.basename(n))]
     if bundled:
         problems.append(f"bundles {bundled}: torch's and NVIDIA's libraries must come from their own wheels")
-    if not any(n.startswith("fused_ops/_C") and n.endswith(".so") for n in names):
+    if not libraries:
         problems.append("no compiled library in fused_ops/")
+    # A CUDA build carries the CUDA kernel (device code in a .nv_fatbin section); a cpu build none.
+    cuda = label.startswith("cu")
+    if libraries and any(b".nv_fatbin" in data for data in libraries) != cuda:
+        problems.append(f"a {label} build {'without' if cuda else 'with'} CUDA device code (.nv_fatbin)")
     if problems:
         raise SystemExit("extension: " + wheel + ":\n  " + "\n  ".join(problems))
 

@@ -12,11 +12,11 @@ import extension  # noqa: E402
 
 
 def make_wheel(tmp_path, name="fused_ops-0.1.0+cu130-cp39-abi3-manylinux_2_34_x86_64.whl",
-               requires=("torch==0.1.0",), extra=()):
+               requires=("torch==0.1.0",), extra=(), library=b"\x7fELF .nv_fatbin"):
     path = tmp_path / name
     with zipfile.ZipFile(path, "w") as z:
         z.writestr("fused_ops/__init__.py", "")
-        z.writestr("fused_ops/_C.abi3.so", b"\x7fELF")
+        z.writestr("fused_ops/_C.abi3.so", library)
         metadata = "Metadata-Version: 2.1\nName: fused-ops\n" + "".join(f"Requires-Dist: {r}\n" for r in requires)
         z.writestr("fused_ops-0.1.0+cu130.dist-info/METADATA", metadata)
         for member in extra:
@@ -35,6 +35,7 @@ def test_a_good_wheel_passes(tmp_path):
     ({"requires": ("torch",)}, r"expected torch==0\.1\.0"),
     ({"extra": ("fused_ops.libs/libtorch_cpu-1a2b3c4d.so",)}, "bundles"),
     ({"extra": ("fused_ops.libs/libcudart-5e6f.so.13",)}, "bundles"),
+    ({"library": b"\x7fELF"}, r"cu130 build without CUDA device code"),
 ])
 def test_each_broken_promise_is_refused(tmp_path, kwargs, problem):
     with pytest.raises(SystemExit, match=problem):
@@ -47,3 +48,10 @@ def test_repair_command_comes_from_the_example_pyproject():
     for lib in ("libc10.so", "libtorch_cpu.so", "libtorch_cuda.so", "'libcudart.so.*'"):
         assert f"--exclude {lib}" in command
     assert "{wheel}" in command and "{dest_dir}" in command
+
+
+def test_a_cpu_build_carries_no_device_code(tmp_path):
+    name = "fused_ops-0.1.0+cpu-cp39-abi3-manylinux_2_34_x86_64.whl"
+    extension.check_wheel(make_wheel(tmp_path, name=name, library=b"\x7fELF"), "0.1.0+cpu")
+    with pytest.raises(SystemExit, match="cpu build with CUDA device code"):
+        extension.check_wheel(make_wheel(tmp_path, name=name), "0.1.0+cpu")
