@@ -125,10 +125,13 @@ def load(name: str, sources, extra_cflags=None, extra_cuda_cflags=None, extra_ld
     sources = [os.path.abspath(s) for s in ([sources] if isinstance(sources, str) else list(sources))]
     if not sources:
         raise ValueError("load(): no sources")
+    contents = []
     for src in sources:
         if not os.path.exists(src):
             raise FileNotFoundError(f"load(): no such source file: {src}")
-        if "PYBIND11_MODULE" in open(src, errors="replace").read():
+        with open(src, "rb") as f:
+            contents.append(f.read())
+        if b"PYBIND11_MODULE" in contents[-1]:
             raise RuntimeError(f"{src} uses PYBIND11_MODULE; this torch has no pybind11 binding: register the "
                                "functions as operators instead, TORCH_LIBRARY(TORCH_EXTENSION_NAME, m) "
                                "{ m.def(\"forward\", &forward); } (README, 'Writing an extension')")
@@ -136,15 +139,13 @@ def load(name: str, sources, extra_cflags=None, extra_cuda_cflags=None, extra_ld
         with_cuda = any(s.endswith((".cu", ".cuh")) for s in sources)
     cflags, cuda_cflags = list(extra_cflags or []), list(extra_cuda_cflags or [])
     ldflags, includes = list(extra_ldflags or []), list(extra_include_paths or [])
-    if with_cuda:
-        ce._check_cuda_version(ce._cuda_home_or_raise())
 
     digest = hashlib.sha256()
     for part in [torch.__version__, os.environ.get("CXX", "c++"), os.environ.get("TORCH_CUDA_ARCH_LIST", ""),
                  repr((cflags, cuda_cflags, ldflags, includes, with_cuda))]:
         digest.update(part.encode())
-    for src in sources:
-        digest.update(open(src, "rb").read())
+    for content in contents:
+        digest.update(content)
     for inc in includes:  # headers of the extension's own include directories
         for dirpath, _, files in sorted(os.walk(inc)):
             for f in sorted(files):
@@ -164,6 +165,8 @@ def load(name: str, sources, extra_cflags=None, extra_cuda_cflags=None, extra_ld
         if current != stamp or not os.path.exists(library):
             if verbose:
                 print(f"Building extension module {ext_name} in {build_dir}", file=sys.stderr)
+            if with_cuda:  # nvcc's version, asked only when it is about to compile
+                ce._check_cuda_version(ce._cuda_home_or_raise())
             compiles, link = _compile_commands(ext_name, sources, build_dir, cflags, cuda_cflags, ldflags, includes,
                                                with_cuda)
             _build(compiles, link, build_dir, verbose)
