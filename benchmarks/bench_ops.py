@@ -70,9 +70,55 @@ def _cases(torch, np, device):
     yield "softmax(dim=1) 1000x10000", lambda: torch.softmax(x2, 1), None
     yield "matmul 1024 f32", lambda: m1 @ m2, lambda: nm1 @ nm2
     yield "add 1 elem (overhead)", lambda: one_a + one_b, lambda: n_one_a + n_one_b
+    yield from _small_and_low_precision(torch, np, device)
+    yield from _training_ops(torch, np, device)
     if device == "cpu":  # cross_entropy has no CUDA kernel yet
         yield "MLP train step (batch 32)", _train_step(torch), None
         yield from _example_steps()
+
+
+def _small_and_low_precision(torch, np, device):
+    """Softmax over short rows (dispatch and per-row overhead dominate) and
+    reductions in the 16-bit floating types (accumulated in float32)."""
+    small = torch.rand(256, 256).to(device)
+    yield "softmax(dim=1) 256x256", lambda: torch.softmax(small, 1), None
+    big = torch.rand(10_000_000)
+    for dtype, label in ((torch.float16, "f16"), (torch.bfloat16, "bf16")):
+        x = big.to(dtype).to(device)
+        nx = x.float().numpy().astype(np.float16) if dtype == torch.float16 else None
+        yield f"sum 1e7 {label}", lambda x=x: x.sum(), (lambda nx=nx: nx.sum()) if nx is not None else None
+        yield f"mean 1e7 {label}", lambda x=x: x.mean(), None
+        x2 = x.view(1000, 10000)
+        yield f"sum(dim=1) 1000x10000 {label}", lambda x2=x2: x2.sum(1), None
+
+
+def _training_ops(torch, np, device):
+    """The ops a training loop leans on, at the sizes of a small language model."""
+    import torch.nn.functional as F
+
+    torch.manual_seed(0)
+    logits = torch.randn(512, 1000).to(device)
+    target = torch.randint(0, 1000, (512,)).to(device)
+    yield "log_softmax+nll_loss 512x1000", lambda: F.nll_loss(F.log_softmax(logits, 1), target), None
+    h = torch.randn(64 * 32, 512).to(device)
+    w, b = torch.ones(512).to(device), torch.zeros(512).to(device)
+    yield "layer_norm 2048x512", lambda: F.layer_norm(h, (512,), w, b), None
+    table = torch.randn(10000, 256).to(device)
+    ids = torch.randint(0, 10000, (64, 32)).to(device)
+    nt, nids = table.cpu().numpy(), ids.cpu().numpy()
+    yield "embedding 64x32 of 10000x256", lambda: F.embedding(ids, table), lambda: nt[nids]
+    rows = torch.randint(0, 10000, (4096,)).to(device)
+    nrows = rows.cpu().numpy()
+    yield "index x[int tensor] 4096 rows", lambda: table[rows], lambda: nt[nrows]
+    parts = [torch.randn(256, 512).to(device) for _ in range(8)]
+    nparts = [p.cpu().numpy() for p in parts]
+    yield "cat 8 x 256x512 (dim=0)", lambda: torch.cat(parts), lambda: np.concatenate(nparts)
+    yield "cat 8 x 256x512 (dim=1)", lambda: torch.cat(parts, 1), lambda: np.concatenate(nparts, 1)
+    params = [torch.randn(512, 512).to(device).requires_grad_() for _ in range(4)]
+    for p in params:
+        p.grad = torch.randn_like(p)
+    opt = torch.optim.Adam(params, lr=1e-3)
+    yield "Adam step 4 x 512x512", opt.step, None
 
 
 # The training programs under examples/: one step each, on a fixed batch.

@@ -142,10 +142,35 @@ def _logsumexp_ref(x, dim, keepdim=False):
     return r if keepdim else np.squeeze(r, axis=dim)
 
 
+def _sum_16bit_known():
+    """float16 and bfloat16 are widened to float in vector registers (F16C or
+    bit shifts): subnormals, the tail after the last full vector, NaN and inf."""
+    why = "vectorised 16-bit sums"
+    for dt, tiny, tenth, halves in ((torch.float16, -0.00025916099548339844, 409.75, 5000.0),
+                                    (torch.bfloat16, -0.0002593994140625, 410.0, 4992.0)):
+        yield KnownValue((torch.tensor([6e-8, 1e-7, -3e-5, 1e-6] * 9, dtype=dt),), {}, torch.tensor(tiny, dtype=dt),
+                         why=why)
+        yield KnownValue((torch.full((4099,), 0.1, dtype=dt),), {}, torch.tensor(tenth, dtype=dt), why=why)
+        yield KnownValue((torch.tensor([float("nan")] + [1.0] * 40, dtype=dt),), {},
+                         torch.tensor(float("nan"), dtype=dt), why=why)
+        yield KnownValue((torch.full((33,), float("inf"), dtype=dt),), {}, torch.tensor(float("inf"), dtype=dt),
+                         why=why)
+        yield KnownValue((torch.full((2, 10000), 0.5, dtype=dt), 1), {}, torch.full((2,), halves, dtype=dt), why=why)
+        yield KnownValue((torch.full((10000, 2), 0.5, dtype=dt), 0), {}, torch.full((2,), halves, dtype=dt), why=why)
+
+
 REDUCTION_OPS = [
     OpInfo("sum", _sum_ref, ALL, reduction_samples,
-           result_dtype=lambda d: d if d.is_floating_point else torch.int64, error_inputs=_dim_errors("sum")),
-    OpInfo("mean", _mean_ref, FLOATS, reduction_samples, error_inputs=_dim_errors("mean")),
+           result_dtype=lambda d: d if d.is_floating_point else torch.int64, error_inputs=_dim_errors("sum"),
+           known_values=lambda: _sum_16bit_known()),
+    OpInfo("mean", _mean_ref, FLOATS, reduction_samples, error_inputs=_dim_errors("mean"), known_values=lambda: [
+        KnownValue((torch.ones(70000, dtype=torch.float16),), {}, torch.tensor(1.0, dtype=torch.float16),
+                   why="the float16 sum overflowed"),
+        KnownValue((torch.full((10_000_000,), 0.5, dtype=torch.bfloat16),), {}, torch.tensor(0.5, dtype=torch.bfloat16),
+                   why="the element count 1e7 was converted to float16/bfloat16"),
+        KnownValue((torch.full((100_000,), 0.5, dtype=torch.float16),), {}, torch.tensor(0.5, dtype=torch.float16),
+                   why="the element count 1e5 overflowed float16"),
+    ]),
     OpInfo("prod", lambda x, dim=None, keepdim=False: np.prod(x.astype(np.float64 if x.dtype.kind == "f" else np.int64),
                                                               axis=dim, keepdims=keepdim),
            ALL, lambda op, d, rng: [SampleInput((make_array((3, 4), d, rng, (-2, 2)),)),

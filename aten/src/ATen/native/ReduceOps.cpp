@@ -78,7 +78,12 @@ Tensor reduce(const Tensor& self, OptionalIntArrayRef dim, bool keepdim, ScalarT
   const bool column_capable = params.op == ReduceOp::Sum || params.op == ReduceOp::Prod || params.op == ReduceOp::Max ||
                               params.op == ReduceOp::Min || params.op == ReduceOp::Any || params.op == ReduceOp::All;
   bool columns = false;
-  Rows r = as_rows(self, dim, keepdim, dtype, column_capable ? &columns : nullptr);
+  // float16/bfloat16 summed into float32 (mean): the CPU kernel reads the
+  // 16-bit input itself rather than a float32 copy of it.
+  params.float_out = params.op == ReduceOp::Sum && dtype == ScalarType::Float && self.is_cpu() &&
+                     (self.scalar_type() == ScalarType::Half || self.scalar_type() == ScalarType::BFloat16);
+  const ScalarType rows_dtype = params.float_out ? self.scalar_type() : dtype;
+  Rows r = as_rows(self, dim, keepdim, rows_dtype, column_capable && !params.float_out ? &columns : nullptr);
   params.columns = columns;
   TORCH_CHECK(!needs_elements || r.inner > 0 || r.outer == 0, name,
               "(): cannot perform reduction on tensor with no elements because the operation does not have an "
@@ -133,8 +138,13 @@ Tensor mean(const Tensor& self, OptionalIntArrayRef dim, bool keepdim, std::opti
   int64_t count = 1;
   for (int64_t d = 0; d < self.dim(); ++d)
     if (mask[d]) count *= self.size(d);
-  // Composite (sum then divide), so autograd differentiates it through sum and div.
-  return at::sum(self, dim, keepdim, t).div(at::scalar_tensor(static_cast<double>(count), t));
+  // Sum then divide (derivatives.yaml gives the gradient). The 16-bit floating
+  // types sum and divide in float32 and round once: their own range would
+  // overflow both the sum and the element count (65504 for float16).
+  const bool low_precision = t == ScalarType::Half || t == ScalarType::BFloat16;
+  const ScalarType acc = low_precision ? ScalarType::Float : t;
+  Tensor mean = at::sum(self, dim, keepdim, acc).div(at::scalar_tensor(static_cast<double>(count), acc));
+  return low_precision ? mean.to(t) : mean;
 }
 
 Tensor mean(const Tensor& self, std::optional<ScalarType> dtype) {

@@ -14,6 +14,9 @@ struct ReduceParams {
   // `in` is laid out [inner, outer] (the reduced dims lead): reduce columns.
   // Only for Sum, Prod, Max, Min, Any and All without indices.
   bool columns = false;
+  // Sum only, CPU only: `in` is float16/bfloat16 and `out` float32 (mean
+  // accumulates and divides in float32 without a widened copy of the input).
+  bool float_out = false;
 };
 
 // Reduces each row of a contiguous `in` viewed as [outer, inner] (or each

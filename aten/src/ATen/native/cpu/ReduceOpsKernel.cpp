@@ -53,6 +53,32 @@ acc_t<T> sum_of(const T* x, int64_t n, F f) {
   }
 }
 
+// The plain sum of x[0..n): vectorised for float and the 16-bit floating
+// types (widened to float lanes), sum_of's loops otherwise.
+template <typename T>
+acc_t<T> sum_plain(const T* x, int64_t n) {
+  if constexpr (std::is_same_v<T, float>) {
+    return vec::sum(x, n);
+  } else if constexpr (std::is_same_v<T, c10::Half>) {
+    return vec::sum_float16(reinterpret_cast<const uint16_t*>(x), n);
+  } else if constexpr (std::is_same_v<T, c10::BFloat16>) {
+    return vec::sum_bfloat16(reinterpret_cast<const uint16_t*>(x), n);
+  } else {
+    return sum_of(x, n, [](acc_t<T> v) { return v; });
+  }
+}
+
+// Writes a sum into out[i]: in T, or in float32 where a float16/bfloat16
+// input is summed for mean (ReduceParams::float_out).
+template <typename T>
+void store_sum(const ReduceParams& params, const Tensor& out, int64_t i, acc_t<T> value) {
+  if (params.float_out) {
+    static_cast<float*>(out.data_ptr())[i] = static_cast<float>(value);
+  } else {
+    out.data_ptr<T>()[i] = static_cast<T>(value);
+  }
+}
+
 // max (or min) of x[0..n) without its index; NaN if any element is NaN.
 template <typename T, bool Max>
 T extreme_of(const T* x, int64_t n) {
@@ -171,7 +197,7 @@ void reduce_row(const ReduceParams& params, const T* x, int64_t n, const Tensor&
                 int64_t i) {
   switch (params.op) {
     case ReduceOp::Sum:
-      out.data_ptr<T>()[i] = static_cast<T>(sum_of(x, n, [](acc_t<T> v) { return v; }));
+      store_sum<T>(params, out, i, sum_plain(x, n));
       return;
     case ReduceOp::Prod: {
       acc_t<T> p = 1;
@@ -222,7 +248,8 @@ void reduce_row(const ReduceParams& params, const T* x, int64_t n, const Tensor&
 // updates a contiguous run of accumulators, which vectorises.
 template <typename T>
 void reduce_columns(const ReduceParams& params, const T* x, int64_t rows, int64_t cols, const Tensor& out) {
-  using A = std::conditional_t<std::is_same_v<T, float>, float, acc_t<T>>;
+  constexpr bool kFloatAcc = std::is_same_v<T, float> || std::is_same_v<T, c10::Half> || std::is_same_v<T, c10::BFloat16>;
+  using A = std::conditional_t<kFloatAcc, float, acc_t<T>>;
   parallel_for(0, cols, std::max<int64_t>(16, kGrainSize / std::max<int64_t>(rows, 1)), [&](int64_t b, int64_t e) {
     const int64_t w = e - b;
     if (params.op == ReduceOp::Any || params.op == ReduceOp::All) {
@@ -285,20 +312,24 @@ bool reduce_long_row(const ReduceParams& params, const T* x, int64_t n, const Te
       if (ext) {
         best[c] = params.op == ReduceOp::Max ? extreme_of<T, true>(x + lo, len) : extreme_of<T, false>(x + lo, len);
       } else if (sum) {
-        partial[c] = static_cast<double>(sum_of(x + lo, len, [](auto v) { return v; }));
+        partial[c] = static_cast<double>(sum_plain(x + lo, len));
       } else {
         partial[c] = sum_in_double(x + lo, len, [](double v) { return v * v; });
       }
     }
   });
-  T* y = out.data_ptr<T>();
+  T* y = params.float_out ? nullptr : out.data_ptr<T>();
   if (ext) {
     y[0] = params.op == ReduceOp::Max ? extreme_of<T, true>(best.data(), chunks)
                                       : extreme_of<T, false>(best.data(), chunks);
   } else {
     double total = 0;
     for (double p : partial) total += p;
-    y[0] = static_cast<T>(sq ? std::sqrt(total) : total);
+    if (sum) {
+      store_sum<T>(params, out, 0, total);
+    } else {
+      y[0] = static_cast<T>(std::sqrt(total));
+    }
   }
   return true;
   }

@@ -1,7 +1,8 @@
 #pragma once
 // Vectorised float32 math for the hot kernels. Each function is a plain loop
-// the compiler vectorises; on x86-64 Linux it is compiled twice (baseline and
-// AVX2+FMA) and the CPU picks the clone at load time (GCC target_clones).
+// the compiler vectorises; on x86-64 Linux it is compiled three times
+// (baseline, AVX2, AVX-512F) and the CPU picks the clone at load time (GCC
+// target_clones).
 // exp is a Cephes-style range reduction and polynomial, within 2 ulp of
 // std::exp, with exact handling of inf, -inf and NaN.
 #include <cstdint>
@@ -19,5 +20,12 @@ void tanh(const float* x, float* y, int64_t n);
 double exp_shifted_sum(const float* x, float shift, float* y, int64_t n);
 // The largest x[i] (NaN if any x[i] is NaN).
 float max(const float* x, int64_t n);
+// The sum of x[0..n): 16 float lanes over blocks of 4096 elements whose
+// totals add up in double (nearly a double sum's accuracy at a float sum's
+// speed). The 16-bit types are given by their bits (float16, bfloat16) and
+// widened to float on the way, in the vector registers.
+double sum(const float* x, int64_t n);
+double sum_float16(const uint16_t* bits, int64_t n);
+double sum_bfloat16(const uint16_t* bits, int64_t n);
 
 }  // namespace at::native::vec
