@@ -1,6 +1,9 @@
 """Runs bench_ops.py under this project's torch and a reference PyTorch; prints a table.
 
-Ratios above 1 mean this project is faster: reference time / our time.
+Ratios above 1 mean this project is faster: reference time / our time. The
+two sides take turns (--rounds, ours then PyTorch each round) and each case
+keeps its fastest round, so that a slow spell of a shared machine lands on
+both sides rather than on one.
 """
 import argparse
 import json
@@ -15,6 +18,18 @@ def run(python, seconds, device, env=None):
     out = subprocess.run([python, os.path.join(HERE, "bench_ops.py"), "--seconds", str(seconds), "--device", device],
                          capture_output=True, text=True, check=True, cwd="/", env=env)
     return json.loads(out.stdout)
+
+
+def fastest(best, result):
+    """Merges one run into the best so far: each case's smaller time."""
+    if best is None or "skipped" in result:
+        return result
+    for name, t in result["cases"].items():
+        old = best["cases"].setdefault(name, t)
+        for key in ("torch", "numpy"):
+            if t[key] is not None and (old[key] is None or t[key] < old[key]):
+                old[key] = t[key]
+    return best
 
 
 def fmt(seconds):
@@ -32,16 +47,20 @@ def main():
     parser.add_argument("--reference-python", default=os.environ.get("TORCH_REFERENCE_PYTHON"),
                         help="interpreter with PyTorch installed (optional)")
     parser.add_argument("--seconds", type=float, default=0.5)
+    parser.add_argument("--rounds", type=int, default=2, help="alternating runs per side; the fastest counts")
     parser.add_argument("--device", choices=["cpu", "cuda"], default="cpu",
                         help="where the torch tensors live (numpy stays the CPU baseline)")
     args = parser.parse_args()
-    ours = run(args.python, args.seconds, args.device)
-    if "skipped" in ours:
-        print(f"nothing to compare: {ours['skipped']} for this project's torch {ours['torch_version']}")
-        return
     # The reference must import its own torch: no PYTHONPATH pointing at a checkout.
     ref_env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
-    ref = run(args.reference_python, args.seconds, args.device, ref_env) if args.reference_python else None
+    ours = ref = None
+    for _ in range(max(1, args.rounds)):
+        ours = fastest(ours, run(args.python, args.seconds, args.device))
+        if "skipped" in ours:
+            print(f"nothing to compare: {ours['skipped']} for this project's torch {ours['torch_version']}")
+            return
+        if args.reference_python:
+            ref = fastest(ref, run(args.reference_python, args.seconds, args.device, ref_env))
     if ref and "skipped" in ref:
         print(f"reference PyTorch {ref['torch_version']}: {ref['skipped']}; comparing with numpy only")
         ref = None

@@ -358,6 +358,66 @@ def test_fused_lstm_cell_paths_agree():
         torch._lstm_cell(torch.ones(3, 7), torch.ones(3, 2))
 
 
+def _lstm_by_steps(lstm, x, h0, c0):
+    """nn.LSTM's equations one step at a time (through _lstm_cell), batch-first input."""
+    directions = 2 if lstm.bidirectional else 1
+    layer_input, h_n, c_n = x.transpose(0, 1), [], []
+    for layer in range(lstm.num_layers):
+        outs = []
+        for d in range(directions):
+            w_ih, w_hh, b_ih, b_hh = lstm._weights(layer, d)
+            h, c = h0[layer * directions + d], c0[layer * directions + d]
+            seq = [None] * layer_input.shape[0]
+            for t in (reversed(range(len(seq))) if d else range(len(seq))):
+                gates = layer_input[t] @ w_ih.t() + b_ih + h @ w_hh.t() + b_hh
+                h, c = torch._lstm_cell(gates, c)
+                seq[t] = h
+            outs.append(torch.stack(seq))
+            h_n.append(h)
+            c_n.append(c)
+        layer_input = torch.cat(outs, -1)
+    return layer_input.transpose(0, 1), torch.stack(h_n), torch.stack(c_n)
+
+
+@pytest.mark.parametrize("bidirectional", [False, True])
+def test_lstm_layers_in_one_op_match_the_step_equations(bidirectional):
+    # nn.LSTM runs each layer as torch._lstm_sequence; its values and every
+    # gradient (weights, input, initial state) must be the step-by-step ones.
+    torch.manual_seed(0)
+    lstm = nn.LSTM(3, 4, num_layers=2, batch_first=True, bidirectional=bidirectional).double()
+    x = torch.randn(2, 5, 3, dtype=torch.float64, requires_grad=True)
+    h0 = torch.randn(2 * (1 + bidirectional), 2, 4, dtype=torch.float64, requires_grad=True)
+    c0 = torch.randn(2 * (1 + bidirectional), 2, 4, dtype=torch.float64, requires_grad=True)
+    params = [x, h0, c0] + list(lstm.parameters())
+    out, (h_n, c_n) = lstm(x, (h0, c0))
+    assert out.grad_fn is not None and h_n.shape == h0.shape and c_n.shape == c0.shape
+    (out.sin().sum() + h_n.pow(2).sum() + 3 * c_n.sum()).backward()
+    got = [p.grad.clone() for p in params]
+    for p in params:
+        p.grad = None
+    ref_out, ref_h, ref_c = _lstm_by_steps(lstm, x, h0, c0)
+    (ref_out.sin().sum() + ref_h.pow(2).sum() + 3 * ref_c.sum()).backward()
+    assert torch.allclose(out, ref_out) and torch.allclose(h_n, ref_h) and torch.allclose(c_n, ref_c)
+    for g, p in zip(got, params):
+        assert torch.allclose(g, p.grad), "a gradient differs from the step equations'"
+
+
+def test_lstm_sequence_other_paths():
+    # bfloat16 (the composite cell), an empty sequence, and the op's own checks.
+    torch.manual_seed(0)
+    lstm = nn.LSTM(2, 3)
+    x = torch.randn(4, 2, 2)
+    out, (h, c) = lstm(x)
+    out_b, (h_b, c_b) = lstm.bfloat16()(x.bfloat16())
+    assert out_b.dtype == torch.bfloat16 and torch.allclose(out_b.float(), out, atol=3e-2)
+    empty, (h_e, c_e) = lstm.float()(torch.zeros(0, 2, 2))
+    assert empty.shape == (0, 2, 3) and torch.equal(h_e, torch.zeros(1, 2, 3))
+    with pytest.raises(RuntimeError, match="sizes do not match"):
+        torch._lstm_sequence(torch.zeros(2, 1, 8), torch.zeros(1, 3), torch.zeros(1, 3), torch.zeros(8, 3))
+    with pytest.raises(RuntimeError, match="one dtype"):
+        torch._lstm_sequence(torch.zeros(2, 1, 8), torch.zeros(1, 2), torch.zeros(1, 2), torch.zeros(8, 2).double())
+
+
 def test_numpy_keyword_spellings_and_data_assignment():
     t = torch.arange(6.0).reshape(2, 3)
     assert t.sum(1, keepdims=True).shape == (2, 1) and t.sum(axis=0).tolist() == [3.0, 5.0, 7.0]

@@ -276,6 +276,10 @@ GRADCHECKED_HERE = {
     "expand": (lambda x: x.expand(3, 4), (_f64(1, 4),)),
     "fill_": (lambda x: (x * 2).fill_(1.5) + x, (_f64(3),)),
     "masked_fill_": (lambda x: (x * 1).masked_fill_(torch.tensor([True, False, True]), 0.5), (_f64(3),)),
+    "_lstm_sequence": (lambda gi, h0, c0, w: torch._lstm_sequence(gi, h0, c0, w)[:2],
+                       (_f64(3, 2, 8), _f64(2, 2), _f64(2, 2), _f64(8, 2))),
+    "native_layer_norm": (lambda x, w, b: torch.native_layer_norm(x, [3, 2], w, b, 1e-5)[0],
+                          (_f64(4, 3, 2), _f64(3, 2), _f64(3, 2))),
     "max_pool2d_with_indices": (lambda x: torch.nn.functional.max_pool2d(x, 2), (_f64(1, 1, 4, 4),)),
     "rsub": (lambda x: torch.rsub(x, 2.0, alpha=3), (_f64(3),)),
     "select": (lambda x: x[1], (_f64(3, 2),)),
@@ -349,3 +353,12 @@ def test_gradcheck_checks_every_output_of_a_tuple():
         torch.autograd.gradcheck(lambda a: a * 2, (x,), check_forward_ad=True)
     with pytest.raises(TypeError, match="unexpected keyword argument 'bogus'"):
         torch.autograd.gradcheck(lambda a: a * 2, (x,), bogus=1)
+
+
+def test_layer_norm_statistics_carry_no_gradient():
+    # native_layer_norm's mean and rstd are outputs without history (output_differentiability).
+    x = torch.randn(2, 3, requires_grad=True)
+    out, mean, rstd = torch.native_layer_norm(x, [3], None, None, 1e-5)
+    assert out.grad_fn.name() == "NativeLayerNormBackward0"
+    assert not mean.requires_grad and not rstd.requires_grad
+    assert torch.nn.functional.layer_norm(x, (3,)).grad_fn.name() == "NativeLayerNormBackward0"

@@ -1,10 +1,11 @@
-"""Records of the ops that layers are built on: sorting, triangles, convolution, pooling, embedding."""
+"""Records of the ops that layers are built on: sorting, triangles, convolution, pooling, embedding,
+layer normalisation, losses."""
 import numpy as np
 
 import torch
 import torch.nn.functional as F
 
-from .core import FLOATS, NUMERIC, ErrorInput, OpInfo, SampleInput, make_array
+from .core import FLOATS, NUMERIC, ErrorInput, KnownValue, OpInfo, SampleInput, make_array
 
 
 def _samples(*cases, domain=(-5.0, 5.0)):
@@ -149,6 +150,46 @@ def _nll_samples(op, dtype, rng):
                       desc="none, ignore_index")
 
 
+def _layer_norm_ref(x, shape, weight=None, bias=None, eps=1e-5):
+    axes = tuple(range(x.ndim - len(shape), x.ndim))
+    x64 = x.astype(np.float64)
+    out = (x64 - x64.mean(axes, keepdims=True)) / np.sqrt(x64.var(axes, keepdims=True) + eps)
+    if weight is not None:
+        out = out * weight
+    if bias is not None:
+        out = out + bias
+    return out.astype(x.dtype)
+
+
+def _layer_norm_samples(op, dtype, rng):
+    m = lambda *s: make_array(s, dtype, rng)  # noqa: E731
+    yield SampleInput((m(2, 3, 4), (4,), m(4), m(4)), desc="weight and bias")
+    yield SampleInput((m(3, 19), (19,)), desc="no affine, a row longer than the kernel's 8 lanes")
+    yield SampleInput((m(2, 3, 5), (3, 5), m(3, 5)), desc="two normalized dims, weight only")
+    yield SampleInput((m(4, 6), (6,), None, m(6)), {"eps": 1e-3}, desc="bias only, eps")
+    yield SampleInput((m(7), (7,), m(7), m(7)), desc="one row")
+    yield SampleInput((m(5, 4).T, (5,), m(5), m(5)), desc="transposed input")
+
+
+def _layer_norm_errors():
+    yield ErrorInput((torch.ones(2, 4), (5,)), {}, RuntimeError, r"expected input with shape \[\*, 5\]")
+    yield ErrorInput((torch.ones(2, 4), (4,), torch.ones(5)), {}, RuntimeError, "Expected weight to be of same shape")
+    yield ErrorInput((torch.ones(2, 4), (4,), None, torch.ones(3)), {}, RuntimeError,
+                     "Expected bias to be of same shape")
+    yield ErrorInput((torch.ones(2, 4), ()), {}, RuntimeError, "at least 1-dimensional")
+    yield ErrorInput((torch.ones(2, 4, dtype=torch.int32), (4,)), {}, NotImplementedError, "not implemented for 'Int'")
+    yield ErrorInput((torch.ones(2, 4), (4,), torch.ones(4, dtype=torch.float64)), {}, RuntimeError, "mixed dtype")
+
+
+def _nll_errors():
+    yield ErrorInput((torch.zeros(2, 3), torch.tensor([0, 3])), {}, IndexError, "Target 3 is out of bounds")
+    yield ErrorInput((torch.zeros(2, 3), torch.tensor([-1, 0])), {}, IndexError, "Target -1 is out of bounds")
+    yield ErrorInput((torch.zeros(2, 3), torch.tensor([0, 1]), torch.ones(4)), {}, RuntimeError,
+                     "weight tensor should be defined either for all 3 classes")
+    yield ErrorInput((torch.zeros(2, 3), torch.tensor([0, 1]), torch.ones(3, dtype=torch.float64)), {}, RuntimeError,
+                     "expected scalar type Float but found Double")
+
+
 def _tri_errors():
     yield ErrorInput((torch.ones(3),), {}, RuntimeError, "at least 2 dimensions")
 
@@ -174,8 +215,16 @@ NN_OPS = [
            op=F.max_pool2d, method=False, error_inputs=_pool_errors),
     OpInfo("embedding", lambda idx, w, padding_idx=None: w[idx], FLOATS, _embedding_samples, op=F.embedding,
            method=False, error_inputs=_embedding_errors),
+    OpInfo("layer_norm", _layer_norm_ref, FLOATS, _layer_norm_samples, op=F.layer_norm, method=False,
+           error_inputs=_layer_norm_errors),
     OpInfo("mse_loss", _mse_ref, FLOATS, _mse_samples, op=F.mse_loss, method=False),
     OpInfo("nll_loss", _nll_ref, FLOATS, _nll_samples, op=F.nll_loss, method=False, nondifferentiable_args=(2,),
-           error_inputs=lambda: iter([ErrorInput((torch.zeros(2, 3), torch.tensor([0, 3])), {}, IndexError,
-                                                 "out of bounds")])),
+           error_inputs=_nll_errors, known_values=lambda: [
+               KnownValue((torch.zeros(3), torch.tensor(1)), {"reduction": "none"}, torch.tensor(0.0),
+                          why="a 1-D input's unreduced loss is 0 + term: +0, not -0"),
+               KnownValue((torch.arange(6.0).view(2, 3), torch.tensor([2, 1]), torch.tensor([1.0, 2.0, 3.0])), {},
+                          torch.tensor(-2.8), why="the weighted mean divides by the targets' total weight"),
+               KnownValue((torch.zeros(2, 3), torch.tensor([-100, -100])), {}, torch.tensor(float("nan")),
+                          why="every target ignored: 0 / 0"),
+           ]),
 ]

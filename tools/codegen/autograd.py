@@ -39,6 +39,9 @@ class Derivative:
     # "<input>: non_differentiable": that input must not require grad (checked
     # when the op runs, as PyTorch's check_no_requires_grad does).
     non_differentiable: list[str] = field(default_factory=list)
+    # "output_differentiability: [True, False, False]" (PyTorch's key): the
+    # outputs marked False get no history (native_layer_norm's mean and rstd).
+    output_differentiability: Optional[list[bool]] = None
 
     def inputs(self) -> list[Argument]:
         return [a for a in self.schema.arguments if a.name in self.formulas]
@@ -96,6 +99,13 @@ def parse_derivatives(path: str, functions: list[NativeFunction]) -> dict[str, D
         # node_name: the name grad_fn shows, where PyTorch's is not <Op>Backward<n>
         # (CopyBackwards; conv1d and conv2d both show ConvolutionBackward0).
         explicit_node = entry.pop("node_name", None)
+        output_differentiability = entry.pop("output_differentiability", None)
+        if output_differentiability is not None and (
+                not isinstance(output_differentiability, list)
+                or len(output_differentiability) != len(f.func.returns)
+                or not all(isinstance(v, bool) for v in output_differentiability)):
+            raise CodegenError(f"{loc}: output_differentiability must list True/False for each of the "
+                               f"{len(f.func.returns)} outputs")
         formulas, joint, non_differentiable = {}, [], []
         for key, value in entry.items():
             names = [n.strip() for n in str(key).split(",")]
@@ -116,7 +126,7 @@ def parse_derivatives(path: str, functions: list[NativeFunction]) -> dict[str, D
         counters[base] = n + 1
         node = f"{base}Backward{n}"
         d = Derivative(f.func, formulas, node, loc=loc, display=explicit_node or node, joint=joint,
-                       non_differentiable=non_differentiable)
+                       non_differentiable=non_differentiable, output_differentiability=output_differentiability)
         _analyze(d)
         result[f.func.full_name] = d
     # In-place variants (add_.Tensor) share the entry of their op (add.Tensor).
@@ -300,7 +310,8 @@ def recording(d: Derivative, f: NativeFunction, result_expr: list[str]) -> tuple
             # sum(x, dtype=torch.int64) of an x that requires grad: an error, as in PyTorch.
             after.append(f"  autograd::check_differentiable({result_expr[0]});")
         for i, expr in enumerate(result_expr):
-            after.append(f"  autograd::set_history({expr}, grad_fn_, {i});")
+            if d.output_differentiability is None or d.output_differentiability[i]:
+                after.append(f"  autograd::set_history({expr}, grad_fn_, {i});")
     for saved in d.saved:
         if saved.kind == "output":
             after.append(f"  grad_fn_->{saved.name}_ = autograd::SavedVariable({result_expr[saved.output_index]}, true);")

@@ -216,19 +216,8 @@ def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):
 
 
 def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
-    shape = (normalized_shape,) if isinstance(normalized_shape, int) else tuple(normalized_shape)
-    if tuple(input.shape[-len(shape):]) != shape:
-        raise RuntimeError(f"Given normalized_shape={list(shape)}, expected input with shape [*, "
-                           f"{', '.join(map(str, shape))}], but got input of size{list(input.shape)}")
-    dims = tuple(range(-len(shape), 0))
-    mean = input.mean(dims, keepdim=True)
-    var = input.var(dims, unbiased=False, keepdim=True)
-    out = (input - mean) * (var + eps).rsqrt()
-    if weight is not None:
-        out = out * weight
-    if bias is not None:
-        out = out + bias
-    return out
+    shape = [normalized_shape] if isinstance(normalized_shape, int) else list(normalized_shape)
+    return torch.layer_norm(input, shape, weight, bias, eps)
 
 
 def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, scale_grad_by_freq=False,

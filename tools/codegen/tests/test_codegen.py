@@ -204,3 +204,25 @@ def test_non_differentiable_inputs_are_refused_when_they_require_grad():
     assert "const at::Tensor weight_or_undefined_ = weight.value_or(at::Tensor());" in text
     assert "is not differentiable with respect to argument 'weight'" in text
     assert "add_input(weight" not in text
+
+
+def test_outputs_marked_not_differentiable_get_no_history():
+    text = _definition("native_layer_norm")
+    assert "autograd::set_history(std::get<0>(result_), grad_fn_, 0);" in text
+    assert "set_history(std::get<1>" not in text and "set_history(std::get<2>" not in text
+
+
+def test_output_differentiability_must_cover_every_output(tmp_path):
+    from tools.codegen.autograd import parse_derivatives
+
+    path = _yaml(tmp_path, """
+        - func: frob(Tensor self) -> (Tensor, Tensor)
+          dispatch:
+            CPU: frob
+        """)
+    fs = parse_native_functions(path)
+    deriv = tmp_path / "derivatives.yaml"
+    deriv.write_text("- name: frob(Tensor self) -> (Tensor, Tensor)\n  output_differentiability: [True]\n"
+                     "  self: grads[0]\n")
+    with pytest.raises(CodegenError, match="output_differentiability must list True/False for each of the 2"):
+        parse_derivatives(str(deriv), fs)

@@ -1,8 +1,9 @@
 """RNN, LSTM and GRU (and their single-step Cells) in Python over ops, as
-PyTorch's reference equations. A layer works on the sequence as a list of
-per-step tensors (x_t W_ih^T + h W_hh^T at each step) and stacks its output
-once: slicing one big tensor per step would give each step's gradient a
-full-size buffer. Parameter names, shapes, gate order and initialisation are
+PyTorch's reference equations. An LSTM layer is one op (torch._lstm_sequence,
+after one product for every step's input projection). RNN and GRU layers
+work on the sequence as a list of per-step tensors (x_t W_ih^T + h W_hh^T at
+each step) and stack their output once: slicing one big tensor per step
+would give each step's gradient a full-size buffer. Parameter names, shapes, gate order and initialisation are
 PyTorch's, so state_dicts load either way."""
 import math
 
@@ -93,6 +94,43 @@ class RNNBase(Module):
         batch = input.shape[1]
         state_shape = (self.num_layers * directions, batch, self.hidden_size)
         hx = self._initial_state(hx, batched, state_shape, input)
+        if self.mode == "LSTM" and input.shape[0] > 0:
+            output, state = self._lstm_layers(input, hx)
+        else:
+            output, state = self._step_layers(input, hx, batch)
+        if not batched:
+            output = output.squeeze(1)
+            state = tuple(s.squeeze(1) for s in state) if self.mode == "LSTM" else state.squeeze(1)
+        elif self.batch_first:
+            output = output.transpose(0, 1)
+        return output, state
+
+    def _lstm_layers(self, input, hx):
+        """Each layer (and direction) in one op: the input projection of every
+        step is one product, the recurrence and its gradient run in C++
+        (torch._lstm_sequence), as PyTorch's fused LSTM does."""
+        directions = 2 if self.bidirectional else 1
+        h_n, c_n = [], []
+        layer_input = input
+        for layer in range(self.num_layers):
+            outputs = []
+            for direction in range(directions):
+                index = layer * directions + direction
+                w_ih, w_hh, b_ih, b_hh = self._weights(layer, direction)
+                x = layer_input.flip(0) if direction else layer_input
+                gi = F.linear(x, w_ih, None if b_ih is None else b_ih + b_hh)
+                out, cells, _ = torch._lstm_sequence(gi, hx[0][index], hx[1][index], w_hh)
+                h_n.append(out[-1])
+                c_n.append(cells[-1])
+                outputs.append(out.flip(0) if direction else out)
+            layer_input = outputs[0] if directions == 1 else torch.cat(outputs, -1)
+            if self.dropout and self.training and layer < self.num_layers - 1:
+                layer_input = F.dropout(layer_input, self.dropout, True)
+        return layer_input, (torch.stack(h_n), torch.stack(c_n))
+
+    def _step_layers(self, input, hx, batch):
+        """RNN and GRU (and an empty sequence): the equations step by step."""
+        directions = 2 if self.bidirectional else 1
         h_n, c_n = [], []
         steps = list(input.unbind(0))  # per time step, (batch, features)
         for layer in range(self.num_layers):
@@ -113,16 +151,9 @@ class RNNBase(Module):
             steps = outputs[0] if directions == 1 else [torch.cat(pair, -1) for pair in zip(*outputs)]
             if self.dropout and self.training and layer < self.num_layers - 1:
                 steps = [F.dropout(x, self.dropout, True) for x in steps]
-        layer_input = torch.stack(steps) if steps else input.new_zeros(0, batch, self.hidden_size * directions)
-        output = layer_input
+        output = torch.stack(steps) if steps else input.new_zeros(0, batch, self.hidden_size * directions)
         h_n = torch.stack(h_n)
-        state = (h_n, torch.stack(c_n)) if self.mode == "LSTM" else h_n
-        if not batched:
-            output = output.squeeze(1)
-            state = tuple(s.squeeze(1) for s in state) if self.mode == "LSTM" else state.squeeze(1)
-        elif self.batch_first:
-            output = output.transpose(0, 1)
-        return output, state
+        return output, ((h_n, torch.stack(c_n)) if self.mode == "LSTM" else h_n)
 
     def _initial_state(self, hx, batched, shape, input):
         def check(h, what):

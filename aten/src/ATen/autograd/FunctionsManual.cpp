@@ -304,12 +304,58 @@ Tensor mse_loss_backward(const Tensor& grad, const Tensor& self, const Tensor& t
   return g;
 }
 
+namespace {
+
+// nll_loss's gradient on the CPU in one loop: zeros but for -w[t] * grad
+// at each row's target (the loss forward has checked the targets).
+Tensor nll_loss_backward_loop(const Tensor& grad, IntArrayRef sizes2d, const Tensor& target, const Tensor& weight,
+                              int64_t reduction, int64_t ignore_index) {
+  Tensor out = at::zeros(sizes2d, grad.scalar_type(), grad.device());
+  const int64_t n = sizes2d[0], classes = sizes2d[1];
+  const int64_t* t = target.data_ptr<int64_t>();
+  const Tensor g = grad.contiguous();
+  const auto run = [&](auto tag) {
+    using T = decltype(tag);
+    const T* w = weight.defined() ? weight.data_ptr<T>() : nullptr;
+    const T* gv = g.data_ptr<T>();
+    T* o = out.data_ptr<T>();
+    double scale = 1;
+    if (reduction == 1) {
+      double total = 0;
+      for (int64_t i = 0; i < n; ++i)
+        if (t[i] != ignore_index) total += w ? static_cast<double>(w[t[i]]) : 1.0;
+      scale = 1.0 / total;
+    }
+    for (int64_t i = 0; i < n; ++i) {
+      if (t[i] == ignore_index) continue;
+      const T wc = w ? w[t[i]] : T(1);
+      const T gi = reduction == 0 && g.numel() == n ? gv[i] : gv[0];
+      o[i * classes + t[i]] = -(static_cast<T>(wc * scale) * gi);
+    }
+  };
+  if (grad.scalar_type() == ScalarType::Float) {
+    run(float{});
+  } else {
+    run(double{});
+  }
+  return out;
+}
+
+}  // namespace
+
 Tensor nll_loss_backward(const Tensor& grad, const Tensor& self, const Tensor& target,
                          const std::optional<Tensor>& weight, int64_t reduction, int64_t ignore_index) {
   // d loss / d self[n, target[n]] = -w[target[n]] (divided by the total weight for 'mean').
   const bool batched = self.dim() == 2;
   const Tensor input2d = batched ? self : self.unsqueeze(0);
   const Tensor target1d = batched ? target : target.reshape({1});
+  if (self.is_cpu() && (self.scalar_type() == ScalarType::Float || self.scalar_type() == ScalarType::Double) &&
+      grad.scalar_type() == self.scalar_type() && target1d.scalar_type() == ScalarType::Long) {
+    return nll_loss_backward_loop(grad, input2d.sizes(), target1d.contiguous(),
+                                  weight && weight->defined() ? weight->contiguous() : Tensor(), reduction,
+                                  ignore_index)
+        .view(self.sizes());
+  }
   const Tensor valid = target1d.ne(wrapped_scalar_tensor(ignore_index));
   const Tensor safe_target = target1d.masked_fill(valid.logical_not(), 0);
   Tensor w = (weight && weight->defined()) ? weight->index_select(0, safe_target)

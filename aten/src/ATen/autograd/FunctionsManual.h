@@ -6,12 +6,16 @@
 #include <optional>
 #include <vector>
 
+#include <ATen/native/Normalization.h>
 #include <ATen/native/RNN.h>
 
 namespace at::autograd {
 
 // The fused LSTM cell's gradients (native/RNN.cpp).
 using native::lstm_cell_backward;
+using native::lstm_sequence_backward;
+// native_layer_norm's gradients (native/Normalization.cpp).
+using native::layer_norm_backward;
 
 bool is_expandable_to(IntArrayRef shape, IntArrayRef desired);
 // Sums `grad` down to `shape` (undoing broadcasting).

@@ -3,7 +3,9 @@
 // the cell state cx [B, H], cy = f * cx + i * g and hy = o * tanh(cy). The
 // matrix products stay outside (nn.LSTM's Python step calls F.linear).
 // Float and double CPU tensors run one loop; other devices and dtypes the
-// same equations over at:: ops.
+// same equations over at:: ops. _lstm_sequence runs a whole layer's steps in
+// one op (and its gradient in one node): the input projection for every step
+// is one matrix product done before it, in Python.
 #include <ATen/ATen.h>
 #include <ATen/Parallel.h>
 #include <ATen/ScalarOps.h>
@@ -143,6 +145,73 @@ std::tuple<Tensor, Tensor> lstm_cell_backward(const Tensor& grad_hy, const Tenso
     });
   });
   return {d_gates, d_cx};
+}
+
+namespace {
+
+void check_sequence(const Tensor& gi, const Tensor& h0, const Tensor& c0, const Tensor& w_hh) {
+  TORCH_CHECK(gi.dim() == 3 && h0.dim() == 2 && c0.dim() == 2 && w_hh.dim() == 2,
+              "_lstm_sequence: expected gi [T, B, 4H], h0 and c0 [B, H] and w_hh [4H, H], got ", gi.sizes(), ", ",
+              h0.sizes(), ", ", c0.sizes(), " and ", w_hh.sizes());
+  const int64_t batch = h0.size(0), hidden = h0.size(1);
+  TORCH_CHECK(c0.sizes().equals(h0.sizes()) && gi.size(1) == batch && gi.size(2) == 4 * hidden &&
+                  w_hh.size(0) == 4 * hidden && w_hh.size(1) == hidden,
+              "_lstm_sequence: sizes do not match: gi ", gi.sizes(), ", h0 ", h0.sizes(), ", c0 ", c0.sizes(),
+              ", w_hh ", w_hh.sizes());
+  for (const Tensor* t : {&h0, &c0, &w_hh}) {
+    TORCH_CHECK(t->scalar_type() == gi.scalar_type(), "_lstm_sequence: expected one dtype, got ", gi.scalar_type(),
+                " and ", t->scalar_type());
+    TORCH_CHECK(t->device() == gi.device(), "_lstm_sequence: tensors on different devices");
+  }
+}
+
+}  // namespace
+
+std::tuple<Tensor, Tensor, Tensor> _lstm_sequence(const Tensor& gi, const Tensor& h0, const Tensor& c0,
+                                                  const Tensor& w_hh) {
+  check_sequence(gi, h0, c0, w_hh);
+  const int64_t steps = gi.size(0), batch = h0.size(0), hidden = h0.size(1);
+  Tensor output = at::empty({steps, batch, hidden}, gi.scalar_type(), gi.device());
+  Tensor cells = at::empty({steps, batch, hidden}, gi.scalar_type(), gi.device());
+  Tensor gates = at::empty({steps, batch, 4 * hidden}, gi.scalar_type(), gi.device());
+  const Tensor w_t = w_hh.t();
+  Tensor h = h0, c = c0;
+  for (int64_t t = 0; t < steps; ++t) {
+    const Tensor g = gates.select(0, t);
+    at::addmm_out(g, gi.select(0, t), h, w_t);  // gi[t] + h w_hh^T
+    auto [hy, cy] = at::_lstm_cell(g, c);
+    output.select(0, t).copy_(hy);
+    cells.select(0, t).copy_(cy);
+    h = hy;
+    c = cy;
+  }
+  return {output, cells, gates};
+}
+
+// Back through the steps: each step's cell gradient (lstm_cell_backward) and
+// the recurrent product's; w_hh's gradient is one product over all steps.
+std::tuple<Tensor, Tensor, Tensor, Tensor> lstm_sequence_backward(const Tensor& grad_output, const Tensor& grad_cells,
+                                                                  const Tensor& h0, const Tensor& c0,
+                                                                  const Tensor& w_hh, const Tensor& output,
+                                                                  const Tensor& cells, const Tensor& gates) {
+  if (!grad_output.defined() && !grad_cells.defined()) return {};
+  const int64_t steps = gates.size(0), batch = h0.size(0), hidden = h0.size(1);
+  Tensor d_gates = at::empty({steps, batch, 4 * hidden}, gates.scalar_type(), gates.device());
+  Tensor dh = at::zeros({batch, hidden}, gates.scalar_type(), gates.device());
+  Tensor dc = at::zeros({batch, hidden}, gates.scalar_type(), gates.device());
+  for (int64_t t = steps - 1; t >= 0; --t) {
+    const Tensor ghy = grad_output.defined() ? dh.add(grad_output.select(0, t)) : dh;
+    const Tensor gcy = grad_cells.defined() ? dc.add(grad_cells.select(0, t)) : dc;
+    const Tensor c_prev = t > 0 ? cells.select(0, t - 1) : c0;
+    auto [dg, dcx] = lstm_cell_backward(ghy, gcy, gates.select(0, t), c_prev, cells.select(0, t));
+    d_gates.select(0, t).copy_(dg);
+    dh = at::mm(dg, w_hh);
+    dc = dcx;
+  }
+  // w_hh's gradient: sum over steps of dgates[t]^T h[t-1], h[-1] = h0.
+  const Tensor h_prev = steps > 1 ? at::cat({h0.unsqueeze(0), output.narrow(0, 0, steps - 1)}, 0) : h0.unsqueeze(0);
+  const Tensor d_w = at::mm(d_gates.reshape({steps * batch, 4 * hidden}).t(), h_prev.reshape({steps * batch, hidden}));
+  return {d_gates, dh, dc, d_w};
 }
 
 }  // namespace at::native

@@ -34,7 +34,7 @@ void bmm_kernel(const Tensor& out, const Tensor& a, const Tensor& b, const Scala
   // thread, none thinner than 16 rows; small products stay on one thread.
   const int64_t threads = get_num_threads();
   const double flops = 2.0 * static_cast<double>(batch) * m * n * k;
-  const int64_t wanted = flops < 2e5 ? 1 : threads;
+  const int64_t wanted = flops < 4e6 ? 1 : threads;
   const int64_t row_blocks =
       std::max<int64_t>(1, std::min<int64_t>((wanted + batch - 1) / batch, std::max<int64_t>(m / 16, 1)));
   const int64_t rows_per_block = (m + row_blocks - 1) / row_blocks;

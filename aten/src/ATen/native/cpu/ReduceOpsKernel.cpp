@@ -370,15 +370,14 @@ void scan_row(ScanOp op, const T* x, T* y, int64_t n) {
         // all -inf row (no shift) gives 0/0, NaN too.
         const float max = vec::max(x, n);
         const float m = max == -std::numeric_limits<float>::infinity() ? 0.0f : max;
-        const double total = vec::exp_shifted_sum(x, m, y, n);
         if (op == ScanOp::Softmax) {
-          const float inv = static_cast<float>(1.0 / total);
-          for (int64_t k = 0; k < n; ++k) y[k] *= inv;
+          const double total = vec::exp_shifted_sum(x, m, y, n);
+          vec::scale(y, static_cast<float>(1.0 / total), n);
         } else {
           // (x - max) - log(sum), in that order: x - (max + log(sum)) loses
           // log(sum) against a large max (log_softmax([1e8, 1e8]) is -log 2).
-          const float log_total = static_cast<float>(std::log(total));
-          for (int64_t k = 0; k < n; ++k) y[k] = (x[k] - m) - log_total;
+          const double total = vec::exp_shifted_total(x, m, n);
+          vec::subtract2(x, m, static_cast<float>(std::log(total)), y, n);
         }
       } else if constexpr (c10::is_floating_v<T>) {
         double m = -std::numeric_limits<double>::infinity();

@@ -209,4 +209,41 @@ TORCH_VEC_CLONES double sum_bfloat16(const uint16_t* bits, int64_t n) {
   return blocked_sum(bits, n, bfloat16_to_float);
 }
 
+TORCH_VEC_CLONES double sum_squared_deviation(const float* x, float mean, int64_t n) {
+  return blocked_sum(x, n, [mean](float v) { return (v - mean) * (v - mean); });
+}
+
+TORCH_VEC_CLONES void normalize(const float* x, float mean, float rstd, const float* w, const float* b, float* y,
+                                int64_t n) {
+  if (w && b) {
+    for (int64_t i = 0; i < n; ++i) y[i] = (x[i] - mean) * rstd * w[i] + b[i];
+  } else if (w) {
+    for (int64_t i = 0; i < n; ++i) y[i] = (x[i] - mean) * rstd * w[i];
+  } else if (b) {
+    for (int64_t i = 0; i < n; ++i) y[i] = (x[i] - mean) * rstd + b[i];
+  } else {
+    for (int64_t i = 0; i < n; ++i) y[i] = (x[i] - mean) * rstd;
+  }
+}
+
+TORCH_VEC_CLONES double exp_shifted_total(const float* x, float shift, int64_t n) {
+  constexpr int64_t kLanes = 16;
+  float lanes[kLanes] = {};
+  int64_t i = 0;
+  for (; i + kLanes <= n; i += kLanes)
+    for (int64_t k = 0; k < kLanes; ++k) lanes[k] += exp1(x[i + k] - shift);
+  double total = 0;
+  for (; i < n; ++i) total += exp1(x[i] - shift);
+  for (int64_t k = 0; k < kLanes; ++k) total += lanes[k];
+  return total;
+}
+
+TORCH_VEC_CLONES void scale(float* y, float s, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) y[i] *= s;
+}
+
+TORCH_VEC_CLONES void subtract2(const float* x, float a, float b, float* y, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) y[i] = (x[i] - a) - b;
+}
+
 }  // namespace at::native::vec

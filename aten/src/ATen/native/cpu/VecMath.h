@@ -18,6 +18,12 @@ void sigmoid(const float* x, float* y, int64_t n);
 void tanh(const float* x, float* y, int64_t n);
 // y[i] = exp(x[i] - shift); returns the sum of the y[i] (in double).
 double exp_shifted_sum(const float* x, float shift, float* y, int64_t n);
+// The sum of exp(x[i] - shift) (in double), storing nothing.
+double exp_shifted_total(const float* x, float shift, int64_t n);
+// y[i] *= s
+void scale(float* y, float s, int64_t n);
+// y[i] = (x[i] - a) - b, in that order (log_softmax: a the max, b log(sum)).
+void subtract2(const float* x, float a, float b, float* y, int64_t n);
 // The largest x[i] (NaN if any x[i] is NaN).
 float max(const float* x, int64_t n);
 // The sum of x[0..n): 16 float lanes over blocks of 4096 elements whose
@@ -27,5 +33,9 @@ float max(const float* x, int64_t n);
 double sum(const float* x, int64_t n);
 double sum_float16(const uint16_t* bits, int64_t n);
 double sum_bfloat16(const uint16_t* bits, int64_t n);
+// sum((x[i] - mean)^2), in float lanes added up in double.
+double sum_squared_deviation(const float* x, float mean, int64_t n);
+// y[i] = (x[i] - mean) * rstd * w[i] + b[i]; w and b may be null (absent).
+void normalize(const float* x, float mean, float rstd, const float* w, const float* b, float* y, int64_t n);
 
 }  // namespace at::native::vec
