@@ -51,8 +51,10 @@ class Adam(Optimizer):
                 if group["amsgrad"]:
                     torch.maximum(state["max_exp_avg_sq"], exp_avg_sq, out=state["max_exp_avg_sq"])
                     second = state["max_exp_avg_sq"]
-                denom = (second.sqrt() / math.sqrt(bias_correction2)).add_(eps)
-                p.add_(exp_avg / denom, alpha=-lr / bias_correction1)
+                # In place where nothing else sees the buffer: each pass over
+                # the parameter's size costs as much as the arithmetic.
+                denom = second.sqrt().div_(math.sqrt(bias_correction2)).add_(eps)
+                p.add_(torch.div(exp_avg, denom, out=denom), alpha=-lr / bias_correction1)
         return loss
 
 

@@ -7,6 +7,7 @@
 #include <ATen/ATen.h>
 #include <ATen/Parallel.h>
 #include <ATen/ScalarOps.h>
+#include <ATen/native/FloatOrDouble.h>
 #include <ATen/native/Normalization.h>
 #include <ATen/native/cpu/VecMath.h>
 
@@ -64,9 +65,6 @@ Layout check_layer_norm(const Tensor& input, IntArrayRef normalized_shape, const
   return l;
 }
 
-bool fast_path(const Tensor& t) {
-  return t.device().is_cpu() && (t.scalar_type() == ScalarType::Float || t.scalar_type() == ScalarType::Double);
-}
 
 template <typename T>
 double row_sum(const T* x, int64_t n) {
@@ -110,14 +108,8 @@ void forward_rows(const T* x, const T* w, const T* b, T* y, T* mean_out, T* rstd
       rstd_out[r] = rstd;
       if constexpr (std::is_same_v<T, float>) {
         vec::normalize(xr, mean, rstd, w, b, yr, cols);
-      } else if (w && b) {
-        for (int64_t j = 0; j < cols; ++j) yr[j] = (xr[j] - mean) * rstd * w[j] + b[j];
-      } else if (w) {
-        for (int64_t j = 0; j < cols; ++j) yr[j] = (xr[j] - mean) * rstd * w[j];
-      } else if (b) {
-        for (int64_t j = 0; j < cols; ++j) yr[j] = (xr[j] - mean) * rstd + b[j];
       } else {
-        for (int64_t j = 0; j < cols; ++j) yr[j] = (xr[j] - mean) * rstd;
+        for (int64_t j = 0; j < cols; ++j) yr[j] = (xr[j] - mean) * rstd * (w ? w[j] : T(1)) + (b ? b[j] : T(0));
       }
     }
   });
@@ -186,14 +178,6 @@ void backward_rows(const T* dy, const T* x, const T* w, const T* mean, const T* 
   }
 }
 
-template <typename F>
-void for_float_or_double(ScalarType t, F f) {
-  if (t == ScalarType::Float) {
-    f(float{});
-  } else {
-    f(double{});
-  }
-}
 
 const Tensor* defined(const std::optional<Tensor>& t) { return t && t->defined() ? &*t : nullptr; }
 
@@ -205,7 +189,7 @@ std::tuple<Tensor, Tensor, Tensor> native_layer_norm(const Tensor& input, IntArr
   const Layout l = check_layer_norm(input, normalized_shape, weight, bias);
   const Tensor* w = defined(weight);
   const Tensor* b = defined(bias);
-  if (!fast_path(input) || l.rows * l.cols == 0) {
+  if (!is_cpu_float_or_double(input) || l.rows * l.cols == 0) {
     const Tensor mean = input.mean(IntArrayRef(l.norm_dims), /*keepdim=*/true, std::nullopt);
     const Tensor var = input.var(IntArrayRef(l.norm_dims), /*unbiased=*/false, /*keepdim=*/true);
     const Tensor rstd = var.add(scalar_tensor(eps, var.scalar_type(), var.device())).rsqrt();
@@ -234,7 +218,7 @@ std::tuple<Tensor, Tensor, Tensor> layer_norm_backward(const Tensor& grad, const
   if (!grad.defined()) return {};
   const Layout l = check_layer_norm(input, normalized_shape, weight, std::nullopt);
   const Tensor* w = defined(weight);
-  if (!fast_path(input) || l.rows * l.cols == 0 || grad.scalar_type() != input.scalar_type()) {
+  if (!is_cpu_float_or_double(input) || l.rows * l.cols == 0 || grad.scalar_type() != input.scalar_type()) {
     const Tensor xhat = input.sub(mean).mul(rstd);
     const Tensor g = w ? grad.mul(*w) : grad;
     const Tensor dx = g.sub(g.mean(IntArrayRef(l.norm_dims), true, std::nullopt)).sub(xhat.mul(g.mul(xhat).mean(IntArrayRef(l.norm_dims), true, std::nullopt))).mul(rstd);

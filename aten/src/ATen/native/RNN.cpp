@@ -9,6 +9,7 @@
 #include <ATen/ATen.h>
 #include <ATen/Parallel.h>
 #include <ATen/ScalarOps.h>
+#include <ATen/native/FloatOrDouble.h>
 #include <ATen/native/RNN.h>
 #include <ATen/native/cpu/VecMath.h>
 
@@ -29,19 +30,7 @@ void check_cell(const Tensor& gates, const Tensor& cx) {
   TORCH_CHECK(gates.device() == cx.device(), "_lstm_cell: gates and cx are on different devices");
 }
 
-// The fast path's two dtypes (AT_DISPATCH_FLOATING_TYPES would add the half types).
-template <typename F>
-void for_float_or_double(ScalarType t, F f) {
-  if (t == ScalarType::Float) {
-    f(float{});
-  } else {
-    f(double{});
-  }
-}
 
-bool fast_path(const Tensor& t) {
-  return t.device().is_cpu() && (t.scalar_type() == ScalarType::Float || t.scalar_type() == ScalarType::Double);
-}
 
 // act[0, 4H) = sigmoid(i), sigmoid(f), tanh(g), sigmoid(o) of one row of gates.
 void activations(const float* row, float* act, int64_t hidden) {
@@ -66,7 +55,7 @@ void tanh_of(const double* x, double* y, int64_t n) {
 std::tuple<Tensor, Tensor> _lstm_cell(const Tensor& gates_in, const Tensor& cx_in) {
   check_cell(gates_in, cx_in);
   const int64_t batch = cx_in.size(0), hidden = cx_in.size(1);
-  if (!fast_path(gates_in)) {
+  if (!is_cpu_float_or_double(gates_in)) {
     const auto g = gates_in.chunk(4, 1);
     const Tensor cy = g[1].sigmoid().mul(cx_in).add(g[0].sigmoid().mul(g[2].tanh()));
     return {g[3].sigmoid().mul(cy.tanh()), cy};
@@ -97,7 +86,7 @@ std::tuple<Tensor, Tensor> _lstm_cell(const Tensor& gates_in, const Tensor& cx_i
 std::tuple<Tensor, Tensor> lstm_cell_backward(const Tensor& grad_hy, const Tensor& grad_cy, const Tensor& gates_in,
                                               const Tensor& cx_in, const Tensor& cy_in) {
   const int64_t batch = cx_in.size(0), hidden = cx_in.size(1);
-  if (!fast_path(gates_in)) {
+  if (!is_cpu_float_or_double(gates_in)) {
     const auto g = gates_in.chunk(4, 1);
     const Tensor i = g[0].sigmoid(), f = g[1].sigmoid(), gg = g[2].tanh(), o = g[3].sigmoid();
     const Tensor tcy = cy_in.tanh();
