@@ -278,6 +278,10 @@ GRADCHECKED_HERE = {
     "masked_fill_": (lambda x: (x * 1).masked_fill_(torch.tensor([True, False, True]), 0.5), (_f64(3),)),
     "_lstm_sequence": (lambda gi, h0, c0, w: torch._lstm_sequence(gi, h0, c0, w)[:2],
                        (_f64(3, 2, 8), _f64(2, 2), _f64(2, 2), _f64(8, 2))),
+    "pow_": (lambda x, e: x.abs().add(0.5).pow_(2.5) + x.abs().add(0.5).pow_(e), (_f64(3), _f64(3))),
+    "_reshape_alias": (lambda x: x.t().reshape(3, 2) * torch.arange(6.0, dtype=torch.float64).view(3, 2),
+                       (_f64(2, 3),)),
+    "_unsafe_view": (lambda x: x.t().reshape(6) * torch.arange(6.0, dtype=torch.float64), (_f64(2, 3),)),
     "native_layer_norm": (lambda x, w, b: torch.native_layer_norm(x, [3, 2], w, b, 1e-5)[0],
                           (_f64(4, 3, 2), _f64(3, 2), _f64(3, 2))),
     "max_pool2d_with_indices": (lambda x: torch.nn.functional.max_pool2d(x, 2), (_f64(1, 1, 4, 4),)),
@@ -362,3 +366,31 @@ def test_layer_norm_statistics_carry_no_gradient():
     assert out.grad_fn.name() == "NativeLayerNormBackward0"
     assert not mean.requires_grad and not rstd.requires_grad
     assert torch.nn.functional.layer_norm(x, (3,)).grad_fn.name() == "NativeLayerNormBackward0"
+
+
+def test_reshape_records_pytorchs_nodes():
+    # A view when contiguous, an alias when a view can express it, else a copy (difftest's grad_fn findings).
+    x = torch.ones(2, 3, requires_grad=True)
+    assert x.reshape(6).grad_fn.name() == "ViewBackward0"
+    assert x.t().reshape(3, 2).grad_fn.name() == "ReshapeAliasBackward0"
+    assert x.t().reshape(6).grad_fn.name() == "UnsafeViewBackward0"
+    assert torch.matmul(torch.ones(2, 2, 3, requires_grad=True), torch.ones(3, 4)).grad_fn.name() == "UnsafeViewBackward0"
+    assert torch.flatten(torch.ones(3, requires_grad=True)).grad_fn is None  # 1-D: flatten returns its input
+    y = x * 1
+    y.t().reshape(3, 2).mul_(2)  # writes through the alias
+    assert y.tolist() == [[2.0] * 3] * 2
+    v = torch.ones(2, requires_grad=True)
+    assert torch.rsub(v, 2).grad_fn.name() == "RsubBackward1" and torch.rsub(v, v).grad_fn.name() == "RsubBackward0"
+    assert torch.remainder(v, 2).grad_fn.name() == "RemainderBackward0"
+    assert torch.remainder(v, v).grad_fn.name() == "RemainderBackward1"
+    assert torch.sort(v)[0].grad_fn.name() == "SortBackward0"
+    assert torch.sort(v, stable=True)[0].grad_fn.name() == "SortBackward1"
+    assert v.clone().pow_(2).grad_fn.name() == "PowBackward0" and v.clone().square_().grad_fn.name() == "PowBackward0"
+
+
+def test_a_cast_to_an_integer_dtype_leaves_autograd():
+    x = torch.ones(2, requires_grad=True)
+    r = x.to(torch.int32)
+    assert r.dtype == torch.int32 and not r.requires_grad and r.grad_fn is None
+    with pytest.raises(RuntimeError, match="Autograd not support dtype: Long"):
+        x.sum(dtype=torch.int64)  # PyTorch refuses this one

@@ -205,3 +205,24 @@ def test_large_parallel_ops_match_serial():
     finally:
         torch.set_num_threads(n)
     assert ((x * 2 + 1).exp().sum(1)).tolist() == pytest.approx(serial, rel=1e-6)
+
+
+@pytest.mark.parametrize("call, error, match", [
+    # PyTorch's checks, in its order (found by tools/difftest).
+    (lambda: torch.tensor([True]).random_(-5, 5), RuntimeError, "from is out of bounds for bool"),
+    (lambda: torch.zeros(2, dtype=torch.uint8).random_(0, 300), RuntimeError,
+     "to - 1 is out of bounds for unsigned char"),
+    (lambda: torch.randint(-1, 300, (2,), dtype=torch.uint8), RuntimeError, "from is out of bounds for unsigned char"),
+    (lambda: torch.zeros(2, dtype=torch.int16).random_(0, 2**40), RuntimeError, "to - 1 is out of bounds for short int"),
+    (lambda: torch.zeros(2, dtype=torch.int32).uniform_(3.0), NotImplementedError,
+     "\"check_uniform_bounds\" not implemented for 'Int'"),
+    (lambda: torch.zeros(2).uniform_(3.0), RuntimeError, "uniform_ expects to return a \\[from, to\\) range"),
+])
+def test_random_fill_bounds(call, error, match):
+    with pytest.raises(error, match=match):
+        call()
+
+
+def test_random_fill_within_bounds():
+    assert torch.zeros(100, dtype=torch.int8).random_(-5, 5).min() >= -5
+    assert set(torch.zeros(100, dtype=torch.bool).random_(0, 2).tolist()) <= {False, True}

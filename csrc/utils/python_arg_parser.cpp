@@ -233,7 +233,7 @@ bool FunctionParameter::check(PyObject* obj, bool allow_numbers_as_tensors) cons
       return true;
     }
     case ParamType::Float:
-      return PyFloat_Check(obj) || is_int_like(obj);
+      return PyFloat_Check(obj) || PyBool_Check(obj) || is_int_like(obj);  // PyTorch takes True as 1.0
     case ParamType::Bool:
       return PyBool_Check(obj);
     case ParamType::String:

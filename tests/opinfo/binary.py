@@ -46,6 +46,9 @@ def shape_mismatch(name, type_error=None):
 def _sub_errors():
     yield from shape_mismatch("sub")()
     yield ErrorInput((torch.tensor([True]), torch.tensor([False])), {}, RuntimeError, "with two bool tensors")
+    # A bool alpha was negated into an int and let through.
+    yield ErrorInput((torch.ones(2), torch.ones(2)), {"alpha": False}, RuntimeError,
+                     "Boolean alpha only supported for Boolean results")
 
 
 def _add_errors():
@@ -108,6 +111,10 @@ def _clamp_samples(op, dtype, rng):
 
 def _clamp_errors():
     yield ErrorInput((torch.ones(2),), {}, RuntimeError, "At least one of 'min' or 'max' must not be None")
+    yield ErrorInput((torch.ones(2), None, 0.5), {"out": torch.empty(2, dtype=torch.bfloat16)}, RuntimeError,
+                     "Found dtype BFloat16 but expected Float")
+    yield ErrorInput((torch.ones(2, dtype=torch.int32), 1), {"out": torch.empty(2, dtype=torch.int64)}, RuntimeError,
+                     "Found dtype Long but expected Int")
 
 
 def _masked_fill_samples(op, dtype, rng):

@@ -188,6 +188,8 @@ def _nll_errors():
                      "weight tensor should be defined either for all 3 classes")
     yield ErrorInput((torch.zeros(2, 3), torch.tensor([0, 1]), torch.ones(3, dtype=torch.float64)), {}, RuntimeError,
                      "expected scalar type Float but found Double")
+    yield ErrorInput((torch.zeros(2, 3), torch.tensor([0, 1], dtype=torch.int32)), {}, RuntimeError,
+                     "expected target dtype to be Long or Byte, but got Int")
 
 
 def _tri_errors():
@@ -203,7 +205,9 @@ NN_OPS = [
     OpInfo("argsort", lambda x, dim=-1, descending=False: np.argsort(-x if descending else x, axis=dim, kind="stable"),
            NUMERIC, _distinct, result_dtype=lambda d: torch.int64),
     OpInfo("topk", _topk_ref, NUMERIC, _topk_samples, op=lambda x, *a: torch.topk(x, *a).values, method=False,
-           error_inputs=lambda: iter([ErrorInput((torch.ones(3), 4), {}, RuntimeError, "out of range")])),
+           error_inputs=lambda: iter([ErrorInput((torch.ones(3), 4), {}, RuntimeError, "out of range"),
+                                      ErrorInput((torch.tensor([True, False]), 1), {}, RuntimeError,
+                                                 "topk does not support bool dtypes on CPU")])),
     OpInfo("tril", lambda x, d=0: np.tril(x, d), NUMERIC, _samples(((4, 3), ()), ((2, 3, 3), (1,)), ((3, 4), (-1,))),
            inplace=True, error_inputs=_tri_errors),
     OpInfo("triu", lambda x, d=0: np.triu(x, d), NUMERIC, _samples(((4, 3), ()), ((2, 3, 3), (-1,)), ((3, 4), (2,))),

@@ -53,10 +53,13 @@ def _cat_errors():
     yield ErrorInput(([torch.ones(2, 3), torch.ones(2, 4)],), {}, RuntimeError,
                      "Sizes of tensors must match except in dimension 0")
     yield ErrorInput(([torch.ones(2), torch.ones(2, 2)], 0), {}, RuntimeError, "Tensors must have same number of dimensions")
+    yield ErrorInput(([torch.tensor([1, 2], dtype=torch.uint8)],), {"out": torch.zeros(1, dtype=torch.bool)}, TypeError,
+                     r"torch.cat\(\): input types can't be cast to the desired output type Bool")
 
 
 def _stack_errors():
     yield ErrorInput(([torch.ones(2), torch.ones(3)],), {}, RuntimeError, "stack expects each tensor to be equal size")
+    yield ErrorInput(([torch.ones(2), torch.ones(3)], 5), {}, IndexError, "Dimension out of range")  # the dim first
 
 
 def _index_samples(op, dtype, rng):
@@ -142,12 +145,15 @@ SHAPE_OPS = [
     OpInfo("squeeze", lambda x, *d: np.squeeze(x, *d) if not d or x.shape[d[0]] == 1 else x, ALL,
            _samples(((1, 3, 1), ()), ((1, 3), (0,)), ((2, 3), (1,)))),
     OpInfo("flatten", lambda x, *a: x.reshape(-1) if not a else x.reshape(x.shape[: a[0]] + (-1,)), ALL,
-           _samples(((2, 3, 4), ()), ((2, 3, 4), (1,)), ((), ()))),
+           _samples(((2, 3, 4), ()), ((2, 3, 4), (1,)), ((), ()), ((5,), (-1,)))),
     OpInfo("unflatten", lambda x, d, s: x.reshape(x.shape[:d] + tuple(s) + x.shape[d + 1:]), ALL,
-           _samples(((6, 2), (0, (2, 3))), ((2, 6), (1, (3, -1)) if False else (1, (3, 2))))),
+           _samples(((6, 2), (0, (2, 3))), ((2, 6), (1, (3, -1)) if False else (1, (3, 2)))),
+           error_inputs=lambda: [ErrorInput((torch.ones(2), 5, []), {}, RuntimeError, "sizes must be non-empty")]),
     OpInfo("broadcast_to", lambda x, s: np.broadcast_to(x, s), ALL, _samples(((3, 1), ((2, 3, 4),)), ((), ((2,),)))),
     OpInfo("narrow", lambda x, d, st, n: np.take(x, range(st, st + n), axis=d), ALL,
-           _samples(((5, 3), (0, 1, 3)), ((5, 3), (1, -2, 2)) if False else ((5, 3), (1, 1, 2)))),
+           _samples(((5, 3), (0, 1, 3)), ((5, 3), (1, -2, 2)) if False else ((5, 3), (1, 1, 2))),
+           error_inputs=lambda: [ErrorInput((torch.ones(2), 0, 5, -1), {}, RuntimeError,
+                                            "length must be non-negative")]),
     OpInfo("flip", lambda x, dims: np.flip(x, dims), ALL, _samples(((3, 4), ((0,),)), ((2, 3, 4), ((0, 2),)), ((5,), ((-1,),)))),
     OpInfo("repeat", lambda x, reps: np.tile(x, reps), ALL, _samples(((2, 3), ((2, 1),)), ((3,), ((2, 2),))),
            op=method("repeat"), method=False),

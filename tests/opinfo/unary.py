@@ -63,7 +63,13 @@ UNARY_OPS = [
     unary("neg", np.negative, dtypes=NUMERIC, to_float=False, error_inputs=_bool_neg_error),
     # PyTorch has no abs for bool: NotImplementedError, like every dtype a kernel lacks.
     unary("abs", np.abs, dtypes=NUMERIC, to_float=False, error_inputs=lambda: [
-        ErrorInput((torch.tensor([True]),), {}, NotImplementedError, "not implemented for 'Bool'")]),
+        ErrorInput((torch.tensor([True]),), {}, NotImplementedError, "not implemented for 'Bool'"),
+        # out= of a dtype-preserving op must have self's dtype, checked before the kernel's dtype.
+        ErrorInput((torch.tensor([1.5], dtype=torch.float64),), {"out": torch.empty(1)}, RuntimeError,
+                   "Found dtype Float but expected Double"),
+        ErrorInput((torch.tensor([True]),), {"out": torch.empty(1, dtype=torch.int32)}, RuntimeError,
+                   "Found dtype Int but expected Bool")]),
+    unary("square", np.square, dtypes=NUMERIC, to_float=False, supports_out=False),
     unary("relu", lambda x: np.maximum(x, 0).astype(x.dtype), dtypes=NUMERIC, to_float=False, supports_out=False,
           known_values=lambda: [KnownValue((torch.tensor([-1.0, float("nan"), 2.0]),), {},
                                            torch.tensor([0.0, 1.0, 1.0]), grad_of=0, why="NaN passes the gradient")]),
@@ -80,7 +86,9 @@ UNARY_OPS = [
     unary("cos", np.cos),
     unary("sign", np.sign, dtypes=NUMERIC, to_float=False),
     unary("floor", np.floor, dtypes=NUMERIC, to_float=False),
-    unary("ceil", np.ceil, dtypes=NUMERIC, to_float=False),
+    unary("ceil", np.ceil, dtypes=NUMERIC, to_float=False, error_inputs=lambda: [
+        ErrorInput((torch.ones(2, dtype=torch.int64),), {"out": torch.empty(2, dtype=torch.float64)}, RuntimeError,
+                   "Found dtype Double but expected Long")]),
     unary("round", np.round, dtypes=NUMERIC, to_float=False),
     unary("trunc", np.trunc, dtypes=NUMERIC, to_float=False),
     unary("bitwise_not", np.invert, dtypes=INTS + (torch.bool,), to_float=False),

@@ -42,6 +42,10 @@ class Derivative:
     # "output_differentiability: [True, False, False]" (PyTorch's key): the
     # outputs marked False get no history (native_layer_norm's mean and rstd).
     output_differentiability: Optional[list[bool]] = None
+    # "node_name_if_number: {other: RemainderBackward0}": the name grad_fn
+    # shows when that argument came as a Python number (PyTorch then runs its
+    # Scalar overload, which numbers its node apart).
+    number_node: Optional[tuple[str, str]] = None
 
     def inputs(self) -> list[Argument]:
         return [a for a in self.schema.arguments if a.name in self.formulas]
@@ -100,6 +104,16 @@ def parse_derivatives(path: str, functions: list[NativeFunction]) -> dict[str, D
         # (CopyBackwards; conv1d and conv2d both show ConvolutionBackward0).
         explicit_node = entry.pop("node_name", None)
         output_differentiability = entry.pop("output_differentiability", None)
+        number_node = entry.pop("node_name_if_number", None)
+        if number_node is not None:
+            if isinstance(number_node, dict):
+                number_node = {k: v for k, v in number_node.items() if k != "__line__"}
+            if not isinstance(number_node, dict) or len(number_node) != 1:
+                raise CodegenError(f"{loc}: node_name_if_number takes one 'argument: NodeName' pair")
+            (arg_name, number_name), = number_node.items()
+            if arg_name not in args or args[arg_name].type.base != "Tensor":
+                raise CodegenError(f"{loc}: node_name_if_number: '{arg_name}' is not a tensor input")
+            number_node = (arg_name, str(number_name))
         if output_differentiability is not None and (
                 not isinstance(output_differentiability, list)
                 or len(output_differentiability) != len(f.func.returns)
@@ -126,7 +140,8 @@ def parse_derivatives(path: str, functions: list[NativeFunction]) -> dict[str, D
         counters[base] = n + 1
         node = f"{base}Backward{n}"
         d = Derivative(f.func, formulas, node, loc=loc, display=explicit_node or node, joint=joint,
-                       non_differentiable=non_differentiable, output_differentiability=output_differentiability)
+                       non_differentiable=non_differentiable, output_differentiability=output_differentiability,
+                       number_node=number_node)
         _analyze(d)
         result[f.func.full_name] = d
     # In-place variants (add_.Tensor) share the entry of their op (add.Tensor).
@@ -222,9 +237,14 @@ def node_declaration(d: Derivative) -> str:
     members = "\n".join(f"  {_member_type(s)} {s.name}_;" for s in d.saved)
     releases = " ".join(f"{s.name}_.reset_data();" for s in d.saved if s.kind in ("tensor", "output"))
     counts = "\n".join(f"  size_t {a.name}_count_ = 0;" for a in d.inputs() if a.type.is_list)
+    if d.number_node:
+        name = f"return from_number_ ? \"{d.number_node[1]}\" : \"{d.display}\";"
+        members += "\n  bool from_number_ = false;"
+    else:
+        name = f"return \"{d.display}\";"
     return (
         f"struct TORCH_API {d.node} : Node {{\n"
-        f"  std::string name() const override {{ return \"{d.display}\"; }}\n"
+        f"  std::string name() const override {{ {name} }}\n"
         "  variable_list apply(variable_list&& grads) override;\n"
         f"  void release_variables() override {{ {releases} }}\n"
         f"{members}\n{counts}\n"
@@ -296,6 +316,8 @@ def recording(d: Derivative, f: NativeFunction, result_expr: list[str]) -> tuple
             before.append(f"  grad_fn_->{a.name}_count_ = {a.name}.size();")
         else:
             before.append(f"  grad_fn_->add_input({ref[a.name]});")
+    if d.number_node:
+        before.append(f"  grad_fn_->from_number_ = {d.number_node[0]}.unsafeGetTensorImpl()->is_wrapped_number();")
     uses_self = any(x.name == "self" and x.kind == "tensor" for x in d.saved)
     for saved in d.saved:
         if saved.kind != "output":
@@ -306,8 +328,9 @@ def recording(d: Derivative, f: NativeFunction, result_expr: list[str]) -> tuple
     if inplace:
         after.append("  autograd::rebase_history(self, grad_fn_);  // CopySlices when self is a view")
     else:
-        if len(result_expr) == 1:
-            # sum(x, dtype=torch.int64) of an x that requires grad: an error, as in PyTorch.
+        if len(result_expr) == 1 and d.output_differentiability is None:
+            # sum(x, dtype=torch.int64) of an x that requires grad: an error, as in PyTorch
+            # (an entry that lists output_differentiability, _to_copy, gives ints no history instead).
             after.append(f"  autograd::check_differentiable({result_expr[0]});")
         for i, expr in enumerate(result_expr):
             if d.output_differentiability is None or d.output_differentiability[i]:

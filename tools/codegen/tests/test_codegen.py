@@ -226,3 +226,13 @@ def test_output_differentiability_must_cover_every_output(tmp_path):
                      "  self: grads[0]\n")
     with pytest.raises(CodegenError, match="output_differentiability must list True/False for each of the 2"):
         parse_derivatives(str(deriv), fs)
+
+
+def test_a_python_number_argument_can_name_the_node():
+    # rsub(x, 2) shows RsubBackward1 in PyTorch (its Scalar overload), rsub(x, y) RsubBackward0.
+    text = _definition("rsub.Tensor")
+    assert "grad_fn_->from_number_ = other.unsafeGetTensorImpl()->is_wrapped_number();" in text
+    from tools.codegen import autograd
+
+    node = next(d for d in CTX.derivatives.values() if d.schema.full_name == "rsub.Tensor")
+    assert 'return from_number_ ? "RsubBackward1" : "RsubBackward0";' in autograd.node_declaration(node)

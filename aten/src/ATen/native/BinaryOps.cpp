@@ -65,13 +65,16 @@ void check_alpha(ScalarType dtype, const Scalar& alpha) {
               "For integral input tensors, argument alpha must not be a floating point number.");
 }
 
-void check_sub(const Tensor& a, const Tensor& b) {
+// sub's result is never bool (bool operands are refused), so a bool alpha is
+// always refused; checked before alpha is negated (which makes it an int).
+void check_sub(const Tensor& a, const Tensor& b, const Scalar& alpha) {
   TORCH_CHECK(a.scalar_type() != ScalarType::Bool || b.scalar_type() != ScalarType::Bool,
               "Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` or "
               "`logical_xor()` operator instead.");
   TORCH_CHECK(a.scalar_type() != ScalarType::Bool && b.scalar_type() != ScalarType::Bool,
               "Subtraction, the `-` operator, with a bool tensor is not supported. If you are trying to invert a "
               "mask, use the `~` or `logical_not()` operator instead.");
+  TORCH_CHECK(!alpha.isBoolean(), "Boolean alpha only supported for Boolean results.");
 }
 
 Tensor add_impl(const Tensor& out, const Tensor& a, const Tensor& b, const Scalar& alpha, bool inplace) {
@@ -98,16 +101,16 @@ const Tensor& add_out(const Tensor& out, const Tensor& self, const Tensor& other
 }
 
 Tensor sub(const Tensor& self, const Tensor& other, const Scalar& alpha) {
-  check_sub(self, other);
+  check_sub(self, other, alpha);
   return add_impl(Tensor(), self, other, -alpha, false);
 }
 const Tensor& sub_(const Tensor& self, const Tensor& other, const Scalar& alpha) {
-  check_sub(self, other);
+  check_sub(self, other, alpha);
   add_impl(self, self, other, -alpha, true);
   return self;
 }
 const Tensor& sub_out(const Tensor& out, const Tensor& self, const Tensor& other, const Scalar& alpha) {
-  check_sub(self, other);
+  check_sub(self, other, alpha);
   add_impl(out, self, other, -alpha, false);
   return out;
 }
@@ -184,6 +187,9 @@ Tensor pow(const Tensor& self, const Scalar& exponent) {
 Tensor pow(const Scalar& self, const Tensor& exponent) {
   return pow_impl(Tensor(), wrapped_scalar_tensor(self), exponent, false);
 }
+Tensor square(const Tensor& self) { return at::pow(self, Scalar(2)); }
+const Tensor& square_(const Tensor& self) { return self.pow_(Scalar(2)); }
+
 const Tensor& pow_(const Tensor& self, const Tensor& exponent) {
   pow_impl(self, self, exponent, true);
   return self;
@@ -312,6 +318,9 @@ Tensor clamp_impl(const Tensor& out, const Tensor& self, const std::optional<Ten
   if (has_min) state.update(*min);
   if (has_max) state.update(*max);
   const ScalarType dtype = inplace ? self.scalar_type() : state.result();
+  // clamp(self, number, number, out=): the out tensor must have the result's dtype.
+  TORCH_CHECK(inplace || !out.defined() || scalars.size() == 0 || out.scalar_type() == dtype, "Found dtype ",
+              out.scalar_type(), " but expected ", dtype);
   for (const auto* s : scalars) {
     if (*s) check_scalar_fits(**s, dtype);
   }

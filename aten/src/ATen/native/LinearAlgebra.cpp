@@ -154,7 +154,7 @@ Tensor matmul(const Tensor& self, const Tensor& other) {
     TORCH_CHECK(self.size(-1) == rhs.size(0), "mat1 and mat2 shapes cannot be multiplied (",
                 self.numel() / std::max<int64_t>(self.size(-1), 1), "x", self.size(-1), " and ", rhs.size(0), "x",
                 rhs.size(1), ")");
-    return at::mm(self.reshape({-1, self.size(-1)}), rhs).view(out_shape);
+    return at::_unsafe_view(at::mm(self.reshape({-1, self.size(-1)}), rhs), out_shape);
   }
   // Batched: broadcast the batch dims, then bmm.
   const Tensor a = da == 1 ? self.unsqueeze(0) : self;
@@ -175,7 +175,7 @@ Tensor matmul(const Tensor& self, const Tensor& other) {
   std::vector<int64_t> out_shape = batch;
   if (da > 1) out_shape.push_back(n);
   if (db > 1) out_shape.push_back(p);
-  return at::bmm(a3, b3).view(out_shape);
+  return at::_unsafe_view(at::bmm(a3, b3), out_shape);
 }
 
 Tensor linear(const Tensor& input, const Tensor& weight, const std::optional<Tensor>& bias) {

@@ -18,6 +18,7 @@ Tensor reduce_loss(const Tensor& loss, int64_t reduction) {
 
 Tensor mse_loss(const Tensor& self, const Tensor& target, int64_t reduction) {
   (void)infer_size(self.sizes(), target.sizes());  // shapes first, as PyTorch checks them
+  TORCH_CHECK(reduction >= 0 && reduction <= 2, reduction, " is not a valid value for reduction");
   const ScalarType type = promoteTypes(self.scalar_type(), target.scalar_type());
   TORCH_CHECK_NOT_IMPLEMENTED(c10::isFloatingType(type), "\"mse_cpu\" not implemented for '", type, "'");
   const Tensor diff = self.sub(target);
@@ -63,8 +64,8 @@ Tensor nll_loss_loop(const Tensor& input2d, const Tensor& target1d, const Tensor
 Tensor nll_loss(const Tensor& self, const Tensor& target, const std::optional<Tensor>& weight, int64_t reduction,
                 int64_t ignore_index) {
   TORCH_CHECK(self.dim() == 1 || self.dim() == 2, "nll_loss: expected 1 or 2 dimensions for input, got ", self.dim());
-  TORCH_CHECK(target.scalar_type() == ScalarType::Long || target.scalar_type() == ScalarType::Int,
-              "expected scalar type Long but found ", target.scalar_type());
+  TORCH_CHECK(target.scalar_type() == ScalarType::Long || target.scalar_type() == ScalarType::Byte,
+              "expected target dtype to be Long or Byte, but got ", target.scalar_type());
   const bool batched = self.dim() == 2;
   TORCH_CHECK(!batched || target.dim() == 1, "nll_loss: expected target to be 1-D for a 2-D input, got ",
               target.dim(), "-D");

@@ -285,6 +285,12 @@ Tensor all(const Tensor& self, OptionalIntArrayRef dim, bool keepdim) {
 
 Tensor logsumexp(const Tensor& self, IntArrayRef dim, bool keepdim) {
   const ScalarType t = self.is_floating_point() ? self.scalar_type() : c10::get_default_dtype();
+  // dim=[] reduces every dim, but PyTorch 2.13 then adds the kept-dims
+  // maximum back and fails to broadcast it; its error, for the same inputs.
+  if (dim.empty() && !keepdim && self.dim() > 0 && self.numel() > 0) {
+    TORCH_CHECK(false, "output with shape [] doesn't match the broadcast shape ",
+                IntArrayRef(std::vector<int64_t>(self.dim(), 1)));
+  }
   return reduce(self, dim, keepdim, t, {ReduceOp::LogSumExp}, "logsumexp");
 }
 
@@ -322,14 +328,20 @@ Tensor cumsum(const Tensor& self, int64_t dim, std::optional<ScalarType> dtype) 
 }
 
 Tensor softmax(const Tensor& self, int64_t dim, std::optional<ScalarType> dtype) {
+  (void)c10::maybe_wrap_dim(dim, self.dim());  // a bad dim is an IndexError before any dtype error
   const ScalarType t = dtype.value_or(self.scalar_type());
-  TORCH_CHECK_NOT_IMPLEMENTED(c10::isFloatingType(t), "\"softmax_lastdim_kernel_impl\" not implemented for '", t, "'");
+  // An empty input returns before PyTorch's kernel would refuse the dtype.
+  TORCH_CHECK_NOT_IMPLEMENTED(c10::isFloatingType(t) || self.numel() == 0, "\"softmax_lastdim_kernel_impl\" not "
+                              "implemented for '", t, "'");
   return scan(self, dim, t, ScanOp::Softmax);
 }
 
 Tensor log_softmax(const Tensor& self, int64_t dim, std::optional<ScalarType> dtype) {
+  (void)c10::maybe_wrap_dim(dim, self.dim());  // a bad dim is an IndexError before any dtype error
   const ScalarType t = dtype.value_or(self.scalar_type());
-  TORCH_CHECK_NOT_IMPLEMENTED(c10::isFloatingType(t), "\"log_softmax_lastdim_kernel_impl\" not implemented for '", t, "'");
+  // An empty input returns before PyTorch's kernel would refuse the dtype.
+  TORCH_CHECK_NOT_IMPLEMENTED(c10::isFloatingType(t) || self.numel() == 0, "\"log_softmax_lastdim_kernel_impl\" not "
+                              "implemented for '", t, "'");
   return scan(self, dim, t, ScanOp::LogSoftmax);
 }
 

@@ -95,6 +95,7 @@ std::tuple<Tensor, Tensor> sort(const Tensor& self, std::optional<bool> stable, 
 
 std::tuple<Tensor, Tensor> topk(const Tensor& self, int64_t k, int64_t dim, bool largest, bool sorted) {
   const int64_t d = c10::maybe_wrap_dim(dim, self.dim());
+  TORCH_CHECK(self.scalar_type() != ScalarType::Bool || !self.is_cpu(), "topk does not support bool dtypes on CPU");
   const int64_t n = self.dim() == 0 ? 1 : self.size(d);
   TORCH_CHECK(k >= 0 && k <= n, "selected index k out of range");
   (void)sorted;  // always sorted, which PyTorch allows

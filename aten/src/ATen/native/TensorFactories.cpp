@@ -6,6 +6,7 @@
 #include <c10/core/Allocator.h>
 
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <mutex>
 
@@ -155,10 +156,10 @@ Tensor randn(IntArrayRef size, std::optional<ScalarType> dtype, std::optional<De
 }
 
 const Tensor& uniform_(const Tensor& self, double from, double to) {
-  TORCH_CHECK(from <= to, "uniform_ expects to return a [from, to) range, but found from=", from, " > to=", to);
-  // PyTorch's kernels raise NotImplementedError for other dtypes, naming themselves.
+  // PyTorch's kernels raise NotImplementedError for other dtypes, naming themselves (before the range check).
   TORCH_CHECK_NOT_IMPLEMENTED(self.is_floating_point(), "\"check_uniform_bounds\" not implemented for '",
                               self.scalar_type(), "'");
+  TORCH_CHECK(from <= to, "uniform_ expects to return a [from, to) range, but found from=", from, " > to=", to);
   uniform_stub(self.device().type, self, from, to);
   return self;
 }
@@ -256,8 +257,30 @@ Tensor randperm_cuda(int64_t n, std::optional<ScalarType> dtype, std::optional<D
   return randperm_cpu(n, dtype, std::nullopt).to(target.device(), std::nullopt, false, false);
 }
 
+namespace {
+
+// [from, to - 1] must be representable in an integer dtype (PyTorch names the
+// C++ type: "from is out of bounds for unsigned char").
+void check_random_bounds(ScalarType t, int64_t from, int64_t to) {
+  int64_t lo = 0, hi = 0;
+  const char* name = nullptr;
+  switch (t) {
+    case ScalarType::Bool: lo = 0, hi = 1, name = "bool"; break;
+    case ScalarType::Byte: lo = 0, hi = 255, name = "unsigned char"; break;
+    case ScalarType::Char: lo = -128, hi = 127, name = "signed char"; break;
+    case ScalarType::Short: lo = -32768, hi = 32767, name = "short int"; break;
+    case ScalarType::Int: lo = INT32_MIN, hi = INT32_MAX, name = "int"; break;
+    default: return;
+  }
+  TORCH_CHECK(from >= lo && from <= hi, "from is out of bounds for ", name);
+  TORCH_CHECK(to - 1 >= lo && to - 1 <= hi, "to - 1 is out of bounds for ", name);
+}
+
+}  // namespace
+
 const Tensor& random_(const Tensor& self, int64_t from, int64_t to) {
   TORCH_CHECK(from < to, "random_ expects 'from' to be less than 'to', but got from=", from, " >= to=", to);
+  check_random_bounds(self.scalar_type(), from, to);
   random_stub(self.device().type, self, from, to);
   return self;
 }

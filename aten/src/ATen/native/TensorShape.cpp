@@ -103,10 +103,29 @@ Tensor view(const Tensor& self, IntArrayRef size) {
 
 Tensor reshape(const Tensor& self, IntArrayRef shape) {
   const std::vector<int64_t> sizes = infer_size(shape, self.numel());
-  // Through at::view (not make_view): reshape is composite, so autograd
-  // records the view or the copy it is made of.
-  if (compute_stride(self.sizes(), self.strides(), sizes)) return self.view(sizes);
-  return self.clone().view(sizes);
+  // Through at:: ops (not make_view): reshape is composite, so autograd
+  // records the view, alias or copy it is made of, with PyTorch's nodes.
+  if (self.is_contiguous()) return self.view(sizes);
+  if (auto strides = compute_stride(self.sizes(), self.strides(), sizes)) {
+    return at::_reshape_alias(self, sizes, *strides);
+  }
+  return at::_unsafe_view(self.clone(), sizes);
+}
+
+Tensor _reshape_alias(const Tensor& self, IntArrayRef size, IntArrayRef stride) {
+  TORCH_CHECK(size.size() == stride.size(), "_reshape_alias: ", size.size(), " sizes but ", stride.size(),
+              " strides");
+  return make_view(self, size, stride, self.storage_offset());
+}
+
+Tensor _unsafe_view(const Tensor& self, IntArrayRef size) {
+  const std::vector<int64_t> shape = infer_size(size, self.numel());
+  auto strides = compute_stride(self.sizes(), self.strides(), shape);
+  TORCH_CHECK(strides.has_value(), "_unsafe_view: size ", size, " is not a view of a tensor of size ", self.sizes(),
+              " and stride ", self.strides());
+  auto impl = c10::make_intrusive<c10::TensorImpl>(self.storage(), self.scalar_type(), self.device());
+  impl->set_sizes_and_strides(shape, *strides, self.storage_offset());
+  return Tensor(std::move(impl));
 }
 
 Tensor flatten(const Tensor& self, int64_t start_dim, int64_t end_dim) {
@@ -115,6 +134,7 @@ Tensor flatten(const Tensor& self, int64_t start_dim, int64_t end_dim) {
   end_dim = c10::maybe_wrap_dim(end_dim, nd);
   TORCH_CHECK(start_dim <= end_dim, "flatten() has invalid args: start_dim cannot come after end_dim");
   if (nd == 0) return self.reshape({1});
+  if (start_dim == end_dim) return self;  // nothing to merge: self itself, as in PyTorch
   std::vector<int64_t> shape(self.sizes().begin(), self.sizes().begin() + start_dim);
   int64_t merged = 1;
   for (int64_t d = start_dim; d <= end_dim; ++d) merged *= self.size(d);
@@ -253,8 +273,8 @@ Tensor squeeze(const Tensor& self, int64_t dim) {
 namespace at::native {
 
 Tensor unflatten(const Tensor& self, int64_t dim, IntArrayRef sizes) {
-  dim = c10::maybe_wrap_dim(dim, self.dim());
   TORCH_CHECK(!sizes.empty(), "unflatten: sizes must be non-empty");
+  dim = c10::maybe_wrap_dim(dim, self.dim());
   int64_t known = 1, infer = -1;
   for (size_t i = 0; i < sizes.size(); ++i) {
     if (sizes[i] == -1) {
@@ -277,6 +297,7 @@ Tensor broadcast_to(const Tensor& self, IntArrayRef size) { return self.expand(s
 
 Tensor narrow(const Tensor& self, int64_t dim, int64_t start, int64_t length) {
   TORCH_CHECK(self.dim() > 0, "narrow() cannot be applied to a 0-dim tensor.");
+  TORCH_CHECK(length >= 0, "narrow(): length must be non-negative.");
   dim = c10::maybe_wrap_dim(dim, self.dim());
   const int64_t size = self.size(dim);
   TORCH_CHECK_INDEX(start >= -size && start <= size, "start out of range (expected to be in range of [", -size, ", ",
@@ -373,8 +394,8 @@ std::vector<int64_t> cat_shape(TensorList tensors, int64_t& dim, ScalarType& dty
 const Tensor& cat_out(const Tensor& out, TensorList tensors, int64_t dim) {
   ScalarType dtype;
   const std::vector<int64_t> shape = cat_shape(tensors, dim, dtype);
-  TORCH_CHECK(canCast(dtype, out.scalar_type()), "cat(): result type ", dtype,
-              " can't be cast to the desired output type ", out.scalar_type());
+  TORCH_CHECK_TYPE(canCast(dtype, out.scalar_type()), "torch.cat(): input types can't be cast to the desired output "
+                   "type ", out.scalar_type());
   if (!out.sizes().equals(shape)) out.resize_(shape);
   int64_t offset = 0;
   for (const Tensor& t : tensors) {
@@ -395,11 +416,11 @@ Tensor cat(TensorList tensors, int64_t dim) {
 
 Tensor stack(TensorList tensors, int64_t dim) {
   TORCH_CHECK(!tensors.empty(), "stack expects a non-empty TensorList");
+  dim = c10::maybe_wrap_dim(dim, tensors[0].dim() + 1);  // the dim first, as PyTorch checks
   for (size_t i = 1; i < tensors.size(); ++i) {
     TORCH_CHECK(tensors[i].sizes().equals(tensors[0].sizes()), "stack expects each tensor to be equal size, but got ",
                 tensors[0].sizes(), " at entry 0 and ", tensors[i].sizes(), " at entry ", i);
   }
-  dim = c10::maybe_wrap_dim(dim, tensors[0].dim() + 1);
   std::vector<Tensor> expanded;
   for (const Tensor& t : tensors) expanded.push_back(t.unsqueeze(dim));
   return at::cat(expanded, dim);

@@ -69,9 +69,13 @@ constexpr const char* kNegBool =
     return self;                                                                          \
   }
 
+// The dtype-preserving ops (Result::Same) write only into an out= tensor of
+// self's dtype, as PyTorch's unary ops check before their kernel runs.
 #define DEFINE_UNARY_OUT(op, result, check)                                               \
   const Tensor& op##_out(const Tensor& out, const Tensor& self) {                         \
     check;                                                                                \
+    TORCH_CHECK(Result::result != Result::Same || out.scalar_type() == self.scalar_type(), \
+                "Found dtype ", out.scalar_type(), " but expected ", self.scalar_type());  \
     unary_op(op##_stub, out, self, Result::result, false);                                \
     return out;                                                                           \
   }
