@@ -1,4 +1,5 @@
 """Autograd: gradcheck over every differentiable op, and the behaviour of the API."""
+import math
 import os
 import re
 
@@ -394,3 +395,12 @@ def test_a_cast_to_an_integer_dtype_leaves_autograd():
     assert r.dtype == torch.int32 and not r.requires_grad and r.grad_fn is None
     with pytest.raises(RuntimeError, match="Autograd not support dtype: Long"):
         x.sum(dtype=torch.int64)  # PyTorch refuses this one
+
+
+def test_pow_with_a_number_base_is_differentiable():
+    # torch.pow(2.5, t) was composite over a helper that recorded nothing: no gradient at all.
+    e = torch.tensor([0.5, -1.0, 2.0], dtype=torch.float64, requires_grad=True)
+    assert torch.pow(2.5, e).grad_fn.name() == "PowBackward2"
+    assert torch.autograd.gradcheck(lambda t: torch.pow(2.5, t), (e,))
+    (2.5 ** e).sum().backward()
+    assert torch.allclose(e.grad, 2.5 ** e.detach() * math.log(2.5))

@@ -223,6 +223,14 @@ def test_random_fill_bounds(call, error, match):
         call()
 
 
+def test_random_fills_of_empty_integer_tensors():
+    # An empty tensor returns before the kernel's dtype check, as in PyTorch.
+    assert torch.empty(0, dtype=torch.uint8).normal_(-2.0).shape == (0,)
+    assert torch.randn(1, 0, dtype=torch.int64).shape == (1, 0)
+    with pytest.raises(NotImplementedError, match="normal_kernel_cpu"):
+        torch.empty(2, dtype=torch.int64).normal_()
+
+
 def test_random_fill_within_bounds():
     assert torch.zeros(100, dtype=torch.int8).random_(-5, 5).min() >= -5
     assert set(torch.zeros(100, dtype=torch.bool).random_(0, 2).tolist()) <= {False, True}

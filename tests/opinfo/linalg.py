@@ -3,7 +3,7 @@ import numpy as np
 
 import torch
 
-from .core import FLOATS, INTS, ErrorInput, OpInfo, SampleInput, make_array
+from .core import FLOATS, INTS, ErrorInput, KnownValue, OpInfo, SampleInput, make_array
 
 
 def matmul_samples(op, dtype, rng):
@@ -28,6 +28,17 @@ def _matmul_errors():
 
 def _mm_errors():
     yield ErrorInput((torch.ones(3), torch.ones(3, 2)), {}, RuntimeError, "self must be a matrix")
+    b = torch.ones(2, 4, dtype=torch.bool)
+    yield ErrorInput((b, b.t()), {}, NotImplementedError, "\"addmm_impl_cpu_\" not implemented for 'Bool'")
+    # The out= dtype is checked first.
+    yield ErrorInput((b, b.t()), {"out": torch.empty(2, 2)}, RuntimeError,
+                     "Expected out tensor to have dtype bool, but got float instead")
+
+
+def _mm_known():
+    # Nothing to multiply: answered before the kernel's dtype check, bool included.
+    yield KnownValue((torch.ones(3, 0, dtype=torch.bool), torch.ones(0, 2, dtype=torch.bool)), {},
+                     torch.zeros(3, 2, dtype=torch.bool), why="an empty bool product is zeros, not an error")
 
 
 def _ref_matmul(a, b):
@@ -42,7 +53,8 @@ def _bmm_samples(op, dtype, rng):
 
 def _batched_matmul_samples(op, dtype, rng):
     for a, b in [((2, 3, 4), (2, 4, 5)), ((2, 3, 4), (4, 5)), ((4,), (2, 4, 3)), ((2, 1, 3, 4), (5, 4, 2)),
-                 ((5, 3, 4), (4,)), ((1, 3, 4), (6, 4, 2))]:
+                 ((5, 3, 4), (4,)), ((1, 3, 4), (6, 4, 2)),
+                 ((2, 1, 4, 0), (0, 2))]:  # an empty inner dim: the fold must not infer rows from numel
         yield SampleInput((make_array(a, dtype, rng), make_array(b, dtype, rng)), desc=f"{a} @ {b}")
 
 
@@ -68,7 +80,8 @@ def _linear_ref(x, w, b=None):
 
 LINALG_OPS = [
     OpInfo("matmul", _ref_matmul, FLOATS + INTS, matmul_samples, error_inputs=_matmul_errors),
-    OpInfo("mm", _ref_matmul, FLOATS + INTS, mm_samples, error_inputs=_mm_errors, supports_out=True),
+    OpInfo("mm", _ref_matmul, FLOATS + INTS, mm_samples, error_inputs=_mm_errors, supports_out=True,
+           known_values=_mm_known),
     OpInfo("matmul", _ref_matmul, FLOATS + INTS, _batched_matmul_samples, variant="batched"),
     OpInfo("bmm", _ref_matmul, FLOATS + INTS, _bmm_samples, supports_out=True),
     OpInfo("addmm", _addmm_ref, FLOATS + INTS, _addmm_samples, supports_out=True),

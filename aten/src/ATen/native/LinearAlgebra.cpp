@@ -25,7 +25,13 @@ void check_mm(const Tensor& a, const Tensor& b) {
   TORCH_CHECK(a.size(1) == b.size(0), "mat1 and mat2 shapes cannot be multiplied (", a.size(0), "x", a.size(1),
               " and ", b.size(0), "x", b.size(1), ")");
   check_same_dtype_and_device("mm", a, b);
-  TORCH_CHECK_NOT_IMPLEMENTED(a.scalar_type() != ScalarType::Bool, "\"addmm_impl_cpu_\" not implemented for 'Bool'");
+}
+
+// The kernels have no bool product; an empty one (nothing to multiply) is
+// answered before that check, as in PyTorch. After the out= dtype check.
+void check_not_bool(const char* kernel, const Tensor& a, const Tensor& result) {
+  TORCH_CHECK_NOT_IMPLEMENTED(a.scalar_type() != ScalarType::Bool || a.size(-1) == 0 || result.numel() == 0, "\"",
+                              kernel, "\" not implemented for 'Bool'");
 }
 
 void check_bmm(const Tensor& a, const Tensor& b) {
@@ -35,7 +41,6 @@ void check_bmm(const Tensor& a, const Tensor& b) {
               "Expected size for first two dimensions of batch2 tensor to be: [", a.size(0), ", ", a.size(2),
               "] but got: [", b.size(0), ", ", b.size(1), "].");
   check_same_dtype_and_device("bmm", a, b);
-  TORCH_CHECK_NOT_IMPLEMENTED(a.scalar_type() != ScalarType::Bool, "\"bmm\" not implemented for 'Bool'");
 }
 
 // out (contiguous, [B, m, n]) = alpha * a @ b + beta * out.
@@ -53,8 +58,8 @@ void run_bmm(const Tensor& out, const Tensor& a, const Tensor& b, const Scalar& 
 // right shape and dtype, else a new one to copy into `out` afterwards.
 Tensor result_for(const Tensor& out, IntArrayRef shape, ScalarType dtype, Device device) {
   if (out.defined()) {
-    TORCH_CHECK(out.scalar_type() == dtype, "Expected out tensor to have dtype ", dtype, ", but got ",
-                out.scalar_type(), " instead");
+    TORCH_CHECK(out.scalar_type() == dtype, "Expected out tensor to have dtype ", c10::cppTypeName(dtype),
+                ", but got ", c10::cppTypeName(out.scalar_type()), " instead");
     if (!out.sizes().equals(shape)) out.resize_(shape);
     if (out.is_contiguous()) return out;
   }
@@ -69,6 +74,7 @@ const Tensor& finish(const Tensor& out, const Tensor& result) {
 Tensor mm_impl(const Tensor& out, const Tensor& a, const Tensor& b) {
   check_mm(a, b);
   Tensor result = result_for(out, {a.size(0), b.size(1)}, a.scalar_type(), a.device());
+  check_not_bool("addmm_impl_cpu_", a, result);
   run_bmm(result.unsqueeze(0), a.unsqueeze(0), b.unsqueeze(0), 1, 0);
   return finish(out, result);
 }
@@ -76,6 +82,7 @@ Tensor mm_impl(const Tensor& out, const Tensor& a, const Tensor& b) {
 Tensor bmm_impl(const Tensor& out, const Tensor& a, const Tensor& b) {
   check_bmm(a, b);
   Tensor result = result_for(out, {a.size(0), a.size(1), b.size(2)}, a.scalar_type(), a.device());
+  check_not_bool("bmm", a, result);
   run_bmm(result, a, b, 1, 0);
   return finish(out, result);
 }
@@ -87,6 +94,7 @@ Tensor addmm_impl(const Tensor& out, const Tensor& self, const Tensor& a, const 
               self.scalar_type(), " and ", a.scalar_type());
   const std::vector<int64_t> shape = {a.size(0), b.size(1)};
   Tensor result = result_for(out, shape, a.scalar_type(), a.device());
+  check_not_bool("addmm_impl_cpu_", a, result);
   // `self` broadcasts to the result; beta == 0 ignores it (nan included), as in PyTorch.
   const bool use_self = beta.toDouble() != 0;
   if (use_self) {
@@ -154,7 +162,9 @@ Tensor matmul(const Tensor& self, const Tensor& other) {
     TORCH_CHECK(self.size(-1) == rhs.size(0), "mat1 and mat2 shapes cannot be multiplied (",
                 self.numel() / std::max<int64_t>(self.size(-1), 1), "x", self.size(-1), " and ", rhs.size(0), "x",
                 rhs.size(1), ")");
-    return at::_unsafe_view(at::mm(self.reshape({-1, self.size(-1)}), rhs), out_shape);
+    int64_t rows = 1;  // not numel / size(-1): the inner size may be 0
+    for (int64_t d = 0; d + 1 < da; ++d) rows *= self.size(d);
+    return at::_unsafe_view(at::mm(self.reshape({rows, self.size(-1)}), rhs), out_shape);
   }
   // Batched: broadcast the batch dims, then bmm.
   const Tensor a = da == 1 ? self.unsqueeze(0) : self;

@@ -166,8 +166,10 @@ const Tensor& uniform_(const Tensor& self, double from, double to) {
 
 const Tensor& normal_(const Tensor& self, double mean, double std) {
   TORCH_CHECK(std >= 0.0, "normal expects std >= 0.0, but found std ", std);
-  TORCH_CHECK_NOT_IMPLEMENTED(self.is_floating_point(), "\"normal_kernel_cpu\" not implemented for '",
-                              self.scalar_type(), "'");
+  // An empty tensor returns before PyTorch's kernel would refuse its dtype.
+  TORCH_CHECK_NOT_IMPLEMENTED(self.is_floating_point() || self.numel() == 0, "\"normal_kernel_cpu\" not "
+                              "implemented for '", self.scalar_type(), "'");
+  if (self.numel() == 0) return self;
   normal_stub(self.device().type, self, mean, std);
   return self;
 }
