@@ -283,6 +283,9 @@ GRADCHECKED_HERE = {
     "_reshape_alias": (lambda x: x.t().reshape(3, 2) * torch.arange(6.0, dtype=torch.float64).view(3, 2),
                        (_f64(2, 3),)),
     "_unsafe_view": (lambda x: x.t().reshape(6) * torch.arange(6.0, dtype=torch.float64), (_f64(2, 3),)),
+    # Pieces used unevenly (one unused: an undefined gradient the formula fills with zeros).
+    "split": (lambda x: (x.split(2, 1)[0] * 2, x.split(2, 1)[2].sin()), (_f64(3, 5),)),
+    "split_with_sizes": (lambda x: (x.split([1, 3], 0)[1].exp(),), (_f64(4, 2),)),
     "native_layer_norm": (lambda x, w, b: torch.native_layer_norm(x, [3, 2], w, b, 1e-5)[0],
                           (_f64(4, 3, 2), _f64(3, 2), _f64(3, 2))),
     "max_pool2d_with_indices": (lambda x: torch.nn.functional.max_pool2d(x, 2), (_f64(1, 1, 4, 4),)),
@@ -384,6 +387,8 @@ def test_reshape_records_pytorchs_nodes():
     assert torch.rsub(v, 2).grad_fn.name() == "RsubBackward1" and torch.rsub(v, v).grad_fn.name() == "RsubBackward0"
     assert torch.remainder(v, 2).grad_fn.name() == "RemainderBackward0"
     assert torch.remainder(v, v).grad_fn.name() == "RemainderBackward1"
+    assert v.split(1)[0].grad_fn.name() == "SplitBackward0" and v.chunk(2)[1].grad_fn.name() == "SplitBackward0"
+    assert v.split([1, 1])[0].grad_fn.name() == "SplitWithSizesBackward0"
     assert torch.sort(v)[0].grad_fn.name() == "SortBackward0"
     assert torch.sort(v, stable=True)[0].grad_fn.name() == "SortBackward1"
     assert v.clone().pow_(2).grad_fn.name() == "PowBackward0" and v.clone().square_().grad_fn.name() == "PowBackward0"

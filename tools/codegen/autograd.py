@@ -56,6 +56,11 @@ def _camel(name: str) -> str:
     return "".join(part.title() for part in name.strip("_").split("_"))
 
 
+def returns_list(schema: FunctionSchema) -> bool:
+    """One Tensor[] return (split): an output per element, known when the op runs."""
+    return len(schema.returns) == 1 and schema.returns[0].type.base == "Tensor" and schema.returns[0].type.is_list
+
+
 def _returns(schema: FunctionSchema) -> list[str]:
     if len(schema.returns) == 1:
         return ["result"]
@@ -254,7 +259,7 @@ def node_declaration(d: Derivative) -> str:
 
 def node_definition(d: Derivative) -> str:
     lines = [f"variable_list {d.node}::apply(variable_list&& grads) {{",
-             "  const at::Tensor& grad = grads[0];",
+             "  const at::Tensor grad = grads.empty() ? at::Tensor() : grads[0];",
              "  (void)grad;"]
     for s in d.saved:
         lines.append("  " + _unpack(s, d.node))
@@ -324,6 +329,16 @@ def recording(d: Derivative, f: NativeFunction, result_expr: list[str]) -> tuple
             before.append("  " + _save_expr(saved, inplace, uses_self))
     before.append("}")
     outputs = _returns(d.schema)
+    if returns_list(s):
+        if any(x.kind == "output" for x in d.saved):
+            raise CodegenError(f"{d.loc}: a formula of an op returning Tensor[] cannot read its result")
+        # Each element is one output; the formula reads them all as `grads`.
+        after = ["if (grad_fn_) {",
+                 "  grad_fn_->set_num_outputs(static_cast<uint32_t>(result_.size()));",
+                 "  for (size_t i_ = 0; i_ < result_.size(); ++i_)",
+                 "    autograd::set_history(result_[i_], grad_fn_, static_cast<uint32_t>(i_));",
+                 "}"]
+        return before, after
     after = ["if (grad_fn_) {", f"  grad_fn_->set_num_outputs({len(outputs)});"]
     if inplace:
         after.append("  autograd::rebase_history(self, grad_fn_);  // CopySlices when self is a view")

@@ -10,8 +10,11 @@ from .model import FunctionSchema, NativeFunction
 
 
 def _result_exprs(s: FunctionSchema) -> list[str]:
-    """C++ expressions of the tensor outputs of `result_` (none for Scalar/list returns)."""
+    """C++ expressions of the tensor outputs of `result_` (none for Scalar returns; a
+    single Tensor[] return is `result_`, a vector, which autograd.recording handles)."""
     rets = s.returns
+    if autograd.returns_list(s):
+        return ["result_"]
     if any(r.type.base != "Tensor" or r.type.is_list for r in rets):
         return []
     if len(rets) == 1:
@@ -79,7 +82,7 @@ def function_definition(ctx: CodegenContext, f: NativeFunction) -> str:
         d = ctx.derivatives.get(s.full_name)
         if d is not None:
             before, after = autograd.recording(d, f, results)
-        else:
+        elif not autograd.returns_list(s):
             before, after = autograd.not_implemented_recording(f, results)
     bumps = [f"{a.name}.unsafeGetTensorImpl()->bump_version();" for a in s.arguments if a.type.mutable]
     body = before + [f"{ret} result_ = {kernel_call};"] + bumps + after + ["return result_;"]

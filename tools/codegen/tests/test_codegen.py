@@ -236,3 +236,9 @@ def test_a_python_number_argument_can_name_the_node():
 
     node = next(d for d in CTX.derivatives.values() if d.schema.full_name == "rsub.Tensor")
     assert 'return from_number_ ? "RsubBackward1" : "RsubBackward0";' in autograd.node_declaration(node)
+
+
+def test_an_op_returning_a_tensor_list_gives_each_element_history():
+    text = _definition("split.Tensor")
+    assert "grad_fn_->set_num_outputs(static_cast<uint32_t>(result_.size()));" in text
+    assert "autograd::set_history(result_[i_], grad_fn_, static_cast<uint32_t>(i_));" in text

@@ -304,6 +304,39 @@ Tensor mse_loss_backward(const Tensor& grad, const Tensor& self, const Tensor& t
   return g;
 }
 
+Tensor split_with_sizes_backward(const std::vector<Tensor>& grads, IntArrayRef split_sizes, int64_t dim,
+                                 IntArrayRef sizes) {
+  dim = c10::maybe_wrap_dim(dim, static_cast<int64_t>(sizes.size()));
+  const Tensor* any = nullptr;
+  for (const Tensor& g : grads) {
+    if (g.defined()) {
+      any = &g;
+      break;
+    }
+  }
+  if (!any) return Tensor();
+  std::vector<Tensor> parts;
+  for (size_t i = 0; i < split_sizes.size(); ++i) {
+    if (i < grads.size() && grads[i].defined()) {
+      parts.push_back(grads[i]);
+    } else {
+      std::vector<int64_t> shape = sizes.vec();
+      shape[dim] = split_sizes[i];
+      parts.push_back(at::zeros(shape, any->scalar_type(), any->device()));
+    }
+  }
+  return at::cat(parts, dim);
+}
+
+Tensor split_backward(const std::vector<Tensor>& grads, int64_t split_size, int64_t dim, IntArrayRef sizes) {
+  dim = c10::maybe_wrap_dim(dim, static_cast<int64_t>(sizes.size()));
+  const int64_t size = sizes[dim];
+  std::vector<int64_t> split_sizes;
+  for (int64_t start = 0; start < size; start += split_size) split_sizes.push_back(std::min(split_size, size - start));
+  if (split_sizes.empty()) split_sizes.push_back(0);
+  return split_with_sizes_backward(grads, split_sizes, dim, sizes);
+}
+
 namespace {
 
 // nll_loss's gradient on the CPU in one loop: zeros but for -w[t] * grad

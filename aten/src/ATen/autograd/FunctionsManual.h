@@ -22,6 +22,11 @@ bool is_expandable_to(IntArrayRef shape, IntArrayRef desired);
 TORCH_API Tensor sum_to(const Tensor& grad, IntArrayRef shape);
 Tensor zeros_for(const Tensor& grad, IntArrayRef sizes);
 
+// The pieces' gradients laid side by side along dim, zeros where a piece got none.
+Tensor split_with_sizes_backward(const std::vector<Tensor>& grads, IntArrayRef split_sizes, int64_t dim,
+                                 IntArrayRef sizes);
+Tensor split_backward(const std::vector<Tensor>& grads, int64_t split_size, int64_t dim, IntArrayRef sizes);
+
 Tensor sum_backward(const Tensor& grad, IntArrayRef sizes, OptionalIntArrayRef dims, bool keepdim);
 Tensor prod_backward(const Tensor& grad, const Tensor& self, const Tensor& result, std::optional<int64_t> dim,
                      bool keepdim);
