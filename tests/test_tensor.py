@@ -234,3 +234,14 @@ def test_random_fills_of_empty_integer_tensors():
 def test_random_fill_within_bounds():
     assert torch.zeros(100, dtype=torch.int8).random_(-5, 5).min() >= -5
     assert set(torch.zeros(100, dtype=torch.bool).random_(0, 2).tolist()) <= {False, True}
+
+
+@pytest.mark.parametrize("args, kwargs, expect", [
+    # PyTorch counts in double for every integer dtype but int64, stepping from the truncated start.
+    ((0.5,), {"dtype": torch.int16}, [0]),
+    ((1.5, 4.2, 0.9), {"dtype": torch.int32}, [1, 1, 1]),
+    ((-1.5, -1, 3), {"dtype": torch.int64}, []),
+    ((5, -1.5, -2), {"dtype": torch.uint8}, [5, 3, 1, 255]),
+])
+def test_arange_integer_lengths(args, kwargs, expect):
+    assert torch.arange(*args, **kwargs).tolist() == expect

@@ -175,7 +175,9 @@ REDUCTION_OPS = [
                                                               axis=dim, keepdims=keepdim),
            ALL, lambda op, d, rng: [SampleInput((make_array((3, 4), d, rng, (-2, 2)),)),
                                     SampleInput((make_array((3, 4), d, rng, (-2, 2)),), {"dim": 1, "keepdim": True})],
-           result_dtype=lambda d: d if d.is_floating_point else torch.int64),
+           result_dtype=lambda d: d if d.is_floating_point else torch.int64, known_values=lambda: [
+               KnownValue((torch.tensor([3e38, 3e38, -0.0, 2.0]),), {}, torch.tensor(float("nan")),
+                          why="float products overflow in float (inf * -0 is NaN), as in PyTorch")]),
     OpInfo("max", lambda x: np.max(x), ALL, lambda op, d, rng: [SampleInput((make_array((3, 4), d, rng),))],
            variant="all", error_inputs=_minmax_errors("max")),
     OpInfo("min", lambda x: np.min(x), ALL, lambda op, d, rng: [SampleInput((make_array((3, 4), d, rng),))],

@@ -36,6 +36,14 @@ C10_HOST_DEVICE bool apply_predicate(T x, T y) {
   return Formula{}(static_cast<c10::opmath_t<T>>(x), static_cast<c10::opmath_t<T>>(y));
 }
 
+// -x in two's complement, wrapping at the type's minimum (INT_MIN / -1 would
+// trap the CPU with SIGFPE; PyTorch's floor division gives INT_MIN).
+template <typename T>
+C10_HOST_DEVICE T wrapping_negate(T x) {
+  using U = std::make_unsigned_t<T>;
+  return static_cast<T>(U(0) - static_cast<U>(x));
+}
+
 // Integer division by zero: a Python ZeroDivisionError on the CPU. A GPU
 // thread cannot raise; its result is unspecified there, as in PyTorch.
 C10_HOST_DEVICE inline void zero_division() {
@@ -66,6 +74,9 @@ C10_HOST_DEVICE T trunc_divide(T x, T y) {
       zero_division();
       return T(0);
     }
+    if constexpr (std::is_signed_v<T> && !std::is_same_v<T, bool>) {
+      if (y == -1) return wrapping_negate(x);
+    }
     return x / y;
   }
 }
@@ -81,6 +92,7 @@ C10_HOST_DEVICE T floor_divide(T x_, T y_) {
       return T(0);
     }
     if constexpr (std::is_signed_v<T>) {
+      if (y == -1) return wrapping_negate(x);
       const T q = x / y;
       return (x % y != 0 && ((x < 0) != (y < 0))) ? q - 1 : q;
     } else {
@@ -141,6 +153,9 @@ C10_HOST_DEVICE T remainder_of(T x, T y) {
     if (y == 0) {
       zero_division();
       return T(0);
+    }
+    if constexpr (std::is_signed_v<T>) {
+      if (y == -1) return T(0);  // INT_MIN % -1 traps the CPU; every x % -1 is 0
     }
     T r = x % y;
     if constexpr (std::is_signed_v<T>) {

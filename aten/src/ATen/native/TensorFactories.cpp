@@ -128,10 +128,17 @@ Tensor arange(const Scalar& start, const Scalar& end, const Scalar& step, std::o
   TORCH_CHECK((st > 0 && e >= s) || (st < 0 && e <= s), "upper bound and larger bound inconsistent with step sign");
   int64_t n;
   Scalar first = start, stride = step;
-  if (any_float && !c10::isIntegralType(type, false)) {
+  if (any_float && type != ScalarType::Long) {
+    // PyTorch counts in double for every dtype but int64; an integer result
+    // then steps from the truncated start by the truncated step
+    // (arange(0.5, dtype=torch.int16) is [0]; a step truncated to 0 repeats the start).
     n = static_cast<int64_t>(std::ceil((e - s) / st));
+    if (c10::isIntegralType(type, false)) {
+      first = start.to_unchecked<int64_t>();
+      stride = step.to_unchecked<int64_t>();
+    }
   } else {
-    // An integer result counts in integers: PyTorch truncates the bounds and
+    // An int64 result counts in integers: PyTorch truncates the bounds and
     // step first (arange(-1.5, -1, 3, dtype=torch.int64) is empty).
     const int64_t si = start.to_unchecked<int64_t>(), ei = end.to_unchecked<int64_t>(),
                   sti = step.to_unchecked<int64_t>();

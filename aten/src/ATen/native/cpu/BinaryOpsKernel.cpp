@@ -52,9 +52,10 @@ void div_floor_kernel(TensorIterator& iter) {
 void pow_kernel(TensorIterator& iter) {
   AT_DISPATCH_ALL_TYPES(iter.common_dtype(), "pow", [&] {
     // A number exponent of 2 or +-0.5 is a square or a root, as in PyTorch
-    // ((-inf) ** 0.5 is then NaN, where std::pow gives inf).
+    // ((-inf) ** 0.5 is then NaN, where std::pow gives inf); float16 takes
+    // std::pow throughout, as PyTorch's kernel for it does.
     using M = c10::opmath_t<scalar_t>;
-    const bool number = iter.is_scalar(2) && c10::is_floating_v<scalar_t>;
+    const bool number = iter.is_scalar(2) && c10::is_floating_v<scalar_t> && !std::is_same_v<scalar_t, c10::Half>;
     const M e = number ? M(*static_cast<const scalar_t*>(iter.input(1).data_ptr())) : M(0);
     if (number && e == M(2)) {
       cpu_kernel(iter, [](scalar_t b, scalar_t) -> scalar_t { return b * b; });

@@ -79,12 +79,18 @@ void arange_kernel(const Tensor& result, const Scalar& start, const Scalar& step
   AT_DISPATCH_ALL_TYPES(result.scalar_type(), "arange", [&] {
     scalar_t* p = result.data_ptr<scalar_t>();
     const int64_t n = result.numel();
+    // Each element from its index alone, so the range splits over threads
+    // (a billion-element arange is seconds, not a hang).
     if (c10::isFloatingType(result.scalar_type()) || start.isFloatingPoint() || step.isFloatingPoint()) {
       const double s = start.toDouble(), st = step.toDouble();
-      for (int64_t i = 0; i < n; ++i) p[i] = static_cast<scalar_t>(s + st * static_cast<double>(i));
+      parallel_for(0, n, kGrainSize, [&](int64_t lo, int64_t hi) {
+        for (int64_t i = lo; i < hi; ++i) p[i] = static_cast<scalar_t>(s + st * static_cast<double>(i));
+      });
     } else {
       const int64_t s = start.toLong(), st = step.toLong();
-      for (int64_t i = 0; i < n; ++i) p[i] = static_cast<scalar_t>(s + st * i);
+      parallel_for(0, n, kGrainSize, [&](int64_t lo, int64_t hi) {
+        for (int64_t i = lo; i < hi; ++i) p[i] = static_cast<scalar_t>(s + st * i);
+      });
     }
   });
 }

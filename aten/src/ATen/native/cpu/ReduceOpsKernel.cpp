@@ -200,8 +200,11 @@ void reduce_row(const ReduceParams& params, const T* x, int64_t n, const Tensor&
       store_sum<T>(params, out, i, sum_plain(x, n));
       return;
     case ReduceOp::Prod: {
-      acc_t<T> p = 1;
-      for (int64_t k = 0; k < n; ++k) p *= static_cast<acc_t<T>>(x[k]);
+      // Floats multiply in their own precision (float for the 16-bit types), as
+      // PyTorch does: 3e38 * 3e38 * -0 is NaN there, not the -0 of a double product.
+      using P = std::conditional_t<c10::is_floating_v<T>, c10::opmath_t<T>, acc_t<T>>;
+      P p = 1;
+      for (int64_t k = 0; k < n; ++k) p *= static_cast<P>(x[k]);
       out.data_ptr<T>()[i] = static_cast<T>(p);
       return;
     }
