@@ -190,7 +190,13 @@ REDUCTION_OPS = [
            lambda op, d, rng: (SampleInput(s.args + (s.kwargs["dim"],), {"keepdim": s.kwargs.get("keepdim", False)})
                                for s in _dim_samples(op, d, rng)),
            variant="dim", op=_max_dim_op("min"), method=False),
-    OpInfo("amax", lambda x, dim=(), keepdim=False: np.max(x, axis=None if dim == () else dim, keepdims=keepdim), ALL, _dim_samples),
+    OpInfo("amax", lambda x, dim=(), keepdim=False: np.max(x, axis=None if dim == () else dim, keepdims=keepdim), ALL, _dim_samples,
+           known_values=lambda: [
+               KnownValue((torch.tensor([[float("nan"), 1.0], [2.0, 3.0]]), 1), {},
+                          torch.tensor([[float("nan")] * 2, [0.0, 1.0]]), grad_of=0,
+                          why="a NaN maximum matches no element: its row's gradient is NaN, as in PyTorch"),
+               KnownValue((torch.tensor([1.0, 3.0, 3.0]),), {}, torch.tensor([0.0, 0.5, 0.5]), grad_of=0,
+                          why="ties share the gradient")]),
     OpInfo("amin", lambda x, dim=(), keepdim=False: np.min(x, axis=None if dim == () else dim, keepdims=keepdim), ALL, _dim_samples),
     OpInfo("argmax", lambda x, dim=None, keepdim=False: np.argmax(x, axis=dim, keepdims=keepdim), NUMERIC,
            _dim_samples, result_dtype=lambda d: torch.int64),

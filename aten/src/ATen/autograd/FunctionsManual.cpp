@@ -127,17 +127,20 @@ Tensor norm_backward(const Tensor& grad, const Tensor& self, const std::optional
   const Tensor r = unsqueeze_reduced(result, self.sizes(), dims, keepdim);
   if (p == 0) return zeros_for(grad, self.sizes());
   if (p == 1) return self.sign().mul(g);
-  if (std::isinf(p)) return evenly_distribute_backward(grad, self.abs(), result, dims, keepdim).mul(self.sign());
+  if (std::isinf(p)) return evenly_distribute_backward(grad, self.abs(), result, dims, keepdim, true).mul(self.sign());
   if (p == 2) return at::where(r.eq(scalar(0, r)), scalar(0, self), self.div(r)).mul(g);
   const Tensor scale = self.abs().pow(p - 2).mul(self);
   return at::where(r.eq(scalar(0, r)), scalar(0, self), scale.div(r.pow(p - 1))).mul(g);
 }
 
 Tensor evenly_distribute_backward(const Tensor& grad, const Tensor& self, const Tensor& result,
-                                  OptionalIntArrayRef dims, bool keepdim) {
+                                  OptionalIntArrayRef dims, bool keepdim, bool nan_matches) {
   const Tensor r = unsqueeze_reduced(result, self.sizes(), dims, keepdim);
   const Tensor g = unsqueeze_reduced(grad, self.sizes(), dims, keepdim);
-  const Tensor mask = self.eq(r).logical_or(self.isnan().logical_and(r.isnan()));
+  // max()/min() (and norm's inf order) give a NaN result's gradient to the
+  // NaN elements, as PyTorch; for amax/amin (nan_matches false) a NaN result
+  // matches no element, and the slice's gradient is NaN (0 / 0), as PyTorch.
+  const Tensor mask = nan_matches ? self.eq(r).logical_or(self.isnan().logical_and(r.isnan())) : self.eq(r);
   const Tensor count = mask.sum(dims, true, std::nullopt).to(self.scalar_type());
   return mask.to(self.scalar_type()).mul(g.div(count));
 }

@@ -45,7 +45,7 @@ Tensor norm_backward(const Tensor& grad, const Tensor& self, const std::optional
                      OptionalIntArrayRef dims, bool keepdim);
 // max(), min(), amax, amin: the gradient is shared evenly by the maxima.
 Tensor evenly_distribute_backward(const Tensor& grad, const Tensor& self, const Tensor& result,
-                                  OptionalIntArrayRef dims, bool keepdim);
+                                  OptionalIntArrayRef dims, bool keepdim, bool nan_matches);
 // max.dim, min.dim: the gradient goes to the selected index.
 Tensor value_selecting_backward(const Tensor& grad, int64_t dim, const Tensor& indices, IntArrayRef sizes,
                                 bool keepdim);

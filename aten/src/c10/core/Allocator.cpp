@@ -21,9 +21,10 @@ class CPUAllocator final : public Allocator {
     if (nbytes == 0) return DataPtr(nullptr, nullptr, nullptr, Device(DeviceType::CPU));
     // Large blocks start on a 2 MiB boundary and ask for transparent huge
     // pages: far fewer page faults when a big result is first written (numpy
-    // does the same).
+    // does the same). Not for blocks of gigabytes: there the kernel's
+    // compaction to find that many huge pages costs more than it saves.
     constexpr size_t kHugePage = 2u << 20;
-    const bool huge = nbytes >= 4 * kHugePage;
+    const bool huge = nbytes >= 4 * kHugePage && nbytes <= (size_t{256} << 20);
     void* p = nullptr;
     const int rc = posix_memalign(&p, huge ? kHugePage : kCPUAlignment, nbytes);
     TORCH_CHECK(rc == 0 && p != nullptr, "DefaultCPUAllocator: not enough memory: you tried to allocate ",
