@@ -245,3 +245,10 @@ def test_random_fill_within_bounds():
 ])
 def test_arange_integer_lengths(args, kwargs, expect):
     assert torch.arange(*args, **kwargs).tolist() == expect
+
+
+def test_arange_int64_step_truncated_to_zero_is_a_value_error():
+    with pytest.raises(ValueError, match="step must be nonzero"):
+        torch.arange(-3, 3, 0.5, dtype=torch.int64)
+    with pytest.raises(RuntimeError, match="step must be nonzero"):
+        torch.arange(0, 3, 0)

@@ -190,6 +190,8 @@ def _nll_errors():
                      "expected scalar type Float but found Double")
     yield ErrorInput((torch.zeros(2, 3), torch.tensor([0, 1], dtype=torch.int32)), {}, RuntimeError,
                      "expected target dtype to be Long or Byte, but got Int")
+    yield ErrorInput((torch.tensor([False, True]), torch.tensor(0)), {}, NotImplementedError,
+                     "\"nll_loss_out_frame\" not implemented for 'Bool'")
 
 
 def _tri_errors():

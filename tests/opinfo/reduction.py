@@ -43,6 +43,8 @@ def _dim_errors(name):
     def errors():
         yield ErrorInput((torch.ones(2, 3),), {"dim": 2}, IndexError, r"Dimension out of range \(expected to be in range of \[-2, 1\], but got 2\)")
         yield ErrorInput((torch.ones(2, 3),), {"dim": (0, 0)}, RuntimeError, "dim 0 appears multiple times")
+        # Every dim is range-checked before repeats are looked for.
+        yield ErrorInput((torch.ones(2, 3),), {"dim": (0, -2, 2)}, IndexError, "Dimension out of range")
         if name == "mean":
             yield ErrorInput((torch.ones(2, dtype=torch.int64),), {}, RuntimeError, "mean\\(\\): could not infer output dtype")
     return errors

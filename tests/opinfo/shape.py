@@ -107,6 +107,7 @@ def _index_errors():
     yield ErrorInput((torch.ones(2, 3), 1, torch.tensor([-1])), {}, RuntimeError,
                      "INDICES element is out of DATA bounds, id=-1 axis_dim=3")
     yield ErrorInput((torch.ones(3), 0, torch.tensor([0.0])), {}, RuntimeError, "Expected dtype int32 or int64 for index")
+    yield ErrorInput((torch.ones(3), 100, torch.tensor([0.0])), {}, IndexError, "Dimension out of range")  # dim first
 
 
 def _gather_errors():

@@ -12,7 +12,6 @@ Tensor embedding(const Tensor& weight, const Tensor& indices, int64_t padding_id
   TORCH_CHECK(indices.scalar_type() == ScalarType::Long || indices.scalar_type() == ScalarType::Int,
               "Expected tensor for argument #1 'indices' to have one of the following scalar types: Long, Int; "
               "but got ", indices.scalar_type(), " instead (while checking arguments for embedding)");
-  TORCH_CHECK(!sparse, "embedding: sparse gradients are not supported");
   (void)padding_idx;
   (void)scale_grad_by_freq;
   const Tensor flat = indices.reshape({-1});
@@ -20,6 +19,7 @@ Tensor embedding(const Tensor& weight, const Tensor& indices, int64_t padding_id
     const int64_t lo = flat.min().item().toLong(), hi = flat.max().item().toLong();
     TORCH_CHECK_INDEX(lo >= 0 && hi < weight.size(0), "index out of range in self");
   }
+  TORCH_CHECK(!sparse, "embedding: sparse gradients are not supported");
   std::vector<int64_t> shape = indices.sizes().vec();
   shape.push_back(weight.size(1));
   return weight.index_select(0, flat).view(shape);

@@ -74,10 +74,10 @@ Tensor normalize_index(const Tensor& index, int64_t size, int64_t dim, OutOfBoun
 }  // namespace
 
 Tensor index_select(const Tensor& self, int64_t dim, const Tensor& index) {
+  const int64_t d = c10::maybe_wrap_dim(dim, self.dim());  // a bad dim first, as PyTorch checks
   TORCH_CHECK(index.scalar_type() == ScalarType::Long || index.scalar_type() == ScalarType::Int,
               "index_select(): Expected dtype int32 or int64 for index");
   TORCH_CHECK_INDEX(index.dim() <= 1, "index_select(): Index is supposed to be a vector");
-  const int64_t d = c10::maybe_wrap_dim(dim, self.dim());
   const Tensor src = self.dim() == 0 ? self.view({1}) : self.contiguous();
   const int64_t size = src.size(d);
   const Tensor idx = normalize_index(index.reshape({-1}), size, d,

@@ -71,6 +71,8 @@ Tensor nll_loss(const Tensor& self, const Tensor& target, const std::optional<Te
               target.dim(), "-D");
   TORCH_CHECK(!batched || self.size(0) == target.size(0), "Expected input batch_size (", self.size(0),
               ") to match target batch_size (", target.size(0), ").");
+  TORCH_CHECK_NOT_IMPLEMENTED(self.is_floating_point(), "\"nll_loss_out_frame\" not implemented for '",
+                              self.scalar_type(), "'");
   const int64_t classes = self.size(-1);
   const Tensor input2d = batched ? self : self.unsqueeze(0);
   const Tensor target1d = (batched ? target : target.reshape({1})).to(ScalarType::Long);

@@ -21,6 +21,7 @@ std::vector<bool> reduced_dims(const Tensor& self, OptionalIntArrayRef dim) {
   const int64_t nd = self.dim();
   std::vector<bool> mask(nd, !dim || dim->empty());
   if (dim) {
+    for (int64_t d : *dim) (void)c10::maybe_wrap_dim(d, nd);  // every dim in range before any repeat, as PyTorch
     for (int64_t d : *dim) {
       const int64_t w = c10::maybe_wrap_dim(d, nd);
       if (nd == 0) continue;

@@ -142,7 +142,7 @@ Tensor arange(const Scalar& start, const Scalar& end, const Scalar& step, std::o
     // step first (arange(-1.5, -1, 3, dtype=torch.int64) is empty).
     const int64_t si = start.to_unchecked<int64_t>(), ei = end.to_unchecked<int64_t>(),
                   sti = step.to_unchecked<int64_t>();
-    TORCH_CHECK(sti != 0, "step must be nonzero");
+    TORCH_CHECK_VALUE(sti != 0, "step must be nonzero");  // the step truncated to 0: a ValueError in PyTorch
     n = sti > 0 ? std::max<int64_t>(0, (ei - si + sti - 1) / sti) : std::max<int64_t>(0, (si - ei - sti - 1) / -sti);
     first = si;
     stride = sti;
