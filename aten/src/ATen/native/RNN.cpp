@@ -52,6 +52,8 @@ void tanh_of(const double* x, double* y, int64_t n) {
 
 }  // namespace
 
+static void lstm_cell_into(const Tensor& gates, const Tensor& cx, const Tensor& hy, const Tensor& cy);
+
 std::tuple<Tensor, Tensor> _lstm_cell(const Tensor& gates_in, const Tensor& cx_in) {
   check_cell(gates_in, cx_in);
   const int64_t batch = cx_in.size(0), hidden = cx_in.size(1);
@@ -60,9 +62,16 @@ std::tuple<Tensor, Tensor> _lstm_cell(const Tensor& gates_in, const Tensor& cx_i
     const Tensor cy = g[1].sigmoid().mul(cx_in).add(g[0].sigmoid().mul(g[2].tanh()));
     return {g[3].sigmoid().mul(cy.tanh()), cy};
   }
-  const Tensor gates = gates_in.contiguous(), cx = cx_in.contiguous();
-  Tensor hy = at::empty({batch, hidden}, cx.scalar_type(), cx.device());
-  Tensor cy = at::empty({batch, hidden}, cx.scalar_type(), cx.device());
+  Tensor hy = at::empty({batch, hidden}, cx_in.scalar_type(), cx_in.device());
+  Tensor cy = at::empty({batch, hidden}, cx_in.scalar_type(), cx_in.device());
+  lstm_cell_into(gates_in.contiguous(), cx_in.contiguous(), hy, cy);
+  return {hy, cy};
+}
+
+// The fast path's loop, writing into contiguous hy and cy (rows of
+// _lstm_sequence's outputs, or new tensors).
+static void lstm_cell_into(const Tensor& gates, const Tensor& cx, const Tensor& hy, const Tensor& cy) {
+  const int64_t batch = cx.size(0), hidden = cx.size(1);
   for_float_or_double(cx.scalar_type(), [&](auto tag) {
     using scalar_t = decltype(tag);
     const scalar_t* g = gates.data_ptr<scalar_t>();
@@ -80,7 +89,6 @@ std::tuple<Tensor, Tensor> _lstm_cell(const Tensor& gates_in, const Tensor& cx_i
       }
     });
   });
-  return {hy, cy};
 }
 
 std::tuple<Tensor, Tensor> lstm_cell_backward(const Tensor& grad_hy, const Tensor& grad_cy, const Tensor& gates_in,
@@ -168,9 +176,14 @@ std::tuple<Tensor, Tensor, Tensor> _lstm_sequence(const Tensor& gi, const Tensor
   for (int64_t t = 0; t < steps; ++t) {
     const Tensor g = gates.select(0, t);
     at::addmm_out(g, gi.select(0, t), h, w_t);  // gi[t] + h w_hh^T
-    auto [hy, cy] = at::_lstm_cell(g, c);
-    output.select(0, t).copy_(hy);
-    cells.select(0, t).copy_(cy);
+    const Tensor hy = output.select(0, t), cy = cells.select(0, t);
+    if (is_cpu_float_or_double(g)) {
+      lstm_cell_into(g, c.contiguous(), hy, cy);  // straight into this step's rows
+    } else {
+      auto [h_new, c_new] = at::_lstm_cell(g, c);
+      hy.copy_(h_new);
+      cy.copy_(c_new);
+    }
     h = hy;
     c = cy;
   }
