@@ -1,4 +1,5 @@
 """Generic operator tests, run over every record in opinfo/."""
+import math
 import os
 import re
 
@@ -74,6 +75,8 @@ def _same(got, expect):
     g, e = got.detach().double().reshape(-1).tolist(), expect.double().reshape(-1).tolist()
     for a, b in zip(g, e):
         assert (a != a and b != b) or a == b or abs(a - b) <= 1e-6 * max(1.0, abs(b)), (got, expect)
+        if a == 0 and b == 0:  # the sign of a zero is part of the answer (nll_loss's +0)
+            assert math.copysign(1.0, a) == math.copysign(1.0, b), (got, expect)
 
 
 @pytest.mark.parametrize("op", [pytest.param(op, id=op.id) for op in ALL_OPS if list(op.known_values())])
