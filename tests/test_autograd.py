@@ -292,6 +292,9 @@ GRADCHECKED_HERE = {
     "rsub": (lambda x: torch.rsub(x, 2.0, alpha=3), (_f64(3),)),
     "select": (lambda x: x[1], (_f64(3, 2),)),
     "slice": (lambda x: x[1:3, ::2], (_f64(4, 4),)),
+    # In place on a view: the view gets the node, its base keeps its history.
+    "squeeze_": (lambda x: (x * 2)[:, :1].squeeze_(1) * torch.arange(3.0, dtype=torch.float64), (_f64(3, 2),)),
+    "unsqueeze_": (lambda x: (x * 2).unsqueeze_(0) * torch.arange(3.0, dtype=torch.float64), (_f64(2, 3),)),
 }
 
 
@@ -409,3 +412,36 @@ def test_pow_with_a_number_base_is_differentiable():
     assert torch.autograd.gradcheck(lambda t: torch.pow(2.5, t), (e,))
     (2.5 ** e).sum().backward()
     assert torch.allclose(e.grad, 2.5 ** e.detach() * math.log(2.5))
+
+
+def _g(*shape):
+    return torch.ones(*shape, requires_grad=True)
+
+
+@pytest.mark.parametrize("call, node", [
+    # matmul decomposes as PyTorch's does (tools/difftest compared the names):
+    (lambda: torch.matmul(_g(3), torch.ones(3, 2)), "SqueezeBackward4"),  # mm, then squeeze_(0)
+    (lambda: torch.matmul(_g(2, 3), torch.ones(3)), "MvBackward0"),
+    (lambda: torch.matmul(_g(4, 2, 3), torch.ones(3, 2)), "UnsafeViewBackward0"),  # folded into one mm
+    (lambda: torch.matmul(_g(2, 3), torch.ones(4, 3, 2)), "CloneBackward0"),  # folded, transposed back
+    (lambda: torch.matmul(_g(0, 3), torch.ones(4, 3, 2)), "TransposeBackward0"),  # ... empty: no copy
+    (lambda: torch.matmul(torch.ones(2, 3), _g(4, 3, 2)), "UnsafeViewBackward0"),  # bmm
+    (lambda: torch.nn.functional.linear(_g(3), torch.ones(2, 3), torch.ones(2)), "ViewBackward0"),
+    (lambda: torch.nn.functional.linear(_g(4, 3), torch.ones(2, 3), torch.ones(2)), "AddmmBackward0"),
+    (lambda: torch.nn.functional.linear(_g(5, 4, 3).transpose(0, 1), torch.ones(2, 3), torch.ones(2)), "AddBackward0"),
+    (lambda: torch.nn.functional.linear(_g(4, 3), torch.ones(3)), "MvBackward0"),
+])
+def test_matmul_and_linear_record_pytorchs_nodes(call, node):
+    assert call().grad_fn.name() == node
+
+
+def test_squeeze_in_place_on_a_view_keeps_the_base_history():
+    a = torch.ones(2, 1, 3, requires_grad=True)
+    b = a * 2
+    v = b[0]
+    v.squeeze_(0)
+    assert v.shape == (3,) and v.grad_fn.name() == "SqueezeBackward4" and b.grad_fn.name() == "MulBackward0"
+    (v * torch.tensor([1.0, 2.0, 3.0])).sum().backward()
+    assert torch.equal(a.grad, torch.tensor([[[2.0, 4.0, 6.0]], [[0.0, 0.0, 0.0]]]))
+    with pytest.raises(RuntimeError, match="a leaf Variable that requires grad"):
+        torch.ones(2, 1, requires_grad=True).squeeze_(1)

@@ -223,6 +223,35 @@ def test_random_fill_bounds(call, error, match):
         call()
 
 
+@pytest.mark.parametrize("call, type_name", [
+    # A Python number converted to the tensor's dtype is checked, as in PyTorch
+    # (found by tools/difftest); `t + 70000` is not such a conversion.
+    (lambda: torch.zeros(2, dtype=torch.float16).fill_(70000), "c10::Half"),
+    (lambda: torch.zeros(0, dtype=torch.int32).fill_(-1e30), "int"),
+    (lambda: torch.full_like(torch.zeros(0, 3, dtype=torch.int16), -2**63), "int16_t"),
+    (lambda: torch.full([2], 2**31, dtype=torch.float16), "c10::Half"),
+    (lambda: torch.zeros(2, dtype=torch.float16).add(1, alpha=70000), "c10::Half"),
+    (lambda: torch.zeros(2, dtype=torch.float16).clamp(-1, 70000), "c10::Half"),
+    (lambda: torch.zeros(2, dtype=torch.float16).masked_fill(torch.tensor([True, False]), 70000), "c10::Half"),
+    (lambda: torch.zeros(2, dtype=torch.float16).pow(70000.0), "c10::Half"),
+    (lambda: torch.zeros(2, dtype=torch.int8).pow_(300), "int8_t"),
+    (lambda: torch.linspace(float("nan"), 2**31, 5, dtype=torch.int32), "int"),
+    (lambda: torch.linspace(0, 1e6, 5, dtype=torch.float16), "c10::Half"),
+    (lambda: torch.arange(3.5e38, -1.5, -3, dtype=torch.int64), "int64_t"),
+])
+def test_numbers_that_do_not_fit_the_dtype(call, type_name):
+    with pytest.raises(RuntimeError, match=f"value cannot be converted to type {type_name} without overflow"):
+        call()
+
+
+def test_numbers_that_fit_or_are_not_converted():
+    assert torch.linspace(1e6, 2, 1, dtype=torch.int32).tolist() == [1000000]  # one step: only `start` is converted
+    assert torch.arange(0, 70000, 10000, dtype=torch.float16)[-1].item() == 60000
+    assert torch.zeros(2, dtype=torch.float16).add(70000).isinf().all()  # t + number: no checked conversion
+    with pytest.raises(RuntimeError, match="to - 1 is out of bounds for c10::Half"):
+        torch.zeros(2, dtype=torch.float16).random_(0, 70000)
+
+
 def test_random_fills_of_empty_integer_tensors():
     # An empty tensor returns before the kernel's dtype check, as in PyTorch.
     assert torch.empty(0, dtype=torch.uint8).normal_(-2.0).shape == (0,)

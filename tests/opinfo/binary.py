@@ -66,6 +66,8 @@ def _div_mode_errors():
 
 def _pow_errors():
     yield ErrorInput((torch.tensor([2, 3]), -1), {}, RuntimeError, "Integers to negative integer powers are not allowed")
+    yield ErrorInput((torch.tensor([2, 3], dtype=torch.int8), 300), {}, RuntimeError,
+                     "value cannot be converted to type int8_t without overflow")
 
 
 def _trunc_div(a, b):
@@ -140,14 +142,20 @@ BINARY_OPS = [
            variant="alpha", inplace=True, supports_out=True),
     OpInfo("sub", np.subtract, NUMERIC, binary_samples, inplace=True, supports_out=True, error_inputs=_sub_errors),
     OpInfo("mul", np.multiply, ALL, binary_samples, inplace=True, supports_out=True,
-           error_inputs=shape_mismatch("mul")),
+           error_inputs=shape_mismatch("mul"), known_values=lambda: [
+               KnownValue((torch.tensor([1e-3, 1000.0], dtype=torch.float16), 70000), {},
+                          torch.tensor([70.0, float("inf")], dtype=torch.float16),
+                          why="a number multiplies float16 in float, not first rounded to float16 (inf)")]),
     OpInfo("div", lambda a, b: np.true_divide(a, b), FLOATS + INTS,
            lambda op, d, rng: binary_samples(op, d, rng, nonzero_rhs=True),
            result_dtype=float_result, inplace=True, supports_out=True,
            known_values=lambda: [
                KnownValue((torch.tensor([-0.6], dtype=torch.float64), torch.tensor([-0.1], dtype=torch.float64)),
                           {"rounding_mode": None}, torch.tensor([-10.0], dtype=torch.float64), grad_of=0,
-                          why="rounding_mode=None is true division, with its gradient (not zero)")],
+                          why="rounding_mode=None is true division, with its gradient (not zero)"),
+               KnownValue((torch.tensor([1e-3, 1000.0], dtype=torch.float16), 70000), {},
+                          torch.tensor([0.0, 1000 / 70000], dtype=torch.float16),
+                          why="a number divides float16 in float, not first rounded to float16 (inf)")],
            error_inputs=shape_mismatch("div", r"div\(\) received an invalid combination of arguments - got "
                                               r"\(Tensor, str\), but expected one of:\n \* \(Tensor input, Tensor other")),
     OpInfo("div", lambda a, b, rounding_mode: _trunc_div(np.asarray(a), np.asarray(b)), NUMERIC,

@@ -41,6 +41,52 @@ def _mm_known():
                      torch.zeros(3, 2, dtype=torch.bool), why="an empty bool product is zeros, not an error")
 
 
+def _mv_errors():
+    yield ErrorInput((torch.ones(3), torch.ones(3)), {}, RuntimeError, "vector \\+ matrix @ vector expected, got 1, 1, 1")
+    yield ErrorInput((torch.ones(2, 3), torch.ones(4)), {}, RuntimeError, r"size mismatch, got input \(2\), mat \(2x3\)")
+    # Checked before the empty-matrix shortcut, naming result (vec's dtype), mat and vec.
+    yield ErrorInput((torch.ones(0, 3), torch.ones(3, dtype=torch.float64)), {}, RuntimeError,
+                     "addmv input tensors must have the same dtype, but got Double, Float, and Double")
+    b = torch.ones(2, 3, dtype=torch.bool)
+    yield ErrorInput((b, b[0]), {}, NotImplementedError, "\"addmv_impl_cpu\" not implemented for 'Bool'")
+
+
+def _bmm_errors():
+    # Mixed dtypes fail only with something to multiply; a small product
+    # dispatches on batch1's dtype (bool: NotImplementedError).
+    f, d, b = (torch.ones(1, 2, 2, dtype=t) for t in (torch.float32, torch.float64, torch.bool))
+    yield ErrorInput((f, d), {}, RuntimeError, "expected scalar type Float but found Double")
+    yield ErrorInput((b, f), {}, NotImplementedError, "\"bmm\" not implemented for 'Bool'")
+    yield ErrorInput((f, b), {}, RuntimeError, "expected scalar type Float but found Bool")
+
+
+def _bmm_known():
+    yield KnownValue((torch.ones(1, 2, 0), torch.ones(1, 0, 3, dtype=torch.float64)), {},
+                     torch.zeros(1, 2, 3, dtype=torch.float64), why="nothing to multiply: batch2's dtype, no error")
+
+
+def _addmm_errors():
+    # self is broadcast to the result even when beta == 0 ignores it.
+    yield ErrorInput((torch.ones(3, 4, 1), torch.ones(2, 2), torch.ones(2, 2)), {"beta": 0}, RuntimeError,
+                     "the number of sizes provided \\(2\\) must be greater or equal")
+    yield ErrorInput((torch.ones(2, 2), torch.ones(2, 2, dtype=torch.float64), torch.ones(2, 2, dtype=torch.float64)),
+                     {}, RuntimeError, "self and mat2 must have the same dtype, but got Float and Double")
+    u8 = torch.ones(2, 2, dtype=torch.uint8)
+    yield ErrorInput((u8, u8[:, :0], u8[:0]), {"beta": 0.5}, RuntimeError,
+                     "result type Float can't be cast to the desired output type Byte")
+
+
+def _linear_errors():
+    # A bias with a 2-D input (or a contiguous one with a vector bias) goes through addmm.
+    yield ErrorInput((torch.ones(4, 2), torch.ones(2), torch.ones(4)), {}, RuntimeError,
+                     "mat2 must be a matrix, got 1-D tensor")
+    yield ErrorInput((torch.ones(5, 3, 2), torch.ones(1, 2), torch.ones(0)), {}, RuntimeError,
+                     "The expanded size of the tensor \\(1\\) must match the existing size \\(0\\)")
+    # Otherwise the bias is added in place, so it cannot broadcast the result.
+    yield ErrorInput((torch.ones(5, 3, 4).mT, torch.ones(2, 3), torch.ones(3, 5, 4, 2)), {}, RuntimeError,
+                     "output with shape \\[5, 4, 2\\] doesn't match the broadcast shape \\[3, 5, 4, 2\\]")
+
+
 def _ref_matmul(a, b):
     out = np.matmul(a.astype(np.float64) if a.dtype.kind == "f" else a, b)
     return out.astype(a.dtype)
@@ -71,6 +117,10 @@ def _addmm_ref(bias, a, b, beta=1, alpha=1):
 def _linear_samples(op, dtype, rng):
     yield SampleInput((make_array((3, 4), dtype, rng), make_array((5, 4), dtype, rng), make_array((5,), dtype, rng)))
     yield SampleInput((make_array((2, 3, 4), dtype, rng), make_array((5, 4), dtype, rng)), desc="3-D input, no bias")
+    yield SampleInput((make_array((4,), dtype, rng), make_array((5, 4), dtype, rng), make_array((5,), dtype, rng)),
+                      desc="1-D input, bias")
+    yield SampleInput((make_array((3, 2, 4), dtype, rng).transpose(1, 0, 2), make_array((5, 4), dtype, rng),
+                       make_array((5,), dtype, rng)), desc="non-contiguous 3-D input, bias")
 
 
 def _linear_ref(x, w, b=None):
@@ -83,11 +133,18 @@ LINALG_OPS = [
     OpInfo("mm", _ref_matmul, FLOATS + INTS, mm_samples, error_inputs=_mm_errors, supports_out=True,
            known_values=_mm_known),
     OpInfo("matmul", _ref_matmul, FLOATS + INTS, _batched_matmul_samples, variant="batched"),
-    OpInfo("bmm", _ref_matmul, FLOATS + INTS, _bmm_samples, supports_out=True),
-    OpInfo("addmm", _addmm_ref, FLOATS + INTS, _addmm_samples, supports_out=True),
+    OpInfo("bmm", _ref_matmul, FLOATS + INTS, _bmm_samples, supports_out=True, error_inputs=_bmm_errors,
+           known_values=_bmm_known),
+    OpInfo("addmm", _addmm_ref, FLOATS + INTS, _addmm_samples, supports_out=True, error_inputs=_addmm_errors),
+    OpInfo("mv", _ref_matmul, FLOATS + INTS,
+           lambda op, d, rng: [SampleInput((make_array((3, 4), d, rng), make_array((4,), d, rng))),
+                               SampleInput((make_array((3, 0), d, rng), make_array((0,), d, rng)), desc="empty inner"),
+                               SampleInput((make_array((4, 3), d, rng).T, make_array((4,), d, rng)), desc="transposed")],
+           error_inputs=_mv_errors),
     OpInfo("dot", lambda a, b: np.dot(a, b), FLOATS + INTS,
            lambda op, d, rng: [SampleInput((make_array((5,), d, rng), make_array((5,), d, rng)))]),
     OpInfo("outer", np.outer, FLOATS + INTS,
            lambda op, d, rng: [SampleInput((make_array((3,), d, rng), make_array((4,), d, rng)))]),
-    OpInfo("linear", _linear_ref, FLOATS, _linear_samples, op=torch.nn.functional.linear, method=False),
+    OpInfo("linear", _linear_ref, FLOATS, _linear_samples, op=torch.nn.functional.linear, method=False,
+           error_inputs=_linear_errors),
 ]

@@ -13,6 +13,17 @@ def _samples(*cases):
     return gen
 
 
+def _squeeze_ref(x, dims=None):
+    """Drops the size-1 dims among `dims` (an int, a tuple, or every dim)."""
+    if x.ndim == 0:
+        return x
+    if dims is None:
+        dims = tuple(range(x.ndim))
+    elif isinstance(dims, int):
+        dims = (dims,)
+    return np.squeeze(x, tuple(d % x.ndim for d in dims if x.shape[d] == 1))
+
+
 def method(name):
     return lambda t, *args, **kw: getattr(t, name)(*args, **kw)
 
@@ -142,9 +153,13 @@ SHAPE_OPS = [
            _samples(((2, 3, 4), ((2, 0, 1),)), ((2, 3), ((1, 0),)), ((), ((),))), error_inputs=_permute_errors),
     OpInfo("t", lambda x: x.T, ALL, _samples(((2, 3), ()), ((4,), ()))),
     OpInfo("contiguous", lambda x: x, ALL, _samples(((2, 3), ()), ((), ())), op=method("contiguous"), method=False),
-    OpInfo("unsqueeze", lambda x, d: np.expand_dims(x, d), ALL, _samples(((2, 3), (0,)), ((2, 3), (-1,)), ((), (0,)))),
-    OpInfo("squeeze", lambda x, *d: np.squeeze(x, *d) if not d or x.shape[d[0]] == 1 else x, ALL,
-           _samples(((1, 3, 1), ()), ((1, 3), (0,)), ((2, 3), (1,)))),
+    OpInfo("unsqueeze", lambda x, d: np.expand_dims(x, d), ALL, _samples(((2, 3), (0,)), ((2, 3), (-1,)), ((), (0,))),
+           inplace=True),
+    OpInfo("squeeze", _squeeze_ref, ALL,
+           _samples(((1, 3, 1), ()), ((1, 3), (0,)), ((2, 3), (1,)), ((1, 3, 1, 1), ((0, 2),)), ((2, 1), ((-1, 0),)),
+                    ((), ((0,),))),
+           inplace=True, error_inputs=lambda: [ErrorInput((torch.ones(1, 2), (0, -2)), {}, RuntimeError,
+                                                          "dim 0 appears multiple times in the list of dims")]),
     OpInfo("flatten", lambda x, *a: x.reshape(-1) if not a else x.reshape(x.shape[: a[0]] + (-1,)), ALL,
            _samples(((2, 3, 4), ()), ((2, 3, 4), (1,)), ((), ()), ((5,), (-1,)))),
     OpInfo("unflatten", lambda x, d, s: x.reshape(x.shape[:d] + tuple(s) + x.shape[d + 1:]), ALL,

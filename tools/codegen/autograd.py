@@ -313,7 +313,7 @@ def recording(d: Derivative, f: NativeFunction, result_expr: list[str]) -> tuple
     before += [f"std::shared_ptr<autograd::generated::{d.node}> grad_fn_;",
                f"if ({' || '.join(checks)}) {{"]
     if inplace:
-        before.append(f'  autograd::check_inplace(self, "{s.name}");')
+        before.append(f'  autograd::check_inplace(self, "{s.name}", {"true" if f.is_inplace_view else "false"});')
     before.append(f"  grad_fn_ = std::make_shared<autograd::generated::{d.node}>();")
     for a in inputs:
         if a.type.is_list:
@@ -340,7 +340,9 @@ def recording(d: Derivative, f: NativeFunction, result_expr: list[str]) -> tuple
                  "}"]
         return before, after
     after = ["if (grad_fn_) {", f"  grad_fn_->set_num_outputs({len(outputs)});"]
-    if inplace:
+    if inplace and f.is_inplace_view:
+        after.append("  autograd::set_history(self, grad_fn_, 0);  // new sizes, same values: the base keeps its history")
+    elif inplace:
         after.append("  autograd::rebase_history(self, grad_fn_);  // CopySlices when self is a view")
     else:
         if len(result_expr) == 1 and d.output_differentiability is None:

@@ -17,7 +17,7 @@ BASE_TYPES = ("Tensor", "Scalar", "ScalarType", "Device", "int", "float", "bool"
 # The backends with kernels of their own, each named as c10::DeviceType names it.
 DEVICE_KEYS = ("CPU", "CUDA")
 DISPATCH_KEYS = DEVICE_KEYS + ("CompositeImplicitAutograd",)
-ENTRY_KEYS = {"func", "variants", "dispatch", "python", "python_module", "device_check", "numbers_as_tensors"}
+ENTRY_KEYS = {"func", "variants", "dispatch", "python", "python_module", "device_check", "numbers_as_tensors", "tags"}
 VARIANTS = ("function", "method")
 # Where a function's Python binding lives: torch.<op> (torch._C._VariableFunctions)
 # by default, torch._C._nn.<op> for the ops PyTorch keeps out of the torch namespace.
@@ -25,6 +25,10 @@ PYTHON_MODULES = ("torch", "nn")
 # ExactSame: every tensor argument must be on the dispatch device (the
 # default); NoCheck: the kernel moves data between devices itself (copy_).
 DEVICE_CHECKS = ("ExactSame", "NoCheck")
+# inplace_view: an in-place op that changes only self's sizes and strides
+# (squeeze_): autograd gives self a new grad_fn instead of rebasing a view's
+# base history, since no value changed (PyTorch's tag of the same name).
+TAGS = ("inplace_view",)
 
 
 class CodegenError(Exception):
@@ -213,6 +217,11 @@ class NativeFunction:
     # Tensor arguments that also take a Python number (torch.add(2, t), t.eq(2)),
     # as PyTorch's Scalar overloads and number-friendly ops do.
     numbers_as_tensors: tuple[str, ...] = ()
+    tags: tuple[str, ...] = ()
+
+    @property
+    def is_inplace_view(self) -> bool:
+        return "inplace_view" in self.tags
 
     @property
     def is_composite(self) -> bool:
@@ -285,8 +294,14 @@ def parse_native_functions(path: str) -> list[NativeFunction]:
             tensor_args = {a.name for a in schema.arguments if a.type.is_tensor and not a.is_out}
             if not isinstance(numbers, list) or not set(numbers) <= tensor_args:
                 raise CodegenError(f"numbers_as_tensors must list tensor arguments of the schema ({sorted(tensor_args)})")
+            tags = tuple(t.strip() for t in str(entry.get("tags", "")).split(",") if t.strip())
+            for t in tags:
+                if t not in TAGS:
+                    raise CodegenError(f"unknown tag '{t}'; expected one of {TAGS}")
+            if tags and not schema.is_inplace:
+                raise CodegenError("tags: inplace_view is for in-place ops (name ending in _)")
             functions.append(NativeFunction(schema, variants, tuple(dispatch), python, loc, module, device_check,
-                                            tuple(numbers)))
+                                            tuple(numbers), tags))
         except CodegenError as e:
             raise CodegenError(f"{loc}: {e}") from None
     return functions

@@ -165,6 +165,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"reproducers: {written} in {os.path.join(args.out, 'repro')}")
     for case, category, detail in failures[: args.show]:
         print(f"\n[{category}] {case['op']} ({case['call']}): {detail}\n{repro.source(case)}")
+    with open(os.path.join(args.out, "failures.jsonl"), "w") as f:  # every difference, for grep
+        for case, category, detail in failures:
+            f.write(json.dumps({"id": case["id"], "op": case["op"], "call": case["call"], "category": category,
+                                "detail": detail}) + "\n")
     with open(os.path.join(args.out, "summary.json"), "w") as f:
         json.dump({"cases": len(cases), "seed": args.seed, "seconds": round(seconds, 1), "totals": dict(totals),
                    "by_op": {op: dict(c) for op, c in sorted(by_op.items())}}, f, indent=1)

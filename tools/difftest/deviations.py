@@ -30,7 +30,8 @@ class Deviations:
 
     def match(self, case: dict, category: str, detail: str) -> str | None:
         for d in self.entries:
-            if d.op not in ("*", case["op"], case["name"]) or d.category != category:
+            # "add" covers add.Tensor, add_.Tensor and add.out: the op, its in-place form and overloads.
+            if d.op not in ("*", case["op"], case["name"], case["name"].rstrip("_")) or d.category != category:
                 continue
             if d.detail and not re.search(d.detail, detail):
                 continue

@@ -140,6 +140,7 @@ void TensorIterator::compute_types(const TensorIteratorConfig& config) {
         cast.copy_(op.tensor);
       }
       cast.unsafeGetTensorImpl()->set_wrapped_number(op.tensor.unsafeGetTensorImpl()->is_wrapped_number());
+      op.original = op.tensor;
       op.tensor = cast;
     }
   }
@@ -225,6 +226,12 @@ int64_t TensorIterator::numel() const {
 const Tensor& TensorIterator::output(int k) const {
   const auto& op = operands_[k];
   return op.original.defined() ? op.original : op.tensor;
+}
+
+Scalar TensorIterator::original_scalar_value(int k) const {
+  const auto& op = operands_[k];
+  const Tensor& t = op.original.defined() ? op.original : op.tensor;
+  return at::_local_scalar_dense(t.numel() == 1 ? t : t.reshape({-1}).narrow(0, 0, 1));
 }
 
 bool TensorIterator::is_scalar(int k) const {

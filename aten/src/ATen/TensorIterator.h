@@ -17,7 +17,8 @@ namespace at {
 
 struct OperandInfo {
   Tensor tensor;             // what the kernel reads or writes
-  Tensor original;           // an output computed in a temporary, copied back at the end
+  Tensor original;           // an output computed in a temporary, copied back at the end;
+                             // an input as given, before its cast to the common dtype
   bool is_output = false;
   c10::SmallVector<int64_t, 6> stride_bytes;  // per iterator dim; dim 0 is the innermost
   char* data = nullptr;
@@ -77,6 +78,9 @@ class TORCH_API TensorIterator {
   const Tensor& input(int k = 0) const { return operands_[num_outputs_ + k].tensor; }
   // Whether operand k is a single value repeated everywhere.
   bool is_scalar(int k) const;
+  // That value as the caller gave it, before any cast to the common dtype
+  // (PyTorch's original_scalar_value: float16 `h * 70000` multiplies by 70000, not inf).
+  Scalar original_scalar_value(int k) const;
   bool is_contiguous() const;
 
   // For device loops (native/cuda/Loops.cuh), which walk the iterator

@@ -43,3 +43,14 @@ def test_deviations_need_a_reason_and_match_by_op_category_and_detail():
     assert all(d.reason for d in known.entries)
     assert known.match({"op": "norm", "name": "norm"}, "value", "element 0: 0.08 where PyTorch has 0.0")
     assert not known.match({"op": "add.Tensor", "name": "add"}, "value", "element 0: 1 where PyTorch has 2")
+    # An op's name covers its in-place form.
+    assert known.match({"op": "remainder_.Tensor", "name": "remainder_"}, "value", "element 3: -0.375 where PyTorch has nan")
+
+
+def test_bool_inputs_alone_compute_in_float32():
+    case = {"op": "cos.out", "name": "cos", "kwargs": {}, "call": "out",
+            "args": [{"t": "tensor", "dtype": "bool", "shape": [1]}]}
+    ours, ref = {"result": _tensor([0.5403022766113281], "float64")}, {"result": _tensor([0.5403023362159729], "float64")}
+    assert compare.verdict(case, ours, ref) == ("ok", "")
+    masked = dict(case, args=[{"t": "tensor", "dtype": "float64", "shape": [1]}, {"t": "tensor", "dtype": "bool", "shape": [1]}])
+    assert compare.verdict(masked, ours, ref)[0] == "value"  # a bool mask beside float64 keeps float64's tolerance

@@ -169,7 +169,7 @@ void set_history(const Tensor& result, const std::shared_ptr<Node>& fn, uint32_t
   m->view_version = result.unsafeGetTensorImpl()->version();
 }
 
-void check_inplace(const Tensor& self, const char* op) {
+void check_inplace(const Tensor& self, const char* op, bool metadata_only) {
   (void)op;
   if (!GradMode::is_enabled()) return;
   const AutogradMeta* m = get_meta(self);
@@ -180,7 +180,7 @@ void check_inplace(const Tensor& self, const char* op) {
     const Tensor base(impl->view_base());
     TORCH_CHECK(!(is_leaf(base) && requires_grad(base)),
                 "a view of a leaf Variable that requires grad is being used in an in-place operation.");
-    TORCH_CHECK(base.is_contiguous(), op, ": an in-place operation on a view of a non-contiguous tensor is not "
+    TORCH_CHECK(metadata_only || base.is_contiguous(), op, ": an in-place operation on a view of a non-contiguous tensor is not "
                 "supported when autograd must record it; clone() the view first.");
   }
 }

@@ -65,7 +65,7 @@ TORCH_API void check_differentiable(const Tensor& result);
 TORCH_API void set_history(const Tensor& result, const std::shared_ptr<Node>& fn, uint32_t output_nr = 0);
 // Before an in-place op: refuses what autograd cannot represent (a leaf that
 // requires grad, or a view of one).
-TORCH_API void check_inplace(const Tensor& self, const char* op);
+TORCH_API void check_inplace(const Tensor& self, const char* op, bool metadata_only = false);
 // After an in-place op: `self` now comes from `fn`. For a view, the history
 // of its base is rebased instead (CopySlices) and the view reads from it.
 TORCH_API void rebase_history(const Tensor& self, const std::shared_ptr<Node>& fn);

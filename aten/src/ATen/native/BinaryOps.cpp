@@ -166,13 +166,20 @@ const Tensor& div_out(const Tensor& out, const Tensor& self, const Tensor& other
 
 namespace {
 
-Tensor pow_impl(const Tensor& out, const Tensor& base, const Tensor& exp, bool inplace) {
+// `exp_number`: the exponent as the Python number it was (pow(t, 2)).
+Tensor pow_impl(const Tensor& out, const Tensor& base, const Tensor& exp, bool inplace,
+                const Scalar* exp_number = nullptr) {
   auto iter = binary_iter(out, base, exp, Promote::Common, inplace);
-  if (c10::isIntegralType(iter.common_dtype(), true) && exp.dim() == 0) {
+  const ScalarType dtype = iter.common_dtype();
+  if (c10::isIntegralType(dtype, true) && exp.dim() == 0) {
     // PyTorch rejects a negative integer exponent of an integer base outright.
     TORCH_CHECK(at::item(exp).toDouble() >= 0 || exp.is_floating_point(),
                 "Integers to negative integer powers are not allowed.");
   }
+  // PyTorch's kernel converts a number exponent to the result's type, checked,
+  // except for float and double (taken as a double): int8 ** 300 and
+  // float16 ** 70000 are errors.
+  if (exp_number && dtype != ScalarType::Float && dtype != ScalarType::Double) check_scalar_fits(*exp_number, dtype);
   pow_stub(iter.device().type, iter);
   iter.finish();
   return iter.output();
@@ -182,7 +189,7 @@ Tensor pow_impl(const Tensor& out, const Tensor& base, const Tensor& exp, bool i
 
 Tensor pow(const Tensor& self, const Tensor& exponent) { return pow_impl(Tensor(), self, exponent, false); }
 Tensor pow(const Tensor& self, const Scalar& exponent) {
-  return pow_impl(Tensor(), self, wrapped_scalar_tensor(exponent), false);
+  return pow_impl(Tensor(), self, wrapped_scalar_tensor(exponent), false, &exponent);
 }
 Tensor pow(const Scalar& self, const Tensor& exponent) {
   return pow_impl(Tensor(), wrapped_scalar_tensor(self), exponent, false);
@@ -195,7 +202,7 @@ const Tensor& pow_(const Tensor& self, const Tensor& exponent) {
   return self;
 }
 const Tensor& pow_(const Tensor& self, const Scalar& exponent) {
-  pow_impl(self, self, wrapped_scalar_tensor(exponent), true);
+  pow_impl(self, self, wrapped_scalar_tensor(exponent), true, &exponent);
   return self;
 }
 

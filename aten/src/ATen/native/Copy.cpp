@@ -1,5 +1,6 @@
 // Copying, filling and converting: copy_, fill_, clone, contiguous, to, item.
 #include <ATen/ATen.h>
+#include <ATen/ScalarOps.h>
 #include <ATen/native/Copy.h>
 
 namespace at::native {
@@ -60,7 +61,10 @@ const Tensor& copy_(const Tensor& self, const Tensor& src, bool non_blocking) {
 }
 
 const Tensor& fill_(const Tensor& self, const Scalar& value) {
-  if (self.numel() == 0) return self;
+  if (self.numel() == 0) {
+    check_scalar_fits(value, self.scalar_type());  // as PyTorch: int32 fill_(1e30) fails even when empty
+    return self;
+  }
   // One value everywhere: an expanded tensor may be filled, as in PyTorch.
   auto iter = TensorIteratorConfig().add_output(self).resize_outputs(false).check_mem_overlap(false).build();
   fill_stub(self.device().type, iter, value);

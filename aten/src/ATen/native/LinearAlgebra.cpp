@@ -1,7 +1,11 @@
-// Matrix products: shape and dtype checks, and how matmul, mm, addmm, dot,
-// outer and linear reduce to one batched kernel (bmm_stub).
+// Matrix products: shape and dtype checks, and how matmul, mm, mv, addmm, dot
+// and linear reduce to one batched kernel (bmm_stub). Each follows PyTorch's
+// order of checks and its decomposition, so errors, result dtypes and the
+// backward nodes (MvBackward0, SqueezeBackward4, ...) come out as PyTorch's.
 #include <ATen/ATen.h>
 #include <ATen/ExpandUtils.h>
+#include <ATen/ScalarOps.h>
+#include <ATen/autograd/Variable.h>
 #include <ATen/native/LinearAlgebra.h>
 
 #include <vector>
@@ -12,9 +16,7 @@ DEFINE_DISPATCH(bmm_stub);
 
 namespace {
 
-void check_same_dtype_and_device(const char* op, const Tensor& a, const Tensor& b) {
-  TORCH_CHECK(a.scalar_type() == b.scalar_type(), "expected m1 and m2 to have the same dtype, but got: ",
-              c10::cppTypeName(a.scalar_type()), " != ", c10::cppTypeName(b.scalar_type()));
+void check_same_device(const char* op, const Tensor& a, const Tensor& b) {
   TORCH_CHECK(a.device() == b.device(), op, ": expected all tensors to be on the same device, but found ",
               a.device().str(), " and ", b.device().str());
 }
@@ -24,33 +26,21 @@ void check_mm(const Tensor& a, const Tensor& b) {
   TORCH_CHECK(b.dim() == 2, "mat2 must be a matrix");
   TORCH_CHECK(a.size(1) == b.size(0), "mat1 and mat2 shapes cannot be multiplied (", a.size(0), "x", a.size(1),
               " and ", b.size(0), "x", b.size(1), ")");
-  check_same_dtype_and_device("mm", a, b);
+  TORCH_CHECK(a.scalar_type() == b.scalar_type(), "expected m1 and m2 to have the same dtype, but got: ",
+              c10::cppTypeName(a.scalar_type()), " != ", c10::cppTypeName(b.scalar_type()));
+  check_same_device("mm", a, b);
 }
 
-// The kernels have no bool product; an empty one (nothing to multiply) is
-// answered before that check, as in PyTorch. After the out= dtype check.
-void check_not_bool(const char* kernel, const Tensor& a, const Tensor& result) {
-  TORCH_CHECK_NOT_IMPLEMENTED(a.scalar_type() != ScalarType::Bool || a.size(-1) == 0 || result.numel() == 0, "\"",
-                              kernel, "\" not implemented for 'Bool'");
+// The kernels have no bool product; one with nothing to multiply is answered
+// before that check, as in PyTorch.
+void check_not_bool(const char* kernel, const Tensor& a) {
+  TORCH_CHECK_NOT_IMPLEMENTED(a.scalar_type() != ScalarType::Bool, "\"", kernel, "\" not implemented for 'Bool'");
 }
 
-void check_bmm(const Tensor& a, const Tensor& b) {
-  TORCH_CHECK(a.dim() == 3, "batch1 must be a 3D tensor");
-  TORCH_CHECK(b.dim() == 3, "batch2 must be a 3D tensor");
-  TORCH_CHECK(a.size(0) == b.size(0) && a.size(2) == b.size(1),
-              "Expected size for first two dimensions of batch2 tensor to be: [", a.size(0), ", ", a.size(2),
-              "] but got: [", b.size(0), ", ", b.size(1), "].");
-  check_same_dtype_and_device("bmm", a, b);
-}
-
-// out (contiguous, [B, m, n]) = alpha * a @ b + beta * out.
+// out (contiguous, [B, m, n]) = alpha * a @ b + beta * out, for a product
+// with a non-empty inner dimension.
 void run_bmm(const Tensor& out, const Tensor& a, const Tensor& b, const Scalar& alpha, const Scalar& beta) {
   if (out.numel() == 0) return;
-  if (a.size(2) == 0) {  // empty inner dimension: only the beta term is left
-    if (beta.toDouble() == 0) out.zero_();
-    else out.mul_(at::scalar_tensor(beta, out.scalar_type()));
-    return;
-  }
   bmm_stub(out.device().type, out, a, b, alpha, beta);
 }
 
@@ -74,36 +64,134 @@ const Tensor& finish(const Tensor& out, const Tensor& result) {
 Tensor mm_impl(const Tensor& out, const Tensor& a, const Tensor& b) {
   check_mm(a, b);
   Tensor result = result_for(out, {a.size(0), b.size(1)}, a.scalar_type(), a.device());
-  check_not_bool("addmm_impl_cpu_", a, result);
+  if (result.numel() == 0) return finish(out, result);
+  if (a.size(1) == 0) {
+    result.zero_();
+    return finish(out, result);
+  }
+  check_not_bool("addmm_impl_cpu_", a);
   run_bmm(result.unsqueeze(0), a.unsqueeze(0), b.unsqueeze(0), 1, 0);
   return finish(out, result);
 }
 
+// bmm's result takes batch2's dtype (PyTorch's meta function); mixed dtypes
+// fail only when there is something to multiply, where PyTorch's kernel for
+// small products dispatches on batch1's dtype (a bool batch1 is then
+// NotImplementedError) and the larger path reads batch2 as batch1's type.
 Tensor bmm_impl(const Tensor& out, const Tensor& a, const Tensor& b) {
-  check_bmm(a, b);
-  Tensor result = result_for(out, {a.size(0), a.size(1), b.size(2)}, a.scalar_type(), a.device());
-  check_not_bool("bmm", a, result);
+  TORCH_CHECK(a.dim() == 3, "batch1 must be a 3D tensor");
+  TORCH_CHECK(b.dim() == 3, "batch2 must be a 3D tensor");
+  TORCH_CHECK(a.size(0) == b.size(0) && a.size(2) == b.size(1),
+              "Expected size for first two dimensions of batch2 tensor to be: [", a.size(0), ", ", a.size(2),
+              "] but got: [", b.size(0), ", ", b.size(1), "].");
+  check_same_device("bmm", a, b);
+  Tensor result = result_for(out, {a.size(0), a.size(1), b.size(2)}, b.scalar_type(), b.device());
+  if (result.numel() == 0) return finish(out, result);
+  if (a.size(2) == 0) {
+    result.zero_();
+    return finish(out, result);
+  }
+  const bool small = a.size(1) * a.size(2) * b.size(2) < 400;
+  if (a.scalar_type() != b.scalar_type()) {
+    if (small) check_not_bool("bmm", a);
+    TORCH_CHECK(false, "expected scalar type ", small ? a.scalar_type() : b.scalar_type(), " but found ",
+                small ? b.scalar_type() : a.scalar_type());
+  }
+  check_not_bool(small ? "bmm" : "addmm_impl_cpu_", a);
   run_bmm(result, a, b, 1, 0);
   return finish(out, result);
 }
 
 Tensor addmm_impl(const Tensor& out, const Tensor& self, const Tensor& a, const Tensor& b, const Scalar& beta,
                   const Scalar& alpha) {
-  check_mm(a, b);
-  TORCH_CHECK(self.scalar_type() == a.scalar_type(), "self and mat2 must have the same dtype, but got ",
-              self.scalar_type(), " and ", a.scalar_type());
+  TORCH_CHECK(self.scalar_type() == b.scalar_type(), "self and mat2 must have the same dtype, but got ",
+              self.scalar_type(), " and ", b.scalar_type());
+  TORCH_CHECK(a.scalar_type() == b.scalar_type(), "mat1 and mat2 must have the same dtype, but got ",
+              a.scalar_type(), " and ", b.scalar_type());
+  TORCH_CHECK(a.dim() == 2, "mat1 must be a matrix, got ", a.dim(), "-D tensor");
+  TORCH_CHECK(b.dim() == 2, "mat2 must be a matrix, got ", b.dim(), "-D tensor");
+  TORCH_CHECK(a.size(1) == b.size(0), "mat1 and mat2 shapes cannot be multiplied (", a.size(0), "x", a.size(1),
+              " and ", b.size(0), "x", b.size(1), ")");
+  check_same_device("addmm", a, b);
   const std::vector<int64_t> shape = {a.size(0), b.size(1)};
   Tensor result = result_for(out, shape, a.scalar_type(), a.device());
-  check_not_bool("addmm_impl_cpu_", a, result);
-  // `self` broadcasts to the result; beta == 0 ignores it (nan included), as in PyTorch.
-  const bool use_self = beta.toDouble() != 0;
-  if (use_self) {
-    TORCH_CHECK(at::infer_size(self.sizes(), shape) == shape, "The expanded size of the tensor (", self.sizes(),
-                ") must match the existing size (", IntArrayRef(shape), ")");
-    if (!result.is_same(self)) result.copy_(self.expand(shape));
+  // `self` is broadcast to the result even where beta == 0 ignores its values.
+  const Tensor self_expanded = self.expand(shape);
+  if (result.numel() == 0) return finish(out, result);
+  if (a.size(1) == 0) {  // nothing to multiply: only the beta term is left
+    if (beta.toDouble() == 0) {
+      result.zero_();
+    } else {
+      if (!result.is_same(self)) result.copy_(self_expanded);
+      result.mul_(wrapped_scalar_tensor(beta));  // an integer result and a float beta: PyTorch's cast error
+    }
+    return finish(out, result);
   }
+  check_not_bool("addmm_impl_cpu_", a);
+  // beta == 0 ignores self (nan included), as in PyTorch.
+  const bool use_self = beta.toDouble() != 0;
+  if (use_self && !result.is_same(self)) result.copy_(self_expanded);
   run_bmm(result.unsqueeze(0), a.unsqueeze(0), b.unsqueeze(0), alpha, use_self ? beta : Scalar(0));
   return finish(out, result);
+}
+
+// matmul folds the batch of its larger operand into the rows of one matrix
+// product where that needs no copy, or where the smaller operand requires
+// grad (its gradient is then one mm, not a bmm and a sum): PyTorch's should_fold.
+bool should_fold(const Tensor& t1, const Tensor& t2) {
+  const bool t1_larger = t1.dim() >= t2.dim();
+  const Tensor larger = t1_larger ? t1 : t2.transpose(-2, -1);
+  const int64_t dim_larger = larger.dim(), dim_smaller = t1_larger ? t2.dim() : t1.dim();
+  if (!(dim_larger >= 3 && dim_smaller <= 2)) return false;
+  if (autograd::requires_grad(t1_larger ? t2 : t1)) return true;
+  if (t1.dim() == 2) return false;  // mm on the transposed operand would need a copy back
+  if (larger.numel() == 0) return true;
+  const auto sizes = larger.sizes();
+  const auto strides = larger.strides();
+  for (int64_t i = 0; i < dim_larger - 2; ++i) {
+    if (strides[i] != strides[i + 1] * sizes[i + 1]) return false;
+  }
+  return true;
+}
+
+Tensor folded_matmul(const Tensor& tensor1, const Tensor& tensor2) {
+  const bool transpose = tensor2.dim() > tensor1.dim();
+  const Tensor t1 = transpose ? tensor2.transpose(-2, -1) : tensor1;
+  const Tensor t2 = !transpose ? tensor2 : (tensor1.dim() == 2 ? tensor1.t() : tensor1);
+  std::vector<int64_t> output_shape(t1.sizes().begin(), t1.sizes().end() - 1);
+  int64_t rows = 1;  // not numel / size(-1): the inner size may be 0
+  for (int64_t s : output_shape) rows *= s;
+  const Tensor t1_folded = t1.reshape({rows, t1.size(-1)});
+  if (t2.dim() == 2) {
+    output_shape.push_back(t2.size(1));
+    const Tensor output = at::_unsafe_view(t1_folded.mm(t2), output_shape);
+    return transpose ? output.transpose(-2, -1).contiguous() : output;
+  }
+  return at::_unsafe_view(t1_folded.mv(t2), output_shape);
+}
+
+Tensor batched_matmul(const Tensor& tensor1, const Tensor& tensor2) {
+  const int64_t dim1 = tensor1.dim(), dim2 = tensor2.dim();
+  const int64_t n = dim1 > 1 ? tensor1.size(-2) : 1, m1 = tensor1.size(-1);
+  const int64_t m2 = dim2 > 1 ? tensor2.size(-2) : tensor2.size(0), p = dim2 > 1 ? tensor2.size(-1) : 1;
+  const std::vector<int64_t> batch1(tensor1.sizes().begin(), tensor1.sizes().begin() + std::max<int64_t>(dim1 - 2, 0));
+  const std::vector<int64_t> batch2(tensor2.sizes().begin(), tensor2.sizes().begin() + std::max<int64_t>(dim2 - 2, 0));
+  const std::vector<int64_t> batch = at::infer_size(batch1, batch2);
+  int64_t nbatch = 1;
+  for (int64_t s : batch) nbatch *= s;
+  std::vector<int64_t> shape1 = batch;
+  shape1.insert(shape1.end(), {n, m1});
+  const Tensor a = tensor1.expand(shape1).reshape({nbatch, n, m1});
+  std::vector<int64_t> shape2 = batch;
+  if (dim2 == 1) shape2.push_back(m2);
+  else shape2.insert(shape2.end(), {m2, p});
+  Tensor b = tensor2.expand(shape2);
+  b = dim2 == 1 ? b.reshape({nbatch, m2}).unsqueeze(2) : b.reshape({nbatch, m2, p});
+  std::vector<int64_t> output_shape = batch;
+  if (dim1 > 1) output_shape.push_back(n);
+  if (dim2 > 1) output_shape.push_back(p);
+  const Tensor product = a.bmm(b);
+  return at::_unsafe_view(dim2 == 1 ? product.squeeze(-1) : product, output_shape);
 }
 
 }  // namespace
@@ -129,6 +217,24 @@ const Tensor& addmm_out(const Tensor& out, const Tensor& self, const Tensor& mat
   return out;
 }
 
+// PyTorch's mv is addmv into a result of vec's dtype: the check names the
+// three dtypes in that order (result, mat, vec).
+Tensor mv(const Tensor& self, const Tensor& vec) {
+  TORCH_CHECK(self.dim() == 2 && vec.dim() == 1, "vector + matrix @ vector expected, got 1, ", self.dim(), ", ",
+              vec.dim());
+  TORCH_CHECK(self.size(1) == vec.size(0), "size mismatch, got input (", self.size(0), "), mat (", self.size(0), "x",
+              self.size(1), "), vec (", vec.size(0), ")");
+  TORCH_CHECK(self.scalar_type() == vec.scalar_type(), "addmv input tensors must have the same dtype, but got ",
+              vec.scalar_type(), ", ", self.scalar_type(), ", and ", vec.scalar_type());
+  check_same_device("mv", self, vec);
+  Tensor result = at::empty({self.size(0)}, vec.scalar_type(), vec.device());
+  if (result.numel() == 0) return result;
+  if (self.size(1) == 0) return result.zero_();
+  check_not_bool("addmv_impl_cpu", self);
+  run_bmm(result.view({1, -1, 1}), self.unsqueeze(0), vec.view({1, -1, 1}), 1, 0);
+  return result;
+}
+
 Tensor dot(const Tensor& self, const Tensor& tensor) {
   TORCH_CHECK(self.dim() == 1 && tensor.dim() == 1, "1D tensors expected, but got ", self.dim(), "D and ",
               tensor.dim(), "D tensors");
@@ -146,56 +252,47 @@ Tensor outer(const Tensor& self, const Tensor& vec2) {
   return self.unsqueeze(1).mul(vec2.unsqueeze(0));
 }
 
+// PyTorch's _matmul_impl: dot, mv, mm with an in-place squeeze, mm, a folded
+// mm or mv, or a broadcast bmm, by the operands' dims.
 Tensor matmul(const Tensor& self, const Tensor& other) {
   const int64_t da = self.dim(), db = other.dim();
   TORCH_CHECK(da > 0 && db > 0, "both arguments to matmul need to be at least 1D, but they are ", da, "D and ", db,
               "D");
   if (da == 1 && db == 1) return at::dot(self, other);
-  if (da == 2 && db == 1) return at::mm(self, other.unsqueeze(1)).squeeze(1);
-  if (da == 1 && db == 2) return at::mm(self.unsqueeze(0), other).squeeze(0);
-  if (da == 2 && db == 2) return at::mm(self, other);
-  if (da >= 3 && db <= 2) {
-    // Fold the batch into the rows: one matrix product instead of many.
-    const Tensor rhs = db == 1 ? other.unsqueeze(1) : other;
-    std::vector<int64_t> out_shape(self.sizes().begin(), self.sizes().end() - 1);
-    if (db == 2) out_shape.push_back(other.size(1));
-    TORCH_CHECK(self.size(-1) == rhs.size(0), "mat1 and mat2 shapes cannot be multiplied (",
-                self.numel() / std::max<int64_t>(self.size(-1), 1), "x", self.size(-1), " and ", rhs.size(0), "x",
-                rhs.size(1), ")");
-    int64_t rows = 1;  // not numel / size(-1): the inner size may be 0
-    for (int64_t d = 0; d + 1 < da; ++d) rows *= self.size(d);
-    return at::_unsafe_view(at::mm(self.reshape({rows, self.size(-1)}), rhs), out_shape);
+  if (da == 2 && db == 1) return at::mv(self, other);
+  if (da == 1 && db == 2) {
+    Tensor result = at::mm(self.unsqueeze(0), other);
+    result.squeeze_(0);
+    return result;
   }
-  // Batched: broadcast the batch dims, then bmm.
-  const Tensor a = da == 1 ? self.unsqueeze(0) : self;
-  const Tensor b = db == 1 ? other.unsqueeze(-1) : other;
-  const int64_t n = a.size(-2), m = a.size(-1), m2 = b.size(-2), p = b.size(-1);
-  TORCH_CHECK(m == m2, "Expected size for first two dimensions of batch2 tensor to be: [", m, ", ", p,
-              "] but got: [", m2, ", ", p, "].");
-  const std::vector<int64_t> batch_a(a.sizes().begin(), a.sizes().end() - 2);
-  const std::vector<int64_t> batch_b(b.sizes().begin(), b.sizes().end() - 2);
-  std::vector<int64_t> batch = at::infer_size(batch_a, batch_b);
-  int64_t nbatch = 1;
-  for (int64_t s : batch) nbatch *= s;
-  std::vector<int64_t> a_shape = batch, b_shape = batch;
-  a_shape.insert(a_shape.end(), {n, m});
-  b_shape.insert(b_shape.end(), {m, p});
-  const Tensor a3 = a.expand(a_shape).reshape({nbatch, n, m});
-  const Tensor b3 = b.expand(b_shape).reshape({nbatch, m, p});
-  std::vector<int64_t> out_shape = batch;
-  if (da > 1) out_shape.push_back(n);
-  if (db > 1) out_shape.push_back(p);
-  return at::_unsafe_view(at::bmm(a3, b3), out_shape);
+  if (da == 2 && db == 2) return at::mm(self, other);
+  if (should_fold(self, other)) return folded_matmul(self, other);
+  return batched_matmul(self, other);
 }
 
-Tensor linear(const Tensor& input, const Tensor& weight, const std::optional<Tensor>& bias) {
-  TORCH_CHECK(weight.dim() == 2 || weight.dim() == 1, "linear: weight must be 1-D or 2-D, got ", weight.dim(), "-D");
-  if (input.dim() == 2 && weight.dim() == 2 && bias && bias->defined()) {
-    return at::addmm(*bias, input, weight.t());
+// PyTorch's linear: addmm for a 2-D input with a bias; with a bias that is
+// (or squeezes to) a contiguous vector and a contiguous input, one addmm on
+// the input's rows; else matmul, and the bias added in place.
+Tensor linear(const Tensor& input, const Tensor& weight, const std::optional<Tensor>& bias_opt) {
+  TORCH_CHECK(input.dim() != 0 && weight.dim() != 0, "both arguments to linear need to be at least 1D, but they are ",
+              input.dim(), "D and ", weight.dim(), "D");
+  const bool has_bias = bias_opt && bias_opt->defined();
+  if (input.dim() == 2 && has_bias) return at::addmm(*bias_opt, input, weight.t());
+  if (has_bias) {
+    const Tensor& bias = *bias_opt;
+    const bool fusable = (bias.dim() == 1 || bias.squeeze().dim() == 1) && bias.is_contiguous();
+    if (fusable && input.is_contiguous()) {
+      int64_t rows = 1;
+      for (int64_t d = 0; d + 1 < input.dim(); ++d) rows *= input.size(d);
+      const Tensor result = at::addmm(bias, input.reshape({rows, input.size(-1)}), weight.t());
+      std::vector<int64_t> shape(input.sizes().begin(), input.sizes().end() - 1);
+      shape.push_back(result.size(1));
+      return result.view(shape);
+    }
   }
-  Tensor out = at::matmul(input, weight.t());
-  if (bias && bias->defined()) out = out.add(*bias);
-  return out;
+  Tensor output = at::matmul(input, weight.t());
+  if (has_bias) output.add_(*bias_opt);
+  return output;
 }
 
 }  // namespace at::native

@@ -1,5 +1,6 @@
 // Creating tensors: empty and the ops built on it.
 #include <ATen/ATen.h>
+#include <ATen/ScalarOps.h>
 #include <ATen/native/Distributions.h>
 #include <ATen/core/Generator.h>
 #include <ATen/detail/CUDAHooks.h>
@@ -122,6 +123,12 @@ Tensor arange(const Scalar& start, const Scalar& end, const Scalar& step, std::o
   const bool any_float = start.isFloatingPoint() || end.isFloatingPoint() || step.isFloatingPoint();
   const ScalarType type = dtype.value_or(any_float ? c10::get_default_dtype() : ScalarType::Long);
   TORCH_CHECK_NOT_IMPLEMENTED(type != ScalarType::Bool, "\"arange_cpu\" not implemented for 'Bool'");
+  // PyTorch first converts the bounds and step to the dtype's accumulation
+  // type, checked: int64 for integers, float for float16/bfloat16.
+  for (const Scalar* v : {&start, &end, &step}) {
+    if (c10::isIntegralType(type, false)) check_scalar_fits(*v, ScalarType::Long);
+    else if (type == ScalarType::Half || type == ScalarType::BFloat16) check_scalar_fits(*v, ScalarType::Float);
+  }
   const double s = start.toDouble(), e = end.toDouble(), st = step.toDouble();
   TORCH_CHECK(std::isfinite(s) && std::isfinite(e), "unsupported range: ", s, " -> ", e);
   TORCH_CHECK(st != 0, "step must be nonzero");
@@ -211,6 +218,9 @@ Tensor linspace(const Scalar& start, const Scalar& end, int64_t steps, std::opti
   TORCH_CHECK_NOT_IMPLEMENTED(type != ScalarType::Bool, "\"linspace_cpu\" not implemented for 'Bool'");
   Tensor result = at::empty({steps}, type, device);
   if (steps == 0) return result;
+  // PyTorch converts the ends to the dtype, checked (one step fills with `start` alone).
+  check_scalar_fits(start, type);
+  if (steps > 1) check_scalar_fits(end, type);
   const double s = start.toDouble(), e = end.toDouble();
   // Computed in double from both ends, as PyTorch does, so the last value is `end`.
   Tensor values = at::empty({steps}, ScalarType::Double, Device(DeviceType::CPU));  // filled here, then copied
@@ -279,7 +289,8 @@ void check_random_bounds(ScalarType t, int64_t from, int64_t to) {
     case ScalarType::Char: lo = -128, hi = 127, name = "signed char"; break;
     case ScalarType::Short: lo = -32768, hi = 32767, name = "short int"; break;
     case ScalarType::Int: lo = INT32_MIN, hi = INT32_MAX, name = "int"; break;
-    default: return;
+    case ScalarType::Half: lo = -65504, hi = 65504, name = "c10::Half"; break;
+    default: return;  // int64, and floats whose range holds every int64
   }
   TORCH_CHECK(from >= lo && from <= hi, "from is out of bounds for ", name);
   TORCH_CHECK(to - 1 >= lo && to - 1 <= hi, "to - 1 is out of bounds for ", name);

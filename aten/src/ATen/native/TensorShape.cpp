@@ -239,33 +239,73 @@ Tensor slice(const Tensor& self, int64_t dim, std::optional<int64_t> start, std:
   return make_view(self, sizes, strides, offset);
 }
 
-Tensor unsqueeze(const Tensor& self, int64_t dim) {
+
+namespace {
+
+// The sizes and strides `self` has once the dims of `dims` (wrapped; all dims
+// when nullopt) that have size 1 are removed.
+std::pair<std::vector<int64_t>, std::vector<int64_t>> squeezed_geometry(const Tensor& self,
+                                                                        std::optional<IntArrayRef> dims) {
+  std::vector<bool> drop(self.dim(), !dims.has_value());
+  if (dims) {
+    for (int64_t d : *dims) {
+      const int64_t w = c10::maybe_wrap_dim(d, self.dim());
+      TORCH_CHECK(self.dim() == 0 || !drop[w], "dim ", w, " appears multiple times in the list of dims");
+      if (self.dim() > 0) drop[w] = true;
+    }
+  }
+  std::vector<int64_t> sizes, strides;
+  for (int64_t d = 0; d < self.dim(); ++d) {
+    if (drop[d] && self.size(d) == 1) continue;
+    sizes.push_back(self.size(d));
+    strides.push_back(self.stride(d));
+  }
+  return {sizes, strides};
+}
+
+std::pair<std::vector<int64_t>, std::vector<int64_t>> unsqueezed_geometry(const Tensor& self, int64_t dim) {
   dim = c10::maybe_wrap_dim(dim, self.dim() + 1);
   std::vector<int64_t> sizes = self.sizes().vec(), strides = self.strides().vec();
   const int64_t stride = dim < self.dim() ? sizes[dim] * strides[dim] : 1;
   sizes.insert(sizes.begin() + dim, 1);
   strides.insert(strides.begin() + dim, stride);
-  return make_view(self, sizes, strides, self.storage_offset());
+  return {sizes, strides};
+}
+
+// The in-place forms change self's geometry, not its storage or values.
+const Tensor& restride_(const Tensor& self, const std::pair<std::vector<int64_t>, std::vector<int64_t>>& g) {
+  self.unsafeGetTensorImpl()->set_sizes_and_strides(g.first, g.second, self.storage_offset());
+  return self;
+}
+
+}  // namespace
+
+Tensor unsqueeze(const Tensor& self, int64_t dim) {
+  const auto g = unsqueezed_geometry(self, dim);
+  return make_view(self, g.first, g.second, self.storage_offset());
 }
 
 Tensor squeeze(const Tensor& self) {
-  std::vector<int64_t> sizes, strides;
-  for (int64_t d = 0; d < self.dim(); ++d) {
-    if (self.size(d) == 1) continue;
-    sizes.push_back(self.size(d));
-    strides.push_back(self.stride(d));
-  }
-  return make_view(self, sizes, strides, self.storage_offset());
+  const auto g = squeezed_geometry(self, std::nullopt);
+  return make_view(self, g.first, g.second, self.storage_offset());
 }
 
 Tensor squeeze(const Tensor& self, int64_t dim) {
-  dim = c10::maybe_wrap_dim(dim, self.dim());
-  if (self.dim() == 0 || self.size(dim) != 1) return make_view(self, self.sizes(), self.strides(), self.storage_offset());
-  std::vector<int64_t> sizes = self.sizes().vec(), strides = self.strides().vec();
-  sizes.erase(sizes.begin() + dim);
-  strides.erase(strides.begin() + dim);
-  return make_view(self, sizes, strides, self.storage_offset());
+  const auto g = squeezed_geometry(self, IntArrayRef(dim));
+  return make_view(self, g.first, g.second, self.storage_offset());
 }
+
+Tensor squeeze(const Tensor& self, IntArrayRef dims) {
+  const auto g = squeezed_geometry(self, dims);
+  return make_view(self, g.first, g.second, self.storage_offset());
+}
+
+const Tensor& squeeze_(const Tensor& self) { return restride_(self, squeezed_geometry(self, std::nullopt)); }
+const Tensor& squeeze_(const Tensor& self, int64_t dim) {
+  return restride_(self, squeezed_geometry(self, IntArrayRef(dim)));
+}
+const Tensor& squeeze_(const Tensor& self, IntArrayRef dims) { return restride_(self, squeezed_geometry(self, dims)); }
+const Tensor& unsqueeze_(const Tensor& self, int64_t dim) { return restride_(self, unsqueezed_geometry(self, dim)); }
 
 }  // namespace at::native
 

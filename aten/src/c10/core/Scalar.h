@@ -30,12 +30,14 @@ constexpr const char* scalar_type_name() {
 // `overflows`): integers must be in T's range, except that negative ones may
 // wrap into an unsigned T down to -max (uint8 takes -255..255); floating
 // numbers must be finite for an integer T and in range for a floating T,
-// where inf and nan pass.
+// where inf and nan pass (an int into float16 too: 70000 does not fit).
 template <typename T>
 bool int_overflows(int64_t v) {
   using limit = std::numeric_limits<T>;
-  if constexpr (is_floating_v<T>) {
-    return false;
+  if constexpr (is_floating_v<T>) {  // only float16's range is narrower than int64's
+    const double d = static_cast<double>(v);
+    return d < static_cast<double>(static_cast<float>(limit::lowest())) ||
+           d > static_cast<double>(static_cast<float>(limit::max()));
   } else if constexpr (!limit::is_signed) {
     return v > static_cast<int64_t>(limit::max()) || v < -static_cast<int64_t>(limit::max());
   } else {

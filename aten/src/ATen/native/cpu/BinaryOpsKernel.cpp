@@ -25,25 +25,47 @@ void add_kernel(TensorIterator& iter, const Scalar& alpha) {
   });
 }
 
+// A float16/bfloat16 tensor times or over one value: as in PyTorch, the value
+// is taken in float as the caller gave it, not rounded to the tensor's dtype
+// first (float16 `h * 70000` is not `h * inf`, `h / 70000` not `h / inf`).
+// False when the iterator is not such a case.
+template <typename Op>
+bool reduced_float_by_scalar(TensorIterator& iter, const Op& op) {
+  const ScalarType t = iter.common_dtype();
+  if ((t != ScalarType::Half && t != ScalarType::BFloat16) || !iter.is_scalar(2) || iter.numel() == 0) return false;
+  const float b = iter.original_scalar_value(2).to_unchecked<float>();
+  auto run = [&](auto tag) {
+    using scalar_t = decltype(tag);
+    cpu_kernel(iter, [b, op](scalar_t a, scalar_t) -> scalar_t { return scalar_t(op(float(a), b)); });
+  };
+  if (t == ScalarType::Half) run(c10::Half());
+  else run(c10::BFloat16());
+  return true;
+}
+
 void mul_kernel(TensorIterator& iter) {
+  if (reduced_float_by_scalar(iter, [](float a, float b) { return a * b; })) return;
   AT_DISPATCH_ALL_TYPES_AND_BOOL(iter.common_dtype(), "mul", [&] {
     cpu_kernel(iter, [](scalar_t x, scalar_t y) -> scalar_t { return multiply(x, y); });
   });
 }
 
 void div_true_kernel(TensorIterator& iter) {
+  if (reduced_float_by_scalar(iter, [](float a, float b) { return a / b; })) return;
   AT_DISPATCH_FLOATING_TYPES(iter.common_dtype(), "div_true", [&] {
     cpu_kernel(iter, [](scalar_t x, scalar_t y) -> scalar_t { return x / y; });
   });
 }
 
 void div_trunc_kernel(TensorIterator& iter) {
+  if (reduced_float_by_scalar(iter, [](float a, float b) { return std::trunc(a / b); })) return;
   AT_DISPATCH_ALL_TYPES(iter.common_dtype(), "div_trunc", [&] {
     cpu_kernel(iter, [](scalar_t x, scalar_t y) -> scalar_t { return trunc_divide(x, y); });
   });
 }
 
 void div_floor_kernel(TensorIterator& iter) {
+  if (reduced_float_by_scalar(iter, [](float a, float b) { return floor_divide(a, b); })) return;
   AT_DISPATCH_ALL_TYPES(iter.common_dtype(), "div_floor", [&] {
     cpu_kernel(iter, [](scalar_t x, scalar_t y) -> scalar_t { return floor_divide(x, y); });
   });

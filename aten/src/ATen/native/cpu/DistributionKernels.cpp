@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <mutex>
+#include <type_traits>
 #include <vector>
 
 namespace at::native {
@@ -75,6 +76,21 @@ void random_kernel(const Tensor& self, int64_t from, int64_t to) {
   });
 }
 
+// p[i] = start + step * i, in the element type's own width, unsigned: the
+// same low bits as the int64 value (the result wraps anyway), and a loop
+// that vectorises.
+template <typename T>
+void integer_range(T* p, int64_t n, int64_t start, int64_t step) {
+  if constexpr (std::is_integral_v<T>) {
+    using U = std::make_unsigned_t<T>;
+    parallel_for(0, n, kGrainSize, [&](int64_t lo, int64_t hi) {
+      const U first = static_cast<U>(start + step * lo), stride = static_cast<U>(step);
+      U* q = reinterpret_cast<U*>(p + lo);
+      for (int64_t k = 0; k < hi - lo; ++k) q[k] = static_cast<U>(first + stride * static_cast<U>(k));
+    });
+  }
+}
+
 void arange_kernel(const Tensor& result, const Scalar& start, const Scalar& step) {
   AT_DISPATCH_ALL_TYPES(result.scalar_type(), "arange", [&] {
     scalar_t* p = result.data_ptr<scalar_t>();
@@ -87,10 +103,7 @@ void arange_kernel(const Tensor& result, const Scalar& start, const Scalar& step
         for (int64_t i = lo; i < hi; ++i) p[i] = static_cast<scalar_t>(s + st * static_cast<double>(i));
       });
     } else {
-      const int64_t s = start.toLong(), st = step.toLong();
-      parallel_for(0, n, kGrainSize, [&](int64_t lo, int64_t hi) {
-        for (int64_t i = lo; i < hi; ++i) p[i] = static_cast<scalar_t>(s + st * i);
-      });
+      integer_range(p, n, start.toLong(), step.toLong());
     }
   });
 }
