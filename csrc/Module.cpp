@@ -219,6 +219,9 @@ struct PyModuleDef functions_module = {PyModuleDef_HEAD_INIT, "torch._C._Variabl
 struct PyModuleDef nn_module = {PyModuleDef_HEAD_INIT, "torch._C._nn",
                                 "The ops torch.nn.functional calls (python_module: nn in native_functions.yaml).",
                                 -1, nullptr};
+struct PyModuleDef linalg_module = {PyModuleDef_HEAD_INIT, "torch._C._linalg",
+                                    "The ops torch.linalg exposes (python_module: linalg in native_functions.yaml).",
+                                    -1, nullptr};
 
 }  // namespace
 }  // namespace torch
@@ -253,6 +256,9 @@ extern "C" TORCH_PYTHON_API PyObject* initModule() {
   PyObject* nn = PyModule_Create(&nn_module);
   if (!nn || PyModule_AddFunctions(nn, generated_nn_functions()) < 0) return nullptr;
   PyModule_AddObject(module, "_nn", nn);
+  PyObject* linalg = PyModule_Create(&linalg_module);
+  if (!linalg || PyModule_AddFunctions(linalg, generated_linalg_functions()) < 0) return nullptr;
+  PyModule_AddObject(module, "_linalg", linalg);
   PyModule_AddStringConstant(module, "_version", TORCH_VERSION);
   // The libstdc++ ABI the native libraries use: extensions must compile with the same.
   PyModule_AddIntConstant(module, "_GLIBCXX_USE_CXX11_ABI", _GLIBCXX_USE_CXX11_ABI);

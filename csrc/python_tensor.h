@@ -40,5 +40,6 @@ void init_autograd(PyObject* module);
 void init_interop(PyObject* module);
 PyMethodDef* generated_torch_functions();
 PyMethodDef* generated_nn_functions();
+PyMethodDef* generated_linalg_functions();
 
 }  // namespace torch

@@ -152,3 +152,20 @@ def test_module_to_moves_and_converts_parameters():
     if not torch.cuda.is_available():
         with pytest.raises(RuntimeError, match="CUDA"):
             model.cuda()
+
+
+def test_layer_norm_of_half_input_with_float_parameters_runs_in_float():
+    # PyTorch's mixed-dtype layer norm: float16/bfloat16 input, float32 weight and bias.
+    torch.manual_seed(0)
+    x = torch.randn(4, 3).to(torch.bfloat16).requires_grad_()
+    w, b = torch.randn(3, requires_grad=True), torch.randn(3, requires_grad=True)
+    out, mean, rstd = torch.native_layer_norm(x, [3], w, b, 1e-5)
+    assert (out.dtype, mean.dtype, rstd.dtype) == (torch.bfloat16, torch.float32, torch.float32)
+    xf = x.detach().float().requires_grad_()
+    expect = torch.nn.functional.layer_norm(xf, [3], w, b)
+    assert torch.equal(out, expect.to(torch.bfloat16))
+    out.float().sum().backward()
+    assert x.grad.dtype == torch.bfloat16 and w.grad.dtype == torch.float32
+    wf = w.detach().clone().requires_grad_()
+    torch.nn.functional.layer_norm(xf, [3], wf, b.detach()).sum().backward()
+    assert torch.allclose(w.grad, wf.grad, rtol=1e-2, atol=1e-2)  # PyTorch rounds xhat to bfloat16 here

@@ -76,3 +76,11 @@ def test_half_precision_storage_rounds_like_numpy():
     assert b.tolist() == [1.1015625, 3.140625, 1.0002555517425873e30, -0.0]
     assert h.to(torch.float32).tolist() == values.astype(np.float16).astype(np.float32).tolist()
     assert repr(torch.tensor([1.5, 2.0], dtype=torch.float16)) == "tensor([1.5000, 2.0000], dtype=torch.float16)"
+
+
+def test_unflatten_checks_as_pytorch_in_each_form():
+    # torch.unflatten (C++) checks the dim first; Tensor.unflatten (Python in PyTorch) the sizes first.
+    with pytest.raises(IndexError, match="Dimension out of range"):
+        torch.unflatten(torch.ones(1), 1, [])
+    with pytest.raises(RuntimeError, match="unflatten: sizes must be non-empty"):
+        torch.ones(1).unflatten(1, [])

@@ -238,6 +238,8 @@ def test_random_fill_bounds(call, error, match):
     (lambda: torch.linspace(float("nan"), 2**31, 5, dtype=torch.int32), "int"),
     (lambda: torch.linspace(0, 1e6, 5, dtype=torch.float16), "c10::Half"),
     (lambda: torch.arange(3.5e38, -1.5, -3, dtype=torch.int64), "int64_t"),
+    (lambda: torch.where(torch.tensor([True, False]), torch.ones(2, dtype=torch.uint8), 300), "uint8_t"),
+    (lambda: torch.where(torch.tensor([True, False]), 1e300, torch.ones(2)), "float"),
 ])
 def test_numbers_that_do_not_fit_the_dtype(call, type_name):
     with pytest.raises(RuntimeError, match=f"value cannot be converted to type {type_name} without overflow"):
@@ -248,6 +250,7 @@ def test_numbers_that_fit_or_are_not_converted():
     assert torch.linspace(1e6, 2, 1, dtype=torch.int32).tolist() == [1000000]  # one step: only `start` is converted
     assert torch.arange(0, 70000, 10000, dtype=torch.float16)[-1].item() == 60000
     assert torch.zeros(2, dtype=torch.float16).add(70000).isinf().all()  # t + number: no checked conversion
+    assert torch.where(torch.tensor([True, False]), torch.ones(2, dtype=torch.float16), 70000)[1].isinf()
     with pytest.raises(RuntimeError, match="to - 1 is out of bounds for c10::Half"):
         torch.zeros(2, dtype=torch.float16).random_(0, 70000)
 

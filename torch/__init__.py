@@ -41,6 +41,7 @@ from torch._C import (
     set_num_threads,
 )
 from torch._interop import from_dlpack, from_numpy
+from torch._layout import layout, strided
 from torch._tensor import Tensor
 from torch._tensor_str import set_printoptions
 from torch import cuda, nn, optim  # noqa: E402
@@ -69,7 +70,7 @@ if TYPE_CHECKING:  # what _export_functions() put here, as type checkers see it 
 from torch.functional import split  # noqa: E402  (overrides the int-only binding)
 from torch.functional import (  # noqa: E402
     allclose, as_tensor, bernoulli, broadcast_shapes, equal, index_put, index_put_, is_floating_point, is_tensor, isclose,
-    meshgrid, movedim, normal, numel, unbind,
+    meshgrid, movedim, norm, normal, numel, unbind,
 )
 from torch import random  # noqa: E402
 from torch.random import (  # noqa: E402
@@ -84,7 +85,7 @@ for _name in ("uniform_", "normal_", "random_", "multinomial"):
 del _name
 
 
-from torch import accelerator, amp, backends, distributed, utils  # noqa: E402
+from torch import accelerator, amp, backends, distributed, linalg, utils  # noqa: E402
 from torch._ops import ops  # noqa: E402
 from torch.amp import autocast  # noqa: E402
 from torch.amp.autocast_mode import get_autocast_dtype, is_autocast_enabled  # noqa: E402
@@ -107,7 +108,7 @@ __all__ = sorted(
         "Size", "Tensor", "Generator", "accelerator", "amp", "autocast", "autograd", "backends", "distributed",
         "get_autocast_dtype", "is_autocast_enabled", "utils", "allclose", "as_tensor", "bernoulli", "broadcast_shapes",
         "default_generator", "equal", "get_rng_state", "inference_mode", "is_floating_point", "is_tensor", "isclose",
-        "meshgrid", "movedim", "normal", "numel", "index_put", "index_put_", "random", "seed", "set_rng_state", "unbind", "cuda", "device", "dtype", "enable_grad", "from_dlpack", "from_numpy",
+        "layout", "linalg", "meshgrid", "strided", "movedim", "norm", "normal", "numel", "index_put", "index_put_", "random", "seed", "set_rng_state", "unbind", "cuda", "device", "dtype", "enable_grad", "from_dlpack", "from_numpy",
         "is_grad_enabled", "load", "nn", "no_grad", "optim", "save", "set_grad_enabled", "get_default_dtype", "get_num_threads", "initial_seed",
         "manual_seed", "promote_types", "set_default_dtype", "set_num_threads", "set_printoptions",
         "uint8", "int8", "int16", "short", "int32", "int", "int64", "long", "float16", "half",

@@ -293,14 +293,33 @@ class Tensor(_base):
         u = torch.rand(self.shape, dtype=torch.float64, generator=generator)
         return self.copy_(-(1.0 - u).log() / lambd)
 
+    def unflatten(self, dim, sizes):
+        """`dim` split into `sizes` (one may be -1). Empty sizes are refused
+        before the dim is checked, as PyTorch's Python method does."""
+        if not sizes:
+            raise RuntimeError("unflatten: sizes must be non-empty")
+        return _C.TensorBase.unflatten(self, dim, sizes)
+
+    def norm(self, p="fro", dim=None, keepdim=False, dtype=None):
+        """The p-norm (torch.norm)."""
+        return torch.norm(self, p, dim, keepdim, dtype=dtype)
+
     def split(self, split_size, dim=0):
-        return torch.functional.split(self, split_size, dim)
+        """Chunks of `split_size` (an int) along `dim`, or of the given sizes (a list)."""
+        if isinstance(split_size, int):
+            return _C._VariableFunctions.split(self, split_size, dim)
+        return _C._VariableFunctions.split_with_sizes(self, list(split_size), dim)
 
     def __array__(self, dtype=None, copy=None):
         array = _interop.numpy(self)
         if dtype is not None and array.dtype != dtype:
             return array.astype(dtype)
         return array.copy() if copy else array
+
+    @property
+    def layout(self):
+        """torch.strided: every tensor here is dense."""
+        return torch.strided
 
     @property
     def T(self):

@@ -7,9 +7,7 @@ _F = _C._VariableFunctions
 
 def split(tensor, split_size_or_sections, dim=0):
     """Splits into chunks of `split_size_or_sections` (an int) or of the given sizes (a list)."""
-    if isinstance(split_size_or_sections, int):
-        return _F.split(tensor, split_size_or_sections, dim)
-    return _F.split_with_sizes(tensor, list(split_size_or_sections), dim)
+    return tensor.split(split_size_or_sections, dim)  # as PyTorch: a non-tensor fails on the attribute
 
 
 def unbind(tensor, dim=0):
@@ -148,3 +146,19 @@ def broadcast_shapes(*shapes):
                 raise RuntimeError(f"Shape mismatch: objects cannot be broadcast to a single shape.  Mismatch is "
                                    f"between {list(shapes[0])} and {list(shape)}")
     return torch.Size(result)
+
+
+def norm(input, p="fro", dim=None, keepdim=False, out=None, dtype=None):
+    """The norm of input, as PyTorch's torch.norm: 'fro' (or None) and numbers
+    are vector norms over dim, another string a matrix norm (torch.linalg)."""
+    import torch.linalg as linalg
+
+    if input.layout == torch.strided:  # the attribute first, as PyTorch: norm(None) is an AttributeError
+        _dim = [dim] if isinstance(dim, int) else dim
+        if isinstance(p, str):
+            if p == "fro" and (dim is None or isinstance(dim, int) or len(dim) <= 2):
+                return linalg.vector_norm(input, 2, _dim, keepdim, dtype=dtype, out=out)
+            if _dim is None:
+                _dim = list(range(input.dim()))
+            return linalg.matrix_norm(input, p, _dim, keepdim, dtype=dtype, out=out)
+        return linalg.vector_norm(input, 2.0 if p is None else p, _dim, keepdim, dtype=dtype, out=out)

@@ -45,9 +45,13 @@ def _conv_ref(x, w, b=None, stride=1, padding=0, dilation=1, groups=1):
     """Direct convolution (cross-correlation) over 1 or 2 spatial dims."""
     dims = x.ndim - 2
     expand = lambda v: (v,) * dims if isinstance(v, int) else tuple(v)  # noqa: E731
-    s, p, d = expand(stride), expand(padding), expand(dilation)
-    x = np.pad(x, [(0, 0), (0, 0)] + [(q, q) for q in p])
+    s, d = expand(stride), expand(dilation)
     k = w.shape[2:]
+    if padding == "same":  # d * (k - 1) in all, the odd one at the far end
+        pads = [(d[i] * (k[i] - 1) // 2, d[i] * (k[i] - 1) - d[i] * (k[i] - 1) // 2) for i in range(dims)]
+    else:
+        pads = [(q, q) for q in expand(0 if padding == "valid" else padding)]
+    x = np.pad(x, [(0, 0), (0, 0)] + pads)
     out_sp = [(x.shape[2 + i] - d[i] * (k[i] - 1) - 1) // s[i] + 1 for i in range(dims)]
     n, c_in = x.shape[:2]
     o = w.shape[0]
@@ -70,21 +74,40 @@ def _conv2d_samples(op, dtype, rng):
     yield SampleInput((m(2, 3, 5, 4), m(4, 3, 3, 2), m(4)), desc="plain")
     yield SampleInput((m(1, 4, 6, 5), m(2, 2, 2, 2), None, 2, 1, 1, 2), desc="stride, padding, groups")
     yield SampleInput((m(1, 2, 5, 5), m(3, 2, 2, 2), m(3), 1, (1, 0), (2, 1)), desc="dilation")
+    yield SampleInput((m(1, 2, 5, 4), m(3, 2, 2, 3), m(3), 1, "same"), desc="'same', even kernel height")
+    yield SampleInput((m(2, 2, 5, 4), m(4, 1, 2, 3), None, 1, "same", (1, 2), 2), desc="'same', dilation, groups")
+    yield SampleInput((m(1, 2, 5, 4), m(3, 2, 2, 3), None, 1, "valid"), desc="'valid'")
 
 
 def _conv1d_samples(op, dtype, rng):
     m = lambda *s: make_array(s, dtype, rng)  # noqa: E731
     yield SampleInput((m(2, 3, 7), m(4, 3, 3), m(4)), desc="plain")
     yield SampleInput((m(1, 4, 8), m(2, 2, 2), None, 2, 1, 2, 2), desc="stride, padding, dilation, groups")
+    yield SampleInput((m(2, 3, 7), m(4, 3, 4), m(4), 1, "same"), desc="'same', even kernel")
 
 
 def _conv_errors():
     yield ErrorInput((torch.ones(1, 3, 5, 5), torch.ones(4, 2, 3, 3)), {}, RuntimeError, "expected input")
     yield ErrorInput((torch.ones(1, 3, 2, 2), torch.ones(4, 3, 3, 3)), {}, RuntimeError, "Kernel size can't be greater")
     yield ErrorInput((torch.ones(1, 3, 5, 5), torch.ones(4, 3, 3, 3, dtype=torch.float64)), {}, RuntimeError,
-                     "should be the same")
+                     "expected scalar type Float but found Double")
     yield ErrorInput((torch.ones(1, 3, 5, 5), torch.ones(4, 3, 3, 3)), {"stride": 0}, RuntimeError,
                      "non-positive stride")
+    yield ErrorInput((torch.ones(1, 3, 5, 5), torch.ones(4, 3, 3, 3)), {"stride": 2, "padding": "same"}, RuntimeError,
+                     "padding='same' is not supported for strided convolutions")
+    yield ErrorInput((torch.ones(1, 3, 5, 5), torch.ones(4, 3, 3, 3)), {"padding": "x"}, RuntimeError,
+                     "Invalid padding string: 'x'")
+    b = torch.ones(1, 3, 5, 5, dtype=torch.bool)
+    yield ErrorInput((b, b[:, :, :3, :3].expand(4, 3, 3, 3)), {}, NotImplementedError,
+                     "\"slow_conv2d_cpu\" not implemented for 'Bool'")
+    i32 = torch.ones(1, 3, 5, 5, dtype=torch.int32)
+    yield ErrorInput((i32, i32[:, :, :2, :2]), {"dilation": 2}, NotImplementedError,
+                     "\"slow_conv_dilated<>\" not implemented for 'Int'")
+    yield ErrorInput((torch.ones(1, 3, 5, 5), torch.ones(4, 3, 3, 3), torch.ones(4, dtype=torch.int64)), {},
+                     RuntimeError, r"Input type \(float\) and bias type \(long int\) should be the same")
+    # The input's dims are checked first, before the padding string.
+    yield ErrorInput((torch.ones(3, 1), torch.ones(1)), {"padding": "x"}, RuntimeError,
+                     r"Expected 3D \(unbatched\) or 4D \(batched\) input to conv2d, but got input of size: \[3, 1\]")
 
 
 def _max_pool_ref(x, k, stride=None, padding=0):
@@ -179,6 +202,15 @@ def _layer_norm_errors():
     yield ErrorInput((torch.ones(2, 4), ()), {}, RuntimeError, "at least 1-dimensional")
     yield ErrorInput((torch.ones(2, 4, dtype=torch.int32), (4,)), {}, NotImplementedError, "not implemented for 'Int'")
     yield ErrorInput((torch.ones(2, 4), (4,), torch.ones(4, dtype=torch.float64)), {}, RuntimeError, "mixed dtype")
+    # PyTorch's order (found by tools/difftest): the mixed-dtype rule first, the kernel's dtype before the bias's.
+    yield ErrorInput((torch.ones(2, 3, dtype=torch.int64), (4,), torch.ones(3, dtype=torch.uint8)), {}, RuntimeError,
+                     "expect parameter to have scalar type of Float")
+    yield ErrorInput((torch.ones(2, 3, dtype=torch.int64), (3,), torch.ones(3)), {}, RuntimeError,
+                     "all inputs must share same datatype")
+    yield ErrorInput((torch.ones(2, 3, dtype=torch.int64), (3,), torch.ones(3, dtype=torch.int64),
+                      torch.ones(3, dtype=torch.uint8)), {}, NotImplementedError, "not implemented for 'Long'")
+    yield ErrorInput((torch.ones(0, 3), (3,), torch.ones(3), torch.ones(3, dtype=torch.float64)), {}, RuntimeError,
+                     "expected scalar type Float but found Double")
 
 
 def _nll_errors():
@@ -214,8 +246,9 @@ NN_OPS = [
            inplace=True, error_inputs=_tri_errors),
     OpInfo("triu", lambda x, d=0: np.triu(x, d), NUMERIC, _samples(((4, 3), ()), ((2, 3, 3), (-1,)), ((3, 4), (2,))),
            inplace=True, error_inputs=_tri_errors),
-    OpInfo("conv2d", _conv_ref, FLOATS, _conv2d_samples, method=False, error_inputs=_conv_errors),
-    OpInfo("conv1d", _conv_ref, FLOATS, _conv1d_samples, method=False),
+    # int64 too, as PyTorch's slow_conv2d and dilated kernel (found by tools/difftest).
+    OpInfo("conv2d", _conv_ref, FLOATS + (torch.int64,), _conv2d_samples, method=False, error_inputs=_conv_errors),
+    OpInfo("conv1d", _conv_ref, FLOATS + (torch.int64,), _conv1d_samples, method=False),
     OpInfo("max_pool2d", _max_pool_ref, FLOATS,
            _samples(((2, 3, 6, 6), (2,)), ((1, 2, 7, 5), (3, 2, 1)), ((1, 1, 5, 5), ((2, 3), (1, 2)))),
            op=F.max_pool2d, method=False, error_inputs=_pool_errors),

@@ -68,10 +68,13 @@ def _norm_samples(op, dtype, rng):
     for p in (2, 1, 3, float("inf"), float("-inf"), 0):
         yield SampleInput((x,), {"p": p}, desc=f"p={p}")
     yield SampleInput((x,), {"p": 2, "dim": 1, "keepdim": True}, desc="dim")
+    yield SampleInput((x,), {"p": "fro"}, desc="'fro'")
+    yield SampleInput((x,), {"p": "fro", "dim": (0, 1)}, desc="'fro' over two dims")
 
 
 def _norm_ref(x, p=2, dim=None, keepdim=False):
     x = x.astype(np.float64)
+    p = 2 if p == "fro" else p
     axis = None if dim is None else dim
     if np.isinf(p):
         r = np.max(np.abs(x), axis=axis, keepdims=keepdim) if p > 0 else np.min(np.abs(x), axis=axis, keepdims=keepdim)
@@ -80,6 +83,55 @@ def _norm_ref(x, p=2, dim=None, keepdim=False):
     else:
         r = np.sum(np.abs(x) ** p, axis=axis, keepdims=keepdim) ** (1.0 / p)
     return r
+
+
+def _vector_norm_samples(op, dtype, rng):
+    x = make_array((3, 4), dtype, rng)
+    for ord_ in (2, 1, 3, float("inf"), float("-inf"), 0, -1.5):
+        yield SampleInput((x,), {"ord": ord_}, desc=f"ord={ord_}")
+    yield SampleInput((x, 2, [1], True), desc="dim")
+    yield SampleInput((x, 2, [0, 1]), desc="every dim")
+
+
+def _vector_norm_ref(x, ord=2, dim=None, keepdim=False, dtype=None):
+    return _norm_ref(x, ord, None if dim is None else tuple(dim), keepdim)
+
+
+def _vector_norm_errors():
+    # An order without an identity (negative, inf) over nothing (found by tools/difftest).
+    yield ErrorInput((torch.ones(0, 3), -1), {}, RuntimeError,
+                     "linalg.vector_norm cannot compute the -1 norm on an empty tensor")
+    yield ErrorInput((torch.ones(0, 3), float("inf"), [0]), {}, RuntimeError,
+                     "cannot compute the inf norm on the dimension 0because this dimension is empty")
+    yield ErrorInput((torch.ones(3, dtype=torch.int64),), {}, RuntimeError,
+                     "Expected a floating point or complex tensor as input. Got Long")
+    yield ErrorInput((torch.ones(3),), {"dtype": torch.int64}, RuntimeError,
+                     "dtype should be floating point or complex, but got Long")
+    yield ErrorInput((torch.ones(3, dtype=torch.float64),), {"dtype": torch.float32}, RuntimeError,
+                     "should be convertible without narrowing")
+
+
+def _norm_errors():
+    # torch.norm is Python in PyTorch: a non-tensor fails on its attribute.
+    yield ErrorInput((None,), {}, AttributeError, "'NoneType' object has no attribute 'layout'")
+    yield ErrorInput((torch.ones(2, 3), "x"), {}, RuntimeError, "linalg.matrix_norm: Order x not supported")
+    yield ErrorInput((torch.ones(2, 3),), {"dim": [0, 1, 1]}, RuntimeError,
+                     "linalg.matrix_norm: dim must be a 2-tuple. Got 0 1 1")
+
+
+def _matrix_norm_samples(op, dtype, rng):
+    x = make_array((2, 3, 4), dtype, rng)
+    for ord_ in ("fro", 1, -1, float("inf"), float("-inf")):
+        yield SampleInput((x, ord_), desc=f"ord={ord_}")
+    yield SampleInput((x, 1, (0, 2), True), desc="dims, keepdim")
+
+
+def _matrix_norm_ref(x, ord="fro", dim=(-2, -1), keepdim=False):
+    out = np.linalg.norm(np.moveaxis(x.astype(np.float64), dim, (-2, -1)), ord, axis=(-2, -1))
+    if keepdim:
+        for d in sorted(d % x.ndim for d in dim):
+            out = np.expand_dims(out, d)
+    return out
 
 
 def _var_samples(op, dtype, rng):
@@ -211,7 +263,10 @@ REDUCTION_OPS = [
         KnownValue((torch.tensor([0.0, 3e19]),), {}, torch.tensor(2.1213203e19), why="squares overflowed float"),
         KnownValue((torch.zeros(0, 2),), {"dim": 0, "correction": -3}, torch.tensor([float("nan")] * 2),
                    why="the std of nothing is NaN whatever the correction")]),
-    OpInfo("norm", _norm_ref, FLOATS, _norm_samples, known_values=lambda: [
+    OpInfo("linalg_vector_norm", _vector_norm_ref, FLOATS, _vector_norm_samples, op=torch.linalg.vector_norm,
+           method=False, error_inputs=_vector_norm_errors),
+    OpInfo("matrix_norm", _matrix_norm_ref, FLOATS, _matrix_norm_samples, op=torch.linalg.matrix_norm, method=False),
+    OpInfo("norm", _norm_ref, FLOATS, _norm_samples, error_inputs=_norm_errors, known_values=lambda: [
         KnownValue((torch.tensor([0.0, 3e19]),), {}, torch.tensor(3e19), why="squares overflowed float"),
         KnownValue((torch.tensor([[0.4018, 0.1647]]), -1e30, [0], True), {}, torch.tensor([[0.4018, 0.1647]]),
                    why="|x|^p vanished for a huge |p|")]),

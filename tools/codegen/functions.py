@@ -73,11 +73,15 @@ def function_definition(ctx: CodegenContext, f: NativeFunction) -> str:
     before: list[str] = []
     after: list[str] = []
     if s.is_out_fn:
-        inputs = [a for a in s.arguments if a.type.is_tensor and not a.is_out and not a.type.optional]
-        if inputs:
-            before.append("TORCH_CHECK(!autograd::any_requires_grad({" + ", ".join(f"&{a.name}" for a in inputs) +
-                          f'}}), "{s.name}(): functions with out=... arguments don\'t support automatic '
-                          'differentiation, but one of the arguments requires grad.");')
+        # Every tensor argument counts, the out= tensors too, as in PyTorch.
+        singles = [a for a in s.arguments if a.type.is_tensor and not a.type.optional]
+        checks = ["autograd::any_requires_grad({" + ", ".join(f"&{a.name}" for a in singles) + "})"] if singles else []
+        checks += [f"autograd::any_requires_grad({a.name})" for a in s.arguments
+                   if a.type.base == "Tensor" and a.type.is_list and not a.type.elem_optional]
+        checks += [f"({a.name} && autograd::any_requires_grad({{&*{a.name}}}))" for a in s.arguments
+                   if a.type.is_tensor and a.type.optional]
+        before.append(f"TORCH_CHECK(!({' || '.join(checks)}), \"{s.name}(): functions with out=... arguments don't "
+                      "support automatic differentiation, but one of the arguments requires grad.\");")
     elif results:
         d = ctx.derivatives.get(s.full_name)
         if d is not None:

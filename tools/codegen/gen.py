@@ -5,8 +5,8 @@ Writes, under BUILD_DIR:
   aten/ATen/Functions.h, aten/ATen/Functions.cpp, aten/ATen/NativeFunctions.h,
   aten/ATen/autograd/generated/BackwardNodes.h and .cpp (from derivatives.yaml),
   csrc/python_torch_functions.cpp, csrc/python_nn_functions.cpp,
-  csrc/python_tensor_methods.cpp,
-  python/torch/_C/__init__.pyi, _VariableFunctions.pyi, _nn.pyi, _return_types.pyi
+  csrc/python_linalg_functions.cpp, csrc/python_tensor_methods.cpp,
+  python/torch/_C/__init__.pyi, _VariableFunctions.pyi, _nn.pyi, _linalg.pyi, _return_types.pyi
   (typed stubs)
 Every emitter takes the one CodegenContext (context.py) built from the two
 YAML files: no module state, so the output depends on the inputs alone.
@@ -43,11 +43,13 @@ OUTPUTS = {
     "BackwardNodes.cpp": "aten/ATen/autograd/generated/BackwardNodes.cpp",
     "python_torch_functions.cpp": "csrc/python_torch_functions.cpp",
     "python_nn_functions.cpp": "csrc/python_nn_functions.cpp",
+    "python_linalg_functions.cpp": "csrc/python_linalg_functions.cpp",
     "python_tensor_methods.cpp": "csrc/python_tensor_methods.cpp",
     # Typed stubs, installed into the package as torch/_C/*.pyi.
     "_C.pyi": "python/torch/_C/__init__.pyi",
     "_VariableFunctions.pyi": "python/torch/_C/_VariableFunctions.pyi",
     "_nn.pyi": "python/torch/_C/_nn.pyi",
+    "_linalg.pyi": "python/torch/_C/_linalg.pyi",
     "_return_types.pyi": "python/torch/_C/_return_types.pyi",
 }
 
@@ -91,6 +93,7 @@ def environments(ctx: CodegenContext) -> dict[str, dict[str, str]]:
                 natives.append(decl)
     torch_groups = python.group_overloads(functions, method=False, module="torch")
     nn_groups = python.group_overloads(functions, method=False, module="nn")
+    linalg_groups = python.group_overloads(functions, method=False, module="linalg")
     method_groups = python.group_overloads(functions, method=True)
     common = {"generated_comment": GENERATED}
 
@@ -111,12 +114,14 @@ def environments(ctx: CodegenContext) -> dict[str, dict[str, str]]:
         "BackwardNodes.cpp": {**common, "node_definitions": "\n".join(autograd.node_definition(d) for d in nodes)},
         "python_torch_functions.cpp": {**common, **bindings(torch_groups, False)},
         "python_nn_functions.cpp": {**common, **bindings(nn_groups, False)},
+        "python_linalg_functions.cpp": {**common, **bindings(linalg_groups, False)},
         "python_tensor_methods.cpp": {**common, **bindings(method_groups, True)},
         "_C.pyi": {**common, "tensor_method_stubs": stubs.stubs(method_groups, method=True)},
         "_VariableFunctions.pyi": {**common, "function_stubs": stubs.stubs(torch_groups, method=False)},
         "_nn.pyi": {**common, "function_stubs": stubs.stubs(nn_groups, method=False)},
+        "_linalg.pyi": {**common, "function_stubs": stubs.stubs(linalg_groups, method=False)},
         "_return_types.pyi": {**common, "return_type_classes": stubs.return_type_classes(
-            [torch_groups, nn_groups, method_groups])},
+            [torch_groups, nn_groups, linalg_groups, method_groups])},
     }
 
 

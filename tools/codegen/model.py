@@ -20,8 +20,9 @@ DISPATCH_KEYS = DEVICE_KEYS + ("CompositeImplicitAutograd",)
 ENTRY_KEYS = {"func", "variants", "dispatch", "python", "python_module", "device_check", "numbers_as_tensors", "tags"}
 VARIANTS = ("function", "method")
 # Where a function's Python binding lives: torch.<op> (torch._C._VariableFunctions)
-# by default, torch._C._nn.<op> for the ops PyTorch keeps out of the torch namespace.
-PYTHON_MODULES = ("torch", "nn")
+# by default, torch._C._nn.<op> for the ops PyTorch keeps out of the torch namespace,
+# torch._C._linalg.<op> for the ones torch.linalg exposes (linalg_vector_norm).
+PYTHON_MODULES = ("torch", "nn", "linalg")
 # ExactSame: every tensor argument must be on the dispatch device (the
 # default); NoCheck: the kernel moves data between devices itself (copy_).
 DEVICE_CHECKS = ("ExactSame", "NoCheck")

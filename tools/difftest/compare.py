@@ -34,7 +34,7 @@ def _number(v):
 
 
 def input_dtypes(case: dict) -> set[str]:
-    """Every tensor dtype among a case's arguments."""
+    """Every tensor dtype among a case's arguments (not out=: it only receives the result)."""
     found = set()
 
     def walk(spec):
@@ -43,7 +43,7 @@ def input_dtypes(case: dict) -> set[str]:
         for item in spec.get("items", []):
             walk(item)
 
-    for spec in [*case["args"], *case["kwargs"].values()]:
+    for spec in [*case["args"], *(v for k, v in case["kwargs"].items() if k != "out")]:
         walk(spec)
     return found
 

@@ -64,7 +64,7 @@ def source(case: dict, header: str = "") -> str:
     if case["call"] in ("method", "inplace"):
         call = f"{args[0]}.{case['name']}({', '.join(args[1:] + kwargs)})"
     else:
-        module = "torch._C._nn" if case.get("module") == "nn" else "torch"
+        module = {"nn": "torch._C._nn", "linalg": "torch._C._linalg"}.get(case.get("module"), "torch")
         call = f"{module}.{case['name']}({', '.join(args + kwargs)})"
     body = ["import torch", "", *lines, f"result = {call}", "print(result)"]
     if case["call"] == "out":

@@ -101,7 +101,7 @@ def call(case, args, kwargs):
     if case["call"] in ("method", "inplace"):
         self_, rest = args[0], args[1:]
         return getattr(self_, name)(*rest, **kwargs)
-    module = torch._C._nn if case.get("module") == "nn" else torch
+    module = {"nn": torch._C._nn, "linalg": torch._C._linalg}.get(case.get("module"), torch)
     return getattr(module, name)(*args, **kwargs)
 
 

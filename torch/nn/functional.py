@@ -111,34 +111,14 @@ def dropout2d(input, p=0.5, training=True, inplace=False):
     return _feature_dropout(input, p, training, 4, "dropout2d")
 
 
-def _padding(padding, weight, dilation, stride, dims, name):
-    """conv's padding argument: ints, or 'valid' / 'same' as PyTorch spells them."""
-    if not isinstance(padding, str):
-        return padding
-    if padding == "valid":
-        return 0
-    if padding != "same":
-        raise ValueError(f"Invalid padding string {padding!r}, should be one of {{'valid', 'same'}}")
-    strides = (stride,) * dims if isinstance(stride, int) else tuple(stride)
-    if any(s != 1 for s in strides):
-        raise ValueError("padding='same' is not supported for strided convolutions")
-    dil = (dilation,) * dims if isinstance(dilation, int) else tuple(dilation)
-    total = [d * (k - 1) for d, k in zip(dil, weight.shape[2:])]
-    if any(t % 2 for t in total):
-        raise NotImplementedError(f"{name}: padding='same' with an even effective kernel size is not supported")
-    return [t // 2 for t in total]
-
-
 @lower_precision
 def conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
-    return torch.conv1d(input, weight, bias, stride, _padding(padding, weight, dilation, stride, 1, "conv1d"),
-                        dilation, groups)
+    return torch.conv1d(input, weight, bias, stride, padding, dilation, groups)  # padding may be 'valid'/'same'
 
 
 @lower_precision
 def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
-    return torch.conv2d(input, weight, bias, stride, _padding(padding, weight, dilation, stride, 2, "conv2d"),
-                        dilation, groups)
+    return torch.conv2d(input, weight, bias, stride, padding, dilation, groups)
 
 
 def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):

@@ -120,9 +120,12 @@ Tensor std_backward(const Tensor& result, const Tensor& grad, const Tensor& self
   return var_backward(g, self, dims, correction, keepdim);
 }
 
-Tensor norm_backward(const Tensor& grad, const Tensor& self, const std::optional<Scalar>& p_, const Tensor& result,
+Tensor norm_backward(const Tensor& grad, const Tensor& self, const Scalar& ord, const Tensor& result,
                      OptionalIntArrayRef dims, bool keepdim) {
-  const double p = p_ ? p_->toDouble() : 2.0;
+  const double p = ord.toDouble();
+  if (grad.scalar_type() != self.scalar_type()) {  // dtype=: the gradient comes back in self's dtype
+    return norm_backward(grad, self.to(grad.scalar_type()), ord, result, dims, keepdim).to(self.scalar_type());
+  }
   const Tensor g = unsqueeze_reduced(grad, self.sizes(), dims, keepdim);
   const Tensor r = unsqueeze_reduced(result, self.sizes(), dims, keepdim);
   if (p == 0) return zeros_for(grad, self.sizes());

@@ -41,7 +41,7 @@ Tensor var_backward(const Tensor& grad, const Tensor& self, OptionalIntArrayRef 
                     const std::optional<Scalar>& correction, bool keepdim);
 Tensor std_backward(const Tensor& result, const Tensor& grad, const Tensor& self, OptionalIntArrayRef dims,
                     const std::optional<Scalar>& correction, bool keepdim);
-Tensor norm_backward(const Tensor& grad, const Tensor& self, const std::optional<Scalar>& p, const Tensor& result,
+Tensor norm_backward(const Tensor& grad, const Tensor& self, const Scalar& ord, const Tensor& result,
                      OptionalIntArrayRef dims, bool keepdim);
 // max(), min(), amax, amin: the gradient is shared evenly by the maxima.
 Tensor evenly_distribute_backward(const Tensor& grad, const Tensor& self, const Tensor& result,

@@ -254,6 +254,13 @@ Tensor where(const Tensor& condition, const Tensor& self, const Tensor& other) {
   TORCH_CHECK(condition.scalar_type() == ScalarType::Bool,
               "where expected condition to be a boolean tensor, but got a tensor with dtype ", condition.scalar_type());
   const ScalarType common = result_type(self, other);
+  // A Python number is converted to that dtype checked, as PyTorch's Scalar
+  // overloads do (uint8 300 is an error), except into float16 and bfloat16.
+  if (common != ScalarType::Half && common != ScalarType::BFloat16) {
+    for (const Tensor* t : {&self, &other}) {
+      if (t->unsafeGetTensorImpl()->is_wrapped_number()) check_scalar_fits(at::_local_scalar_dense(*t), common);
+    }
+  }
   // The values are cast to their common dtype first; the condition stays bool.
   auto iter = TensorIteratorConfig()
                   .add_output(Tensor())

@@ -10,6 +10,12 @@
 namespace at::native {
 namespace {
 
+bool dilation_of(IntArrayRef dilation) {
+  for (int64_t d : dilation)
+    if (d != 1) return true;
+  return false;
+}
+
 struct Geometry {
   int64_t n, c, h, w, o, kh, kw, groups, sh, sw, ph, pw, dh, dw, oh, ow;
 };
@@ -64,20 +70,32 @@ Tensor columns(const Tensor& input, const Geometry& g) {
 
 Tensor conv2d_forward(const Tensor& input, const Tensor& weight, const std::optional<Tensor>& bias,
                       IntArrayRef stride, IntArrayRef padding, IntArrayRef dilation, int64_t groups) {
-  TORCH_CHECK(input.scalar_type() == weight.scalar_type(), "Input type (", input.scalar_type(),
-              ") and weight type (", weight.scalar_type(), ") should be the same");
-  TORCH_CHECK(input.is_floating_point(), "\"conv2d\" is only implemented for floating point types, got ",
-              input.scalar_type());
   const Geometry g = geometry(input, weight, stride, padding, dilation, groups);
-  const Tensor cols = columns(input, g);
-  const Tensor w = weight.reshape({1, g.groups, g.o / g.groups, -1});
-  Tensor out = at::matmul(w, cols).reshape({g.n, g.o, g.oh, g.ow});
+  // After the shapes, PyTorch's CPU kernels dispatch on the input's dtype
+  // before they look at the weight's: bool has no kernel.
+  TORCH_CHECK_NOT_IMPLEMENTED(input.scalar_type() != ScalarType::Bool || g.n == 0,
+                              dilation_of(dilation) ? "\"slow_conv_dilated<>\"" : "\"slow_conv2d_cpu\"",
+                              " not implemented for 'Bool'");
+  TORCH_CHECK(input.scalar_type() == weight.scalar_type(), "expected scalar type ", input.scalar_type(),
+              " but found ", weight.scalar_type());
   if (bias && bias->defined()) {
     TORCH_CHECK(bias->dim() == 1 && bias->size(0) == g.o, "Given weight of size ", weight.sizes(),
                 ", expected bias to be 1-dimensional with ", g.o, " elements, but got bias of size ", bias->sizes(),
                 " instead");
-    out = out.add(bias->view({1, g.o, 1, 1}));
+    TORCH_CHECK(bias->scalar_type() == input.scalar_type(), "Input type (", c10::cppTypeName(input.scalar_type()),
+                ") and bias type (", c10::cppTypeName(bias->scalar_type()), ") should be the same");
   }
+  // Integer convolutions run as PyTorch's slow_conv2d does; its dilated
+  // kernel has no integer type but int64 (an empty batch needs no kernel).
+  const bool int_dilated = (g.dh != 1 || g.dw != 1) && !input.is_floating_point() &&
+                           input.scalar_type() != ScalarType::Long;
+  TORCH_CHECK_NOT_IMPLEMENTED(!int_dilated || g.n == 0, "\"slow_conv_dilated<>\" not implemented for '",
+                              input.scalar_type(), "'");
+  const Tensor cols = columns(input, g);
+  const Tensor w = weight.reshape({1, g.groups, g.o / g.groups, -1});
+  if (g.n == 0) return at::empty({0, g.o, g.oh, g.ow}, input.scalar_type(), input.device());
+  Tensor out = at::matmul(w, cols).reshape({g.n, g.o, g.oh, g.ow});
+  if (bias && bias->defined()) out = out.add(bias->view({1, g.o, 1, 1}));
   return out;
 }
 
@@ -145,6 +163,60 @@ Tensor conv1d(const Tensor& input, const Tensor& weight, const std::optional<Ten
   const As2d a(stride, padding, dilation);
   const Tensor out = conv2d_forward(x, weight.unsqueeze(2), bias, a.stride, a.padding, a.dilation, groups).squeeze(2);
   return batched ? out : out.squeeze(0);
+}
+
+namespace {
+
+// padding='valid' or 'same' (PyTorch's _convolution_mode): 'same' pads
+// d * (k - 1) in total per spatial dim, the extra one (an odd total) on the
+// far side, through a zero-padded copy of the input in that case.
+Tensor convolution_mode(const Tensor& input, const Tensor& weight, const std::optional<Tensor>& bias,
+                        IntArrayRef stride, std::string_view padding, IntArrayRef dilation, int64_t groups,
+                        int64_t spatial) {
+  const bool batched = input.dim() == spatial + 2;
+  TORCH_CHECK(batched || input.dim() == spatial + 1, "Expected ", spatial + 1, "D (unbatched) or ", spatial + 2,
+              "D (batched) input to conv", spatial, "d, but got input of size: ", input.sizes());
+  // The bias takes the input's dtype on this path, as in PyTorch (no type error).
+  const std::optional<Tensor> b = bias && bias->defined() ? std::optional<Tensor>(bias->to(input.scalar_type())) : bias;
+  auto run = [&](const Tensor& x, IntArrayRef pad) {
+    // Unbatched: a batch of one, squeezed after (PyTorch's batchify).
+    const Tensor xb = batched ? x : x.unsqueeze(0);
+    const Tensor out = spatial == 1 ? at::conv1d(xb, weight, b, stride, pad, dilation, groups)
+                                    : at::conv2d(xb, weight, b, stride, pad, dilation, groups);
+    return batched ? out : out.squeeze(0);
+  };
+  if (padding == "valid") return run(input, std::vector<int64_t>(spatial, 0));
+  TORCH_CHECK(padding == "same", "Invalid padding string: '", padding, "'");
+  TORCH_CHECK(weight.dim() == spatial + 2, "weight should have ", spatial + 2, " dimensions");
+  for (int64_t s : stride) TORCH_CHECK(s == 1, "padding='same' is not supported for strided convolutions");
+  TORCH_CHECK(dilation.size() == 1 || static_cast<int64_t>(dilation.size()) == spatial, "dilation cannot broadcast to ",
+              spatial, " dimensions");
+  std::vector<int64_t> left(spatial);
+  Tensor x = input;
+  for (int64_t i = 0; i < spatial; ++i) {
+    const int64_t d = dilation.size() == 1 ? dilation[0] : dilation[i];
+    const int64_t total = d * (weight.size(2 + i) - 1);
+    left[i] = total / 2;
+    if (total % 2) {  // one more zero at the end of this dim
+      const int64_t dim = x.dim() - spatial + i;
+      std::vector<int64_t> zeros_shape = x.sizes().vec();
+      zeros_shape[dim] = 1;
+      x = at::cat({x, at::zeros(zeros_shape, x.scalar_type(), x.device())}, dim);
+    }
+  }
+  return run(x, left);
+}
+
+}  // namespace
+
+Tensor conv1d(const Tensor& input, const Tensor& weight, const std::optional<Tensor>& bias, IntArrayRef stride,
+              std::string_view padding, IntArrayRef dilation, int64_t groups) {
+  return convolution_mode(input, weight, bias, stride, padding, dilation, groups, 1);
+}
+
+Tensor conv2d(const Tensor& input, const Tensor& weight, const std::optional<Tensor>& bias, IntArrayRef stride,
+              std::string_view padding, IntArrayRef dilation, int64_t groups) {
+  return convolution_mode(input, weight, bias, stride, padding, dilation, groups, 2);
 }
 
 // ---- gradients (FunctionsManual calls these) ----

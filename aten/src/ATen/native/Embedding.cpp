@@ -14,15 +14,12 @@ Tensor embedding(const Tensor& weight, const Tensor& indices, int64_t padding_id
               "but got ", indices.scalar_type(), " instead (while checking arguments for embedding)");
   (void)padding_idx;
   (void)scale_grad_by_freq;
-  const Tensor flat = indices.reshape({-1});
-  if (flat.numel() > 0) {
-    const int64_t lo = flat.min().item().toLong(), hi = flat.max().item().toLong();
-    TORCH_CHECK_INDEX(lo >= 0 && hi < weight.size(0), "index out of range in self");
-  }
+  // index_select checks the indices, as in PyTorch (errors included), before the sparse refusal.
+  const Tensor rows = weight.index_select(0, indices.reshape({-1}));
   TORCH_CHECK(!sparse, "embedding: sparse gradients are not supported");
   std::vector<int64_t> shape = indices.sizes().vec();
   shape.push_back(weight.size(1));
-  return weight.index_select(0, flat).view(shape);
+  return rows.view(shape);
 }
 
 }  // namespace at::native

@@ -30,7 +30,7 @@ enum class OutOfBounds {
   IndexError,      // t[idx]: "index 5 is out of bounds for dimension 0 with size 3"
   RuntimeError,    // gather, scatter: the same words, a RuntimeError
   IndexSelect,     // index_select: "index out of range in self" (IndexError)
-  IndexSelectDim1  // index_select along dim 1: "INDICES element is out of DATA bounds" (RuntimeError)
+  IndexSelectDim1  // index_select along dim 1, or of an empty self: "INDICES element is out of DATA bounds" (RuntimeError)
 };
 
 [[noreturn]] void out_of_bounds(int64_t value, int64_t size, int64_t dim, OutOfBounds how) {
@@ -75,13 +75,17 @@ Tensor normalize_index(const Tensor& index, int64_t size, int64_t dim, OutOfBoun
 
 Tensor index_select(const Tensor& self, int64_t dim, const Tensor& index) {
   const int64_t d = c10::maybe_wrap_dim(dim, self.dim());  // a bad dim first, as PyTorch checks
+  TORCH_CHECK_INDEX(index.dim() <= 1, "index_select(): Index is supposed to be a vector");
   TORCH_CHECK(index.scalar_type() == ScalarType::Long || index.scalar_type() == ScalarType::Int,
               "index_select(): Expected dtype int32 or int64 for index");
-  TORCH_CHECK_INDEX(index.dim() <= 1, "index_select(): Index is supposed to be a vector");
   const Tensor src = self.dim() == 0 ? self.view({1}) : self.contiguous();
   const int64_t size = src.size(d);
+  // PyTorch checks an empty self of 2 or more dims apart: RuntimeErrors.
+  const bool empty_matrix = self.dim() > 1 && self.numel() == 0 && index.numel() > 0;
+  TORCH_CHECK(!empty_matrix || size > 0, "index_select(): self indexing axis dim should be positive");
   const Tensor idx = normalize_index(index.reshape({-1}), size, d,
-                                     d == 1 && self.dim() > 1 ? OutOfBounds::IndexSelectDim1 : OutOfBounds::IndexSelect);
+                                     (d == 1 && self.dim() > 1) || empty_matrix ? OutOfBounds::IndexSelectDim1
+                                                                                : OutOfBounds::IndexSelect);
   std::vector<int64_t> shape = src.sizes().vec();
   shape[d] = idx.numel();
   Tensor out = at::empty(shape, self.scalar_type(), self.device());

@@ -76,18 +76,22 @@ Tensor nll_loss(const Tensor& self, const Tensor& target, const std::optional<Te
   const int64_t classes = self.size(-1);
   const Tensor input2d = batched ? self : self.unsqueeze(0);
   const Tensor target1d = (batched ? target : target.reshape({1})).to(ScalarType::Long);
-  TORCH_CHECK(reduction >= 0 && reduction <= 2, reduction, " is not a valid value for reduction");
   const bool has_weight = weight && weight->defined();
   TORCH_CHECK(!has_weight || weight->scalar_type() == self.scalar_type(), "expected scalar type ",
               self.scalar_type(), " but found ", weight->scalar_type());
+  TORCH_CHECK(!has_weight || (weight->dim() == 1 && weight->numel() == classes),
+              "weight tensor should be defined either for all ", classes,
+              " classes or no classes but got weight tensor of shape: ", weight->sizes());
   if (self.is_cpu() && (self.scalar_type() == ScalarType::Float || self.scalar_type() == ScalarType::Double) &&
       (!has_weight || weight->is_cpu())) {
     const Tensor w = has_weight ? weight->contiguous() : Tensor();
-    TORCH_CHECK(!has_weight || w.numel() == classes, "weight tensor should be defined either for all ", classes,
-                " classes or no classes but got weight tensor of shape: ", weight->sizes());
     const Tensor x = input2d.contiguous(), t = target1d.contiguous();
-    if (self.scalar_type() == ScalarType::Float) return nll_loss_loop<float>(x, t, w, reduction, ignore_index, batched);
-    return nll_loss_loop<double>(x, t, w, reduction, ignore_index, batched);
+    const Tensor loss = self.scalar_type() == ScalarType::Float
+                            ? nll_loss_loop<float>(x, t, w, reduction, ignore_index, batched)
+                            : nll_loss_loop<double>(x, t, w, reduction, ignore_index, batched);
+    // After the targets' bounds, as PyTorch's order of errors goes.
+    TORCH_CHECK(reduction >= 0 && reduction <= 2, reduction, " is not a valid value for reduction");
+    return loss;
   }
   const Tensor valid = target1d.ne(wrapped_scalar_tensor(ignore_index));
   const Tensor safe = target1d.masked_fill(valid.logical_not(), 0);

@@ -24,8 +24,24 @@ struct Layout {
   std::vector<int64_t> batch_dims, norm_dims;
 };
 
+// PyTorch's mixed-dtype rule, checked before anything else: parameters of
+// another dtype than the input (the first one given decides) must all be
+// float32, for a float16/bfloat16 input, which is then normalised in float32.
+bool is_mixed_layer_norm(const Tensor& input, const std::optional<Tensor>& weight, const std::optional<Tensor>& bias) {
+  const std::optional<Tensor>* first = weight && weight->defined() ? &weight : (bias && bias->defined() ? &bias : nullptr);
+  if (!first || (*first)->scalar_type() == input.scalar_type()) return false;
+  for (const std::optional<Tensor>* p : {&weight, &bias}) {
+    TORCH_CHECK(!*p || !(*p)->defined() || (*p)->scalar_type() == ScalarType::Float,
+                "mixed dtype (CPU): expect parameter to have scalar type of Float");
+  }
+  TORCH_CHECK(input.scalar_type() == ScalarType::Half || input.scalar_type() == ScalarType::BFloat16,
+              "mixed dtype (CPU): all inputs must share same datatype.");
+  return true;
+}
+
 Layout check_layer_norm(const Tensor& input, IntArrayRef normalized_shape, const std::optional<Tensor>& weight,
                         const std::optional<Tensor>& bias) {
+  const bool mixed = is_mixed_layer_norm(input, weight, bias);
   const int64_t k = static_cast<int64_t>(normalized_shape.size());
   TORCH_CHECK(k >= 1, "Expected normalized_shape to be at least 1-dimensional, i.e., containing at least one "
                       "element, but got normalized_shape = ", normalized_shape);
@@ -34,8 +50,6 @@ Layout check_layer_norm(const Tensor& input, IntArrayRef normalized_shape, const
     TORCH_CHECK(p->sizes().equals(normalized_shape), "Expected ", name,
                 " to be of same shape as normalized_shape, but got ", name, " of shape ", p->sizes(),
                 " and normalized_shape = ", normalized_shape);
-    TORCH_CHECK(p->scalar_type() == input.scalar_type(), "mixed dtype (CPU): expect parameter to have scalar type of ",
-                input.scalar_type());
   };
   check_param(weight, "weight");
   check_param(bias, "bias");
@@ -50,6 +64,11 @@ Layout check_layer_norm(const Tensor& input, IntArrayRef normalized_shape, const
   }
   TORCH_CHECK_NOT_IMPLEMENTED(input.is_floating_point(), "\"LayerNormKernelImpl\" not implemented for '",
                               input.scalar_type(), "'");
+  for (const std::optional<Tensor>* p : {&weight, &bias}) {
+    const ScalarType want = mixed ? ScalarType::Float : input.scalar_type();
+    TORCH_CHECK(!*p || !(*p)->defined() || (*p)->scalar_type() == want, "expected scalar type ", want, " but found ",
+                (*p)->scalar_type());
+  }
   Layout l;
   for (int64_t d = 0; d < nd; ++d) {
     if (d < nd - k) {
@@ -187,6 +206,10 @@ std::tuple<Tensor, Tensor, Tensor> native_layer_norm(const Tensor& input, IntArr
                                                      const std::optional<Tensor>& weight,
                                                      const std::optional<Tensor>& bias, double eps) {
   const Layout l = check_layer_norm(input, normalized_shape, weight, bias);
+  if (is_mixed_layer_norm(input, weight, bias)) {  // float16/bfloat16 with float32 parameters: in float32
+    auto [out, mean, rstd] = native::native_layer_norm(input.to(ScalarType::Float), normalized_shape, weight, bias, eps);
+    return {out.to(input.scalar_type()), mean, rstd};
+  }
   const Tensor* w = defined(weight);
   const Tensor* b = defined(bias);
   if (!is_cpu_float_or_double(input) || l.rows * l.cols == 0) {
@@ -217,6 +240,11 @@ std::tuple<Tensor, Tensor, Tensor> layer_norm_backward(const Tensor& grad, const
                                                        const Tensor& rstd) {
   if (!grad.defined()) return {};
   const Layout l = check_layer_norm(input, normalized_shape, weight, std::nullopt);
+  if (is_mixed_layer_norm(input, weight, std::nullopt)) {  // as the forward: in float32, dx in the input's dtype
+    auto [dx, dw, db] = native::layer_norm_backward(grad.to(ScalarType::Float), input.to(ScalarType::Float), normalized_shape,
+                                            weight, mean, rstd);
+    return {dx.to(input.scalar_type()), dw, db};
+  }
   const Tensor* w = defined(weight);
   if (!is_cpu_float_or_double(input) || l.rows * l.cols == 0 || grad.scalar_type() != input.scalar_type()) {
     const Tensor xhat = input.sub(mean).mul(rstd);

@@ -79,6 +79,10 @@ std::tuple<Tensor, Tensor> max_pool2d_with_indices(const Tensor& self, IntArrayR
   TORCH_CHECK(k[0] > 0 && k[1] > 0, "max_pool2d: kernel_size must be greater than zero");
   TORCH_CHECK(s[0] > 0 && s[1] > 0, "max_pool2d: stride must be greater than zero");
   TORCH_CHECK(d[0] > 0 && d[1] > 0, "max_pool2d: dilation must be greater than zero");
+  // Only the batch dim of a 4-D input may be empty.
+  const bool planes_nonempty = self.size(-3) != 0 && self.size(-2) != 0 && self.size(-1) != 0;
+  TORCH_CHECK(planes_nonempty, "Expected 3D or 4D (batch mode) tensor with optional 0 dim batch size for input, but got:",
+              self.sizes());
   TORCH_CHECK(p[0] <= k[0] / 2 && p[1] <= k[1] / 2, "pad should be at most half of effective kernel size, but got pad=",
               p[0], ", kernel_size=", k[0], " and dilation=", d[0]);
   const bool batched = self.dim() == 4;

@@ -260,10 +260,41 @@ Tensor std(const Tensor& self, OptionalIntArrayRef dim, bool unbiased, bool keep
   return at::std(self, dim, Scalar(unbiased ? 1 : 0), keepdim);
 }
 
-Tensor norm(const Tensor& self, const std::optional<Scalar>& p, OptionalIntArrayRef dim, bool keepdim) {
+// PyTorch's checks, in its order: a floating input; an order without an
+// identity (negative or inf) refused over an empty tensor or empty dim; the
+// dtype, which the input must convert to without narrowing.
+Tensor linalg_vector_norm(const Tensor& self, const Scalar& ord, OptionalIntArrayRef dim, bool keepdim,
+                          std::optional<ScalarType> dtype) {
+  float_dtype(self, "linalg.vector_norm");
+  const double p = ord.toDouble();
+  if (self.numel() == 0 && (p < 0 || p == std::numeric_limits<double>::infinity())) {
+    TORCH_CHECK(dim && !dim->empty(), "linalg.vector_norm cannot compute the ", ord,
+                " norm on an empty tensor because the operation does not have an identity");
+    for (int64_t d : *dim) {
+      TORCH_CHECK(self.size(c10::maybe_wrap_dim(d, self.dim())) != 0, "linalg.vector_norm cannot compute the ", ord,
+                  " norm on the dimension ", d, "because this dimension is empty and the operation does not have an "
+                  "identity");
+    }
+  }
+  if (dtype) {
+    TORCH_CHECK(c10::isFloatingType(*dtype), "linalg.vector_norm: dtype should be floating point or complex, but got ",
+                *dtype);
+    TORCH_CHECK(promoteTypes(self.scalar_type(), *dtype) == *dtype, "linalg.vector_norm: the dtype of the input (",
+                self.scalar_type(), ") should be convertible without narrowing to the specified dtype (", *dtype, ")");
+  }
   ReduceParams params{ReduceOp::Norm};
-  params.p = p ? p->toDouble() : 2.0;
-  return reduce(self, dim, keepdim, float_dtype(self, "linalg.vector_norm"), params, "norm");
+  params.p = p;
+  return reduce(self, dim, keepdim, dtype.value_or(self.scalar_type()), params, "linalg.vector_norm");
+}
+
+const Tensor& linalg_vector_norm_out(const Tensor& out, const Tensor& self, const Scalar& ord,
+                                     OptionalIntArrayRef dim, bool keepdim, std::optional<ScalarType> dtype) {
+  const Tensor result = at::linalg_vector_norm(self, ord, dim, keepdim, dtype);
+  TORCH_CHECK(out.scalar_type() == result.scalar_type(), "Expected out tensor to have dtype ", result.scalar_type(),
+              ", but got ", out.scalar_type(), " instead");
+  if (!out.sizes().equals(result.sizes())) out.resize_(result.sizes());
+  out.copy_(result);
+  return out;
 }
 
 namespace {

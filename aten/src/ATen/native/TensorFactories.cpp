@@ -135,7 +135,7 @@ Tensor arange(const Scalar& start, const Scalar& end, const Scalar& step, std::o
   TORCH_CHECK((st > 0 && e >= s) || (st < 0 && e <= s), "upper bound and larger bound inconsistent with step sign");
   int64_t n;
   Scalar first = start, stride = step;
-  if (any_float && type != ScalarType::Long) {
+  if (type != ScalarType::Long) {
     // PyTorch counts in double for every dtype but int64; an integer result
     // then steps from the truncated start by the truncated step
     // (arange(0.5, dtype=torch.int16) is [0]; a step truncated to 0 repeats the start).
@@ -150,7 +150,12 @@ Tensor arange(const Scalar& start, const Scalar& end, const Scalar& step, std::o
     const int64_t si = start.to_unchecked<int64_t>(), ei = end.to_unchecked<int64_t>(),
                   sti = step.to_unchecked<int64_t>();
     TORCH_CHECK_VALUE(sti != 0, "step must be nonzero");  // the step truncated to 0: a ValueError in PyTorch
-    n = sti > 0 ? std::max<int64_t>(0, (ei - si + sti - 1) / sti) : std::max<int64_t>(0, (si - ei - sti - 1) / -sti);
+    // Exact in 128 bits: near the int64 limits the difference overflows int64
+    // (PyTorch's count wraps there; see docs/CORRECTNESS.md).
+    const __int128 span = static_cast<__int128>(ei) - si, stride128 = sti;
+    const __int128 count = sti > 0 ? (span + stride128 - 1) / stride128 : (-span - stride128 - 1) / -stride128;
+    TORCH_CHECK(count <= std::numeric_limits<int64_t>::max(), "invalid size, possible overflow?");
+    n = std::max<int64_t>(0, static_cast<int64_t>(count));
     first = si;
     stride = sti;
   }

@@ -313,8 +313,8 @@ const Tensor& unsqueeze_(const Tensor& self, int64_t dim) { return restride_(sel
 namespace at::native {
 
 Tensor unflatten(const Tensor& self, int64_t dim, IntArrayRef sizes) {
+  dim = c10::maybe_wrap_dim(dim, self.dim());  // the dim first, as PyTorch checks
   TORCH_CHECK(!sizes.empty(), "unflatten: sizes must be non-empty");
-  dim = c10::maybe_wrap_dim(dim, self.dim());
   int64_t known = 1, infer = -1;
   for (size_t i = 0; i < sizes.size(); ++i) {
     if (sizes[i] == -1) {
@@ -394,9 +394,12 @@ std::vector<Tensor> chunk(const Tensor& self, int64_t chunks, int64_t dim) {
 
 namespace {
 
-// cat's checks and the shape of its result; also picks the result dtype.
-std::vector<int64_t> cat_shape(TensorList tensors, int64_t& dim, ScalarType& dtype) {
-  TORCH_CHECK_VALUE(!tensors.empty(), "torch.cat(): expected a non-empty list of Tensors");
+// cat's checks, in PyTorch's order, and the shape of its result; also picks
+// the result dtype (`out`'s when given, which the inputs must cast to).
+std::vector<int64_t> cat_shape(TensorList tensors, int64_t& dim, ScalarType& dtype, const Tensor* out = nullptr) {
+  for (size_t i = 0; i < tensors.size(); ++i) {
+    TORCH_CHECK(tensors[i].dim() > 0, "zero-dimensional tensor (at position ", i, ") cannot be concatenated");
+  }
   // 1-D empty tensors are skipped, as in PyTorch (legacy behaviour).
   const Tensor* ref = nullptr;
   for (const Tensor& t : tensors) {
@@ -405,10 +408,14 @@ std::vector<int64_t> cat_shape(TensorList tensors, int64_t& dim, ScalarType& dty
       break;
     }
   }
+  if (ref) dim = c10::maybe_wrap_dim(dim, ref->dim());
+  TORCH_CHECK_VALUE(!tensors.empty(), "torch.cat(): expected a non-empty list of Tensors");
   dtype = result_type(tensors);
+  if (out) {
+    TORCH_CHECK_TYPE(canCast(dtype, out->scalar_type()), "torch.cat(): input types can't be cast to the desired "
+                     "output type ", out->scalar_type());
+  }
   if (!ref) return {0};
-  TORCH_CHECK(ref->dim() > 0, "zero-dimensional tensor (at position 0) cannot be concatenated");
-  dim = c10::maybe_wrap_dim(dim, ref->dim());
   std::vector<int64_t> shape = ref->sizes().vec();
   shape[dim] = 0;
   for (size_t i = 0; i < tensors.size(); ++i) {
@@ -433,9 +440,7 @@ std::vector<int64_t> cat_shape(TensorList tensors, int64_t& dim, ScalarType& dty
 
 const Tensor& cat_out(const Tensor& out, TensorList tensors, int64_t dim) {
   ScalarType dtype;
-  const std::vector<int64_t> shape = cat_shape(tensors, dim, dtype);
-  TORCH_CHECK_TYPE(canCast(dtype, out.scalar_type()), "torch.cat(): input types can't be cast to the desired output "
-                   "type ", out.scalar_type());
+  const std::vector<int64_t> shape = cat_shape(tensors, dim, dtype, &out);
   if (!out.sizes().equals(shape)) out.resize_(shape);
   int64_t offset = 0;
   for (const Tensor& t : tensors) {

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <ostream>
 #include <type_traits>
 
 namespace c10 {
@@ -121,5 +122,12 @@ class C10_API Scalar {
     int64_t i;
   } v_;
 };
+
+// In messages, as PyTorch prints one: -1, -1.5, inf, true.
+inline std::ostream& operator<<(std::ostream& out, const Scalar& s) {
+  if (s.isFloatingPoint()) return out << s.toDouble();
+  if (s.isBoolean()) return out << (s.toBool() ? "true" : "false");
+  return out << s.toLong();
+}
 
 }  // namespace c10
