@@ -445,3 +445,12 @@ def test_squeeze_in_place_on_a_view_keeps_the_base_history():
     assert torch.equal(a.grad, torch.tensor([[[2.0, 4.0, 6.0]], [[0.0, 0.0, 0.0]]]))
     with pytest.raises(RuntimeError, match="a leaf Variable that requires grad"):
         torch.ones(2, 1, requires_grad=True).squeeze_(1)
+
+
+def test_softmax_to_an_integer_dtype_drops_the_history():
+    # softmax converts to dtype first, as PyTorch's does: an empty result of an integer dtype, no grad_fn.
+    x = torch.zeros(2, 0, requires_grad=True)
+    y = torch.softmax(x, 0, torch.int32)
+    assert y.dtype == torch.int32 and y.grad_fn is None
+    z = torch.softmax(torch.ones(2, 3, requires_grad=True), 1, torch.float64)
+    assert z.grad_fn.name() == "SoftmaxBackward0" and z.grad_fn.next_functions[0][0].name() == "ToCopyBackward0"

@@ -284,3 +284,38 @@ def test_arange_int64_step_truncated_to_zero_is_a_value_error():
         torch.arange(-3, 3, 0.5, dtype=torch.int64)
     with pytest.raises(RuntimeError, match="step must be nonzero"):
         torch.arange(0, 3, 0)
+
+
+_b = torch.tensor([True, False])
+
+
+@pytest.mark.parametrize("call, expect", [
+    # Inputs PyTorch accepts that were refused here (found by tools/difftest), with PyTorch's answers.
+    (lambda: torch.ones(1, 3).expand(3, 3).tril_(), [[1.0, 0.0, 0.0]] * 3),  # only zeros are written
+    (lambda: torch.ones(3, 1).expand(3, 3).tril_(1), [[0.0] * 3, [1.0] * 3, [1.0] * 3]),
+    (lambda: torch.clamp(_b, min=torch.tensor([False, True])), [True, True]),  # one tensor bound: maximum
+    (lambda: _b.clamp(max=torch.tensor(False)), [False, False]),  # a 0-d tensor picks the Tensor overload
+    (lambda: torch.clamp(_b, 0, 1), [1, 0]),  # int bounds promote to int64
+    (lambda: _b.pow(True), [True, False]),  # x ** 1 and x ** 0 need no kernel
+    (lambda: _b.pow(False), [True, True]),
+    (lambda: torch.linspace(3, False, 1, dtype=torch.bool), [True]),  # one step is a fill
+    (lambda: torch.scalar_tensor(70000, dtype=torch.float16).item(), float("inf")),
+    (lambda: torch.amax(torch.tensor([[1.0, 5.0]]), None).item(), 5.0),  # None for dim=[]
+    (lambda: list(torch.ones(2, 2, 3, 5).gather(2, torch.zeros(0, 3, 1, 3, dtype=torch.int64)).shape), [0, 3, 1, 3]),
+    (lambda: torch.softmax(torch.zeros(2, 0), 0, torch.int32).dtype, torch.int32),
+])
+def test_inputs_pytorch_accepts(call, expect):
+    result = call()
+    assert (result.tolist() if isinstance(result, torch.Tensor) else result) == expect
+
+
+@pytest.mark.parametrize("call, error, match", [
+    (lambda: torch.clamp(_b, _b, _b), NotImplementedError, "\"clamp_cpu\" not implemented for 'Bool'"),
+    (lambda: torch.clamp(_b, min=True), NotImplementedError, "\"clamp_min_scalar_cpu\" not implemented for 'Bool'"),
+    (lambda: torch.linspace(3, False, 2, dtype=torch.bool), NotImplementedError, "linspace_cpu"),
+    (lambda: torch.scalar_tensor(1e39, dtype=torch.float32), RuntimeError, "value cannot be converted to type float"),
+    (lambda: torch.softmax(torch.zeros(2, 1), 0, torch.int32), NotImplementedError, "not implemented for 'Int'"),
+])
+def test_inputs_pytorch_refuses_the_same_way(call, error, match):
+    with pytest.raises(error, match=match):
+        call()

@@ -167,7 +167,8 @@ FunctionParameter::FunctionParameter(const std::string& text, bool kw_only) : ke
   else if (base == "str") type = ParamType::String;
   else throw c10::Error("unknown parameter type in signature: " + text);
 
-  allow_none = optional || (has_default && default_text == "None");
+  // None also stands for a list's empty default (amax(x, None) as amax(x, [])), as PyTorch parses it.
+  allow_none = optional || (has_default && (default_text == "None" || (is_list && default_text == "[]")));
   if (has_default && default_text != "None") {
     switch (type) {
       case ParamType::Scalar:
@@ -514,7 +515,7 @@ std::optional<bool> PythonArgs::toBoolOptional(int i) const {
 
 std::vector<int64_t> PythonArgs::intlist(int i) const {
   PyObject* obj = args_[i];
-  if (!obj) return param(i).default_intlist;
+  if (!obj || obj == Py_None) return param(i).default_intlist;
   std::vector<int64_t> v = to_int_list(obj);
   const int n = param(i).list_size;
   if (n > 0 && is_int_like(obj)) v.assign(n, v[0]);  // int[2]: 3 means [3, 3]

@@ -5,7 +5,7 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
-from .core import FLOATS, NUMERIC, ErrorInput, KnownValue, OpInfo, SampleInput, make_array
+from .core import FLOATS, INTS, NUMERIC, ErrorInput, KnownValue, OpInfo, SampleInput, make_array
 
 
 def _samples(*cases, domain=(-5.0, 5.0)):
@@ -249,9 +249,13 @@ NN_OPS = [
     # int64 too, as PyTorch's slow_conv2d and dilated kernel (found by tools/difftest).
     OpInfo("conv2d", _conv_ref, FLOATS + (torch.int64,), _conv2d_samples, method=False, error_inputs=_conv_errors),
     OpInfo("conv1d", _conv_ref, FLOATS + (torch.int64,), _conv1d_samples, method=False),
-    OpInfo("max_pool2d", _max_pool_ref, FLOATS,
+    # Integers too: padding never wins, even against the dtype's lowest value (found by tools/difftest).
+    OpInfo("max_pool2d", _max_pool_ref, FLOATS + INTS + (torch.int16,),
            _samples(((2, 3, 6, 6), (2,)), ((1, 2, 7, 5), (3, 2, 1)), ((1, 1, 5, 5), ((2, 3), (1, 2)))),
-           op=F.max_pool2d, method=False, error_inputs=_pool_errors),
+           op=F.max_pool2d, method=False, error_inputs=_pool_errors, known_values=lambda: [
+               KnownValue((torch.tensor([[[-32768, -32768], [-32768, 5]]], dtype=torch.int16), 2, 1, 1), {},
+                          torch.tensor([[[-32768, -32768, -32768], [-32768, 5, 5], [-32768, 5, 5]]], dtype=torch.int16),
+                          why="int16 padding was the int64 minimum, which int16 cannot hold")]),
     OpInfo("embedding", lambda idx, w, padding_idx=None: w[idx], FLOATS, _embedding_samples, op=F.embedding,
            method=False, error_inputs=_embedding_errors),
     OpInfo("layer_norm", _layer_norm_ref, FLOATS, _layer_norm_samples, op=F.layer_norm, method=False,

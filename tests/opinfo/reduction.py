@@ -300,4 +300,14 @@ REDUCTION_OPS = [
            known_values=lambda: [
         KnownValue((torch.tensor([1e8, 1e8]), 0), {}, torch.tensor([-0.6931472, -0.6931472]),
                    why="large equal values gave [0, 0]")]),
+    # The kernels behind softmax(dtype=...), which converts first: an integer
+    # dtype drops the history (tests/test_autograd.py), as in PyTorch.
+    OpInfo("_softmax", lambda x, dim, half_to_float: _softmax_ref(x, dim), FLOATS,
+           lambda op, d, rng: (SampleInput(s.args + (False,), desc=s.desc) for s in _scan_samples(op, d, rng)),
+           method=False, error_inputs=lambda: [
+               ErrorInput((torch.ones(2, dtype=torch.float16), 0, True), {}, RuntimeError,
+                          "softmax with half to float conversion is not supported on CPU")]),
+    OpInfo("_log_softmax", lambda x, dim, half_to_float: _log_softmax_ref(x, dim), FLOATS,
+           lambda op, d, rng: (SampleInput(s.args + (False,), desc=s.desc) for s in _scan_samples(op, d, rng)),
+           method=False),
 ]

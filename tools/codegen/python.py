@@ -108,6 +108,33 @@ def _out_signature_key(s: FunctionSchema) -> tuple:
     return tuple((a.name, str(a.type.base), a.type.optional, a.type.is_list) for a in s.arguments if not a.is_out)
 
 
+def _arg_less_specific(t1: str, t2: str) -> bool:
+    """Whether an argument of type t1 must be tried after one of type t2 in
+    the same position: PyTorch's parser tries Tensor before Scalar (a 0-d
+    tensor matches both) and int before int[] (an int matches both)."""
+    return (t1, t2) in {("Scalar", "Tensor"), ("Scalar?", "Tensor?"), ("int[]", "int"), ("int[]", "int?"),
+                        ("int", "Tensor")}
+
+
+def _tried_after(o1: PythonOverload, o2: PythonOverload) -> bool:
+    a1, a2 = o1.python_arguments(), o2.python_arguments()
+    if len(a1) != len(a2):
+        return False
+    types = [(str(x.type).split("(")[0], str(y.type).split("(")[0]) for x, y in zip(a1, a2)]
+    return any(t1 != t2 for t1, t2 in types) and all(t1 == t2 or _arg_less_specific(t1, t2) for t1, t2 in types)
+
+
+def sort_overloads(overloads: list[PythonOverload]) -> list[PythonOverload]:
+    """The order the parser tries them in: declaration order, except that an
+    overload comes after every more specific one (PyTorch's sort_overloads)."""
+    remaining, ordered = list(overloads), []
+    while remaining:
+        pick = next(o for o in remaining if not any(_tried_after(o, other) for other in remaining if other is not o))
+        ordered.append(pick)
+        remaining.remove(pick)
+    return ordered
+
+
 def group_overloads(functions: list[NativeFunction], method: bool, module: str = "torch") -> dict[str, list[PythonOverload]]:
     """name -> overloads, for the functions of a Python module (torch.<name>,
     torch._C._nn.<name>) or, with method=True, for Tensor.<name>."""
@@ -131,7 +158,7 @@ def group_overloads(functions: list[NativeFunction], method: bool, module: str =
         for (name, _), f in outs.items():
             if f.func.full_name not in used_outs:
                 groups.setdefault(name, []).append(PythonOverload(f, None, False))
-    return groups
+    return {name: sort_overloads(group) for name, group in groups.items()}
 
 
 def _call(f: NativeFunction, py_index: dict[str, int], method: bool, out_index: Optional[int],

@@ -35,4 +35,10 @@ inline void check_scalar_fits(const Scalar& s, ScalarType dtype) {
   AT_DISPATCH_ALL_TYPES_AND_BOOL(dtype, "check_scalar_fits", [&] { (void)s.to<scalar_t>(); });
 }
 
+// The same check as PyTorch's scalar_fill makes it (scalar_tensor, where with
+// a number): float16 and bfloat16 take any number (70000 becomes inf).
+inline void check_scalar_fits_unless_reduced(const Scalar& s, ScalarType dtype) {
+  if (dtype != ScalarType::Half && dtype != ScalarType::BFloat16) check_scalar_fits(s, dtype);
+}
+
 }  // namespace at

@@ -180,6 +180,18 @@ Tensor pow_impl(const Tensor& out, const Tensor& base, const Tensor& exp, bool i
   // except for float and double (taken as a double): int8 ** 300 and
   // float16 ** 70000 are errors.
   if (exp_number && dtype != ScalarType::Float && dtype != ScalarType::Double) check_scalar_fits(*exp_number, dtype);
+  // x ** 0 is 1 and x ** 1 is x without the kernel, as in PyTorch (so a bool
+  // tensor ** True is itself, where the kernel has no bool).
+  if (exp_number && (exp_number->toDouble() == 0 || exp_number->toDouble() == 1)) {
+    const Tensor& result = iter.output();
+    if (exp_number->toDouble() == 0) {
+      result.fill_(1);
+    } else {
+      result.copy_(base);
+    }
+    iter.finish();
+    return iter.output();
+  }
   pow_stub(iter.device().type, iter);
   iter.finish();
   return iter.output();
@@ -256,9 +268,9 @@ Tensor where(const Tensor& condition, const Tensor& self, const Tensor& other) {
   const ScalarType common = result_type(self, other);
   // A Python number is converted to that dtype checked, as PyTorch's Scalar
   // overloads do (uint8 300 is an error), except into float16 and bfloat16.
-  if (common != ScalarType::Half && common != ScalarType::BFloat16) {
-    for (const Tensor* t : {&self, &other}) {
-      if (t->unsafeGetTensorImpl()->is_wrapped_number()) check_scalar_fits(at::_local_scalar_dense(*t), common);
+  for (const Tensor* t : {&self, &other}) {
+    if (t->unsafeGetTensorImpl()->is_wrapped_number()) {
+      check_scalar_fits_unless_reduced(at::_local_scalar_dense(*t), common);
     }
   }
   // The values are cast to their common dtype first; the condition stays bool.
@@ -337,6 +349,14 @@ Tensor clamp_impl(const Tensor& out, const Tensor& self, const std::optional<Ten
               out.scalar_type(), " but expected ", dtype);
   for (const auto* s : scalars) {
     if (*s) check_scalar_fits(**s, dtype);
+  }
+  // A bool clamp: PyTorch has kernels for one tensor bound (clamp_min/max, as
+  // maximum/minimum), none for two or for numbers.
+  if (dtype == ScalarType::Bool) {
+    const char* kernel = scalars.size() ? (has_min && has_max ? "clamp_scalar_cpu"
+                                                              : (has_min ? "clamp_min_scalar_cpu" : "clamp_max_scalar_cpu"))
+                                        : "clamp_cpu";
+    TORCH_CHECK_NOT_IMPLEMENTED(!scalars.size() && !(has_min && has_max), "\"", kernel, "\" not implemented for 'Bool'");
   }
   const Tensor lo = has_min ? *min : open_bound(dtype, true);
   const Tensor hi = has_max ? *max : open_bound(dtype, false);

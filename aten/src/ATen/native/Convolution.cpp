@@ -71,13 +71,6 @@ Tensor columns(const Tensor& input, const Geometry& g) {
 Tensor conv2d_forward(const Tensor& input, const Tensor& weight, const std::optional<Tensor>& bias,
                       IntArrayRef stride, IntArrayRef padding, IntArrayRef dilation, int64_t groups) {
   const Geometry g = geometry(input, weight, stride, padding, dilation, groups);
-  // After the shapes, PyTorch's CPU kernels dispatch on the input's dtype
-  // before they look at the weight's: bool has no kernel.
-  TORCH_CHECK_NOT_IMPLEMENTED(input.scalar_type() != ScalarType::Bool || g.n == 0,
-                              dilation_of(dilation) ? "\"slow_conv_dilated<>\"" : "\"slow_conv2d_cpu\"",
-                              " not implemented for 'Bool'");
-  TORCH_CHECK(input.scalar_type() == weight.scalar_type(), "expected scalar type ", input.scalar_type(),
-              " but found ", weight.scalar_type());
   if (bias && bias->defined()) {
     TORCH_CHECK(bias->dim() == 1 && bias->size(0) == g.o, "Given weight of size ", weight.sizes(),
                 ", expected bias to be 1-dimensional with ", g.o, " elements, but got bias of size ", bias->sizes(),
@@ -85,6 +78,13 @@ Tensor conv2d_forward(const Tensor& input, const Tensor& weight, const std::opti
     TORCH_CHECK(bias->scalar_type() == input.scalar_type(), "Input type (", c10::cppTypeName(input.scalar_type()),
                 ") and bias type (", c10::cppTypeName(bias->scalar_type()), ") should be the same");
   }
+  // After the shapes and the bias, PyTorch's CPU kernels dispatch on the
+  // input's dtype before they look at the weight's: bool has no kernel.
+  TORCH_CHECK_NOT_IMPLEMENTED(input.scalar_type() != ScalarType::Bool || g.n == 0,
+                              dilation_of(dilation) ? "\"slow_conv_dilated<>\"" : "\"slow_conv2d_cpu\"",
+                              " not implemented for 'Bool'");
+  TORCH_CHECK(input.scalar_type() == weight.scalar_type(), "expected scalar type ", input.scalar_type(),
+              " but found ", weight.scalar_type());
   // Integer convolutions run as PyTorch's slow_conv2d does; its dilated
   // kernel has no integer type but int64 (an empty batch needs no kernel).
   const bool int_dilated = (g.dh != 1 || g.dw != 1) && !input.is_floating_point() &&

@@ -100,6 +100,7 @@ namespace {
 
 void check_scatter_gather(const char* op, const Tensor& self, int64_t dim, const Tensor& index, const Tensor* src) {
   check_index_dtype(index, op);
+  if (index.numel() == 0) return;  // nothing to read or write: PyTorch checks no shape
   TORCH_CHECK(index.dim() == self.dim() || (index.dim() <= 1 && self.dim() <= 1), op,
               "(): Index tensor must have the same number of dimensions as ", src ? "self" : "input", " tensor");
   // The index may be shorter than self except along `dim`, and never longer

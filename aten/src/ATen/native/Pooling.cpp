@@ -92,6 +92,7 @@ std::tuple<Tensor, Tensor> max_pool2d_with_indices(const Tensor& self, IntArrayR
   const int64_t ow = pooled_size(w, k[1], p[1], s[1], d[1], ceil_mode);
   TORCH_CHECK(oh > 0 && ow > 0, "Given input size: (", c, "x", h, "x", w, "). Calculated output size: (", c, "x", oh,
               "x", ow, "). Output size is too small");
+  TORCH_CHECK_NOT_IMPLEMENTED(x.scalar_type() != ScalarType::Bool, "\"max_pool2d\" not implemented for 'Bool'");
   if (x.device().is_cpu() && (x.scalar_type() == ScalarType::Float || x.scalar_type() == ScalarType::Double)) {
     const Tensor in = x.contiguous();
     Tensor values = at::empty({n, c, oh, ow}, x.scalar_type(), x.device());
@@ -103,6 +104,13 @@ std::tuple<Tensor, Tensor> max_pool2d_with_indices(const Tensor& self, IntArrayR
     });
     return batched ? std::tuple<Tensor, Tensor>{values, indices}
                    : std::tuple<Tensor, Tensor>{values.squeeze(0), indices.squeeze(0)};
+  }
+  // Narrow integers are pooled in int64, so the padding (the int64 minimum)
+  // is below every value and never chosen; the values return to their dtype.
+  if (!x.is_floating_point() && x.scalar_type() != ScalarType::Long) {
+    auto [values, indices] = native::max_pool2d_with_indices(self.to(ScalarType::Long), kernel_size, stride, padding, dilation,
+                                                     ceil_mode);
+    return {values.to(self.scalar_type()), indices};
   }
   // Pad with -inf (ceil_mode may read one stride past the end too).
   const int64_t ph = std::max<int64_t>(h + p[0], (oh - 1) * s[0] + d[0] * (k[0] - 1) + 1 - p[0]);

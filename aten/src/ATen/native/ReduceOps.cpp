@@ -359,22 +359,32 @@ Tensor cumsum(const Tensor& self, int64_t dim, std::optional<ScalarType> dtype) 
   return scan(self, dim, sum_dtype(self, dtype), ScanOp::CumSum);
 }
 
-Tensor softmax(const Tensor& self, int64_t dim, std::optional<ScalarType> dtype) {
+namespace {
+
+Tensor softmax_kernel(const Tensor& self, int64_t dim, bool half_to_float, ScanOp op, const char* kernel) {
   (void)c10::maybe_wrap_dim(dim, self.dim());  // a bad dim is an IndexError before any dtype error
-  const ScalarType t = dtype.value_or(self.scalar_type());
+  TORCH_CHECK(!half_to_float || !self.is_cpu(), "softmax with half to float conversion is not supported on CPU");
+  const ScalarType t = self.scalar_type();
   // An empty input returns before PyTorch's kernel would refuse the dtype.
-  TORCH_CHECK_NOT_IMPLEMENTED(c10::isFloatingType(t) || self.numel() == 0, "\"softmax_lastdim_kernel_impl\" not "
-                              "implemented for '", t, "'");
-  return scan(self, dim, t, ScanOp::Softmax);
+  TORCH_CHECK_NOT_IMPLEMENTED(c10::isFloatingType(t) || self.numel() == 0, "\"", kernel, "\" not implemented for '", t,
+                              "'");
+  return scan(self, dim, half_to_float ? ScalarType::Float : t, op);
 }
 
+}  // namespace
+
+Tensor _softmax(const Tensor& self, int64_t dim, bool half_to_float) {
+  return softmax_kernel(self, dim, half_to_float, ScanOp::Softmax, "softmax_lastdim_kernel_impl");
+}
+Tensor _log_softmax(const Tensor& self, int64_t dim, bool half_to_float) {
+  return softmax_kernel(self, dim, half_to_float, ScanOp::LogSoftmax, "log_softmax_lastdim_kernel_impl");
+}
+
+Tensor softmax(const Tensor& self, int64_t dim, std::optional<ScalarType> dtype) {
+  return at::_softmax(dtype ? self.to(*dtype) : self, dim, false);
+}
 Tensor log_softmax(const Tensor& self, int64_t dim, std::optional<ScalarType> dtype) {
-  (void)c10::maybe_wrap_dim(dim, self.dim());  // a bad dim is an IndexError before any dtype error
-  const ScalarType t = dtype.value_or(self.scalar_type());
-  // An empty input returns before PyTorch's kernel would refuse the dtype.
-  TORCH_CHECK_NOT_IMPLEMENTED(c10::isFloatingType(t) || self.numel() == 0, "\"log_softmax_lastdim_kernel_impl\" not "
-                              "implemented for '", t, "'");
-  return scan(self, dim, t, ScanOp::LogSoftmax);
+  return at::_log_softmax(dtype ? self.to(*dtype) : self, dim, false);
 }
 
 }  // namespace at::native

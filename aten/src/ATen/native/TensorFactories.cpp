@@ -110,8 +110,10 @@ Tensor full(IntArrayRef size, const Scalar& fill_value, std::optional<ScalarType
 }
 
 Tensor scalar_tensor(const Scalar& s, std::optional<ScalarType> dtype, std::optional<Device> device) {
-  Tensor t = at::empty({}, dtype.value_or(c10::get_default_dtype()), device);
-  return t.fill_(s);
+  const ScalarType type = dtype.value_or(c10::get_default_dtype());
+  check_scalar_fits_unless_reduced(s, type);
+  const Tensor t = scalar_tensor_of(s, type);  // on the CPU, unchecked
+  return device && !device->is_cpu() ? t.to(*device, std::nullopt, false, false) : t;
 }
 
 Tensor arange(const Scalar& end, std::optional<ScalarType> dtype, std::optional<Device> device) {
@@ -220,9 +222,11 @@ Tensor linspace(const Scalar& start, const Scalar& end, int64_t steps, std::opti
                 std::optional<Device> device) {
   TORCH_CHECK(steps >= 0, "number of steps must be non-negative");
   const ScalarType type = dtype.value_or(c10::get_default_dtype());
-  TORCH_CHECK_NOT_IMPLEMENTED(type != ScalarType::Bool, "\"linspace_cpu\" not implemented for 'Bool'");
+  // One step is a fill with `start`, which bool has; more need the kernel, which it has not.
+  TORCH_CHECK_NOT_IMPLEMENTED(type != ScalarType::Bool || steps <= 1, "\"linspace_cpu\" not implemented for 'Bool'");
   Tensor result = at::empty({steps}, type, device);
   if (steps == 0) return result;
+  if (steps == 1) return result.fill_(start);
   // PyTorch converts the ends to the dtype, checked (one step fills with `start` alone).
   check_scalar_fits(start, type);
   if (steps > 1) check_scalar_fits(end, type);

@@ -7,15 +7,26 @@
 namespace at::native {
 namespace {
 
-Tensor triangle(const Tensor& self, int64_t diagonal, bool lower, const char* name) {
+// [rows, cols] bool: where the triangle keeps self's values.
+Tensor triangle_mask(const Tensor& self, int64_t diagonal, bool lower, const char* name) {
   TORCH_CHECK(self.dim() >= 2, name, ": input tensor must have at least 2 dimensions");
   const int64_t rows = self.size(-2), cols = self.size(-1);
   const Tensor i = at::arange(rows, ScalarType::Long, self.device()).view({rows, 1});
   const Tensor j = at::arange(cols, ScalarType::Long, self.device()).view({1, cols});
   const Tensor offset = j.sub(i);  // j - i
   const Tensor d = wrapped_scalar_tensor(diagonal);
-  const Tensor keep = lower ? offset.le(d) : offset.ge(d);
-  return at::where(keep, self, at::zeros({}, self.scalar_type(), self.device()));
+  return lower ? offset.le(d) : offset.ge(d);
+}
+
+Tensor triangle(const Tensor& self, int64_t diagonal, bool lower, const char* name) {
+  return at::where(triangle_mask(self, diagonal, lower, name), self, at::zeros({}, self.scalar_type(), self.device()));
+}
+
+// In place, only the elements outside the triangle are written (zeros): an
+// expanded self is allowed, as in PyTorch, and a shared element outside the
+// triangle anywhere becomes 0.
+const Tensor& triangle_(const Tensor& self, int64_t diagonal, bool lower, const char* name) {
+  return self.masked_fill_(triangle_mask(self, diagonal, lower, name).logical_not(), 0);
 }
 
 }  // namespace
@@ -23,7 +34,7 @@ Tensor triangle(const Tensor& self, int64_t diagonal, bool lower, const char* na
 Tensor tril(const Tensor& self, int64_t diagonal) { return triangle(self, diagonal, true, "tril"); }
 Tensor triu(const Tensor& self, int64_t diagonal) { return triangle(self, diagonal, false, "triu"); }
 
-const Tensor& tril_(const Tensor& self, int64_t diagonal) { return self.copy_(triangle(self, diagonal, true, "tril")); }
-const Tensor& triu_(const Tensor& self, int64_t diagonal) { return self.copy_(triangle(self, diagonal, false, "triu")); }
+const Tensor& tril_(const Tensor& self, int64_t diagonal) { return triangle_(self, diagonal, true, "tril"); }
+const Tensor& triu_(const Tensor& self, int64_t diagonal) { return triangle_(self, diagonal, false, "triu"); }
 
 }  // namespace at::native

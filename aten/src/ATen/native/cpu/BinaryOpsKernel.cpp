@@ -106,7 +106,7 @@ void gelu_backward_kernel(TensorIterator& iter, bool tanh_form) {
 }
 
 void clamp_kernel(TensorIterator& iter) {
-  AT_DISPATCH_ALL_TYPES(iter.common_dtype(), "clamp_cpu", [&] {
+  AT_DISPATCH_ALL_TYPES_AND_BOOL(iter.common_dtype(), "clamp_cpu", [&] {
     cpu_kernel(iter, [](scalar_t x, scalar_t lo, scalar_t hi) -> scalar_t { return clamp_value(x, lo, hi); });
   });
 }

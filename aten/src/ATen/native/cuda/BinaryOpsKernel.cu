@@ -55,7 +55,7 @@ void remainder_kernel_cuda(TensorIterator& iter) {
 }
 
 void clamp_kernel_cuda(TensorIterator& iter) {
-  AT_DISPATCH_ALL_TYPES(iter.common_dtype(), "clamp_cuda", [&] {
+  AT_DISPATCH_ALL_TYPES_AND_BOOL(iter.common_dtype(), "clamp_cuda", [&] {
     gpu_kernel(iter, [] GPU_LAMBDA(scalar_t x, scalar_t lo, scalar_t hi) -> scalar_t { return clamp_value(x, lo, hi); });
   });
 }
