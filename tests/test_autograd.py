@@ -454,3 +454,22 @@ def test_softmax_to_an_integer_dtype_drops_the_history():
     assert y.dtype == torch.int32 and y.grad_fn is None
     z = torch.softmax(torch.ones(2, 3, requires_grad=True), 1, torch.float64)
     assert z.grad_fn.name() == "SoftmaxBackward0" and z.grad_fn.next_functions[0][0].name() == "ToCopyBackward0"
+
+
+def test_as_strided_backward_over_storage_positions():
+    # As PyTorch: overlapping reads add up; an expanded input shares its positions' gradient.
+    a = torch.tensor([[-0.5, 0.25]], requires_grad=True)
+    torch.as_strided(a, [2, 1, 2], [1, 0, 0]).mul(torch.arange(4.0).view(2, 1, 2)).sum().backward()
+    assert a.grad.tolist() == [[1.0, 5.0]]
+    b = torch.randn(3, 4, requires_grad=True)
+    b.t().as_strided([2, 2], [1, 2], 1).mul(torch.arange(4.0).view(2, 2)).sum().backward()
+    assert b.grad.tolist() == [[0.0, 0.0, 2.0, 1.0], [3.0, 0.0, 0.0, 0.0], [0.0, 0.0, 0.0, 0.0]]
+    c = torch.randn(1, 3, requires_grad=True)
+    c.expand(4, 3).as_strided([2, 2], [0, 1], 1).mul(torch.tensor([[1.0, 2.0], [3.0, 4.0]])).sum().backward()
+    assert c.grad.tolist() == [[0.0, 4.0, 6.0]]
+
+
+def test_a_zero_order_norm_gives_no_gradient():
+    x = torch.tensor([-1.5, 0.6], requires_grad=True)
+    torch.linalg.vector_norm(x, 0).backward()
+    assert x.grad is None  # PyTorch's formula returns an undefined gradient, not zeros

@@ -201,6 +201,8 @@ BINARY_OPS = [
     OpInfo("clamp", lambda x, min=None, max=None: np.clip(x, min, max), FLOATS + INTS, _clamp_samples, inplace=True,
            known_values=lambda: [
                KnownValue((torch.tensor([1.0, 5.0]), 3, 2), {}, torch.tensor([2.0, 2.0]), why="max wins over min"),
+               KnownValue((torch.tensor([1.0, 5.0, 0.5]), torch.tensor([2.0, 2.0, 2.0]), torch.tensor([3.0, 1.0, 3.0])), {},
+                          torch.tensor([1.0, 0.0, 1.0]), grad_of=1, why="min gets no gradient where min > max"),
                KnownValue((torch.tensor([1.0, 3.0, 5.0]), 1, 3), {}, torch.tensor([1.0, 1.0, 0.0]), grad_of=0,
                           why="the gradient at a bound is whole, not halved"),
                KnownValue((torch.tensor([1, 5], dtype=torch.int16), torch.tensor([2.5], dtype=torch.float64)), {},

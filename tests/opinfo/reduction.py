@@ -231,7 +231,13 @@ REDUCTION_OPS = [
                                     SampleInput((make_array((3, 4), d, rng, (-2, 2)),), {"dim": 1, "keepdim": True})],
            result_dtype=lambda d: d if d.is_floating_point else torch.int64, known_values=lambda: [
                KnownValue((torch.tensor([3e38, 3e38, -0.0, 2.0]),), {}, torch.tensor(float("nan")),
-                          why="float products overflow in float (inf * -0 is NaN), as in PyTorch")]),
+                          why="float products overflow in float (inf * -0 is NaN), as in PyTorch"),
+               # With a zero in the input, each element's gradient is the product of the others (found by tools/difftest).
+               KnownValue((torch.tensor([[float("nan"), 2.0], [0.0, 3.0], [4.0, 5.0]]), 0), {},
+                          torch.tensor([[0.0, 15.0], [float("nan"), 10.0], [float("nan"), 6.0]]), grad_of=0,
+                          why="a NaN's gradient is the product of the others, not NaN"),
+               KnownValue((torch.tensor([float("inf"), 2.0, 0.0]),), {}, torch.tensor([0.0, float("nan"), float("inf")]),
+                          grad_of=0, why="inf and a zero: products of the others")]),
     OpInfo("max", lambda x: np.max(x), ALL, lambda op, d, rng: [SampleInput((make_array((3, 4), d, rng),))],
            variant="all", error_inputs=_minmax_errors("max")),
     OpInfo("min", lambda x: np.min(x), ALL, lambda op, d, rng: [SampleInput((make_array((3, 4), d, rng),))],

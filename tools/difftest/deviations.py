@@ -1,8 +1,10 @@
 """The documented, deliberate differences from PyTorch (deviations.toml):
-each entry names an op (or "*"), a category, optionally a regular expression
-the verdict's detail must match, and the reason. docs/CORRECTNESS.md lists them."""
+each entry names an op (or "*"), a category, optionally regular expressions
+the verdict's detail and the call's non-tensor arguments must match, and the
+reason. docs/CORRECTNESS.md lists them."""
 from __future__ import annotations
 
+import json
 import os
 import re
 import sys
@@ -22,6 +24,18 @@ class Deviation:
     category: str
     detail: str
     reason: str
+    when: str = ""  # regex on the call's non-tensor arguments (arguments_text)
+
+
+def arguments_text(case: dict) -> str:
+    """The call's arguments as `when` sees them: `<tensor float32>, [], false, correction=3`."""
+    def show(spec):
+        if spec.get("t") == "value":
+            return json.dumps(spec.get("v"))
+        return f"<{spec.get('t')} {spec['dtype']}>" if "dtype" in spec else f"<{spec.get('t')}>"
+    parts = [show(a) for a in case.get("args", [])]
+    parts += [f"{k}={show(v)}" for k, v in case.get("kwargs", {}).items()]
+    return ", ".join(parts)
 
 
 class Deviations:
@@ -35,6 +49,8 @@ class Deviations:
                 continue
             if d.detail and not re.search(d.detail, detail):
                 continue
+            if d.when and not re.search(d.when, arguments_text(case)):
+                continue
             return d.reason
         return None
 
@@ -44,8 +60,9 @@ def load(path: str = PATH) -> Deviations:
         data = tomllib.load(f)
     entries = []
     for e in data.get("deviation", []):
-        unknown = set(e) - {"op", "category", "detail", "reason"}
+        unknown = set(e) - {"op", "category", "detail", "when", "reason"}
         if unknown or not e.get("reason"):
-            raise ValueError(f"{path}: each [[deviation]] has op, category, reason and an optional detail; got {e}")
-        entries.append(Deviation(e["op"], e["category"], e.get("detail", ""), e["reason"]))
+            raise ValueError(f"{path}: each [[deviation]] has op, category, reason and optional detail and when; "
+                             f"got {e}")
+        entries.append(Deviation(e["op"], e["category"], e.get("detail", ""), e["reason"], e.get("when", "")))
     return Deviations(entries)

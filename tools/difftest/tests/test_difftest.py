@@ -41,7 +41,8 @@ def test_random_ops_compare_metadata_only():
 def test_deviations_need_a_reason_and_match_by_op_category_and_detail():
     known = deviations.load()
     assert all(d.reason for d in known.entries)
-    assert known.match({"op": "norm", "name": "norm"}, "value", "element 0: 0.08 where PyTorch has 0.0")
+    assert known.match({"op": "linalg_vector_norm", "name": "linalg_vector_norm"}, "value",
+                       "element 0: 0.08 where PyTorch has 0.0")
     assert not known.match({"op": "add.Tensor", "name": "add"}, "value", "element 0: 1 where PyTorch has 2")
     # An op's name covers its in-place form.
     assert known.match({"op": "remainder_.Tensor", "name": "remainder_"}, "value", "element 3: -0.375 where PyTorch has nan")
@@ -54,3 +55,14 @@ def test_bool_inputs_alone_compute_in_float32():
     assert compare.verdict(case, ours, ref) == ("ok", "")
     masked = dict(case, args=[{"t": "tensor", "dtype": "float64", "shape": [1]}, {"t": "tensor", "dtype": "bool", "shape": [1]}])
     assert compare.verdict(masked, ours, ref)[0] == "value"  # a bool mask beside float64 keeps float64's tolerance
+
+
+def test_deviations_can_require_the_call_arguments():
+    known = deviations.load()
+    call = {"op": "var.dim", "name": "var", "kwargs": {}}
+    empty_dims = dict(call, args=[{"t": "tensor"}, {"t": "value", "v": []}, {"t": "value", "v": False}])
+    some_dims = dict(call, args=[{"t": "tensor", "dtype": "float64"}, {"t": "value", "v": [0]}, {"t": "value", "v": False}])
+    empty_dims["args"][0] = {"t": "tensor", "dtype": "float64"}
+    assert deviations.arguments_text(empty_dims) == "<tensor float64>, [], false"
+    assert known.match(empty_dims, "grad", "grad[0]: element 0: 0.04 where PyTorch has 0.4")
+    assert not known.match(some_dims, "grad", "grad[0]: element 0: 0.04 where PyTorch has 0.4")

@@ -3,6 +3,7 @@
 #include <ATen/ATen.h>
 #include <ATen/ExpandUtils.h>
 #include <ATen/ScalarOps.h>
+#include <ATen/autograd/GradMode.h>
 #include <ATen/native/Convolution.h>
 
 #include <cmath>
@@ -62,23 +63,59 @@ Tensor sum_backward(const Tensor& grad, IntArrayRef sizes, OptionalIntArrayRef d
   return unsqueeze_reduced(grad, sizes, dims, keepdim).expand(sizes);
 }
 
+namespace {
+
+// x_0 * ... * x_i along dim for every i, by doubling steps (each a shifted
+// multiply): composite, so a second derivative goes through it.
+Tensor inclusive_products(const Tensor& x, int64_t dim) {
+  const int64_t n = x.size(dim);
+  Tensor p = x;
+  for (int64_t s = 1; s < n; s *= 2) {
+    std::vector<int64_t> ones_shape = x.sizes().vec();
+    ones_shape[dim] = s;
+    p = p.mul(at::cat({at::ones(ones_shape, x.scalar_type(), x.device()), p.narrow(dim, 0, n - s)}, dim));
+  }
+  return p;
+}
+
+// The product of the other elements of each one's slice along dim, without
+// dividing (exact with zeros, NaN and inf): exclusive prefix times suffix.
+Tensor products_of_others(const Tensor& x, int64_t dim) {
+  const int64_t n = x.size(dim);
+  std::vector<int64_t> one_shape = x.sizes().vec();
+  one_shape[dim] = 1;
+  const Tensor one = at::ones(one_shape, x.scalar_type(), x.device());
+  if (n == 1) return one;
+  const std::vector<int64_t> flip_dim{dim};
+  const Tensor prefix = at::cat({one, inclusive_products(x, dim).narrow(dim, 0, n - 1)}, dim);
+  const Tensor suffix = at::cat({one, inclusive_products(x.flip(flip_dim), dim).narrow(dim, 0, n - 1)}, dim).flip(flip_dim);
+  return prefix.mul(suffix);
+}
+
+}  // namespace
+
+// PyTorch's rule: without a zero anywhere in self, prod / x_i; with one, the
+// product of the others (NaN and inf stay where they are); over every
+// element with two zeros or more, 0 (unless a second derivative is wanted).
 Tensor prod_backward(const Tensor& grad, const Tensor& self, const Tensor& result, std::optional<int64_t> dim,
                      bool keepdim) {
+  if (self.dim() == 0) return grad;
   if (self.numel() == 0) return zeros_for(grad, self.sizes());
+  if (grad.scalar_type() != self.scalar_type()) {  // prod(x, dtype=...): in that dtype, as the forward ran
+    return prod_backward(grad, self.to(grad.scalar_type()), result, dim, keepdim).to(self.scalar_type());
+  }
   OptionalIntArrayRef dims = dim ? OptionalIntArrayRef(IntArrayRef(*dim)) : std::nullopt;
   const Tensor g = unsqueeze_reduced(grad, self.sizes(), dims, keepdim || !dim ? keepdim : false);
-  const Tensor r = unsqueeze_reduced(result, self.sizes(), dims, keepdim || !dim ? keepdim : false);
-  // Where self has no zero, d prod / d x_i = prod / x_i. A single zero in a
-  // slice gets the product of the others; two or more zeros give 0 everywhere.
-  const Tensor is_zero = self.eq(scalar(0, self));
-  const Tensor safe = self.masked_fill(is_zero, 1);
-  const Tensor prod_others = dim ? safe.prod(*dim, true, std::nullopt) : safe.prod(std::nullopt);
-  const Tensor zero_count = dim ? is_zero.sum(IntArrayRef(*dim), true, std::nullopt) : is_zero.sum(std::nullopt);
-  const Tensor nonzero_part = at::where(is_zero, scalar(0, self), r.div(safe));
-  const Tensor zero_part =
-      at::where(is_zero.logical_and(zero_count.eq(wrapped_scalar_tensor(1))), prod_others, scalar(0, self));
-  const Tensor gr = dim ? g : g.reshape(std::vector<int64_t>(self.dim(), 1));
-  return nonzero_part.add(zero_part).mul(gr);
+  const int64_t zeros = self.eq(scalar(0, self)).sum(std::nullopt).item().toLong();
+  if (zeros == 0) {
+    const Tensor r = unsqueeze_reduced(result, self.sizes(), dims, keepdim || !dim ? keepdim : false);
+    return g.mul(r.div(self));
+  }
+  if (!dim) {
+    if (zeros > 1 && !GradMode::is_enabled()) return zeros_for(grad, self.sizes());
+    return products_of_others(self.reshape({-1}), 0).view(self.sizes()).mul(g);
+  }
+  return products_of_others(self, c10::maybe_wrap_dim(*dim, self.dim())).mul(g);
 }
 
 Tensor clamp_self_backward(const Tensor& grad, const Tensor& self, const std::optional<Tensor>& min,
@@ -97,9 +134,22 @@ Tensor clamp_self_backward(const Tensor& grad, const Tensor& self, const std::op
   return clamp_self_backward(grad, self, lo, hi);
 }
 
-Tensor clamp_bound_backward(const Tensor& grad, const Tensor& self, const std::optional<Tensor>& bound, bool is_min) {
-  const Tensor past = is_min ? self.lt(*bound) : self.gt(*bound);
-  return at::where(past, grad, zeros_for(grad, {}));
+// A bound takes the gradient where it was the answer: min where self < min,
+// max where self > max, and with both, where min > max, max wins (PyTorch's rule).
+std::tuple<Tensor, Tensor> clamp_bounds_backward(const Tensor& grad, const Tensor& self, const std::optional<Tensor>& min,
+                                                 const std::optional<Tensor>& max) {
+  const bool has_min = min && min->defined(), has_max = max && max->defined();
+  const Tensor zero = zeros_for(grad, {});
+  Tensor gmin, gmax;
+  if (has_min && has_max) {
+    gmin = at::where(self.lt(*min).logical_and(min->lt(*max)), grad, zero);
+    gmax = at::where(self.gt(*max).logical_or(max->lt(*min)), grad, zero);
+  } else if (has_min) {
+    gmin = at::where(self.lt(*min), grad, zero);
+  } else if (has_max) {
+    gmax = at::where(self.gt(*max), grad, zero);
+  }
+  return {gmin, gmax};
 }
 
 Tensor var_backward(const Tensor& grad, const Tensor& self, OptionalIntArrayRef dims,
@@ -128,7 +178,7 @@ Tensor norm_backward(const Tensor& grad, const Tensor& self, const Scalar& ord, 
   }
   const Tensor g = unsqueeze_reduced(grad, self.sizes(), dims, keepdim);
   const Tensor r = unsqueeze_reduced(result, self.sizes(), dims, keepdim);
-  if (p == 0) return zeros_for(grad, self.sizes());
+  if (p == 0) return Tensor();  // as PyTorch: no gradient at all (.grad stays None), not zeros
   if (p == 1) return self.sign().mul(g);
   if (std::isinf(p)) return evenly_distribute_backward(grad, self.abs(), result, dims, keepdim, true).mul(self.sign());
   if (p == 2) return at::where(r.eq(scalar(0, r)), scalar(0, self), self.div(r)).mul(g);
@@ -224,14 +274,39 @@ Tensor permute_backward(const Tensor& grad, IntArrayRef dims) {
 
 Tensor squeeze_backward(const Tensor& grad, IntArrayRef sizes) { return grad.reshape(sizes); }
 
+namespace {
+
+// The storage position of every element of a view with this geometry.
+Tensor storage_positions(IntArrayRef sizes, IntArrayRef strides, int64_t offset, Device device) {
+  Tensor pos = at::full({}, offset, ScalarType::Long, device);
+  for (size_t d = 0; d < sizes.size(); ++d) {
+    std::vector<int64_t> shape(sizes.size(), 1);
+    shape[d] = sizes[d];
+    pos = pos.add(at::arange(sizes[d], ScalarType::Long, device).mul(wrapped_scalar_tensor(strides[d])).view(shape));
+  }
+  return pos.expand(sizes);
+}
+
+}  // namespace
+
+// As PyTorch defines it, over storage positions: each output element's
+// gradient goes to the position it read (summed where the output reads one
+// position several times), and each input element takes its position's sum,
+// shared evenly when several input elements are that position (an expanded
+// input). Positions outside the input pass nothing.
 Tensor as_strided_backward(const Tensor& grad, const Tensor& self, IntArrayRef size, IntArrayRef stride,
                            std::optional<int64_t> storage_offset) {
-  // Scatter the gradient back through the same geometry over self's layout.
-  const int64_t offset = storage_offset.value_or(self.storage_offset()) - self.storage_offset();
-  TORCH_CHECK(offset >= 0 && self.is_contiguous(), "as_strided backward needs a contiguous input");
-  Tensor flat = zeros_for(grad, {self.numel()});
-  flat.as_strided(size, stride, offset).copy_(grad);
-  return flat.view(self.sizes());
+  if (self.numel() == 0) return zeros_for(grad, self.sizes());
+  const Tensor out_pos = storage_positions(size, stride, storage_offset.value_or(self.storage_offset()), grad.device())
+                             .reshape({-1});
+  const Tensor in_pos = storage_positions(self.sizes(), self.strides(), self.storage_offset(), grad.device());
+  int64_t length = in_pos.max().item().toLong() + 1;
+  if (out_pos.numel() > 0) length = std::max(length, out_pos.max().item().toLong() + 1);
+  const std::vector<std::optional<Tensor>> at_out{out_pos};
+  const Tensor summed = zeros_for(grad, {length}).index_put_(at_out, grad.reshape({-1}), true);
+  const std::vector<std::optional<Tensor>> at_in{in_pos.reshape({-1})};
+  const Tensor count = zeros_for(grad, {length}).index_put_(at_in, at::ones({1}, grad.scalar_type(), grad.device()).expand(in_pos.numel()), true);
+  return summed.index(at_in).div(count.index(at_in)).view(self.sizes());
 }
 
 Tensor index_put_rows_self_backward(const Tensor& grad, const Tensor& index, bool accumulate) {

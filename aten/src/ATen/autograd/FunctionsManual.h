@@ -36,7 +36,8 @@ Tensor clamp_self_backward(const Tensor& grad, const Tensor& self, const std::op
                            const std::optional<Tensor>& max);
 Tensor clamp_self_backward(const Tensor& grad, const Tensor& self, const std::optional<Scalar>& min,
                            const std::optional<Scalar>& max);
-Tensor clamp_bound_backward(const Tensor& grad, const Tensor& self, const std::optional<Tensor>& bound, bool is_min);
+std::tuple<Tensor, Tensor> clamp_bounds_backward(const Tensor& grad, const Tensor& self, const std::optional<Tensor>& min,
+                                                 const std::optional<Tensor>& max);
 Tensor var_backward(const Tensor& grad, const Tensor& self, OptionalIntArrayRef dims,
                     const std::optional<Scalar>& correction, bool keepdim);
 Tensor std_backward(const Tensor& result, const Tensor& grad, const Tensor& self, OptionalIntArrayRef dims,

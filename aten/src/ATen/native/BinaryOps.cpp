@@ -350,20 +350,20 @@ Tensor clamp_impl(const Tensor& out, const Tensor& self, const std::optional<Ten
   for (const auto* s : scalars) {
     if (*s) check_scalar_fits(**s, dtype);
   }
-  // A bool clamp: PyTorch has kernels for one tensor bound (clamp_min/max, as
-  // maximum/minimum), none for two or for numbers.
-  if (dtype == ScalarType::Bool) {
-    const char* kernel = scalars.size() ? (has_min && has_max ? "clamp_scalar_cpu"
-                                                              : (has_min ? "clamp_min_scalar_cpu" : "clamp_max_scalar_cpu"))
-                                        : "clamp_cpu";
-    TORCH_CHECK_NOT_IMPLEMENTED(!scalars.size() && !(has_min && has_max), "\"", kernel, "\" not implemented for 'Bool'");
-  }
   const Tensor lo = has_min ? *min : open_bound(dtype, true);
   const Tensor hi = has_max ? *max : open_bound(dtype, false);
   TensorIteratorConfig config;
   config.add_output(out).add_input(self).add_input(lo).add_input(hi).promote_inputs_to_common_dtype(true)
       .resize_outputs(!inplace);
-  auto iter = config.build();
+  auto iter = config.build();  // an in-place result that cannot take the promoted dtype fails here
+  // A bool clamp: PyTorch has kernels for one tensor bound (clamp_min/max, as
+  // maximum/minimum), none for two or for numbers.
+  if (iter.common_dtype() == ScalarType::Bool) {
+    const char* kernel = scalars.size() ? (has_min && has_max ? "clamp_scalar_cpu"
+                                                              : (has_min ? "clamp_min_scalar_cpu" : "clamp_max_scalar_cpu"))
+                                        : "clamp_cpu";
+    TORCH_CHECK_NOT_IMPLEMENTED(!scalars.size() && !(has_min && has_max), "\"", kernel, "\" not implemented for 'Bool'");
+  }
   clamp_stub(iter.device().type, iter);
   iter.finish();
   return iter.output();
@@ -389,6 +389,15 @@ const Tensor& clamp_(const Tensor& self, const std::optional<Scalar>& min, const
 const Tensor& clamp_out(const Tensor& out, const Tensor& self, const std::optional<Scalar>& min,
                         const std::optional<Scalar>& max) {
   clamp_impl(out, self, wrap(min), wrap(max), false, {&min, &max});
+  return out;
+}
+const Tensor& clamp_(const Tensor& self, const std::optional<Tensor>& min, const std::optional<Tensor>& max) {
+  clamp_impl(self, self, min, max, true);
+  return self;
+}
+const Tensor& clamp_out(const Tensor& out, const Tensor& self, const std::optional<Tensor>& min,
+                        const std::optional<Tensor>& max) {
+  clamp_impl(out, self, min, max, false);
   return out;
 }
 

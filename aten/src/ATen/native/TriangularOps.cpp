@@ -22,10 +22,26 @@ Tensor triangle(const Tensor& self, int64_t diagonal, bool lower, const char* na
   return at::where(triangle_mask(self, diagonal, lower, name), self, at::zeros({}, self.scalar_type(), self.device()));
 }
 
-// In place, only the elements outside the triangle are written (zeros): an
-// expanded self is allowed, as in PyTorch, and a shared element outside the
-// triangle anywhere becomes 0.
+// Whether PyTorch's kernel writes `self` in place (checkTrilTriuBatchContiguous):
+// up to 3 dims always, else when its matrices lie one after another (the
+// first dim may be expanded). Otherwise it computes into a copy and copies
+// back, which an expanded self refuses.
+bool writes_in_place(const Tensor& self) {
+  if (self.is_contiguous() || self.dim() <= 3) return true;
+  int64_t expected = self.size(-1) * self.size(-2);
+  for (int64_t i = self.dim() - 3; i >= 0; --i) {
+    if (i == 0 && (self.stride(i) == 0 || self.size(i) == 1)) continue;
+    if (self.stride(i) != expected) return false;
+    expected *= self.size(i);
+  }
+  return true;
+}
+
+// In place, only the elements outside the triangle are written (zeros), so
+// an expanded self is allowed where PyTorch allows it, and a shared element
+// outside the triangle anywhere becomes 0.
 const Tensor& triangle_(const Tensor& self, int64_t diagonal, bool lower, const char* name) {
+  if (self.numel() > 0 && !writes_in_place(self)) return self.copy_(triangle(self, diagonal, lower, name));
   return self.masked_fill_(triangle_mask(self, diagonal, lower, name).logical_not(), 0);
 }
 
