@@ -251,6 +251,10 @@ def test_numbers_that_fit_or_are_not_converted():
     assert torch.arange(0, 70000, 10000, dtype=torch.float16)[-1].item() == 60000
     assert torch.zeros(2, dtype=torch.float16).add(70000).isinf().all()  # t + number: no checked conversion
     assert torch.where(torch.tensor([True, False]), torch.ones(2, dtype=torch.float16), 70000)[1].isinf()
+    # A one-element fill is PyTorch's scalar_fill: float16/bfloat16 take any number.
+    assert torch.full_like(torch.zeros(1, dtype=torch.bfloat16), 3.5e38).isinf().all()
+    with pytest.raises(RuntimeError, match="without overflow"):
+        torch.zeros(2, dtype=torch.float16).fill_(70000)
     with pytest.raises(RuntimeError, match="to - 1 is out of bounds for c10::Half"):
         torch.zeros(2, dtype=torch.float16).random_(0, 70000)
 
@@ -266,6 +270,12 @@ def test_random_fills_of_empty_integer_tensors():
 def test_random_fill_within_bounds():
     assert torch.zeros(100, dtype=torch.int8).random_(-5, 5).min() >= -5
     assert set(torch.zeros(100, dtype=torch.bool).random_(0, 2).tolist()) <= {False, True}
+    # PyTorch's three forms: [0, to), [from, to) and, without to, up to the dtype's largest exact integer.
+    assert set(torch.zeros(200).random_(3).tolist()) == {0.0, 1.0, 2.0}
+    assert 0 <= torch.zeros(200, dtype=torch.uint8).random_().min() and torch.zeros(200).random_(5, None).min() >= 5
+    assert torch.zeros(200, dtype=torch.float16).random_().max() <= 2048
+    with pytest.raises(RuntimeError, match="from is out of bounds for unsigned char"):
+        torch.zeros(0, dtype=torch.uint8).random_(-5, None)  # checked before the empty shortcut
 
 
 @pytest.mark.parametrize("args, kwargs, expect", [
@@ -319,3 +329,11 @@ def test_inputs_pytorch_accepts(call, expect):
 def test_inputs_pytorch_refuses_the_same_way(call, error, match):
     with pytest.raises(error, match=match):
         call()
+
+
+def test_to_forms_as_pytorch():
+    x = torch.ones(2)
+    assert x.to(torch.ones(1, dtype=torch.int64)).dtype == torch.int64  # another tensor's dtype and device
+    assert x.to() is x and x.to(None) is x and x.to(x) is x  # nothing to change: the same tensor
+    assert x.to(None, torch.float64).dtype == torch.float64
+    assert x.to(None, copy=True) is not x

@@ -358,7 +358,9 @@ bool FunctionSignature::parse(PyObject* const* args, Py_ssize_t nargs, PyObject*
       }
     }
     if (!obj) {
-      if (!p.has_default && !p.optional) {
+      // As in PyTorch, `int? to` without a default must be given (None allowed):
+      // random_(3) is random_.to, not random_.from with to=None.
+      if (!p.has_default) {
         if (raise) type_error(name + "() missing required argument '" + p.name + "' (pos " + std::to_string(i + 1) + ")");
         return false;
       }

@@ -159,7 +159,16 @@ Tensor var_backward(const Tensor& grad, const Tensor& self, OptionalIntArrayRef 
   for (int64_t d : reduced(self.sizes(), dims)) n *= self.size(d);
   const Tensor mean = at::mean(self, dims, true, std::nullopt);
   const Tensor g = unsqueeze_reduced(grad, self.sizes(), dims, keepdim);
-  return self.sub(mean).mul(g).mul(scalar(2.0 / std::max(0.0, static_cast<double>(n) - corr), self));
+  // PyTorch's formula: over every element (no dim given) with no degrees of
+  // freedom left, inf (NaN where x is the mean); otherwise 2 / (N - correction),
+  // negative when the correction exceeds N.
+  const double dof = static_cast<double>(n) - corr;
+  if (!dims && dof <= 0) {
+    const Tensor special = at::where(self.eq(mean), scalar(std::numeric_limits<double>::quiet_NaN(), self),
+                                     scalar(std::numeric_limits<double>::infinity(), self));
+    return special.mul(g);
+  }
+  return self.sub(mean).mul(g).mul(scalar(2.0 / dof, self));
 }
 
 // d std = d var / (2 std); where std is 0 the gradient is 0 (as PyTorch masks it).
@@ -228,9 +237,16 @@ Tensor log_softmax_backward(const Tensor& grad, const Tensor& output, int64_t di
 }
 
 Tensor pow_self_backward(const Tensor& grad, const Tensor& self, const Tensor& exponent) {
-  // exponent * self^(exponent - 1); 0 where the exponent is 0.
+  // exponent * self^(exponent - 1); 0 where the exponent is 0 (PyTorch's
+  // Scalar.equal(0.0) is false for a bool, so False ** gives 0 * x^-1 there).
+  // e - 1 in the exponent's own floating dtype, as PyTorch (a bfloat16
+  // exponent rounds there); integer exponents in the result's dtype (PyTorch
+  // wraps int8 -128 - 1 to 127: a documented deviation).
   const Tensor e = exponent.to(self.scalar_type());
-  const Tensor d = e.mul(self.pow(e.sub(scalar(1, e))));
+  const Tensor e_minus_1 = exponent.is_floating_point() ? exponent.sub(scalar(1, exponent)).to(self.scalar_type())
+                                                        : e.sub(scalar(1, e));
+  const Tensor d = e.mul(self.pow(e_minus_1));
+  if (exponent.scalar_type() == ScalarType::Bool) return d.mul(grad);
   return at::where(e.eq(scalar(0, e)), scalar(0, self), d).mul(grad);
 }
 
@@ -380,9 +396,10 @@ std::vector<Tensor> cat_backward(const Tensor& grad, const std::vector<std::vect
 }
 
 Tensor mse_loss_backward(const Tensor& grad, const Tensor& self, const Tensor& target, int64_t reduction) {
-  Tensor g = self.sub(target).mul(scalar(2.0, self)).mul(grad);
-  if (reduction == 1) g = g.div(scalar(static_cast<double>(std::max<int64_t>(self.numel(), 1)), self));
-  return g;
+  // PyTorch's order: the scale (2 / N for a mean) times the difference, then
+  // the incoming gradient, so 2 * (3e38 - x) / 4 does not overflow first.
+  const double norm = reduction == 1 ? 2.0 / static_cast<double>(self.numel()) : 2.0;
+  return self.sub(target).mul(scalar(norm, self)).mul(grad);
 }
 
 Tensor split_with_sizes_backward(const std::vector<Tensor>& grads, IntArrayRef split_sizes, int64_t dim,

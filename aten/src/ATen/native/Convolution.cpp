@@ -83,14 +83,14 @@ Tensor conv2d_forward(const Tensor& input, const Tensor& weight, const std::opti
   TORCH_CHECK_NOT_IMPLEMENTED(input.scalar_type() != ScalarType::Bool || g.n == 0,
                               dilation_of(dilation) ? "\"slow_conv_dilated<>\"" : "\"slow_conv2d_cpu\"",
                               " not implemented for 'Bool'");
-  TORCH_CHECK(input.scalar_type() == weight.scalar_type(), "expected scalar type ", input.scalar_type(),
-              " but found ", weight.scalar_type());
   // Integer convolutions run as PyTorch's slow_conv2d does; its dilated
   // kernel has no integer type but int64 (an empty batch needs no kernel).
   const bool int_dilated = (g.dh != 1 || g.dw != 1) && !input.is_floating_point() &&
                            input.scalar_type() != ScalarType::Long;
   TORCH_CHECK_NOT_IMPLEMENTED(!int_dilated || g.n == 0, "\"slow_conv_dilated<>\" not implemented for '",
                               input.scalar_type(), "'");
+  TORCH_CHECK(input.scalar_type() == weight.scalar_type(), "expected scalar type ", input.scalar_type(),
+              " but found ", weight.scalar_type());
   const Tensor cols = columns(input, g);
   const Tensor w = weight.reshape({1, g.groups, g.o / g.groups, -1});
   if (g.n == 0) return at::empty({0, g.o, g.oh, g.ow}, input.scalar_type(), input.device());

@@ -1,6 +1,8 @@
 // Copying, filling and converting: copy_, fill_, clone, contiguous, to, item.
 #include <ATen/ATen.h>
 #include <ATen/ScalarOps.h>
+
+#include <cstring>
 #include <ATen/native/Copy.h>
 
 namespace at::native {
@@ -61,6 +63,14 @@ const Tensor& copy_(const Tensor& self, const Tensor& src, bool non_blocking) {
 }
 
 const Tensor& fill_(const Tensor& self, const Scalar& value) {
+  if (self.numel() == 1 && self.is_cpu()) {
+    // PyTorch's one-element fast path (scalar_fill) takes any number into
+    // float16/bfloat16 (70000 becomes inf) and checks the other dtypes.
+    check_scalar_fits_unless_reduced(value, self.scalar_type());
+    const Tensor v = scalar_tensor_of(value, self.scalar_type());
+    std::memcpy(self.data_ptr(), v.data_ptr(), self.element_size());
+    return self;
+  }
   if (self.numel() == 0) {
     check_scalar_fits(value, self.scalar_type());  // as PyTorch: int32 fill_(1e30) fails even when empty
     return self;
@@ -90,11 +100,17 @@ Tensor to(const Tensor& self, ScalarType dtype, bool non_blocking, bool copy) {
   return at::_to_copy(self, dtype, std::nullopt, non_blocking);
 }
 
-Tensor to(const Tensor& self, Device device, std::optional<ScalarType> dtype, bool non_blocking, bool copy) {
+Tensor to(const Tensor& self, std::optional<Device> device, std::optional<ScalarType> dtype, bool non_blocking,
+          bool copy) {
   const ScalarType type = dtype.value_or(self.scalar_type());
-  const bool same_device = device.type == self.device().type && (!device.has_index() || device == self.device());
+  const bool same_device = !device || (device->type == self.device().type &&
+                                       (!device->has_index() || *device == self.device()));
   if (same_device) return at::to(self, type, non_blocking, copy);
-  return at::_to_copy(self, type, device, non_blocking);
+  return at::_to_copy(self, type, *device, non_blocking);
+}
+
+Tensor to(const Tensor& self, const Tensor& other, bool non_blocking, bool copy) {
+  return self.to(other.device(), other.scalar_type(), non_blocking, copy);
 }
 
 Scalar item(const Tensor& self) {

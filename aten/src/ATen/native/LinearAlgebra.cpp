@@ -267,6 +267,12 @@ Tensor matmul(const Tensor& self, const Tensor& other) {
   }
   if (da == 2 && db == 2) return at::mm(self, other);
   if (should_fold(self, other)) return folded_matmul(self, other);
+  // 3-D @ 3-D where one batch is 1 and broadcasts: a size-1 batch that
+  // requires grad is squeezed away (its gradient is then one mm, no sum).
+  if (da == 3 && db == 3 && self.size(0) != other.size(0)) {
+    if (self.size(0) == 1 && autograd::requires_grad(self)) return at::matmul(self.squeeze(0), other);
+    if (other.size(0) == 1 && autograd::requires_grad(other)) return at::matmul(self, other.squeeze(0));
+  }
   return batched_matmul(self, other);
 }
 

@@ -307,12 +307,40 @@ void check_random_bounds(ScalarType t, int64_t from, int64_t to) {
 
 }  // namespace
 
-const Tensor& random_(const Tensor& self, int64_t from, int64_t to) {
-  TORCH_CHECK(from < to, "random_ expects 'from' to be less than 'to', but got from=", from, " >= to=", to);
-  check_random_bounds(self.scalar_type(), from, to);
-  random_stub(self.device().type, self, from, to);
+// The largest value random_ draws without a `to`: every integer up to it is
+// exact in the dtype (2^digits for floats), as in PyTorch.
+int64_t random_to_inclusive(ScalarType t) {
+  switch (t) {
+    case ScalarType::Bool: return 1;
+    case ScalarType::Byte: return 255;
+    case ScalarType::Char: return 127;
+    case ScalarType::Short: return 32767;
+    case ScalarType::Int: return INT32_MAX;
+    case ScalarType::Half: return int64_t{1} << 11;
+    case ScalarType::BFloat16: return int64_t{1} << 8;
+    case ScalarType::Float: return int64_t{1} << 24;
+    case ScalarType::Double: return int64_t{1} << 53;
+    default: return std::numeric_limits<int64_t>::max();
+  }
+}
+
+const Tensor& random_(const Tensor& self, int64_t from, std::optional<int64_t> to) {
+  if (to) {
+    TORCH_CHECK(from < *to, "random_ expects 'from' to be less than 'to', but got from=", from, " >= to=", *to);
+    check_random_bounds(self.scalar_type(), from, *to);
+    random_stub(self.device().type, self, from, *to);
+    return self;
+  }
+  const int64_t to_inc = random_to_inclusive(self.scalar_type());
+  TORCH_CHECK(!self.is_floating_point() || from < to_inc, "random_ expects 'from' casted to dtype to be less than or "
+              "equal to 'to_inc' casted to dtype, but got from=", from, " > to_inc=", to_inc);
+  check_random_bounds(self.scalar_type(), from, to_inc == std::numeric_limits<int64_t>::max() ? to_inc : to_inc + 1);
+  // int64's full range leaves out its largest value (to is exclusive).
+  random_stub(self.device().type, self, from, to_inc == std::numeric_limits<int64_t>::max() ? to_inc : to_inc + 1);
   return self;
 }
+const Tensor& random_(const Tensor& self, int64_t to) { return native::random_(self, 0, std::optional<int64_t>(to)); }
+const Tensor& random_(const Tensor& self) { return native::random_(self, 0, std::nullopt); }
 
 Tensor full_like(const Tensor& self, const Scalar& fill_value, std::optional<ScalarType> dtype,
                  std::optional<Device> device) {

@@ -386,8 +386,8 @@ std::vector<Tensor> chunk(const Tensor& self, int64_t chunks, int64_t dim) {
   TORCH_CHECK(chunks > 0, "chunk expects `chunks` to be greater than 0, got: ", chunks);
   const int64_t size = self.size(dim);
   const int64_t split_size = (size + chunks - 1) / chunks;
-  if (split_size == 0 && size == 0) {
-    return std::vector<Tensor>(chunks, self);
+  if (split_size == 0 && size == 0) {  // `chunks` empty pieces (split would give one), as PyTorch
+    return at::split_with_sizes(self, std::vector<int64_t>(chunks, 0), dim);
   }
   return at::split(self, split_size, dim);
 }
