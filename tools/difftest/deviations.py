@@ -28,11 +28,15 @@ class Deviation:
 
 
 def arguments_text(case: dict) -> str:
-    """The call's arguments as `when` sees them: `<tensor float32>, [], false, correction=3`."""
+    """The call's arguments as `when` sees them: `<tensor float32 special>, [], false, correction=3`
+    (a tensor shows its dtype and, where it is not ordinary values, its kind)."""
     def show(spec):
         if spec.get("t") == "value":
             return json.dumps(spec.get("v"))
-        return f"<{spec.get('t')} {spec['dtype']}>" if "dtype" in spec else f"<{spec.get('t')}>"
+        if "dtype" not in spec:
+            return f"<{spec.get('t')}>"
+        kind = spec.get("kind", "normal")
+        return f"<{spec['t']} {spec['dtype']}{'' if kind == 'normal' else ' ' + kind}>"
     parts = [show(a) for a in case.get("args", [])]
     parts += [f"{k}={show(v)}" for k, v in case.get("kwargs", {}).items()]
     return ", ".join(parts)

@@ -62,7 +62,7 @@ def test_deviations_can_require_the_call_arguments():
     call = {"op": "var.dim", "name": "var", "kwargs": {}}
     empty_dims = dict(call, args=[{"t": "tensor"}, {"t": "value", "v": []}, {"t": "value", "v": False}])
     some_dims = dict(call, args=[{"t": "tensor", "dtype": "float64"}, {"t": "value", "v": [0]}, {"t": "value", "v": False}])
-    empty_dims["args"][0] = {"t": "tensor", "dtype": "float64"}
-    assert deviations.arguments_text(empty_dims) == "<tensor float64>, [], false"
+    empty_dims["args"][0] = {"t": "tensor", "dtype": "float64", "kind": "special"}
+    assert deviations.arguments_text(empty_dims) == "<tensor float64 special>, [], false"
     assert known.match(empty_dims, "grad", "grad[0]: element 0: 0.04 where PyTorch has 0.4")
     assert not known.match(some_dims, "grad", "grad[0]: element 0: 0.04 where PyTorch has 0.4")

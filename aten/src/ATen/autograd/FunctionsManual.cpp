@@ -191,8 +191,15 @@ Tensor norm_backward(const Tensor& grad, const Tensor& self, const Scalar& ord, 
   if (p == 1) return self.sign().mul(g);
   if (std::isinf(p)) return evenly_distribute_backward(grad, self.abs(), result, dims, keepdim, true).mul(self.sign());
   if (p == 2) return at::where(r.eq(scalar(0, r)), scalar(0, self), self.div(r)).mul(g);
-  const Tensor scale = self.abs().pow(p - 2).mul(self);
-  return at::where(r.eq(scalar(0, r)), scalar(0, self), scale.div(r.pow(p - 1))).mul(g);
+  // PyTorch's three forms: below 1 a zero element gets 0 (|x|^(p-1) is inf
+  // there); between 1 and 2 sign(x) |x|^(p-1); above 2 x |x|^(p-2); scaled by
+  // the norm's power, 0 where the norm is 0.
+  if (p < 1) {
+    const Tensor scaled = self.sign().mul(self.abs().pow(p - 1).masked_fill(self.eq(scalar(0, self)), 0));
+    return scaled.mul(g).mul(r.pow(1 - p));
+  }
+  const Tensor scaled = p < 2 ? self.sign().mul(self.abs().pow(p - 1)) : self.mul(self.abs().pow(p - 2));
+  return scaled.mul(g.div(r.pow(p - 1)).masked_fill(r.eq(scalar(0, r)), 0));
 }
 
 Tensor evenly_distribute_backward(const Tensor& grad, const Tensor& self, const Tensor& result,
@@ -251,9 +258,14 @@ Tensor pow_self_backward(const Tensor& grad, const Tensor& self, const Tensor& e
 }
 
 Tensor pow_exponent_backward(const Tensor& grad, const Tensor& self, const Tensor& exponent, const Tensor& result) {
-  // result * log(self); 0 where self is 0 and the exponent non-negative.
+  // result * log(self); 0 where self is 0 and the exponent non-negative. A
+  // number base's log is taken in double, as PyTorch's Scalar.log() (log of
+  // 3.5e38 is finite, though 3.5e38 is not a float32).
   const Tensor s = self.to(result.scalar_type());
-  const Tensor d = result.mul(s.log());
+  const Tensor log_base = self.unsafeGetTensorImpl()->is_wrapped_number()
+                              ? wrapped_scalar_tensor(Scalar(std::log(self.item().toDouble())))
+                              : s.log();
+  const Tensor d = result.mul(log_base);
   const Tensor zero_base = s.eq(scalar(0, s)).logical_and(exponent.ge(wrapped_scalar_tensor(0)));
   return at::where(zero_base, scalar(0, result), d).mul(grad);
 }

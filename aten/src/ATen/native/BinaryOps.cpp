@@ -77,10 +77,13 @@ void check_sub(const Tensor& a, const Tensor& b, const Scalar& alpha) {
   TORCH_CHECK(!alpha.isBoolean(), "Boolean alpha only supported for Boolean results.");
 }
 
-Tensor add_impl(const Tensor& out, const Tensor& a, const Tensor& b, const Scalar& alpha, bool inplace) {
+// sub is add with -alpha, negated as an int64 wraps (-(-2**63) stays -2**63),
+// as PyTorch's sub is (its backward does not wrap: a documented deviation of PyTorch's).
+Tensor add_impl(const Tensor& out, const Tensor& a, const Tensor& b, const Scalar& alpha, bool inplace,
+                bool subtract = false) {
   auto iter = binary_iter(out, a, b, Promote::Common, inplace);
   check_alpha(iter.common_dtype(), alpha);
-  add_stub(iter.device().type, iter, alpha);
+  add_stub(iter.device().type, iter, subtract ? -alpha : alpha);
   iter.finish();
   return iter.output();
 }
@@ -102,16 +105,16 @@ const Tensor& add_out(const Tensor& out, const Tensor& self, const Tensor& other
 
 Tensor sub(const Tensor& self, const Tensor& other, const Scalar& alpha) {
   check_sub(self, other, alpha);
-  return add_impl(Tensor(), self, other, -alpha, false);
+  return add_impl(Tensor(), self, other, alpha, false, true);
 }
 const Tensor& sub_(const Tensor& self, const Tensor& other, const Scalar& alpha) {
   check_sub(self, other, alpha);
-  add_impl(self, self, other, -alpha, true);
+  add_impl(self, self, other, alpha, true, true);
   return self;
 }
 const Tensor& sub_out(const Tensor& out, const Tensor& self, const Tensor& other, const Scalar& alpha) {
   check_sub(self, other, alpha);
-  add_impl(out, self, other, -alpha, false);
+  add_impl(out, self, other, alpha, false, true);
   return out;
 }
 

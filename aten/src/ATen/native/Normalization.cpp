@@ -212,6 +212,11 @@ std::tuple<Tensor, Tensor, Tensor> native_layer_norm(const Tensor& input, IntArr
   }
   const Tensor* w = defined(weight);
   const Tensor* b = defined(bias);
+  if (l.cols == 0) {  // nothing to normalise: PyTorch's kernel leaves mean 0 and rstd NaN
+    return {at::empty(input.sizes(), input.scalar_type(), input.device()),
+            at::zeros(l.stat_shape, input.scalar_type(), input.device()),
+            at::full(l.stat_shape, std::numeric_limits<double>::quiet_NaN(), input.scalar_type(), input.device())};
+  }
   if (!is_cpu_float_or_double(input) || l.rows * l.cols == 0) {
     const Tensor mean = input.mean(IntArrayRef(l.norm_dims), /*keepdim=*/true, std::nullopt);
     const Tensor var = input.var(IntArrayRef(l.norm_dims), /*unbiased=*/false, /*keepdim=*/true);

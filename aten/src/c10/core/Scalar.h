@@ -110,9 +110,9 @@ class C10_API Scalar {
     return tag_ == Tag::Double ? ScalarType::Double
                                : (tag_ == Tag::Long ? ScalarType::Long : ScalarType::Bool);
   }
-  Scalar operator-() const {
+  Scalar operator-() const {  // an integer wraps (the minimum stays itself), as int64 arithmetic does
     if (tag_ == Tag::Double) return Scalar(-v_.d);
-    return Scalar(-v_.i);
+    return Scalar(static_cast<int64_t>(0ULL - static_cast<uint64_t>(v_.i)));
   }
 
  private:

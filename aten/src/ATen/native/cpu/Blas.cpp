@@ -23,8 +23,8 @@ blasint as_blasint(int64_t v, const char* what) {
 }
 
 template <typename T>
-void gemm_loop(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, T alpha, const T* a, int64_t lda,
-               const T* b, int64_t ldb, T beta, T* c, int64_t ldc) {
+void gemm_loop(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, c10::opmath_t<T> alpha, const T* a,
+               int64_t lda, const T* b, int64_t ldb, c10::opmath_t<T> beta, T* c, int64_t ldc) {
   using M = c10::opmath_t<T>;
   parallel_for(0, m, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(n * k, 1)), [&](int64_t lo, int64_t hi) {
     for (int64_t i = lo; i < hi; ++i) {
@@ -45,8 +45,8 @@ void gemm_loop(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, T al
 }  // namespace
 
 template <typename T>
-void gemm(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, T alpha, const T* a, int64_t lda,
-          const T* b, int64_t ldb, T beta, T* c, int64_t ldc) {
+void gemm(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, c10::opmath_t<T> alpha, const T* a,
+          int64_t lda, const T* b, int64_t ldb, c10::opmath_t<T> beta, T* c, int64_t ldc) {
   if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
     const auto ta = trans_a ? CblasTrans : CblasNoTrans;
     const auto tb = trans_b ? CblasTrans : CblasNoTrans;
@@ -63,8 +63,8 @@ void gemm(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, T alpha, 
 }
 
 #define INSTANTIATE(cpp, name, py)                                                                        \
-  template void gemm<cpp>(bool, bool, int64_t, int64_t, int64_t, cpp, const cpp*, int64_t, const cpp*, \
-                          int64_t, cpp, cpp*, int64_t);
+  template void gemm<cpp>(bool, bool, int64_t, int64_t, int64_t, c10::opmath_t<cpp>, const cpp*, int64_t, \
+                          const cpp*, int64_t, c10::opmath_t<cpp>, cpp*, int64_t);
 C10_FORALL_SCALAR_TYPES_WITH_STORAGE(INSTANTIATE)
 #undef INSTANTIATE
 

@@ -42,7 +42,8 @@ void bmm_kernel(const Tensor& out, const Tensor& a, const Tensor& b, const Scala
     const scalar_t* pa = static_cast<const scalar_t*>(A.tensor.data_ptr());
     const scalar_t* pb = static_cast<const scalar_t*>(B.tensor.data_ptr());
     scalar_t* pc = out.data_ptr<scalar_t>();
-    const scalar_t al = alpha.to<scalar_t>(), be = beta.to<scalar_t>();
+    using opmath = c10::opmath_t<scalar_t>;
+    const opmath al = alpha.to<opmath>(), be = beta.to<opmath>();
     const int64_t ldc = std::max<int64_t>(n, 1);
     auto run = [&](int64_t lo, int64_t hi) {
       for (int64_t item = lo; item < hi; ++item) {
