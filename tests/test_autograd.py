@@ -473,3 +473,10 @@ def test_a_zero_order_norm_gives_no_gradient():
     x = torch.tensor([-1.5, 0.6], requires_grad=True)
     torch.linalg.vector_norm(x, 0).backward()
     assert x.grad is None  # PyTorch's formula returns an undefined gradient, not zeros
+
+
+def test_a_zero_order_norm_with_a_dtype_gives_no_gradient():
+    # It crashed (the undefined gradient was converted back to the input's dtype).
+    x = torch.tensor([0.0, 1.0, -2.0], requires_grad=True)
+    torch.linalg.vector_norm(x.expand(3, 3), 0, dtype=torch.float64).backward()
+    assert x.grad is None

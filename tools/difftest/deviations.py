@@ -33,6 +33,8 @@ def arguments_text(case: dict) -> str:
     def show(spec):
         if spec.get("t") == "value":
             return json.dumps(spec.get("v"))
+        if spec.get("t") in ("dtype", "device"):
+            return json.dumps(spec.get("v"))
         if "dtype" not in spec:
             return f"<{spec.get('t')}>"
         kind = spec.get("kind", "normal")

@@ -48,7 +48,12 @@ class TORCH_API Tensor {
   bool is_contiguous() const { return impl_->is_contiguous(); }
   ScalarType scalar_type() const { return impl_->dtype(); }
   bool is_floating_point() const { return c10::isFloatingType(scalar_type()); }
-  Device device() const { return impl_->device(); }
+  Device device() const {
+    // The first thing each op asks of its tensors: an undefined one is an
+    // error here, as in PyTorch, not a null dereference in a kernel.
+    TORCH_CHECK(impl_, "Expected a proper Tensor but got an undefined Tensor");
+    return impl_->device();
+  }
   bool is_cpu() const { return device().is_cpu(); }
   bool is_cuda() const { return device().is_cuda(); }
   int64_t element_size() const { return static_cast<int64_t>(impl_->itemsize()); }
@@ -80,7 +85,7 @@ inline Device first_device(TensorList tensors) {
 inline Device dispatch_device(std::initializer_list<const Tensor*> tensors) {
   const Tensor* first = nullptr;
   for (const Tensor* t : tensors) {
-    if (!t->defined()) continue;
+    TORCH_CHECK(t->defined(), "Expected a proper Tensor but got an undefined Tensor");
     if (first == nullptr) first = t;
     if (t->dim() != 0 || !t->is_cpu()) return t->device();
   }

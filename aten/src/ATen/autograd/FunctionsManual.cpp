@@ -182,12 +182,12 @@ Tensor std_backward(const Tensor& result, const Tensor& grad, const Tensor& self
 Tensor norm_backward(const Tensor& grad, const Tensor& self, const Scalar& ord, const Tensor& result,
                      OptionalIntArrayRef dims, bool keepdim) {
   const double p = ord.toDouble();
+  if (p == 0) return Tensor();  // as PyTorch: no gradient at all (.grad stays None), not zeros
   if (grad.scalar_type() != self.scalar_type()) {  // dtype=: the gradient comes back in self's dtype
     return norm_backward(grad, self.to(grad.scalar_type()), ord, result, dims, keepdim).to(self.scalar_type());
   }
   const Tensor g = unsqueeze_reduced(grad, self.sizes(), dims, keepdim);
   const Tensor r = unsqueeze_reduced(result, self.sizes(), dims, keepdim);
-  if (p == 0) return Tensor();  // as PyTorch: no gradient at all (.grad stays None), not zeros
   if (p == 1) return self.sign().mul(g);
   if (std::isinf(p)) return evenly_distribute_backward(grad, self.abs(), result, dims, keepdim, true).mul(self.sign());
   if (p == 2) return at::where(r.eq(scalar(0, r)), scalar(0, self), self.div(r)).mul(g);

@@ -346,7 +346,9 @@ Tensor clamp_impl(const Tensor& out, const Tensor& self, const std::optional<Ten
   state.update(self);
   if (has_min) state.update(*min);
   if (has_max) state.update(*max);
-  const ScalarType dtype = inplace ? self.scalar_type() : state.result();
+  // In place too, clamp computes in the promoted dtype and casts into self
+  // (int32 clamp_ with an int64 bound of 2**63 - 1 writes -1, as in PyTorch).
+  const ScalarType dtype = state.result();
   // clamp(self, number, number, out=): the out tensor must have the result's dtype.
   TORCH_CHECK(inplace || !out.defined() || scalars.size() == 0 || out.scalar_type() == dtype, "Found dtype ",
               out.scalar_type(), " but expected ", dtype);

@@ -71,17 +71,17 @@ Tensor nll_loss(const Tensor& self, const Tensor& target, const std::optional<Te
               target.dim(), "-D");
   TORCH_CHECK(!batched || self.size(0) == target.size(0), "Expected input batch_size (", self.size(0),
               ") to match target batch_size (", target.size(0), ").");
-  TORCH_CHECK_NOT_IMPLEMENTED(self.is_floating_point(), "\"nll_loss_out_frame\" not implemented for '",
-                              self.scalar_type(), "'");
   const int64_t classes = self.size(-1);
-  const Tensor input2d = batched ? self : self.unsqueeze(0);
-  const Tensor target1d = (batched ? target : target.reshape({1})).to(ScalarType::Long);
   const bool has_weight = weight && weight->defined();
-  TORCH_CHECK(!has_weight || weight->scalar_type() == self.scalar_type(), "expected scalar type ",
-              self.scalar_type(), " but found ", weight->scalar_type());
   TORCH_CHECK(!has_weight || (weight->dim() == 1 && weight->numel() == classes),
               "weight tensor should be defined either for all ", classes,
               " classes or no classes but got weight tensor of shape: ", weight->sizes());
+  TORCH_CHECK_NOT_IMPLEMENTED(self.is_floating_point(), "\"nll_loss_out_frame\" not implemented for '",
+                              self.scalar_type(), "'");
+  const Tensor input2d = batched ? self : self.unsqueeze(0);
+  const Tensor target1d = (batched ? target : target.reshape({1})).to(ScalarType::Long);
+  TORCH_CHECK(!has_weight || weight->scalar_type() == self.scalar_type(), "expected scalar type ",
+              self.scalar_type(), " but found ", weight->scalar_type());
   if (self.is_cpu() && (self.scalar_type() == ScalarType::Float || self.scalar_type() == ScalarType::Double) &&
       (!has_weight || weight->is_cpu())) {
     const Tensor w = has_weight ? weight->contiguous() : Tensor();

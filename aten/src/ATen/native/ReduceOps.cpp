@@ -231,6 +231,16 @@ namespace {
 Tensor var_or_std(const Tensor& self, OptionalIntArrayRef dim, const std::optional<Scalar>& correction, bool keepdim,
                   bool sqrt) {
   TORCH_CHECK(self.is_floating_point(), "std and var only support floating point and complex dtypes");
+  if (dim && self.dim() > 0) {
+    // var/std check their dims one at a time (a repeat before a later dim out
+    // of range), where the other reductions check every range first.
+    std::vector<bool> seen(self.dim(), false);
+    for (int64_t d : *dim) {
+      const int64_t w = c10::maybe_wrap_dim(d, self.dim());
+      TORCH_CHECK(!seen[w], "dim ", w, " appears multiple times in the list of dims");
+      seen[w] = true;
+    }
+  }
   ReduceParams params{ReduceOp::Var};
   params.correction = correction ? correction->toDouble() : 1.0;
   params.sqrt = sqrt;

@@ -174,7 +174,10 @@ double norm_of(const T* x, int64_t n, double p) {
 template <typename T>
 double var_of(const T* x, int64_t n, double correction, bool sqrt) {
   if (n == 0) return std::numeric_limits<double>::quiet_NaN();  // whatever the correction, as PyTorch
-  const double mean = sum_in_double(x, n, [](double v) { return v; }) / static_cast<double>(n);
+  double mean = sum_in_double(x, n, [](double v) { return v; }) / static_cast<double>(n);
+  // The corrected two-pass mean: the rounding left in the first pass is added
+  // back, so equal values have exactly their value as mean and a variance of 0.
+  mean += sum_in_double(x, n, [mean](double v) { return v - mean; }) / static_cast<double>(n);
   const double m2 = sum_in_double(x, n, [mean](double v) { return (v - mean) * (v - mean); });
   return var_finish(m2, static_cast<double>(n), correction, sqrt);
 }
