@@ -271,6 +271,9 @@ GRADCHECKED_HERE = {
     "_index_put_rows_": (_index_put_case, (_f64(3, 4), _f64(2, 3), _f64(3, 4))),
     "_lstm_cell": (lambda g, c: torch._lstm_cell(g, c)[0] + torch._lstm_cell(g, c)[1].sum(), (_f64(2, 8), _f64(2, 2))),
     "_to_copy": (lambda x: x.to(torch.float64, copy=True), (_f64(3),)),
+    # Behind conv1d/conv2d, unbatched inputs included (a batch of one around it).
+    "_convolution_batched": (lambda x, w, b: torch.conv1d(x, w, b, 1, 1).sum() + torch.conv2d(x.unsqueeze(1), w.unsqueeze(2), b).sum(),
+                             (_f64(2, 5), _f64(3, 2, 2), _f64(3))),
     "as_strided": (lambda x: x.as_strided((2, 2), (1, 2), 1), (_f64(6),)),
     "clone": (lambda x: x.clone(), (_f64(2, 3),)),
     "copy_": (lambda x: torch.zeros(2, 3, dtype=torch.float64).copy_(x), (_f64(2, 3),)),

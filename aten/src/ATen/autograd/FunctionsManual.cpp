@@ -542,6 +542,18 @@ Tensor conv2d_weight_backward(const Tensor& grad, const Tensor& input, const Ten
   return native::conv2d_backward_weight(grad, input, weight, stride, padding, dilation, groups);
 }
 
+Tensor convolution_input_backward(const Tensor& grad, const Tensor& input, const Tensor& weight, IntArrayRef stride,
+                                  IntArrayRef padding, IntArrayRef dilation, int64_t groups) {
+  return weight.dim() == 3 ? conv1d_input_backward(grad, input, weight, stride, padding, dilation, groups)
+                           : conv2d_input_backward(grad, input, weight, stride, padding, dilation, groups);
+}
+
+Tensor convolution_weight_backward(const Tensor& grad, const Tensor& input, const Tensor& weight, IntArrayRef stride,
+                                   IntArrayRef padding, IntArrayRef dilation, int64_t groups) {
+  return weight.dim() == 3 ? conv1d_weight_backward(grad, input, weight, stride, padding, dilation, groups)
+                           : conv2d_weight_backward(grad, input, weight, stride, padding, dilation, groups);
+}
+
 Tensor conv_bias_backward(const Tensor& grad, int64_t spatial_dims) {
   const int64_t channel = grad.dim() - spatial_dims - 1;
   std::vector<int64_t> dims;
@@ -555,7 +567,7 @@ Tensor max_pool2d_backward(const Tensor& grad, IntArrayRef self_sizes, const Ten
   std::vector<int64_t> flat(self_sizes.begin(), self_sizes.end() - 2);
   flat.push_back(plane);
   std::vector<int64_t> out_flat(grad.sizes().begin(), grad.sizes().end() - 2);
-  out_flat.push_back(-1);
+  out_flat.push_back(grad.size(-1) * grad.size(-2));  // not -1: a batch of 0 makes it ambiguous
   Tensor out = at::zeros(flat, grad.scalar_type(), grad.device());
   out.scatter_add_(-1, indices.reshape(out_flat), grad.reshape(out_flat));
   return out.view(self_sizes);

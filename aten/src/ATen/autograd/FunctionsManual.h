@@ -100,6 +100,11 @@ Tensor conv2d_input_backward(const Tensor& grad, const Tensor& input, const Tens
 Tensor conv2d_weight_backward(const Tensor& grad, const Tensor& input, const Tensor& weight, IntArrayRef stride,
                               IntArrayRef padding, IntArrayRef dilation, int64_t groups);
 Tensor conv_bias_backward(const Tensor& grad, int64_t spatial_dims);
+// _convolution_batched: conv1d's or conv2d's gradients by the weight's dims.
+Tensor convolution_input_backward(const Tensor& grad, const Tensor& input, const Tensor& weight, IntArrayRef stride,
+                                  IntArrayRef padding, IntArrayRef dilation, int64_t groups);
+Tensor convolution_weight_backward(const Tensor& grad, const Tensor& input, const Tensor& weight, IntArrayRef stride,
+                                   IntArrayRef padding, IntArrayRef dilation, int64_t groups);
 // max_pool2d: each output's gradient goes to the input element it took.
 Tensor max_pool2d_backward(const Tensor& grad, IntArrayRef self_sizes, const Tensor& indices);
 

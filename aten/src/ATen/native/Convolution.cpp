@@ -145,12 +145,26 @@ struct As2d {
 
 }  // namespace
 
-Tensor conv2d(const Tensor& input, const Tensor& weight, const std::optional<Tensor>& bias, IntArrayRef stride,
-              IntArrayRef padding, IntArrayRef dilation, int64_t groups) {
-  if (input.dim() == 3) {  // unbatched
-    return conv2d_forward(input.unsqueeze(0), weight, bias, stride, padding, dilation, groups).squeeze(0);
+// A batched input; a 3-D weight is a conv1d, run as conv2d over a height of 1.
+Tensor _convolution_batched(const Tensor& input, const Tensor& weight, const std::optional<Tensor>& bias,
+                            IntArrayRef stride, IntArrayRef padding, IntArrayRef dilation, int64_t groups) {
+  if (weight.dim() == 3) {
+    const As2d a(stride, padding, dilation);
+    return conv2d_forward(input.unsqueeze(2), weight.unsqueeze(2), bias, a.stride, a.padding, a.dilation, groups)
+        .squeeze(2);
   }
   return conv2d_forward(input, weight, bias, stride, padding, dilation, groups);
+}
+
+Tensor conv2d(const Tensor& input, const Tensor& weight, const std::optional<Tensor>& bias, IntArrayRef stride,
+              IntArrayRef padding, IntArrayRef dilation, int64_t groups) {
+  TORCH_CHECK(input.dim() == 3 || input.dim() == 4, "Expected 3D (unbatched) or 4D (batched) input to conv2d, but got "
+              "input of size: ", input.sizes());
+  TORCH_CHECK(weight.dim() == 4, "weight should have 4 dimensions");
+  const bool batched = input.dim() == 4;  // else a batch of one, squeezed after (PyTorch's batchify)
+  const Tensor out = at::_convolution_batched(batched ? input : input.unsqueeze(0), weight, bias, stride, padding,
+                                              dilation, groups);
+  return batched ? out : out.squeeze(0);
 }
 
 Tensor conv1d(const Tensor& input, const Tensor& weight, const std::optional<Tensor>& bias, IntArrayRef stride,
@@ -159,9 +173,8 @@ Tensor conv1d(const Tensor& input, const Tensor& weight, const std::optional<Ten
               "input of size: ", input.sizes());
   TORCH_CHECK(weight.dim() == 3, "weight should have 3 dimensions");
   const bool batched = input.dim() == 3;
-  const Tensor x = (batched ? input : input.unsqueeze(0)).unsqueeze(2);
-  const As2d a(stride, padding, dilation);
-  const Tensor out = conv2d_forward(x, weight.unsqueeze(2), bias, a.stride, a.padding, a.dilation, groups).squeeze(2);
+  const Tensor out = at::_convolution_batched(batched ? input : input.unsqueeze(0), weight, bias, stride, padding,
+                                              dilation, groups);
   return batched ? out : out.squeeze(0);
 }
 
