@@ -5,6 +5,7 @@
 
 #include <ATen/ATen.h>
 #include <ATen/detail/CUDAHooks.h>
+#include <c10/core/CPUBlockCache.h>
 
 #include "csrc/Exceptions.h"
 #include "csrc/python_device.h"
@@ -163,6 +164,17 @@ PyObject* live_objects(PyObject*, PyObject*) {
                        static_cast<long long>(c10::cpu_allocator_live_blocks()));
 }
 
+// (blocks, bytes) the CPU allocator keeps for reuse, and emptying that cache.
+PyObject* cpu_cache_info(PyObject*, PyObject*) {
+  const auto stats = c10::cpu_block_cache::stats();
+  return Py_BuildValue("(LL)", static_cast<long long>(stats.blocks), static_cast<long long>(stats.bytes));
+}
+
+PyObject* cpu_empty_cache(PyObject*, PyObject*) {
+  c10::cpu_block_cache::empty();
+  Py_RETURN_NONE;
+}
+
 PyObject* cuda_manual_seed(PyObject*, PyObject* seed) {
   HANDLE_TH_ERRORS
   cuda().manual_seed(unpack_seed(seed));
@@ -201,6 +213,8 @@ PyMethodDef module_methods[] = {
     {"_cuda_device_name", cuda_device_name, METH_O, nullptr},
     {"_cuda_memory_allocated", cuda_memory_allocated, METH_O, nullptr},
     {"_live_objects", live_objects, METH_NOARGS, nullptr},
+    {"_cpu_cache_info", cpu_cache_info, METH_NOARGS, nullptr},
+    {"_cpu_empty_cache", cpu_empty_cache, METH_NOARGS, nullptr},
     {"_cuda_manual_seed", cuda_manual_seed, METH_O, nullptr},
     {"_cuda_arch_list", cuda_arch_list, METH_NOARGS, "TORCH_CUDA_ARCH_LIST of libtorch_cuda, space-separated (\"\" without CUDA)."},
     {"_cuda_empty_cache", cuda_empty_cache, METH_NOARGS, nullptr},

@@ -1,4 +1,5 @@
 #include <c10/core/Allocator.h>
+#include <c10/core/CPUBlockCache.h>
 #include <c10/util/Exception.h>
 
 #include <atomic>
@@ -15,25 +16,54 @@ void free_cpu_block(void* p) {
   std::free(p);
 }
 
+// A cacheable block's deleter context: where it is and its (page-rounded) size.
+struct CachedBlock {
+  void* ptr;
+  size_t size;
+};
+
+void return_cached_block(void* ctx) {
+  auto* block = static_cast<CachedBlock*>(ctx);
+  live_cpu_blocks.fetch_sub(1, std::memory_order_relaxed);
+  cpu_block_cache::give(block->ptr, block->size);
+  delete block;
+}
+
+void* allocate_block(size_t nbytes) {
+  // Large blocks start on a 2 MiB boundary and ask for transparent huge
+  // pages: far fewer page faults when a big result is first written (numpy
+  // does the same). Not for blocks of gigabytes: there the kernel's
+  // compaction to find that many huge pages costs more than it saves.
+  constexpr size_t kHugePage = 2u << 20;
+  const bool huge = nbytes >= 4 * kHugePage && nbytes <= (size_t{256} << 20);
+  void* p = nullptr;
+  int rc = posix_memalign(&p, huge ? kHugePage : kCPUAlignment, nbytes);
+  if (rc != 0 || p == nullptr) {  // what the cache holds may be what is missing
+    cpu_block_cache::empty();
+    rc = posix_memalign(&p, huge ? kHugePage : kCPUAlignment, nbytes);
+  }
+  TORCH_CHECK(rc == 0 && p != nullptr, "DefaultCPUAllocator: not enough memory: you tried to allocate ", nbytes,
+              " bytes.");
+#ifdef MADV_HUGEPAGE
+  if (huge) madvise(p, nbytes, MADV_HUGEPAGE);
+#endif
+  return p;
+}
+
 class CPUAllocator final : public Allocator {
  public:
   DataPtr allocate(size_t nbytes) const override {
     if (nbytes == 0) return DataPtr(nullptr, nullptr, nullptr, Device(DeviceType::CPU));
-    // Large blocks start on a 2 MiB boundary and ask for transparent huge
-    // pages: far fewer page faults when a big result is first written (numpy
-    // does the same). Not for blocks of gigabytes: there the kernel's
-    // compaction to find that many huge pages costs more than it saves.
-    constexpr size_t kHugePage = 2u << 20;
-    const bool huge = nbytes >= 4 * kHugePage && nbytes <= (size_t{256} << 20);
-    void* p = nullptr;
-    const int rc = posix_memalign(&p, huge ? kHugePage : kCPUAlignment, nbytes);
-    TORCH_CHECK(rc == 0 && p != nullptr, "DefaultCPUAllocator: not enough memory: you tried to allocate ",
-                nbytes, " bytes.");
-#ifdef MADV_HUGEPAGE
-    if (huge) madvise(p, nbytes, MADV_HUGEPAGE);
-#endif
+    const size_t cached = cpu_block_cache::cached_size(nbytes);
+    if (cached == 0) {
+      void* p = allocate_block(nbytes);
+      live_cpu_blocks.fetch_add(1, std::memory_order_relaxed);
+      return DataPtr(p, p, &free_cpu_block, Device(DeviceType::CPU));
+    }
+    void* p = cpu_block_cache::take(cached);
+    if (p == nullptr) p = allocate_block(cached);
     live_cpu_blocks.fetch_add(1, std::memory_order_relaxed);
-    return DataPtr(p, p, &free_cpu_block, Device(DeviceType::CPU));
+    return DataPtr(p, new CachedBlock{p, cached}, &return_cached_block, Device(DeviceType::CPU));
   }
 };
 
