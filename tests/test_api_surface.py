@@ -30,6 +30,7 @@ def test_generator_streams_are_independent_and_repeatable():
     lambda g: torch.randperm(6, generator=g), lambda g: torch.multinomial(torch.ones(5), 3, generator=g),
     lambda g: torch.empty(3).uniform_(generator=g), lambda g: torch.empty(3).normal_(generator=g),
     lambda g: torch.bernoulli(torch.full((4,), 0.5), generator=g),
+    lambda g: torch.empty(64).bernoulli_(0.3, generator=g), lambda g: torch.bernoulli(torch.ones(8), 0.5, generator=g),
     lambda g: torch.normal(torch.zeros(3), 1.0, generator=g),
 ])
 def test_random_functions_take_a_generator(draw):
@@ -312,6 +313,49 @@ def test_layer_argument_errors():
         nn.functional.dropout2d(torch.ones(1, 2, 2, 2), 1.5)
 
 
+def test_bernoulli_with_a_number():
+    """bernoulli_(p): one draw seeds a counter-based stream, so the mask is the
+    same for any number of threads, and its frequency is p."""
+    torch.manual_seed(5)
+    big = torch.empty(1_000_000).bernoulli_(0.3)
+    assert abs(big.mean().item() - 0.3) < 0.002 and bool(((big == 0) | (big == 1)).all())
+    threads = torch.get_num_threads()
+    try:
+        torch.set_num_threads(1)
+        torch.manual_seed(5)
+        assert torch.equal(torch.empty(1_000_000).bernoulli_(0.3), big)
+    finally:
+        torch.set_num_threads(threads)
+    assert torch.rand(1).item() != torch.rand(1).item()  # the generator moved on
+    for dtype in (torch.float16, torch.bfloat16, torch.float64, torch.int64, torch.uint8, torch.bool):
+        drawn = torch.empty(1000, dtype=dtype).bernoulli_(0.5)
+        assert drawn.dtype == dtype and 400 < int(drawn.to(torch.int64).sum()) < 600
+    assert torch.equal(torch.empty(5).bernoulli_(1.0), torch.ones(5))
+    assert torch.equal(torch.empty(5).bernoulli_(0.0), torch.zeros(5))
+    strided = torch.zeros(6, 4).t()
+    strided.bernoulli_(0.5)  # not contiguous: drawn contiguous and copied in
+    assert 4 < int(strided.sum()) < 20
+    for bad in (1.5, -0.1, float("nan")):
+        with pytest.raises(RuntimeError, match=r"bernoulli_ expects p to be in \[0, 1\]"):
+            torch.empty(3).bernoulli_(bad)
+
+
+def test_dropout_scales_what_it_keeps_as_pytorch():
+    # PyTorch's CPU dropout: bernoulli_(1 - p), div_(1 - p), then input * noise (MulBackward0).
+    x = torch.ones(200_000, requires_grad=True)
+    out = nn.functional.dropout(x, 0.25)
+    kept = out != 0
+    assert out.grad_fn.name() == "MulBackward0"
+    assert abs(kept.float().mean().item() - 0.75) < 0.01
+    assert torch.equal(out[kept], torch.full((int(kept.sum()),), 1 / torch.tensor(0.75).item()))
+    out.sum().backward()
+    assert torch.equal(x.grad, out.detach())
+    assert torch.equal(nn.functional.dropout(x, 1.0), torch.zeros(200_000))
+    assert nn.functional.dropout(x, 0.0) is x
+    y = torch.ones(1000)
+    assert nn.functional.dropout(y, 0.5, inplace=True) is y and 300 < int((y == 0).sum()) < 700
+
+
 def test_clip_grad_and_dropout2d():
     p = nn.Parameter(torch.tensor([3.0, 4.0]))
     p.grad = torch.tensor([3.0, 4.0])
@@ -408,8 +452,14 @@ def test_lstm_sequence_other_paths():
     lstm = nn.LSTM(2, 3)
     x = torch.randn(4, 2, 2)
     out, (h, c) = lstm(x)
+    out.sum().backward()
+    float_grads = [p.grad.clone() for p in lstm.parameters()]
     out_b, (h_b, c_b) = lstm.bfloat16()(x.bfloat16())
     assert out_b.dtype == torch.bfloat16 and torch.allclose(out_b.float(), out, atol=3e-2)
+    lstm.zero_grad()
+    out_b.float().sum().backward()  # the composite backward, from the stored activated gates
+    for p, g in zip(lstm.parameters(), float_grads):
+        assert torch.allclose(p.grad.float(), g, atol=0.1, rtol=0.05)
     empty, (h_e, c_e) = lstm.float()(torch.zeros(0, 2, 2))
     assert empty.shape == (0, 2, 3) and torch.equal(h_e, torch.zeros(1, 2, 3))
     with pytest.raises(RuntimeError, match="sizes do not match"):

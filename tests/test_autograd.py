@@ -267,7 +267,23 @@ def _index_put_case(x, v, u):
     return torch.cat([y.reshape(-1), w.reshape(-1)])
 
 
+def _seeded_fill(fill):
+    """(x * 2) refilled by a random in-place op, plus x: the fill's formula
+    must give no gradient through x * 2. Seeded, so that gradcheck's repeated
+    evaluations draw the same numbers."""
+    def fn(x):
+        torch.manual_seed(0)
+        return fill(x * 2) + x
+    return fn
+
+
 GRADCHECKED_HERE = {
+    "uniform_": (_seeded_fill(lambda y: y.uniform_()), (_f64(3),)),
+    "normal_": (_seeded_fill(lambda y: y.normal_()), (_f64(3),)),
+    # Its three overloads; random_()'s values reach 2^53, hence the remainder.
+    "random_": (lambda x: _seeded_fill(lambda y: y.random_(5))(x) + _seeded_fill(lambda y: y.random_(1, 4))(x) +
+                _seeded_fill(lambda y: y.random_().remainder(7))(x), (_f64(3),)),
+    "bernoulli_": (_seeded_fill(lambda y: y.bernoulli_(0.5)), (_f64(3),)),
     "_index_put_rows_": (_index_put_case, (_f64(3, 4), _f64(2, 3), _f64(3, 4))),
     "_lstm_cell": (lambda g, c: torch._lstm_cell(g, c)[0] + torch._lstm_cell(g, c)[1].sum(), (_f64(2, 8), _f64(2, 2))),
     "_to_copy": (lambda x: x.to(torch.float64, copy=True), (_f64(3),)),

@@ -132,6 +132,7 @@ EXEMPT = {
     "randperm": "random: test_api_surface.py",
     "multinomial": "random: test_api_surface.py",
     "normal_": "random, in place: test_api_surface.py",
+    "bernoulli_": "random, in place: test_api_surface.py",
     "uniform_": "random, in place: test_api_surface.py",
     "random_": "random, in place: test_api_surface.py",
     "as_strided": "a view by explicit strides: test_shape_ops.py",

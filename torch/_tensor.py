@@ -282,9 +282,11 @@ class Tensor(_base):
         return memo[id(self)]
 
     def bernoulli_(self, p=0.5, *, generator=None):
-        draw = torch.bernoulli(torch.full_like(self, p, dtype=torch.float32) if not isinstance(p, torch.Tensor)
-                               else p.to(torch.float32).expand(self.shape), generator=generator)
-        return self.copy_(draw)
+        if isinstance(p, torch.Tensor):
+            return self.copy_(torch.bernoulli(p.to(torch.float32).expand(self.shape), generator=generator))
+        if generator is None:
+            return _C.TensorBase.bernoulli_(self, p)
+        return torch.random.with_generator(_C.TensorBase.bernoulli_)(self, p, generator=generator)
 
     def bernoulli(self, p=None, *, generator=None):
         return torch.bernoulli(self, p, generator=generator)

@@ -95,7 +95,9 @@ def as_tensor(data, dtype=None, device=None):
 
 def bernoulli(input, p=None):
     """1 with probability `input` (or p), else 0, in input's dtype."""
-    prob = input if p is None else torch.full_like(input, p)
+    if p is not None:
+        return torch.empty_like(input).bernoulli_(p)
+    prob = input
     if bool(((prob < 0) | (prob > 1)).any()):
         raise RuntimeError("Expected p_in >= 0 && p_in <= 1 to be true, but got false.")
     return (torch.rand_like(input, dtype=torch.float64 if input.dtype == torch.float64 else torch.float32)

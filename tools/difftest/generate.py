@@ -28,7 +28,7 @@ FLOATS = ["float32", "float64", "float16", "bfloat16"]
 # Results that depend on a generator or on uninitialised memory: only their
 # dtype and shape (or the error) are compared.
 NONDETERMINISTIC = {"empty", "empty_like", "rand", "randn", "randint", "randperm", "random_", "uniform_", "normal_",
-                    "rand_like", "randn_like", "randint_like", "resize_", "multinomial"}
+                    "bernoulli_", "rand_like", "randn_like", "randint_like", "resize_", "multinomial"}
 # Ops whose operands are matrices: their shapes are drawn together.
 LINALG = {"mm", "bmm", "addmm", "matmul", "dot", "outer", "linear"}
 SCALARS = [0, 1, 2, -1, 3, -3, 0.5, -1.5, 2.5, 1e-3, True, False, 7, 100]

@@ -78,37 +78,44 @@ def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
     return input.clamp_(min_val, max_val) if inplace else input.clamp(min_val, max_val)
 
 
+def _scaled_noise(like, p):
+    """Dropout's factor: 1 / (1 - p) with probability 1 - p, else 0, as PyTorch's
+    CPU dropout makes it (bernoulli_ then div_, so a MulBackward0 follows)."""
+    return like.bernoulli_(1 - p).div_(1 - p)
+
+
 def dropout(input, p=0.5, training=True, inplace=False):
     if p < 0.0 or p > 1.0:
         raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
-    if not training or p == 0.0:
+    if not training or p == 0.0 or input.numel() == 0:
         return input
-    if p == 1.0:
-        return input * 0.0
-    keep = torch.rand_like(input) >= p
-    return input * keep * (1.0 / (1.0 - p))
+    noise = torch.zeros((), dtype=input.dtype, device=input.device) if p == 1.0 else \
+        _scaled_noise(torch.empty_like(input), p)
+    return input.mul_(noise) if inplace else input * noise
 
 
-def _feature_dropout(input, p, training, batched_dim, name):
+def _feature_dropout(input, p, training, batched_dim, name, inplace=False):
     if p < 0.0 or p > 1.0:
         raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
     if input.dim() not in (batched_dim - 1, batched_dim):
         raise RuntimeError(f"{name}: Expected {batched_dim - 1}D or {batched_dim}D input, but received a "
                            f"{input.dim()}D input")
-    if not training or p == 0.0:
+    if not training or p == 0.0 or input.numel() == 0:
         return input
     # One draw per channel: every element of a feature map is kept or dropped together.
     lead = 2 if input.dim() == batched_dim else 1
-    mask = torch.rand(tuple(input.shape[:lead]) + (1,) * (input.dim() - lead), device=input.device) >= p
-    return input * mask * (0.0 if p == 1.0 else 1.0 / (1.0 - p))
+    shape = tuple(input.shape[:lead]) + (1,) * (input.dim() - lead)
+    noise = torch.zeros((), dtype=input.dtype, device=input.device) if p == 1.0 else \
+        _scaled_noise(torch.empty(shape, dtype=input.dtype, device=input.device), p)
+    return input.mul_(noise) if inplace else input * noise
 
 
 def dropout1d(input, p=0.5, training=True, inplace=False):
-    return _feature_dropout(input, p, training, 3, "dropout1d")
+    return _feature_dropout(input, p, training, 3, "dropout1d", inplace)
 
 
 def dropout2d(input, p=0.5, training=True, inplace=False):
-    return _feature_dropout(input, p, training, 4, "dropout2d")
+    return _feature_dropout(input, p, training, 4, "dropout2d", inplace)
 
 
 @lower_precision

@@ -12,6 +12,7 @@ namespace at::native {
 DEFINE_DISPATCH(uniform_stub);
 DEFINE_DISPATCH(normal_stub);
 DEFINE_DISPATCH(random_stub);
+DEFINE_DISPATCH(bernoulli_scalar_stub);
 DEFINE_DISPATCH(arange_stub);
 
 // Draws with the CPU generator: with replacement by inverting the row's

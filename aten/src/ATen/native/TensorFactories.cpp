@@ -185,6 +185,18 @@ const Tensor& uniform_(const Tensor& self, double from, double to) {
   return self;
 }
 
+const Tensor& bernoulli_scalar_(const Tensor& self, double p) {
+  TORCH_CHECK(p >= 0 && p <= 1, "bernoulli_ expects p to be in [0, 1], but got p=", p);
+  if (self.numel() == 0) return self;
+  if (self.device().type == DeviceType::CPU) {
+    bernoulli_scalar_stub(DeviceType::CPU, self, p);
+  } else {
+    const Tensor u = at::empty(self.sizes(), ScalarType::Float, self.device()).uniform_(0, 1);
+    self.copy_(u.lt(scalar_tensor(p, ScalarType::Float, self.device())));
+  }
+  return self;
+}
+
 const Tensor& normal_(const Tensor& self, double mean, double std) {
   TORCH_CHECK(std >= 0.0, "normal expects std >= 0.0, but found std ", std);
   // An empty tensor returns before PyTorch's kernel would refuse its dtype.

@@ -1,5 +1,6 @@
-// Filling tensors from the default CPU generator, in element order, so a
-// seed gives the same values whatever the number of threads.
+// Filling tensors from the default CPU generator so that a seed gives the
+// same values whatever the number of threads: in element order, or (the
+// bernoulli_ masks) from one draw that seeds a counter-based stream.
 #include <ATen/ATen.h>
 #include <ATen/Dispatch.h>
 #include <ATen/Parallel.h>
@@ -62,6 +63,43 @@ void normal_kernel(const Tensor& self, double mean, double std) {
   });
 }
 
+// splitmix64's output for state `x`: a 64-bit mix whose values at
+// consecutive multiples of the golden gamma form a stream that passes
+// BigCrush, so any element's bits are computed from its index alone.
+inline uint64_t splitmix64(uint64_t x) {
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+  return x ^ (x >> 31);
+}
+
+// One draw from the generator seeds a counter-based stream: the mask is the
+// same whatever the number of threads, and the threads share the work
+// (dropout masks are the bulk of a small model's random numbers).
+void bernoulli_scalar_kernel(const Tensor& self, double p) {
+  uint64_t seed;
+  {
+    auto& gen = default_cpu_generator();
+    std::lock_guard<std::mutex> lock(gen.mutex());
+    seed = gen.random64();
+  }
+  // An element is 1 when its 32 random bits are below p * 2^32.
+  const uint64_t threshold = p >= 1 ? (uint64_t{1} << 32) : static_cast<uint64_t>(p * 0x1p32);
+  fill_contiguous(self, [&](const Tensor& t) {
+    AT_DISPATCH_ALL_TYPES_AND_BOOL(t.scalar_type(), "bernoulli_scalar_cpu_", [&] {
+      scalar_t* out = static_cast<scalar_t*>(t.data_ptr());
+      const int64_t n = t.numel(), pairs = (n + 1) / 2;
+      constexpr uint64_t kGamma = 0x9e3779b97f4a7c15ULL;
+      parallel_for(0, pairs, 4096, [&](int64_t lo, int64_t hi) {
+        for (int64_t k = lo; k < hi; ++k) {
+          const uint64_t bits = splitmix64(seed + static_cast<uint64_t>(k + 1) * kGamma);
+          out[2 * k] = (bits & 0xffffffffULL) < threshold ? scalar_t(1) : scalar_t(0);
+          if (2 * k + 1 < n) out[2 * k + 1] = (bits >> 32) < threshold ? scalar_t(1) : scalar_t(0);
+        }
+      });
+    });
+  });
+}
+
 void random_kernel(const Tensor& self, int64_t from, int64_t to) {
   fill_contiguous(self, [&](const Tensor& t) {
     AT_DISPATCH_ALL_TYPES_AND_BOOL(t.scalar_type(), "random_", [&] {
@@ -114,5 +152,6 @@ REGISTER_CPU_DISPATCH(uniform_stub, &uniform_kernel);
 REGISTER_CPU_DISPATCH(normal_stub, &normal_kernel);
 REGISTER_CPU_DISPATCH(arange_stub, &arange_kernel);
 REGISTER_CPU_DISPATCH(random_stub, &random_kernel);
+REGISTER_CPU_DISPATCH(bernoulli_scalar_stub, &bernoulli_scalar_kernel);
 
 }  // namespace at::native
