@@ -5,6 +5,7 @@
 #include <ATen/native/BinaryFunctors.h>
 #include <ATen/native/BinaryOps.h>
 #include <ATen/native/cpu/Loops.h>
+#include <ATen/native/cpu/VecMath.h>
 
 #include <cmath>
 #include <functional>
@@ -100,6 +101,15 @@ void remainder_kernel(TensorIterator& iter) {
 }
 
 void gelu_backward_kernel(TensorIterator& iter, bool tanh_form) {
+  // Dense float32 (erf's form) goes through VecMath's vectorised loop.
+  if (!tanh_form && iter.common_dtype() == ScalarType::Float && iter.is_contiguous() &&
+      iter.dtype(0) == ScalarType::Float && iter.dtype(1) == ScalarType::Float && iter.dtype(2) == ScalarType::Float) {
+    iter.for_each([](char** data, const int64_t*, int64_t n, int64_t) {
+      vec::gelu_backward(reinterpret_cast<const float*>(data[1]), reinterpret_cast<const float*>(data[2]),
+                         reinterpret_cast<float*>(data[0]), n);
+    });
+    return;
+  }
   AT_DISPATCH_FLOATING_TYPES(iter.common_dtype(), "gelu_backward", [&] {
     cpu_kernel(iter, [tanh_form](scalar_t g, scalar_t x) -> scalar_t { return gelu_grad(g, x, tanh_form); });
   });

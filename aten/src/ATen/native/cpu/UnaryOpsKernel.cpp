@@ -31,8 +31,8 @@ void relu_kernel(TensorIterator& iter) {
 }
 
 // The shared formulas (native/UnaryFunctors.h) in the CPU loop, computed in
-// float for float16/bfloat16. exp, sigmoid and tanh get a vectorised float32
-// path below; these are their generic loops.
+// float for float16/bfloat16. exp, sigmoid, tanh and gelu get a vectorised
+// float32 path below; these are their generic loops.
 template <typename Formula>
 void float_unary_loop(TensorIterator& iter, const char* name) {
   AT_DISPATCH_FLOATING_TYPES(iter.common_dtype(), name, [&] {
@@ -51,7 +51,7 @@ void expm1_kernel(TensorIterator& iter) { float_unary_loop<expm1_formula>(iter, 
 void rsqrt_kernel(TensorIterator& iter) { float_unary_loop<rsqrt_formula>(iter, "rsqrt"); }
 void sin_kernel(TensorIterator& iter) { float_unary_loop<sin_formula>(iter, "sin"); }
 void cos_kernel(TensorIterator& iter) { float_unary_loop<cos_formula>(iter, "cos"); }
-void gelu_kernel(TensorIterator& iter) { float_unary_loop<gelu_formula>(iter, "gelu"); }
+void gelu_generic_kernel(TensorIterator& iter) { float_unary_loop<gelu_formula>(iter, "gelu"); }
 void gelu_tanh_kernel(TensorIterator& iter) { float_unary_loop<gelu_tanh_formula>(iter, "gelu_tanh"); }
 
 // Dense float32 goes through the vectorised loops of VecMath.
@@ -69,6 +69,7 @@ void float32_fast_path(TensorIterator& iter) {
 void exp_kernel(TensorIterator& iter) { float32_fast_path<&vec::exp, &exp_generic_kernel>(iter); }
 void sigmoid_kernel(TensorIterator& iter) { float32_fast_path<&vec::sigmoid, &sigmoid_generic_kernel>(iter); }
 void tanh_kernel(TensorIterator& iter) { float32_fast_path<&vec::tanh, &tanh_generic_kernel>(iter); }
+void gelu_kernel(TensorIterator& iter) { float32_fast_path<&vec::gelu, &gelu_generic_kernel>(iter); }
 
 // Rounding ops: identity on integers (PyTorch returns a copy).
 template <typename Formula>

@@ -16,6 +16,10 @@ void sigmoid(const float* x, float* y, int64_t n);
 // y[i] = tanh(x[i]): Cephes' tanhf (an odd polynomial below 0.625, else
 // 1 - 2 / (exp(2|x|) + 1)), within 2 ulp of std::tanh.
 void tanh(const float* x, float* y, int64_t n);
+// y[i] = gelu(x[i]) = x[i] / 2 (1 + erf(x[i] / sqrt 2)), erf within 1.5e-7.
+void gelu(const float* x, float* y, int64_t n);
+// y[i] = g[i] * gelu'(x[i]).
+void gelu_backward(const float* g, const float* x, float* y, int64_t n);
 // y[i] = exp(x[i] - shift); returns the sum of the y[i] (in double).
 double exp_shifted_sum(const float* x, float shift, float* y, int64_t n);
 // The sum of exp(x[i] - shift) (in double), storing nothing.
