@@ -5,7 +5,9 @@
 // Float and double CPU tensors run one loop; other devices and dtypes the
 // same equations over at:: ops. _lstm_sequence runs a whole layer's steps in
 // one op (and its gradient in one node): the input projection for every step
-// is one matrix product done before it, in Python.
+// is one matrix product done before it, in Python. It keeps every step's
+// activated gates (sigmoid(i), sigmoid(f), tanh(g), sigmoid(o)), as PyTorch's
+// fused cell keeps its workspace, so that the backward does not recompute them.
 #include <ATen/ATen.h>
 #include <ATen/Parallel.h>
 #include <ATen/ScalarOps.h>
@@ -30,9 +32,8 @@ void check_cell(const Tensor& gates, const Tensor& cx) {
   TORCH_CHECK(gates.device() == cx.device(), "_lstm_cell: gates and cx are on different devices");
 }
 
-
-
-// act[0, 4H) = sigmoid(i), sigmoid(f), tanh(g), sigmoid(o) of one row of gates.
+// act[0, 4H) = sigmoid(i), sigmoid(f), tanh(g), sigmoid(o) of one row of
+// gates (act may be row itself).
 void activations(const float* row, float* act, int64_t hidden) {
   vec::sigmoid(row, act, 2 * hidden);
   vec::tanh(row + 2 * hidden, act + 2 * hidden, hidden);
@@ -50,38 +51,31 @@ void tanh_of(const double* x, double* y, int64_t n) {
   for (int64_t i = 0; i < n; ++i) y[i] = std::tanh(x[i]);
 }
 
-}  // namespace
+// Rows per parallel chunk: a row is 4H activations, and a chunk should be
+// worth waking another thread for.
+int64_t rows_per_chunk(int64_t hidden) { return std::max<int64_t>(1, 8192 / std::max<int64_t>(hidden, 1)); }
 
-static void lstm_cell_into(const Tensor& gates, const Tensor& cx, const Tensor& hy, const Tensor& cy);
-
-std::tuple<Tensor, Tensor> _lstm_cell(const Tensor& gates_in, const Tensor& cx_in) {
-  check_cell(gates_in, cx_in);
-  const int64_t batch = cx_in.size(0), hidden = cx_in.size(1);
-  if (!is_cpu_float_or_double(gates_in)) {
-    const auto g = gates_in.chunk(4, 1);
-    const Tensor cy = g[1].sigmoid().mul(cx_in).add(g[0].sigmoid().mul(g[2].tanh()));
-    return {g[3].sigmoid().mul(cy.tanh()), cy};
-  }
-  Tensor hy = at::empty({batch, hidden}, cx_in.scalar_type(), cx_in.device());
-  Tensor cy = at::empty({batch, hidden}, cx_in.scalar_type(), cx_in.device());
-  lstm_cell_into(gates_in.contiguous(), cx_in.contiguous(), hy, cy);
-  return {hy, cy};
+// The gates' activations over at:: ops (devices and dtypes without a loop).
+Tensor activated(const Tensor& gates) {
+  const auto g = gates.chunk(4, 1);
+  return at::cat({g[0].sigmoid(), g[1].sigmoid(), g[2].tanh(), g[3].sigmoid()}, 1);
 }
 
-// The fast path's loop, writing into contiguous hy and cy (rows of
-// _lstm_sequence's outputs, or new tensors).
-static void lstm_cell_into(const Tensor& gates, const Tensor& cx, const Tensor& hy, const Tensor& cy) {
+// Contiguous float/double CPU tensors: activates `gates` [B, 4H] in place,
+// then cy = f * cx + i * g and hy = o * tanh(cy) into hy and cy.
+void lstm_cell_activate_into(const Tensor& gates, const Tensor& cx, const Tensor& hy, const Tensor& cy) {
   const int64_t batch = cx.size(0), hidden = cx.size(1);
   for_float_or_double(cx.scalar_type(), [&](auto tag) {
     using scalar_t = decltype(tag);
-    const scalar_t* g = gates.data_ptr<scalar_t>();
+    scalar_t* g = gates.data_ptr<scalar_t>();
     const scalar_t* c = cx.data_ptr<scalar_t>();
     scalar_t* h_out = hy.data_ptr<scalar_t>();
     scalar_t* c_out = cy.data_ptr<scalar_t>();
-    parallel_for(0, batch, std::max<int64_t>(1, 8192 / std::max<int64_t>(hidden, 1)), [&](int64_t lo, int64_t hi) {
-      std::vector<scalar_t> act(static_cast<size_t>(4 * hidden)), tc(static_cast<size_t>(hidden));
+    parallel_for(0, batch, rows_per_chunk(hidden), [&](int64_t lo, int64_t hi) {
+      std::vector<scalar_t> tc(static_cast<size_t>(hidden));
       for (int64_t b = lo; b < hi; ++b) {
-        activations(g + b * 4 * hidden, act.data(), hidden);
+        scalar_t* act = g + b * 4 * hidden;
+        activations(act, act, hidden);
         scalar_t* cell = c_out + b * hidden;
         for (int64_t j = 0; j < hidden; ++j) cell[j] = act[hidden + j] * c[b * hidden + j] + act[j] * act[2 * hidden + j];
         tanh_of(cell, tc.data(), hidden);
@@ -91,47 +85,46 @@ static void lstm_cell_into(const Tensor& gates, const Tensor& cx, const Tensor& 
   });
 }
 
-std::tuple<Tensor, Tensor> lstm_cell_backward(const Tensor& grad_hy, const Tensor& grad_cy, const Tensor& gates_in,
-                                              const Tensor& cx_in, const Tensor& cy_in) {
+// The same from activated gates over at:: ops; returns (hy, cy).
+std::tuple<Tensor, Tensor> lstm_cell_from_activated(const Tensor& act, const Tensor& cx) {
+  const auto g = act.chunk(4, 1);
+  const Tensor cy = g[1].mul(cx).add(g[0].mul(g[2]));
+  return {g[3].mul(cy.tanh()), cy};
+}
+
+// The gradient of one step from its activated gates act [B, 4H]: the
+// gradient reaching hy is grad_hy + extra_hy, cy's grad_cy + extra_cy (any
+// of them may be undefined). Writes d(gates) into d_gates [B, 4H] and
+// returns d(cx). Contiguous float/double CPU tensors.
+void lstm_cell_backward_into(const Tensor& grad_hy, const Tensor& extra_hy, const Tensor& grad_cy,
+                             const Tensor& extra_cy, const Tensor& act_in, const Tensor& cx_in, const Tensor& cy_in,
+                             const Tensor& d_gates, const Tensor& d_cx) {
   const int64_t batch = cx_in.size(0), hidden = cx_in.size(1);
-  if (!is_cpu_float_or_double(gates_in)) {
-    const auto g = gates_in.chunk(4, 1);
-    const Tensor i = g[0].sigmoid(), f = g[1].sigmoid(), gg = g[2].tanh(), o = g[3].sigmoid();
-    const Tensor tcy = cy_in.tanh();
-    const Tensor one = scalar_tensor(1, cx_in.scalar_type(), cx_in.device());
-    const Tensor ghy = grad_hy.defined() ? grad_hy : at::zeros_like(cy_in);
-    Tensor dcy = ghy.mul(o).mul(one.sub(tcy.mul(tcy)));
-    if (grad_cy.defined()) dcy = dcy.add(grad_cy);
-    const Tensor di = dcy.mul(gg).mul(i).mul(one.sub(i)), df = dcy.mul(cx_in).mul(f).mul(one.sub(f));
-    const Tensor dg = dcy.mul(i).mul(one.sub(gg.mul(gg))), d_o = ghy.mul(tcy).mul(o).mul(one.sub(o));
-    return {at::cat({di, df, dg, d_o}, 1), dcy.mul(f)};
-  }
-  const Tensor gates = gates_in.contiguous(), cx = cx_in.contiguous(), cy = cy_in.contiguous();
-  const Tensor ghy = grad_hy.defined() ? grad_hy.contiguous() : Tensor();
-  const Tensor gcy = grad_cy.defined() ? grad_cy.contiguous() : Tensor();
-  Tensor d_gates = at::empty({batch, 4 * hidden}, cx.scalar_type(), cx.device());
-  Tensor d_cx = at::empty({batch, hidden}, cx.scalar_type(), cx.device());
+  const Tensor act_t = act_in.contiguous(), cx = cx_in.contiguous(), cy = cy_in.contiguous();
+  const Tensor dh1 = grad_hy.defined() ? grad_hy.contiguous() : Tensor();
+  const Tensor dh2 = extra_hy.defined() ? extra_hy.contiguous() : Tensor();
+  const Tensor dc1 = grad_cy.defined() ? grad_cy.contiguous() : Tensor();
+  const Tensor dc2 = extra_cy.defined() ? extra_cy.contiguous() : Tensor();
   for_float_or_double(cx.scalar_type(), [&](auto tag) {
     using scalar_t = decltype(tag);
-    const scalar_t* g = gates.data_ptr<scalar_t>();
-    const scalar_t* c = cx.data_ptr<scalar_t>();
-    const scalar_t* cn = cy.data_ptr<scalar_t>();
-    const scalar_t* dh = ghy.defined() ? ghy.data_ptr<scalar_t>() : nullptr;
-    const scalar_t* dc = gcy.defined() ? gcy.data_ptr<scalar_t>() : nullptr;
+    auto ptr = [](const Tensor& t) { return t.defined() ? t.data_ptr<scalar_t>() : nullptr; };
+    const scalar_t *a = ptr(act_t), *c = ptr(cx), *cn = ptr(cy);
+    const scalar_t *gh1 = ptr(dh1), *gh2 = ptr(dh2), *gc1 = ptr(dc1), *gc2 = ptr(dc2);
     scalar_t* dg_out = d_gates.data_ptr<scalar_t>();
     scalar_t* dcx_out = d_cx.data_ptr<scalar_t>();
-    parallel_for(0, batch, std::max<int64_t>(1, 8192 / std::max<int64_t>(hidden, 1)), [&](int64_t lo, int64_t hi) {
-      std::vector<scalar_t> act(static_cast<size_t>(4 * hidden)), tc(static_cast<size_t>(hidden));
+    parallel_for(0, batch, rows_per_chunk(hidden), [&](int64_t lo, int64_t hi) {
+      std::vector<scalar_t> tc(static_cast<size_t>(hidden));
       for (int64_t b = lo; b < hi; ++b) {
-        activations(g + b * 4 * hidden, act.data(), hidden);
+        const scalar_t* row = a + b * 4 * hidden;
         tanh_of(cn + b * hidden, tc.data(), hidden);
         scalar_t* drow = dg_out + b * 4 * hidden;
         for (int64_t j = 0; j < hidden; ++j) {
           const int64_t k = b * hidden + j;
-          const scalar_t i = act[j], f = act[hidden + j], gg = act[2 * hidden + j], o = act[3 * hidden + j];
+          const scalar_t i = row[j], f = row[hidden + j], gg = row[2 * hidden + j], o = row[3 * hidden + j];
           const scalar_t tcy = tc[j];
-          const scalar_t dhy = dh ? dh[k] : scalar_t(0);
-          const scalar_t dcy = dhy * o * (scalar_t(1) - tcy * tcy) + (dc ? dc[k] : scalar_t(0));
+          const scalar_t dhy = (gh1 ? gh1[k] : scalar_t(0)) + (gh2 ? gh2[k] : scalar_t(0));
+          const scalar_t dcy = dhy * o * (scalar_t(1) - tcy * tcy) + (gc1 ? gc1[k] : scalar_t(0)) +
+                               (gc2 ? gc2[k] : scalar_t(0));
           drow[j] = dcy * gg * i * (scalar_t(1) - i);
           drow[hidden + j] = dcy * c[k] * f * (scalar_t(1) - f);
           drow[2 * hidden + j] = dcy * i * (scalar_t(1) - gg * gg);
@@ -141,6 +134,43 @@ std::tuple<Tensor, Tensor> lstm_cell_backward(const Tensor& grad_hy, const Tenso
       }
     });
   });
+}
+
+// The same over at:: ops; returns (d(gates), d(cx)).
+std::tuple<Tensor, Tensor> lstm_cell_backward_ops(const Tensor& grad_hy, const Tensor& grad_cy, const Tensor& act,
+                                                  const Tensor& cx, const Tensor& cy) {
+  const auto g = act.chunk(4, 1);
+  const Tensor &i = g[0], &f = g[1], &gg = g[2], &o = g[3];
+  const Tensor tcy = cy.tanh();
+  const Tensor one = scalar_tensor(1, cx.scalar_type(), cx.device());
+  const Tensor ghy = grad_hy.defined() ? grad_hy : at::zeros_like(cy);
+  Tensor dcy = ghy.mul(o).mul(one.sub(tcy.mul(tcy)));
+  if (grad_cy.defined()) dcy = dcy.add(grad_cy);
+  const Tensor di = dcy.mul(gg).mul(i).mul(one.sub(i)), df = dcy.mul(cx).mul(f).mul(one.sub(f));
+  const Tensor dg = dcy.mul(i).mul(one.sub(gg.mul(gg))), d_o = ghy.mul(tcy).mul(o).mul(one.sub(o));
+  return {at::cat({di, df, dg, d_o}, 1), dcy.mul(f)};
+}
+
+}  // namespace
+
+std::tuple<Tensor, Tensor> _lstm_cell(const Tensor& gates_in, const Tensor& cx_in) {
+  check_cell(gates_in, cx_in);
+  const int64_t batch = cx_in.size(0), hidden = cx_in.size(1);
+  if (!is_cpu_float_or_double(gates_in)) return lstm_cell_from_activated(activated(gates_in), cx_in);
+  Tensor act = gates_in.clone();  // activated in place: the input stays as it was
+  Tensor hy = at::empty({batch, hidden}, cx_in.scalar_type(), cx_in.device());
+  Tensor cy = at::empty({batch, hidden}, cx_in.scalar_type(), cx_in.device());
+  lstm_cell_activate_into(act, cx_in.contiguous(), hy, cy);
+  return {hy, cy};
+}
+
+std::tuple<Tensor, Tensor> lstm_cell_backward(const Tensor& grad_hy, const Tensor& grad_cy, const Tensor& gates,
+                                              const Tensor& cx, const Tensor& cy) {
+  const Tensor act = activated(gates);
+  if (!is_cpu_float_or_double(gates)) return lstm_cell_backward_ops(grad_hy, grad_cy, act, cx, cy);
+  Tensor d_gates = at::empty({cx.size(0), 4 * cx.size(1)}, cx.scalar_type(), cx.device());
+  Tensor d_cx = at::empty({cx.size(0), cx.size(1)}, cx.scalar_type(), cx.device());
+  lstm_cell_backward_into(grad_hy, Tensor(), grad_cy, Tensor(), act, cx, cy, d_gates, d_cx);
   return {d_gates, d_cx};
 }
 
@@ -172,15 +202,17 @@ std::tuple<Tensor, Tensor, Tensor> _lstm_sequence(const Tensor& gi, const Tensor
   Tensor cells = at::empty({steps, batch, hidden}, gi.scalar_type(), gi.device());
   Tensor gates = at::empty({steps, batch, 4 * hidden}, gi.scalar_type(), gi.device());
   const Tensor w_t = w_hh.t();
-  Tensor h = h0, c = c0;
+  const bool fast = is_cpu_float_or_double(gi);
+  Tensor h = h0, c = fast ? c0.contiguous() : c0;
   for (int64_t t = 0; t < steps; ++t) {
     const Tensor g = gates.select(0, t);
     at::addmm_out(g, gi.select(0, t), h, w_t);  // gi[t] + h w_hh^T
     const Tensor hy = output.select(0, t), cy = cells.select(0, t);
-    if (is_cpu_float_or_double(g)) {
-      lstm_cell_into(g, c.contiguous(), hy, cy);  // straight into this step's rows
+    if (fast) {
+      lstm_cell_activate_into(g, c, hy, cy);  // straight into this step's rows
     } else {
-      auto [h_new, c_new] = at::_lstm_cell(g, c);
+      g.copy_(activated(g));
+      auto [h_new, c_new] = lstm_cell_from_activated(g, c);
       hy.copy_(h_new);
       cy.copy_(c_new);
     }
@@ -190,25 +222,41 @@ std::tuple<Tensor, Tensor, Tensor> _lstm_sequence(const Tensor& gi, const Tensor
   return {output, cells, gates};
 }
 
-// Back through the steps: each step's cell gradient (lstm_cell_backward) and
-// the recurrent product's; w_hh's gradient is one product over all steps.
+// Back through the steps: each step's cell gradient and the recurrent
+// product's; w_hh's gradient is one product over all steps.
 std::tuple<Tensor, Tensor, Tensor, Tensor> lstm_sequence_backward(const Tensor& grad_output, const Tensor& grad_cells,
                                                                   const Tensor& h0, const Tensor& c0,
                                                                   const Tensor& w_hh, const Tensor& output,
                                                                   const Tensor& cells, const Tensor& gates) {
   if (!grad_output.defined() && !grad_cells.defined()) return {};
   const int64_t steps = gates.size(0), batch = h0.size(0), hidden = h0.size(1);
-  Tensor d_gates = at::empty({steps, batch, 4 * hidden}, gates.scalar_type(), gates.device());
-  Tensor dh = at::zeros({batch, hidden}, gates.scalar_type(), gates.device());
-  Tensor dc = at::zeros({batch, hidden}, gates.scalar_type(), gates.device());
-  for (int64_t t = steps - 1; t >= 0; --t) {
-    const Tensor ghy = grad_output.defined() ? dh.add(grad_output.select(0, t)) : dh;
-    const Tensor gcy = grad_cells.defined() ? dc.add(grad_cells.select(0, t)) : dc;
-    const Tensor c_prev = t > 0 ? cells.select(0, t - 1) : c0;
-    auto [dg, dcx] = lstm_cell_backward(ghy, gcy, gates.select(0, t), c_prev, cells.select(0, t));
-    d_gates.select(0, t).copy_(dg);
-    dh = at::mm(dg, w_hh);
-    dc = dcx;
+  const ScalarType dtype = gates.scalar_type();
+  Tensor d_gates = at::empty({steps, batch, 4 * hidden}, dtype, gates.device());
+  Tensor dh = at::zeros({batch, hidden}, dtype, gates.device());
+  Tensor dc = at::zeros({batch, hidden}, dtype, gates.device());
+  if (is_cpu_float_or_double(gates)) {
+    // Two buffers for the cell gradient take turns (one is read while the
+    // other is written); the recurrent product lands in dh in place.
+    Tensor dc_next = at::empty({batch, hidden}, dtype, gates.device());
+    for (int64_t t = steps - 1; t >= 0; --t) {
+      const Tensor c_prev = t > 0 ? cells.select(0, t - 1) : c0;
+      const Tensor dg = d_gates.select(0, t);
+      lstm_cell_backward_into(dh, grad_output.defined() ? grad_output.select(0, t) : Tensor(), dc,
+                              grad_cells.defined() ? grad_cells.select(0, t) : Tensor(), gates.select(0, t), c_prev,
+                              cells.select(0, t), dg, dc_next);
+      at::mm_out(dh, dg, w_hh);
+      std::swap(dc, dc_next);
+    }
+  } else {
+    for (int64_t t = steps - 1; t >= 0; --t) {
+      const Tensor ghy = grad_output.defined() ? dh.add(grad_output.select(0, t)) : dh;
+      const Tensor gcy = grad_cells.defined() ? dc.add(grad_cells.select(0, t)) : dc;
+      const Tensor c_prev = t > 0 ? cells.select(0, t - 1) : c0;
+      auto [dg, dcx] = lstm_cell_backward_ops(ghy, gcy, gates.select(0, t), c_prev, cells.select(0, t));
+      d_gates.select(0, t).copy_(dg);
+      dh = at::mm(dg, w_hh);
+      dc = dcx;
+    }
   }
   // w_hh's gradient: sum over steps of dgates[t]^T h[t-1], h[-1] = h0.
   const Tensor h_prev = steps > 1 ? at::cat({h0.unsqueeze(0), output.narrow(0, 0, steps - 1)}, 0) : h0.unsqueeze(0);
