@@ -169,3 +169,13 @@ def test_layer_norm_of_half_input_with_float_parameters_runs_in_float():
     wf = w.detach().clone().requires_grad_()
     torch.nn.functional.layer_norm(xf, [3], wf, b.detach()).sum().backward()
     assert torch.allclose(w.grad, wf.grad, rtol=1e-2, atol=1e-2)  # PyTorch rounds xhat to bfloat16 here
+
+
+def test_convolution_over_no_input_channels_is_the_bias():
+    # A deliberate deviation (docs/CORRECTNESS.md): the sum over zero channels is 0, so each output
+    # channel is its bias; PyTorch 2.13 returns a result with no channels.
+    bias = torch.tensor([1.0, -2.0, 3.0])
+    out = F.conv2d(torch.zeros(2, 0, 4, 4), torch.zeros(3, 0, 1, 2), bias)
+    assert out.shape == (2, 3, 4, 3)
+    assert_matches(out, np.broadcast_to(to_numpy(bias).reshape(1, 3, 1, 1), (2, 3, 4, 3)))
+    assert F.conv1d(torch.zeros(2, 0, 5), torch.zeros(4, 0, 2)).shape == (2, 4, 4)

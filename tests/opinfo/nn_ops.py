@@ -105,6 +105,13 @@ def _conv_errors():
                      "\"slow_conv_dilated<>\" not implemented for 'Int'")
     yield ErrorInput((torch.ones(1, 3, 5, 5), torch.ones(4, 3, 3, 3), torch.ones(4, dtype=torch.int64)), {},
                      RuntimeError, r"Input type \(float\) and bias type \(long int\) should be the same")
+    # An empty input is fine with no batch or no channels only (found by tools/difftest).
+    yield ErrorInput((torch.ones(1, 2, 0, 4), torch.ones(3, 2, 1, 1)), {"padding": 1}, RuntimeError,
+                     r"Only zero batch or zero channel inputs are supported, but got input shape: \[1, 2, 0, 4\]")
+    yield ErrorInput((torch.ones(1, 3, 5, 5), torch.ones(2, 3, 1, 0)), {}, RuntimeError,
+                     "kernel size should be greater than zero, but got kernel_height: 1 kernel_width: 0")
+    yield ErrorInput((torch.ones(1, 3, 5, 5), torch.ones(2, 3, 1, 1)), {"dilation": 0}, RuntimeError,
+                     r"dilation should be greater than zero, but got \[0, 0\]")
     # The input's dims are checked first, before the padding string.
     yield ErrorInput((torch.ones(3, 1), torch.ones(1)), {"padding": "x"}, RuntimeError,
                      r"Expected 3D \(unbatched\) or 4D \(batched\) input to conv2d, but got input of size: \[3, 1\]")

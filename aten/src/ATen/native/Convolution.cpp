@@ -35,7 +35,8 @@ Geometry geometry(const Tensor& input, const Tensor& weight, IntArrayRef stride,
   const auto s = pair(stride, "stride"), p = pair(padding, "padding"), d = pair(dilation, "dilation");
   TORCH_CHECK(s[0] > 0 && s[1] > 0, "non-positive stride is not supported");
   TORCH_CHECK(p[0] >= 0 && p[1] >= 0, "negative padding is not supported");
-  TORCH_CHECK(d[0] > 0 && d[1] > 0, "dilation should be greater than zero");
+  // A zero dilation is the kernels' error (below); empty inputs never reach one.
+  TORCH_CHECK(d[0] >= 0 && d[1] >= 0, "dilation should be greater than zero");
   Geometry g{input.size(0), input.size(1), input.size(2), input.size(3), weight.size(0), weight.size(2),
              weight.size(3), groups, s[0], s[1], p[0], p[1], d[0], d[1], 0, 0};
   TORCH_CHECK(g.c == weight.size(1) * groups, "Given groups=", groups, ", weight of size ", weight.sizes(),
@@ -78,16 +79,26 @@ Tensor conv2d_forward(const Tensor& input, const Tensor& weight, const std::opti
     TORCH_CHECK(bias->scalar_type() == input.scalar_type(), "Input type (", c10::cppTypeName(input.scalar_type()),
                 ") and bias type (", c10::cppTypeName(bias->scalar_type()), ") should be the same");
   }
+  // An empty batch or no channels has a result without any kernel (so none
+  // of the kernels' checks below); any other empty input (a zero-length
+  // spatial dim, padded) is refused, as PyTorch does.
+  const bool no_kernel = g.n == 0 || g.c == 0;
+  TORCH_CHECK(no_kernel || input.numel() != 0,
+              "Only zero batch or zero channel inputs are supported, but got input shape: ", input.sizes());
+  TORCH_CHECK(no_kernel || (g.kh > 0 && g.kw > 0), "kernel size should be greater than zero, but got kernel_height: ",
+              g.kh, " kernel_width: ", g.kw);
+  TORCH_CHECK(no_kernel || (g.dh > 0 && g.dw > 0), "dilation should be greater than zero, but got [", g.dh, ", ",
+              g.dw, "]");
   // After the shapes and the bias, PyTorch's CPU kernels dispatch on the
   // input's dtype before they look at the weight's: bool has no kernel.
-  TORCH_CHECK_NOT_IMPLEMENTED(input.scalar_type() != ScalarType::Bool || g.n == 0,
+  TORCH_CHECK_NOT_IMPLEMENTED(input.scalar_type() != ScalarType::Bool || no_kernel,
                               dilation_of(dilation) ? "\"slow_conv_dilated<>\"" : "\"slow_conv2d_cpu\"",
                               " not implemented for 'Bool'");
   // Integer convolutions run as PyTorch's slow_conv2d does; its dilated
   // kernel has no integer type but int64 (an empty batch needs no kernel).
   const bool int_dilated = (g.dh != 1 || g.dw != 1) && !input.is_floating_point() &&
                            input.scalar_type() != ScalarType::Long;
-  TORCH_CHECK_NOT_IMPLEMENTED(!int_dilated || g.n == 0, "\"slow_conv_dilated<>\" not implemented for '",
+  TORCH_CHECK_NOT_IMPLEMENTED(!int_dilated || no_kernel, "\"slow_conv_dilated<>\" not implemented for '",
                               input.scalar_type(), "'");
   TORCH_CHECK(input.scalar_type() == weight.scalar_type(), "expected scalar type ", input.scalar_type(),
               " but found ", weight.scalar_type());
@@ -244,13 +255,19 @@ Tensor conv2d_backward_input(const Tensor& grad, const Tensor& input, const Tens
   const Tensor w = weight.reshape({1, g.groups, g.o / g.groups, -1});
   const Tensor gcols = at::matmul(w.transpose(-1, -2), go.reshape({g.n, g.groups, g.o / g.groups, g.oh * g.ow}))
                            .reshape({g.n, g.c, g.kh, g.kw, g.oh, g.ow});
-  // col2im: each kernel tap adds its slice of the padded input.
-  Tensor gx = at::zeros({g.n, g.c, g.h + 2 * g.ph, g.w + 2 * g.pw}, grad.scalar_type(), grad.device());
-  if (gx.device().is_cpu() && (gx.scalar_type() == ScalarType::Float || gx.scalar_type() == ScalarType::Double)) {
-    col2im_cpu(gcols.contiguous(), gx, g);
+  // col2im: each kernel tap adds its slice of the padded input. On the CPU,
+  // float16/bfloat16 taps are summed in float32 and rounded once.
+  const ScalarType dtype = grad.scalar_type();
+  const bool reduced = dtype == ScalarType::Half || dtype == ScalarType::BFloat16;
+  if (grad.device().is_cpu() && (dtype == ScalarType::Float || dtype == ScalarType::Double || reduced)) {
+    const ScalarType acc = reduced ? ScalarType::Float : dtype;
+    Tensor gx = at::zeros({g.n, g.c, g.h + 2 * g.ph, g.w + 2 * g.pw}, acc, grad.device());
+    col2im_cpu(gcols.to(acc).contiguous(), gx, g);
     Tensor out = gx.narrow(2, g.ph, g.h).narrow(3, g.pw, g.w);
+    if (reduced) out = out.to(dtype);
     return batched ? out : out.squeeze(0);
   }
+  Tensor gx = at::zeros({g.n, g.c, g.h + 2 * g.ph, g.w + 2 * g.pw}, dtype, grad.device());
   for (int64_t i = 0; i < g.kh; ++i) {
     for (int64_t j = 0; j < g.kw; ++j) {
       Tensor target = gx.slice(2, i * g.dh, i * g.dh + g.sh * (g.oh - 1) + 1, g.sh)
@@ -269,9 +286,13 @@ Tensor conv2d_backward_weight(const Tensor& grad, const Tensor& input, const Ten
   const Tensor go = batched ? grad : grad.unsqueeze(0);
   const Geometry g = geometry(x, weight, stride, padding, dilation, groups);
   const Tensor cols = columns(x, g);  // [N, G, K, L]
-  const Tensor gw = at::matmul(go.reshape({g.n, g.groups, g.o / g.groups, g.oh * g.ow}), cols.transpose(-1, -2));
-  const std::vector<int64_t> batch_dim{0};  // a named list: {0} would bind a dangling one-element ArrayRef
-  return gw.sum(batch_dim, false, std::nullopt).reshape(weight.sizes());
+  // One product per group whose reduction runs over the batch and the
+  // positions together ([G, O/G, N*L] @ [G, N*L, K]): float16/bfloat16
+  // accumulate in float32 and round once, as PyTorch's weight gradient does.
+  const Tensor go2 = go.reshape({g.n, g.groups, g.o / g.groups, g.oh * g.ow}).permute({1, 2, 0, 3})
+                         .reshape({g.groups, g.o / g.groups, g.n * g.oh * g.ow});
+  const Tensor cols2 = cols.permute({1, 0, 3, 2}).reshape({g.groups, g.n * g.oh * g.ow, cols.size(2)});
+  return at::matmul(go2, cols2).reshape(weight.sizes());
 }
 
 Tensor conv1d_backward_input(const Tensor& grad, const Tensor& input, const Tensor& weight, IntArrayRef stride,
