@@ -4,7 +4,19 @@
 #include <mutex>
 #include <pthread.h>
 #include <unordered_map>
+#include <utility>
 #include <vector>
+
+// Under AddressSanitizer a cached block is poisoned until it is handed out
+// again, so a use after free is still reported (as use-after-poison).
+#if defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/asan_interface.h>
+#define TORCH_POISON(p, n) ASAN_POISON_MEMORY_REGION(p, n)
+#define TORCH_UNPOISON(p, n) ASAN_UNPOISON_MEMORY_REGION(p, n)
+#else
+#define TORCH_POISON(p, n) ((void)(p), (void)(n))
+#define TORCH_UNPOISON(p, n) ((void)(p), (void)(n))
+#endif
 
 namespace c10::cpu_block_cache {
 namespace {
@@ -35,6 +47,24 @@ Cache& cache() {
   return *instance;
 }
 
+using Blocks = std::vector<std::pair<void*, size_t>>;
+
+// Takes every cached block out of the cache (the caller holds its lock).
+void drain(Cache& c, Blocks& out) {
+  for (auto& [size, list] : c.free_blocks)
+    for (void* block : list) out.emplace_back(block, size);
+  c.free_blocks.clear();
+  c.bytes = 0;
+  c.blocks = 0;
+}
+
+void release(const Blocks& blocks) {
+  for (auto [block, size] : blocks) {
+    TORCH_UNPOISON(block, size);
+    std::free(block);
+  }
+}
+
 }  // namespace
 
 size_t cached_size(size_t nbytes) {
@@ -51,27 +81,24 @@ void* take(size_t size) {
   it->second.pop_back();
   c.bytes -= size;
   c.blocks -= 1;
+  TORCH_UNPOISON(block, size);
   return block;
 }
 
 void give(void* block, size_t size) {
   Cache& c = cache();
-  std::vector<void*> released;
+  Blocks released;
+  TORCH_POISON(block, size);
   {
     std::lock_guard<std::mutex> lock(c.mutex);
-    if (c.bytes + size > kCapacity) {
-      // Full of sizes the program stopped asking for (a new sequence length,
-      // a new batch size): start over with the sizes it uses now.
-      for (auto& [s, list] : c.free_blocks) released.insert(released.end(), list.begin(), list.end());
-      c.free_blocks.clear();
-      c.bytes = 0;
-      c.blocks = 0;
-    }
+    // Full of sizes the program stopped asking for (a new sequence length,
+    // a new batch size): start over with the sizes it uses now.
+    if (c.bytes + size > kCapacity) drain(c, released);
     c.free_blocks[size].push_back(block);
     c.bytes += size;
     c.blocks += 1;
   }
-  for (void* old : released) std::free(old);
+  release(released);
 }
 
 Stats stats() {
@@ -82,15 +109,12 @@ Stats stats() {
 
 void empty() {
   Cache& c = cache();
-  std::vector<void*> released;
+  Blocks released;
   {
     std::lock_guard<std::mutex> lock(c.mutex);
-    for (auto& [size, list] : c.free_blocks) released.insert(released.end(), list.begin(), list.end());
-    c.free_blocks.clear();
-    c.bytes = 0;
-    c.blocks = 0;
+    drain(c, released);
   }
-  for (void* block : released) std::free(block);
+  release(released);
 }
 
 }  // namespace c10::cpu_block_cache
