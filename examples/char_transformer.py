@@ -125,7 +125,7 @@ def train_step(model, optimizer, x, y):
 
 
 def benchmark_step():
-    """One training step on a fixed batch (benchmarks/bench_training.py times it)."""
+    """One training step on a fixed batch (benchmarks/bench_ops.py times it)."""
     model, optimizer, _ = make_training()
     x, y = get_batch(16, torch.Generator().manual_seed(1))
     return lambda: train_step(model, optimizer, x, y)

@@ -64,7 +64,7 @@ def train_step(model, optimizer, loss_fn, images, labels):
 
 
 def benchmark_step():
-    """One training step on a fixed batch of 32 (benchmarks/bench_training.py times it)."""
+    """One training step on a fixed batch of 32 (benchmarks/bench_ops.py times it)."""
     model, optimizer, loss_fn = make_training()
     images, labels = make_images(32, 1)
     return lambda: train_step(model, optimizer, loss_fn, images, labels)

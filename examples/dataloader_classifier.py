@@ -59,7 +59,7 @@ def train_step(model, optimizer, x, y):
 
 
 def benchmark_step():
-    """One training step on a fixed batch of 64 (benchmarks/bench_training.py times it)."""
+    """One training step on a fixed batch of 64 (benchmarks/bench_ops.py times it)."""
     torch.manual_seed(0)
     model = make_model()
     optimizer = torch.optim.AdamW(model.parameters(), lr=1e-3)

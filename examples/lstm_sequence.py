@@ -53,7 +53,7 @@ def train_step(model, optimizer, loss_fn, x, y):
 
 
 def benchmark_step():
-    """One training step on a fixed batch of 64 (benchmarks/bench_training.py times it)."""
+    """One training step on a fixed batch of 64 (benchmarks/bench_ops.py times it)."""
     model, optimizer, loss_fn = make_training()
     x, y = make_series(64, 1)
     return lambda: train_step(model, optimizer, loss_fn, x, y)
