@@ -195,3 +195,17 @@ def test_tensors_pickle_for_workers():
     assert back.dtype == torch.bfloat16 and back.tolist() == t.tolist()
     p = pickle.loads(pickle.dumps(torch.nn.Parameter(torch.ones(2))))
     assert isinstance(p, torch.nn.Parameter) and p.requires_grad
+
+
+@pytest.mark.workers
+def test_an_epoch_with_workers_leaves_no_queue_thread_running():
+    # The next epoch forks new workers at once: a feeder thread still exiting
+    # then could hold a lock of an allocator that does not guard fork
+    # (AddressSanitizer's), deadlocking the child. Shutdown joins them.
+    import threading
+
+    loader = DataLoader(TensorDataset(torch.arange(40.0)), batch_size=4, num_workers=2)
+    for _ in range(2):
+        assert len(list(loader)) == 10
+        feeders = [t for t in threading.enumerate() if t.name == "QueueFeederThread" and t.is_alive()]
+        assert feeders == []

@@ -263,6 +263,13 @@ class _MultiProcessIter:
         for q in self.index_queues + ([self.result_queue] if self.result_queue is not None else []):
             q.cancel_join_thread()
             q.close()
+            # Wait for the queue's feeder thread to exit: a thread still tearing
+            # down while the next iterator forks its workers could hold a lock
+            # of an allocator that does not guard fork (AddressSanitizer's),
+            # and the child would deadlock on it.
+            feeder = getattr(q, "_thread", None)
+            if feeder is not None:
+                feeder.join(timeout=5)
 
     def __del__(self):
         self._shutdown()
