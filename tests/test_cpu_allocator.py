@@ -67,8 +67,10 @@ def test_empty_cache_gives_everything_back():
 
 
 def test_a_forked_child_allocates():
-    """The cache's lock is reset in a forked child (DataLoader workers, which
-    run on one thread: OpenMP itself cannot follow a fork, in PyTorch too)."""
+    """A forked child allocates from the cache it inherited (DataLoader
+    workers, which run on one thread: OpenMP itself cannot follow a fork, in
+    PyTorch too). The atfork handlers that reset the cache's lock matter only
+    when another thread holds it at the fork, which this cannot arrange."""
     cached = torch.empty(MIB)
     del cached
     pid = os.fork()

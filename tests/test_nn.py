@@ -179,3 +179,14 @@ def test_convolution_over_no_input_channels_is_the_bias():
     assert out.shape == (2, 3, 4, 3)
     assert_matches(out, np.broadcast_to(to_numpy(bias).reshape(1, 3, 1, 1), (2, 3, 4, 3)))
     assert F.conv1d(torch.zeros(2, 0, 5), torch.zeros(4, 0, 2)).shape == (2, 4, 4)
+
+
+def test_reduced_precision_convolution_gradients_sum_in_float32():
+    # An input element under 600 kernel taps, each passing it a gradient of 1: summed in
+    # bfloat16 the total sticks at 256 (256 + 1 rounds back to 256); PyTorch sums in float32.
+    for dtype in (torch.bfloat16, torch.float16):
+        x = torch.ones(1, 1, 1199, dtype=dtype, requires_grad=True)
+        w = torch.ones(1, 1, 600, dtype=dtype, requires_grad=True)
+        F.conv1d(x, w).sum().backward()
+        assert x.grad[0, 0, 599].item() == 600 and x.grad[0, 0, 0].item() == 1
+        assert torch.equal(w.grad, torch.full((1, 1, 600), 600.0, dtype=dtype))

@@ -78,10 +78,15 @@ def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
     return input.clamp_(min_val, max_val) if inplace else input.clamp(min_val, max_val)
 
 
-def _scaled_noise(like, p):
-    """Dropout's factor: 1 / (1 - p) with probability 1 - p, else 0, as PyTorch's
-    CPU dropout makes it (bernoulli_ then div_, so a MulBackward0 follows)."""
-    return like.bernoulli_(1 - p).div_(1 - p)
+def _drop(input, p, noise_shape, inplace):
+    """input times dropout's factor, drawn in noise_shape: 1 / (1 - p) with
+    probability 1 - p, else 0, as PyTorch's CPU dropout makes it (bernoulli_
+    then div_, so a MulBackward0 follows)."""
+    if p == 1.0:
+        noise = torch.zeros((), dtype=input.dtype, device=input.device)
+    else:
+        noise = torch.empty(noise_shape, dtype=input.dtype, device=input.device).bernoulli_(1 - p).div_(1 - p)
+    return input.mul_(noise) if inplace else input * noise
 
 
 def dropout(input, p=0.5, training=True, inplace=False):
@@ -89,9 +94,7 @@ def dropout(input, p=0.5, training=True, inplace=False):
         raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
     if not training or p == 0.0 or input.numel() == 0:
         return input
-    noise = torch.zeros((), dtype=input.dtype, device=input.device) if p == 1.0 else \
-        _scaled_noise(torch.empty_like(input), p)
-    return input.mul_(noise) if inplace else input * noise
+    return _drop(input, p, input.shape, inplace)
 
 
 def _feature_dropout(input, p, training, batched_dim, name, inplace=False):
@@ -104,10 +107,7 @@ def _feature_dropout(input, p, training, batched_dim, name, inplace=False):
         return input
     # One draw per channel: every element of a feature map is kept or dropped together.
     lead = 2 if input.dim() == batched_dim else 1
-    shape = tuple(input.shape[:lead]) + (1,) * (input.dim() - lead)
-    noise = torch.zeros((), dtype=input.dtype, device=input.device) if p == 1.0 else \
-        _scaled_noise(torch.empty(shape, dtype=input.dtype, device=input.device), p)
-    return input.mul_(noise) if inplace else input * noise
+    return _drop(input, p, tuple(input.shape[:lead]) + (1,) * (input.dim() - lead), inplace)
 
 
 def dropout1d(input, p=0.5, training=True, inplace=False):

@@ -55,8 +55,21 @@ void tanh_of(const double* x, double* y, int64_t n) {
 // worth waking another thread for.
 int64_t rows_per_chunk(int64_t hidden) { return std::max<int64_t>(1, 8192 / std::max<int64_t>(hidden, 1)); }
 
-// The gates' activations over at:: ops (devices and dtypes without a loop).
+// The gates' activations as a new tensor: the loop for float/double CPU
+// tensors, at:: ops for other devices and dtypes.
 Tensor activated(const Tensor& gates) {
+  if (is_cpu_float_or_double(gates)) {
+    Tensor act = gates.clone();  // contiguous, activated in place
+    const int64_t batch = act.size(0), hidden = act.size(1) / 4;
+    for_float_or_double(act.scalar_type(), [&](auto tag) {
+      using scalar_t = decltype(tag);
+      scalar_t* a = act.data_ptr<scalar_t>();
+      parallel_for(0, batch, rows_per_chunk(hidden), [&](int64_t lo, int64_t hi) {
+        for (int64_t b = lo; b < hi; ++b) activations(a + b * 4 * hidden, a + b * 4 * hidden, hidden);
+      });
+    });
+    return act;
+  }
   const auto g = gates.chunk(4, 1);
   return at::cat({g[0].sigmoid(), g[1].sigmoid(), g[2].tanh(), g[3].sigmoid()}, 1);
 }
