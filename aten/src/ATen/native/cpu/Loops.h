@@ -28,8 +28,9 @@ inline void strided_loop(char** data, const int64_t* strides, int64_t n, const o
 }
 
 // `scalar_mask` bit k set: input k is the same value for every i.
+// Always inlined into the two wrappers below, so it is compiled for each.
 template <typename traits, typename op_t, size_t... I>
-inline void contiguous_loop(char** data, int64_t n, int scalar_mask, const op_t& op, std::index_sequence<I...>) {
+__attribute__((always_inline)) inline void contiguous_loop_body(char** data, int64_t n, int scalar_mask, const op_t& op, std::index_sequence<I...>) {
   using out_t = typename traits::result_type;
   out_t* out = reinterpret_cast<out_t*>(data[0]);
   if (scalar_mask == 0) {
@@ -58,6 +59,48 @@ inline void contiguous_loop(char** data, int64_t n, int scalar_mask, const op_t&
                                        ((scalar_mask >> I) & 1 ? 0 : int64_t(sizeof(typename traits::template arg<I>)))...};
   strided_loop<traits>(data, strides, n, op, std::index_sequence<I...>{});
 }
+
+template <typename traits, typename op_t, size_t... I>
+inline void contiguous_loop(char** data, int64_t n, int scalar_mask, const op_t& op, std::index_sequence<I...> seq) {
+  contiguous_loop_body<traits>(data, n, scalar_mask, op, seq);
+}
+
+// The same loop for CPUs with AVX-512 (F, BW, VL, DQ) or AVX2 with F16C: in
+// code built for every x86-64, target attributes are the vectoriser's only
+// way to wider registers, vcvtph2ps and 16-lane sqrt/div. No FMA: a
+// contracted x + a * y would round differently from CPU to CPU. The op and
+// its helpers inline into each copy; their out-of-line copies stay baseline
+// code, so no wider instruction runs unless wide_loops() chose it.
+#if defined(__x86_64__) && defined(__linux__) && defined(__GNUC__) && !defined(__clang__)
+#define TORCH_LOOPS_WIDE 1
+template <typename traits, typename op_t, size_t... I>
+__attribute__((target("avx512f,avx512bw,avx512vl,avx512dq,f16c"))) inline void contiguous_loop_avx512(
+    char** data, int64_t n, int scalar_mask, const op_t& op, std::index_sequence<I...> seq) {
+  contiguous_loop_body<traits>(data, n, scalar_mask, op, seq);
+}
+
+template <typename traits, typename op_t, size_t... I>
+__attribute__((target("avx2,f16c"))) inline void contiguous_loop_avx2(char** data, int64_t n, int scalar_mask,
+                                                                      const op_t& op, std::index_sequence<I...> seq) {
+  contiguous_loop_body<traits>(data, n, scalar_mask, op, seq);
+}
+
+enum class WideLoops { None, Avx2, Avx512 };
+
+inline WideLoops wide_loops() {
+  static const WideLoops chosen = [] {
+    const bool f16c = __builtin_cpu_supports("f16c");
+    if (f16c && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+        __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512dq")) {
+      return WideLoops::Avx512;
+    }
+    return f16c && __builtin_cpu_supports("avx2") ? WideLoops::Avx2 : WideLoops::None;
+  }();
+  return chosen;
+}
+#else
+#define TORCH_LOOPS_WIDE 0
+#endif
 
 // Whether the inner dimension is contiguous for every operand that moves,
 // and which inputs do not move at all (bit k of *scalar_mask).
@@ -89,6 +132,17 @@ void cpu_kernel(TensorIterator& iter, const op_t& op, int64_t grain_size = 32768
         for (int64_t j = 0; j < size1; ++j) {
           for (int k = 0; k < nt; ++k) ptrs[k] = data[k] + j * strides[nt + k];
           if (contiguous) {
+#if TORCH_LOOPS_WIDE
+            const detail::WideLoops wide = detail::wide_loops();
+            if (wide == detail::WideLoops::Avx512) {
+              detail::contiguous_loop_avx512<traits>(ptrs, size0, scalar_mask, op, Indices{});
+              continue;
+            }
+            if (wide == detail::WideLoops::Avx2) {
+              detail::contiguous_loop_avx2<traits>(ptrs, size0, scalar_mask, op, Indices{});
+              continue;
+            }
+#endif
             detail::contiguous_loop<traits>(ptrs, size0, scalar_mask, op, Indices{});
           } else {
             detail::strided_loop<traits>(ptrs, strides, size0, op, Indices{});

@@ -1,4 +1,5 @@
 #include <ATen/native/cpu/VecMath.h>
+#include <ATen/native/cpu/VecMathAvx512.h>
 
 #include <cmath>
 #include <cstring>
@@ -132,19 +133,21 @@ TORCH_VEC_CLONES void gelu_backward(const float* g, const float* x, float* y, in
   }
 }
 
-TORCH_VEC_CLONES void tanh(const float* x, float* y, int64_t n) {
+namespace {
+
+TORCH_VEC_CLONES void tanh_loop(const float* x, float* y, int64_t n) {
   for (int64_t i = 0; i < n; ++i) y[i] = tanh1(x[i]);
 }
 
-TORCH_VEC_CLONES void exp(const float* x, float* y, int64_t n) {
+TORCH_VEC_CLONES void exp_loop(const float* x, float* y, int64_t n) {
   for (int64_t i = 0; i < n; ++i) y[i] = exp1(x[i]);
 }
 
-TORCH_VEC_CLONES void sigmoid(const float* x, float* y, int64_t n) {
+TORCH_VEC_CLONES void sigmoid_loop(const float* x, float* y, int64_t n) {
   for (int64_t i = 0; i < n; ++i) y[i] = 1.0f / (1.0f + exp1(-x[i]));
 }
 
-TORCH_VEC_CLONES double exp_shifted_sum(const float* x, float shift, float* y, int64_t n) {
+TORCH_VEC_CLONES double exp_shifted_sum_loop(const float* x, float shift, float* y, int64_t n) {
   constexpr int64_t kLanes = 16;
   float lanes[kLanes] = {};
   int64_t i = 0;
@@ -162,6 +165,53 @@ TORCH_VEC_CLONES double exp_shifted_sum(const float* x, float shift, float* y, i
   }
   for (int64_t k = 0; k < kLanes; ++k) total += lanes[k];
   return total;
+}
+
+TORCH_VEC_CLONES double exp_shifted_total_loop(const float* x, float shift, int64_t n) {
+  constexpr int64_t kLanes = 16;
+  float lanes[kLanes] = {};
+  int64_t i = 0;
+  for (; i + kLanes <= n; i += kLanes)
+    for (int64_t k = 0; k < kLanes; ++k) lanes[k] += exp1(x[i + k] - shift);
+  double total = 0;
+  for (; i < n; ++i) total += exp1(x[i] - shift);
+  for (int64_t k = 0; k < kLanes; ++k) total += lanes[k];
+  return total;
+}
+
+}  // namespace
+
+// The exp family: the AVX-512 kernels where the CPU has them, else the loops.
+#if TORCH_VEC_AVX512
+#define TORCH_VEC_PREFER_AVX512(call) \
+  if (avx512::usable()) return avx512::call
+#else
+#define TORCH_VEC_PREFER_AVX512(call)
+#endif
+
+void tanh(const float* x, float* y, int64_t n) {
+  TORCH_VEC_PREFER_AVX512(tanh(x, y, n));
+  tanh_loop(x, y, n);
+}
+
+void exp(const float* x, float* y, int64_t n) {
+  TORCH_VEC_PREFER_AVX512(exp(x, y, n));
+  exp_loop(x, y, n);
+}
+
+void sigmoid(const float* x, float* y, int64_t n) {
+  TORCH_VEC_PREFER_AVX512(sigmoid(x, y, n));
+  sigmoid_loop(x, y, n);
+}
+
+double exp_shifted_sum(const float* x, float shift, float* y, int64_t n) {
+  TORCH_VEC_PREFER_AVX512(exp_shifted_sum(x, shift, y, n));
+  return exp_shifted_sum_loop(x, shift, y, n);
+}
+
+double exp_shifted_total(const float* x, float shift, int64_t n) {
+  TORCH_VEC_PREFER_AVX512(exp_shifted_total(x, shift, n));
+  return exp_shifted_total_loop(x, shift, n);
 }
 
 // Written with GCC vector types: a max-reduction with NaN tracking that the
@@ -264,18 +314,6 @@ TORCH_VEC_CLONES void normalize(const float* x, float mean, float rstd, const fl
   } else {
     for (int64_t i = 0; i < n; ++i) y[i] = (x[i] - mean) * rstd;
   }
-}
-
-TORCH_VEC_CLONES double exp_shifted_total(const float* x, float shift, int64_t n) {
-  constexpr int64_t kLanes = 16;
-  float lanes[kLanes] = {};
-  int64_t i = 0;
-  for (; i + kLanes <= n; i += kLanes)
-    for (int64_t k = 0; k < kLanes; ++k) lanes[k] += exp1(x[i + k] - shift);
-  double total = 0;
-  for (; i < n; ++i) total += exp1(x[i] - shift);
-  for (int64_t k = 0; k < kLanes; ++k) total += lanes[k];
-  return total;
 }
 
 TORCH_VEC_CLONES void scale(float* y, float s, int64_t n) {

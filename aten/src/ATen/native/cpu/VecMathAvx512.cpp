@@ -1,0 +1,137 @@
+#include <ATen/native/cpu/VecMathAvx512.h>
+
+#if TORCH_VEC_AVX512
+// GCC 12 warns that the intrinsics' own "undefined" pass-through operand may
+// be uninitialised (GCC bug 105593, fixed in 13); the operand is never read.
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#include <immintrin.h>
+
+namespace at::native::vec::avx512 {
+
+#define TORCH_AVX512 __attribute__((target("avx512f")))
+
+namespace {
+
+// exp of 16 floats: x = n ln2 + r with |r| <= ln2/2, exp(r) by Cephes'
+// polynomial, then exp(r) * 2^n by vscalefps (one rounding, so subnormal
+// results are as exact as the scalar two-factor form).
+TORCH_AVX512 inline __m512 exp16(__m512 x) {
+  // max(lo, x) and min(hi, .) return their second operand for NaN: NaN passes.
+  const __m512 xc = _mm512_min_ps(_mm512_set1_ps(88.8f), _mm512_max_ps(_mm512_set1_ps(-104.0f), x));
+  const __m512 n = _mm512_roundscale_ps(_mm512_mul_ps(xc, _mm512_set1_ps(1.44269504088896341f)),
+                                        _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+  __m512 r = _mm512_fnmadd_ps(n, _mm512_set1_ps(0.693359375f), xc);
+  r = _mm512_fnmadd_ps(n, _mm512_set1_ps(-2.12194440e-4f), r);
+  __m512 p = _mm512_set1_ps(1.9875691500e-4f);
+  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.3981999507e-3f));
+  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(8.3334519073e-3f));
+  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(4.1665795894e-2f));
+  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.6666665459e-1f));
+  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(5.0000001201e-1f));
+  p = _mm512_fmadd_ps(_mm512_mul_ps(p, r), r, _mm512_add_ps(r, _mm512_set1_ps(1.0f)));
+  // At x = -104, 2^-150 * p rounds to 0, as exp(-104) does; -inf clamps there.
+  return _mm512_scalef_ps(p, n);
+}
+
+TORCH_AVX512 inline __m512 sigmoid16(__m512 x) {
+  const __m512 one = _mm512_set1_ps(1.0f);
+  return _mm512_div_ps(one, _mm512_add_ps(one, exp16(_mm512_sub_ps(_mm512_setzero_ps(), x))));
+}
+
+// VecMath's tanh1: an odd polynomial below 0.625, else 1 - 2 / (exp(2|x|) + 1).
+TORCH_AVX512 inline __m512 tanh16(__m512 x) {
+  const __m512 a = _mm512_abs_ps(x);
+  const __m512 z = _mm512_mul_ps(x, x);
+  __m512 p = _mm512_set1_ps(-5.70498872745e-3f);
+  p = _mm512_fmadd_ps(p, z, _mm512_set1_ps(2.06390887954e-2f));
+  p = _mm512_fmadd_ps(p, z, _mm512_set1_ps(-5.37397155531e-2f));
+  p = _mm512_fmadd_ps(p, z, _mm512_set1_ps(1.33314422036e-1f));
+  p = _mm512_fmadd_ps(p, z, _mm512_set1_ps(-3.33332819422e-1f));
+  const __m512 small = _mm512_fmadd_ps(_mm512_mul_ps(x, z), p, x);
+  const __m512 one = _mm512_set1_ps(1.0f);
+  const __m512 e = exp16(_mm512_add_ps(a, a));
+  const __m512 big = _mm512_sub_ps(one, _mm512_div_ps(_mm512_set1_ps(2.0f), _mm512_add_ps(e, one)));
+  // The sign of x onto big (NaN stays NaN: its lanes fail the < compare below).
+  const __m512i sign = _mm512_and_epi32(_mm512_castps_si512(x), _mm512_set1_epi32(INT32_MIN));
+  const __m512 signed_big = _mm512_castsi512_ps(_mm512_or_epi32(_mm512_castps_si512(big), sign));
+  const __mmask16 is_small = _mm512_cmp_ps_mask(a, _mm512_set1_ps(0.625f), _CMP_LT_OQ);
+  return _mm512_mask_blend_ps(is_small, signed_big, small);
+}
+
+struct Exp {
+  TORCH_AVX512 __m512 operator()(__m512 v) const { return exp16(v); }
+};
+struct Sigmoid {
+  TORCH_AVX512 __m512 operator()(__m512 v) const { return sigmoid16(v); }
+};
+struct Tanh {
+  TORCH_AVX512 __m512 operator()(__m512 v) const { return tanh16(v); }
+};
+
+// Applies f to x[0..n) into y, the last partial vector through masks.
+template <typename F>
+TORCH_AVX512 inline void map16(const float* x, float* y, int64_t n, F f) {
+  int64_t i = 0;
+  for (; i + 16 <= n; i += 16) _mm512_storeu_ps(y + i, f(_mm512_loadu_ps(x + i)));
+  if (i < n) {
+    const __mmask16 m = static_cast<__mmask16>((1u << (n - i)) - 1);
+    _mm512_mask_storeu_ps(y + i, m, f(_mm512_maskz_loadu_ps(m, x + i)));
+  }
+}
+
+// The sum of exp(x[i] - shift), storing each in y unless y is null. Two
+// accumulators; their 16 lanes are added up in double.
+TORCH_AVX512 inline double exp_shifted(const float* x, float shift, float* y, int64_t n) {
+  const __m512 s = _mm512_set1_ps(shift);
+  __m512 acc0 = _mm512_setzero_ps(), acc1 = _mm512_setzero_ps();
+  int64_t i = 0;
+  for (; i + 32 <= n; i += 32) {
+    const __m512 e0 = exp16(_mm512_sub_ps(_mm512_loadu_ps(x + i), s));
+    const __m512 e1 = exp16(_mm512_sub_ps(_mm512_loadu_ps(x + i + 16), s));
+    if (y) {
+      _mm512_storeu_ps(y + i, e0);
+      _mm512_storeu_ps(y + i + 16, e1);
+    }
+    acc0 = _mm512_add_ps(acc0, e0);
+    acc1 = _mm512_add_ps(acc1, e1);
+  }
+  for (; i < n; i += 16) {
+    const int64_t left = n - i;
+    const __mmask16 m = left >= 16 ? static_cast<__mmask16>(0xffff) : static_cast<__mmask16>((1u << left) - 1);
+    const __m512 e = exp16(_mm512_sub_ps(_mm512_maskz_loadu_ps(m, x + i), s));
+    if (y) _mm512_mask_storeu_ps(y + i, m, e);
+    acc0 = _mm512_mask_add_ps(acc0, m, acc0, e);
+  }
+  alignas(64) float lanes[16];
+  _mm512_store_ps(lanes, _mm512_add_ps(acc0, acc1));
+  double total = 0;
+  for (float v : lanes) total += v;
+  return total;
+}
+
+}  // namespace
+
+bool usable() {
+  static const bool ok = __builtin_cpu_supports("avx512f");
+  return ok;
+}
+
+TORCH_AVX512 void exp(const float* x, float* y, int64_t n) { map16(x, y, n, Exp{}); }
+
+TORCH_AVX512 void sigmoid(const float* x, float* y, int64_t n) {
+  map16(x, y, n, Sigmoid{});
+}
+
+TORCH_AVX512 void tanh(const float* x, float* y, int64_t n) { map16(x, y, n, Tanh{}); }
+
+TORCH_AVX512 double exp_shifted_sum(const float* x, float shift, float* y, int64_t n) {
+  return exp_shifted(x, shift, y, n);
+}
+
+TORCH_AVX512 double exp_shifted_total(const float* x, float shift, int64_t n) {
+  return exp_shifted(x, shift, nullptr, n);
+}
+
+}  // namespace at::native::vec::avx512
+
+#endif

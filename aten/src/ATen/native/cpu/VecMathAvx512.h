@@ -1,0 +1,30 @@
+#pragma once
+// AVX-512 versions of VecMath's exp family, chosen at run time when the CPU
+// has AVX-512F. They exist because the auto-vectorised loops cannot use
+// vscalefps (x * 2^n in one instruction, subnormal results and overflow
+// included) or vrndscaleps, which together halve the work of each exp.
+// Same range reduction, polynomial and special values as VecMath's exp1.
+// Built for x86-64 Linux with GCC (as VecMath's clones); elsewhere
+// TORCH_VEC_AVX512 is 0 and VecMath keeps its portable loops.
+#include <cstdint>
+
+#if defined(__x86_64__) && defined(__linux__) && defined(__GNUC__) && !defined(__clang__)
+#define TORCH_VEC_AVX512 1
+#else
+#define TORCH_VEC_AVX512 0
+#endif
+
+#if TORCH_VEC_AVX512
+namespace at::native::vec::avx512 {
+
+// Whether the CPU can run these kernels.
+bool usable();
+
+void exp(const float* x, float* y, int64_t n);
+void sigmoid(const float* x, float* y, int64_t n);
+void tanh(const float* x, float* y, int64_t n);
+double exp_shifted_sum(const float* x, float shift, float* y, int64_t n);
+double exp_shifted_total(const float* x, float shift, int64_t n);
+
+}  // namespace at::native::vec::avx512
+#endif

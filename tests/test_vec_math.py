@@ -1,0 +1,104 @@
+"""The vectorised float32 exp family (aten/src/ATen/native/cpu/VecMath*.cpp)
+against float64 numpy, over a sweep of the whole float range and over every
+tail length: on a CPU with AVX-512 the 16-lane kernels with masked tails run,
+elsewhere the auto-vectorised loops; both must stay within 2 ulp. Also the
+generic pointwise loop's wide copies (cpu/Loops.h), which must round as the
+baseline copy does."""
+import numpy as np
+import pytest
+
+import torch
+
+FLT_MIN = np.finfo(np.float32).tiny
+
+
+def _ordered(a):
+    """float32 bits as integers that count ulps across zero."""
+    i = a.view(np.int32).astype(np.int64)
+    return np.where(i < 0, -(i & 0x7FFFFFFF), i)
+
+
+def _assert_ulps(got, want64, limit=2):
+    with np.errstate(over="ignore"):
+        want = want64.astype(np.float32)
+    nan = np.isnan(want)
+    assert np.array_equal(np.isnan(got), nan), "NaN lanes differ"
+    ulps = np.abs(_ordered(got[~nan]) - _ordered(want[~nan]))
+    # Below FLT_MIN a float32 intermediate may flush where float64 does not
+    # (sigmoid(-88.72) is 0 in PyTorch too): an absolute bound there.
+    bad = (ulps > limit) & ~((np.abs(want[~nan]) < FLT_MIN) & (np.abs(got[~nan]) < FLT_MIN))
+    assert not bad.any(), f"{bad.sum()} values beyond {limit} ulp, e.g. {got[~nan][bad][:3]} vs {want[~nan][bad][:3]}"
+
+
+def _sweep():
+    bits = np.arange(0, 2**32, 1009, dtype=np.uint64).astype(np.uint32)
+    x = bits.view(np.float32)
+    x = x[np.isfinite(x) & (x > -120) & (x < 100)]
+    edges = [-np.inf, np.inf, np.nan, -104.0, -103.97, -87.34, 88.72, 88.73, 0.0, -0.0, 0.625, -0.625, 1e-30]
+    return np.concatenate([x, np.array(edges, np.float32)])
+
+
+# name: (op, float64 reference, ulp bound). sigmoid's 1 + exp(-x) rounds
+# once more before the division: 3 ulp at a handful of points near -16.
+REFERENCES = {
+    "exp": (torch.exp, np.exp, 2),
+    "sigmoid": (torch.sigmoid, lambda x: 1 / (1 + np.exp(-x)), 3),
+    "tanh": (torch.tanh, np.tanh, 2),
+}
+
+
+@pytest.mark.parametrize("name", sorted(REFERENCES))
+def test_float_range_within_two_ulp(name):
+    op, ref, limit = REFERENCES[name]
+    x = _sweep()
+    with np.errstate(over="ignore", invalid="ignore"):
+        want = ref(x.astype(np.float64))
+    _assert_ulps(op(torch.from_numpy(x)).numpy(), want, limit)
+
+
+@pytest.mark.parametrize("name", sorted(REFERENCES))
+def test_every_tail_length(name):
+    op, ref, limit = REFERENCES[name]
+    rng = np.random.default_rng(0)
+    for n in range(1, 50):
+        x = (rng.standard_normal(n) * 20).astype(np.float32)
+        x[rng.integers(n)] = np.nan
+        x[-1] = -np.inf if n % 2 else np.inf
+        with np.errstate(over="ignore", invalid="ignore"):
+            want = ref(x.astype(np.float64))
+        _assert_ulps(op(torch.from_numpy(x)).numpy(), want, limit)
+        # A view that starts one float in: unaligned loads and tails.
+        _assert_ulps(op(torch.from_numpy(np.concatenate([[0], x]).astype(np.float32))[1:]).numpy(), want, limit)
+
+
+@pytest.mark.parametrize("n", [1, 7, 16, 17, 31, 32, 33, 48, 70, 1000])
+def test_softmax_rows_of_every_shape(n):
+    rng = np.random.default_rng(n)
+    x = (rng.standard_normal((5, n)) * 30).astype(np.float32)
+    x[1, 0] = -np.inf  # one -inf: its probability is exactly 0
+    x[2, :] = -np.inf  # all -inf: NaN, as in PyTorch
+    x[3, -1] = np.nan
+    x64 = x.astype(np.float64)
+    with np.errstate(invalid="ignore"):
+        shifted = x64 - x64.max(1, keepdims=True)
+        want = np.exp(shifted) / np.exp(shifted).sum(1, keepdims=True)
+        log_want = shifted - np.log(np.exp(shifted).sum(1, keepdims=True))
+    t = torch.from_numpy(x)
+    got = torch.softmax(t, 1).numpy()
+    np.testing.assert_allclose(got, want, rtol=1e-6, atol=1e-7)
+    assert n == 1 or got[1, 0] == 0
+    assert np.isnan(got[2]).all() and np.isnan(got[3]).all()
+    np.testing.assert_allclose(torch.log_softmax(t, 1).numpy(), log_want, rtol=1e-6, atol=2e-5)
+
+
+@pytest.mark.parametrize("n", [1, 15, 100, 4099])
+def test_pointwise_loops_round_each_step(n):
+    """add(x, y, alpha) is x + (alpha * y), rounded twice, on every CPU: the
+    AVX2/AVX-512 copies of the loop must not fuse it into one FMA (PyTorch's
+    AVX2 kernel does, giving 2**-25 here; numpy and the baseline loop give 0)."""
+    third = torch.full((n,), 1 / 3)
+    result = torch.add(torch.full((n,), -1.0), third, alpha=3)
+    assert (result == 0).all()
+    # The same through the in-place and broadcast-scalar forms of the loop.
+    assert (torch.full((n,), -1.0).add_(third, alpha=3) == 0).all()
+    assert (torch.full((n,), -1.0).add_(torch.tensor(1 / 3), alpha=3) == 0).all()
