@@ -28,9 +28,10 @@ inline void strided_loop(char** data, const int64_t* strides, int64_t n, const o
 }
 
 // `scalar_mask` bit k set: input k is the same value for every i.
-// Always inlined into the two wrappers below, so it is compiled for each.
+// Always inlined into the wrappers below, so it is compiled for each target.
 template <typename traits, typename op_t, size_t... I>
-__attribute__((always_inline)) inline void contiguous_loop_body(char** data, int64_t n, int scalar_mask, const op_t& op, std::index_sequence<I...>) {
+__attribute__((always_inline)) inline void contiguous_loop_body(char** data, int64_t n, int scalar_mask,
+                                                                const op_t& op, std::index_sequence<I...>) {
   using out_t = typename traits::result_type;
   out_t* out = reinterpret_cast<out_t*>(data[0]);
   if (scalar_mask == 0) {
@@ -67,10 +68,11 @@ inline void contiguous_loop(char** data, int64_t n, int scalar_mask, const op_t&
 
 // The same loop for CPUs with AVX-512 (F, BW, VL, DQ) or AVX2 with F16C: in
 // code built for every x86-64, target attributes are the vectoriser's only
-// way to wider registers, vcvtph2ps and 16-lane sqrt/div. No FMA: a
-// contracted x + a * y would round differently from CPU to CPU. The op and
-// its helpers inline into each copy; their out-of-line copies stay baseline
-// code, so no wider instruction runs unless wide_loops() chose it.
+// way to wider registers, vcvtph2ps and 16-lane sqrt/div. No FMA (the kernel
+// files build with -ffp-contract=off): a contracted x + a * y would round
+// differently from CPU to CPU. The op and its helpers inline into each copy;
+// their out-of-line copies stay baseline code, so no wider instruction runs
+// unless wide_loops() chose it.
 #if defined(__x86_64__) && defined(__linux__) && defined(__GNUC__) && !defined(__clang__)
 #define TORCH_LOOPS_WIDE 1
 template <typename traits, typename op_t, size_t... I>
