@@ -6,6 +6,7 @@
 // the compiler vectorises.
 #include <ATen/TensorIterator.h>
 #include <ATen/native/FunctionTraits.h>
+#include <ATen/native/cpu/Multiversion.h>
 
 #include <tuple>
 #include <type_traits>
@@ -73,8 +74,7 @@ inline void contiguous_loop(char** data, int64_t n, int scalar_mask, const op_t&
 // differently from CPU to CPU. The op and its helpers inline into each copy;
 // their out-of-line copies stay baseline code, so no wider instruction runs
 // unless wide_loops() chose it.
-#if defined(__x86_64__) && defined(__linux__) && defined(__GNUC__) && !defined(__clang__)
-#define TORCH_LOOPS_WIDE 1
+#if TORCH_CPU_MULTIVERSION
 template <typename traits, typename op_t, size_t... I>
 __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq,f16c"))) inline void contiguous_loop_avx512(
     char** data, int64_t n, int scalar_mask, const op_t& op, std::index_sequence<I...> seq) {
@@ -100,8 +100,6 @@ inline WideLoops wide_loops() {
   }();
   return chosen;
 }
-#else
-#define TORCH_LOOPS_WIDE 0
 #endif
 
 // Whether the inner dimension is contiguous for every operand that moves,
@@ -134,7 +132,7 @@ void cpu_kernel(TensorIterator& iter, const op_t& op, int64_t grain_size = 32768
         for (int64_t j = 0; j < size1; ++j) {
           for (int k = 0; k < nt; ++k) ptrs[k] = data[k] + j * strides[nt + k];
           if (contiguous) {
-#if TORCH_LOOPS_WIDE
+#if TORCH_CPU_MULTIVERSION
             const detail::WideLoops wide = detail::wide_loops();
             if (wide == detail::WideLoops::Avx512) {
               detail::contiguous_loop_avx512<traits>(ptrs, size0, scalar_mask, op, Indices{});

@@ -1,16 +1,15 @@
 #include <ATen/native/cpu/VecMath.h>
+#include <ATen/native/cpu/Multiversion.h>
 #include <ATen/native/cpu/VecMathAvx512.h>
 
 #include <cmath>
 #include <cstring>
 #include <limits>
 
-#if defined(__x86_64__) && defined(__linux__) && defined(__GNUC__) && !defined(__clang__)
+#if TORCH_CPU_MULTIVERSION
 #define TORCH_VEC_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
-#define TORCH_VEC_F16C 1
 #include <immintrin.h>
 #else
-#define TORCH_VEC_F16C 0
 #define TORCH_VEC_CLONES
 #endif
 
@@ -147,34 +146,25 @@ TORCH_VEC_CLONES void sigmoid_loop(const float* x, float* y, int64_t n) {
   for (int64_t i = 0; i < n; ++i) y[i] = 1.0f / (1.0f + exp1(-x[i]));
 }
 
-TORCH_VEC_CLONES double exp_shifted_sum_loop(const float* x, float shift, float* y, int64_t n) {
+// The sum of exp(x[i] - shift), storing each in y unless y is null (one
+// body for softmax and log_softmax; the null test is hoisted out of the loop).
+TORCH_VEC_CLONES double exp_shifted_loop(const float* x, float shift, float* y, int64_t n) {
   constexpr int64_t kLanes = 16;
   float lanes[kLanes] = {};
   int64_t i = 0;
   for (; i + kLanes <= n; i += kLanes) {
     for (int64_t k = 0; k < kLanes; ++k) {
       const float e = exp1(x[i + k] - shift);
-      y[i + k] = e;
+      if (y) y[i + k] = e;
       lanes[k] += e;
     }
   }
   double total = 0;
   for (; i < n; ++i) {
-    y[i] = exp1(x[i] - shift);
-    total += y[i];
+    const float e = exp1(x[i] - shift);
+    if (y) y[i] = e;
+    total += e;
   }
-  for (int64_t k = 0; k < kLanes; ++k) total += lanes[k];
-  return total;
-}
-
-TORCH_VEC_CLONES double exp_shifted_total_loop(const float* x, float shift, int64_t n) {
-  constexpr int64_t kLanes = 16;
-  float lanes[kLanes] = {};
-  int64_t i = 0;
-  for (; i + kLanes <= n; i += kLanes)
-    for (int64_t k = 0; k < kLanes; ++k) lanes[k] += exp1(x[i + k] - shift);
-  double total = 0;
-  for (; i < n; ++i) total += exp1(x[i] - shift);
   for (int64_t k = 0; k < kLanes; ++k) total += lanes[k];
   return total;
 }
@@ -182,7 +172,7 @@ TORCH_VEC_CLONES double exp_shifted_total_loop(const float* x, float shift, int6
 }  // namespace
 
 // The exp family: the AVX-512 kernels where the CPU has them, else the loops.
-#if TORCH_VEC_AVX512
+#if TORCH_CPU_MULTIVERSION
 #define TORCH_VEC_PREFER_AVX512(call) \
   if (avx512::usable()) return avx512::call
 #else
@@ -206,12 +196,12 @@ void sigmoid(const float* x, float* y, int64_t n) {
 
 double exp_shifted_sum(const float* x, float shift, float* y, int64_t n) {
   TORCH_VEC_PREFER_AVX512(exp_shifted_sum(x, shift, y, n));
-  return exp_shifted_sum_loop(x, shift, y, n);
+  return exp_shifted_loop(x, shift, y, n);
 }
 
 double exp_shifted_total(const float* x, float shift, int64_t n) {
   TORCH_VEC_PREFER_AVX512(exp_shifted_total(x, shift, n));
-  return exp_shifted_total_loop(x, shift, n);
+  return exp_shifted_loop(x, shift, nullptr, n);
 }
 
 // Written with GCC vector types: a max-reduction with NaN tracking that the
@@ -260,7 +250,7 @@ TORCH_VEC_CLONES double sum_float16_portable(const uint16_t* bits, int64_t n) {
   return blocked_sum(bits, n, float16_to_float);
 }
 
-#if TORCH_VEC_F16C
+#if TORCH_CPU_MULTIVERSION
 // F16C converts eight halves in one instruction (vcvtph2ps), which the
 // vectoriser never emits for the portable conversion.
 __attribute__((target("avx,f16c"))) double sum_float16_f16c(const uint16_t* bits, int64_t n) {
@@ -288,7 +278,7 @@ __attribute__((target("avx,f16c"))) double sum_float16_f16c(const uint16_t* bits
 }  // namespace
 
 double sum_float16(const uint16_t* bits, int64_t n) {
-#if TORCH_VEC_F16C
+#if TORCH_CPU_MULTIVERSION
   static const bool f16c = __builtin_cpu_supports("avx") && __builtin_cpu_supports("f16c");
   if (f16c) return sum_float16_f16c(bits, n);
 #endif

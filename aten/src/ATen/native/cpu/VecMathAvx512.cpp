@@ -1,6 +1,6 @@
 #include <ATen/native/cpu/VecMathAvx512.h>
 
-#if TORCH_VEC_AVX512
+#if TORCH_CPU_MULTIVERSION
 // GCC 12 warns that the intrinsics' own "undefined" pass-through operand may
 // be uninitialised (GCC bug 105593, fixed in 13); the operand is never read.
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"

@@ -4,17 +4,13 @@
 // vscalefps (x * 2^n in one instruction, subnormal results and overflow
 // included) or vrndscaleps, which together halve the work of each exp.
 // Same range reduction, polynomial and special values as VecMath's exp1.
-// Built for x86-64 Linux with GCC (as VecMath's clones); elsewhere
-// TORCH_VEC_AVX512 is 0 and VecMath keeps its portable loops.
+// Built where TORCH_CPU_MULTIVERSION is 1 (as VecMath's clones); elsewhere
+// VecMath keeps its portable loops.
+#include <ATen/native/cpu/Multiversion.h>
+
 #include <cstdint>
 
-#if defined(__x86_64__) && defined(__linux__) && defined(__GNUC__) && !defined(__clang__)
-#define TORCH_VEC_AVX512 1
-#else
-#define TORCH_VEC_AVX512 0
-#endif
-
-#if TORCH_VEC_AVX512
+#if TORCH_CPU_MULTIVERSION
 namespace at::native::vec::avx512 {
 
 // Whether the CPU can run these kernels.
