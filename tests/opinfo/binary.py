@@ -139,7 +139,11 @@ BINARY_OPS = [
     OpInfo("add", np.add, ALL, binary_samples, inplace=True, supports_out=True, error_inputs=_add_errors),
     OpInfo("add", lambda a, b, alpha: a + alpha * b, NUMERIC,
            lambda op, d, rng: (SampleInput(s.args, {"alpha": 2}, s.desc) for s in binary_samples(op, d, rng)),
-           variant="alpha", inplace=True, supports_out=True),
+           variant="alpha", inplace=True, supports_out=True, known_values=lambda: [
+               KnownValue((torch.full((32,), -5.9375, dtype=torch.bfloat16),
+                           torch.full((32,), -1.984375, dtype=torch.bfloat16)), {"alpha": -3},
+                          torch.full((32,), 0.015625, dtype=torch.bfloat16),
+                          why="bfloat16 computes a + alpha * b in float and rounds once (not 0)")]),
     OpInfo("sub", np.subtract, NUMERIC, binary_samples, inplace=True, supports_out=True, error_inputs=_sub_errors),
     OpInfo("mul", np.multiply, ALL, binary_samples, inplace=True, supports_out=True,
            error_inputs=shape_mismatch("mul"), known_values=lambda: [

@@ -43,18 +43,18 @@ class Adam(Optimizer):
                 state["step"] += 1
                 step = state["step"]
                 exp_avg, exp_avg_sq = state["exp_avg"], state["exp_avg_sq"]
-                exp_avg.mul_(beta1).add_(grad, alpha=1 - beta1)
-                exp_avg_sq.mul_(beta2).add_(grad * grad, alpha=1 - beta2)
+                # PyTorch's single-tensor Adam, op for op: seven passes over the
+                # parameter's size, each costing about what its arithmetic does.
+                exp_avg.lerp_(grad, 1 - beta1)
+                exp_avg_sq.mul_(beta2).addcmul_(grad, grad, value=1 - beta2)
                 bias_correction1 = 1 - beta1**step
                 bias_correction2 = 1 - beta2**step
                 second = exp_avg_sq
                 if group["amsgrad"]:
                     torch.maximum(state["max_exp_avg_sq"], exp_avg_sq, out=state["max_exp_avg_sq"])
                     second = state["max_exp_avg_sq"]
-                # In place where nothing else sees the buffer: each pass over
-                # the parameter's size costs as much as the arithmetic.
                 denom = second.sqrt().div_(math.sqrt(bias_correction2)).add_(eps)
-                p.add_(torch.div(exp_avg, denom, out=denom), alpha=-lr / bias_correction1)
+                p.addcdiv_(exp_avg, denom, value=-lr / bias_correction1)
         return loss
 
 

@@ -66,3 +66,42 @@ def test_deviations_can_require_the_call_arguments():
     assert deviations.arguments_text(empty_dims) == "<tensor float64 special>, [], false"
     assert known.match(empty_dims, "grad", "grad[0]: element 0: 0.04 where PyTorch has 0.4")
     assert not known.match(some_dims, "grad", "grad[0]: element 0: 0.04 where PyTorch has 0.4")
+
+
+# A stand-in interpreter for run_both: prints one outcome per case, as
+# worker.py does; a case marked "slow" takes 3 s the first time it runs.
+FAKE_WORKER = """\
+import json, os, sys, time
+path, start = sys.argv[2], int(sys.argv[3])
+cases = [json.loads(line) for line in open(path)][start:]
+for c in cases:
+    if c.get("slow"):
+        marker = path.split(".retry")[0] + ".slow-ran"
+        if not os.path.exists(marker):
+            open(marker, "w").close()
+            time.sleep(3)
+    print(json.dumps({"id": c["id"], "result": None}), flush=True)
+"""
+
+
+def test_a_timeout_beside_the_reference_is_retried_alone(tmp_path, monkeypatch):
+    from tools.difftest import __main__ as main
+    fake = tmp_path / "python"
+    fake.write_text(f"#!/bin/sh\nexec {__import__('sys').executable} {tmp_path / 'fake.py'} \"$@\"\n")
+    fake.chmod(0o755)
+    (tmp_path / "fake.py").write_text(FAKE_WORKER)
+    cases = [{"id": 1}, {"id": 2, "slow": True}, {"id": 3}]
+    path = tmp_path / "cases.jsonl"
+    path.write_text("".join(__import__("json").dumps(c) + "\n" for c in cases))
+    monkeypatch.setattr(main, "CASE_TIMEOUT", 1.0)
+    monkeypatch.setattr(main, "STARTUP_TIMEOUT", 2.0)  # also the first case's limit
+    # The slow case finishes when run again alone: an outcome, not a hang.
+    monkeypatch.setattr(main, "RETRY_TIMEOUT", 10.0)
+    ours, _ = main.run_both(str(fake), str(fake), cases, str(path))
+    assert sorted(ours) == [1, 2, 3] and all("crash" not in o for o in ours.values())
+    # Still slow in the retry: a hang.
+    (tmp_path / "cases.jsonl.slow-ran").unlink()
+    monkeypatch.setattr(main, "RETRY_TIMEOUT", 1.0)
+    (tmp_path / "fake.py").write_text(FAKE_WORKER.replace("if not os.path.exists(marker):", "if True:"))
+    ours, _ = main.run_both(str(fake), str(fake), cases, str(path))
+    assert main.is_hang(ours[2]) and "crash" not in ours[1] and "crash" not in ours[3]

@@ -216,10 +216,16 @@ C10_HOST_DEVICE T bitwise(T x, T y, Op op) {
   }
 }
 
-// a + alpha * b with alpha in the operands' type.
-template <typename T>
-C10_HOST_DEVICE T add_scaled(T x, T y, T alpha) {
-  return x + multiply(alpha, y);
+// a + alpha * b, with alpha in opmath_t<T>: float16/bfloat16 compute in
+// float and round once, as PyTorch's kernels do (rounding alpha * b to
+// bfloat16 first loses the difference of two close values).
+template <typename T, typename M>
+C10_HOST_DEVICE T add_scaled(T x, T y, M alpha) {
+  if constexpr (std::is_same_v<T, M>) {
+    return x + multiply(alpha, y);
+  } else {
+    return T(M(x) + alpha * M(y));
+  }
 }
 
 // gelu's derivative times the incoming gradient, in one pass (the backward

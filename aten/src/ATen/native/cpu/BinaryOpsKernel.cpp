@@ -17,11 +17,16 @@ namespace {
 
 void add_kernel(TensorIterator& iter, const Scalar& alpha) {
   AT_DISPATCH_ALL_TYPES_AND_BOOL(iter.common_dtype(), "add", [&] {
-    const scalar_t a = alpha.to<scalar_t>();
-    if (a == scalar_t(1)) {
+    // alpha must fit the dtype (float16 refuses 70000, as PyTorch does) but
+    // is applied in opmath_t: float16/bfloat16 round once, as PyTorch's
+    // vectorised loop does (its scalar loop rounds alpha * b first).
+    using M = c10::opmath_t<scalar_t>;
+    (void)alpha.to<scalar_t>();
+    const M a = alpha.to<M>();
+    if (a == M(1)) {
       cpu_kernel(iter, [](scalar_t x, scalar_t y) -> scalar_t { return x + y; });
     } else {
-      cpu_kernel(iter, [a](scalar_t x, scalar_t y) -> scalar_t { return x + multiply(a, y); });
+      cpu_kernel(iter, [a](scalar_t x, scalar_t y) -> scalar_t { return add_scaled(x, y, a); });
     }
   });
 }

@@ -7,6 +7,7 @@
 #include <ATen/TensorIterator.h>
 #include <ATen/native/FunctionTraits.h>
 #include <ATen/native/cpu/Multiversion.h>
+#include <c10/util/Half.h>
 
 #include <tuple>
 #include <type_traits>
@@ -69,9 +70,11 @@ inline void contiguous_loop(char** data, int64_t n, int scalar_mask, const op_t&
 
 // The same loop for CPUs with AVX-512 (F, BW, VL, DQ) or AVX2 with F16C: in
 // code built for every x86-64, target attributes are the vectoriser's only
-// way to wider registers, vcvtph2ps and 16-lane sqrt/div. No FMA (the kernel
-// files build with -ffp-contract=off): a contracted x + a * y would round
-// differently from CPU to CPU. The op and its helpers inline into each copy;
+// way to wider registers, vcvtph2ps and 16-lane sqrt/div. No contraction (the
+// kernel files build with -ffp-contract=off): a contracted x + a * y would
+// round differently from CPU to CPU. An explicit std::fma (lerp's) is the
+// same everywhere; FMA is enabled so that it is one instruction (AVX-512F
+// implies it). The op and its helpers inline into each copy;
 // their out-of-line copies stay baseline code, so no wider instruction runs
 // unless wide_loops() chose it.
 #if TORCH_CPU_MULTIVERSION
@@ -82,8 +85,8 @@ __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq,f16c"))) inline void c
 }
 
 template <typename traits, typename op_t, size_t... I>
-__attribute__((target("avx2,f16c"))) inline void contiguous_loop_avx2(char** data, int64_t n, int scalar_mask,
-                                                                      const op_t& op, std::index_sequence<I...> seq) {
+__attribute__((target("avx2,fma,f16c"))) inline void contiguous_loop_avx2(char** data, int64_t n, int scalar_mask,
+                                                                          const op_t& op, std::index_sequence<I...> seq) {
   contiguous_loop_body<traits>(data, n, scalar_mask, op, seq);
 }
 
@@ -96,7 +99,8 @@ inline WideLoops wide_loops() {
         __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512dq")) {
       return WideLoops::Avx512;
     }
-    return f16c && __builtin_cpu_supports("avx2") ? WideLoops::Avx2 : WideLoops::None;
+    return f16c && __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") ? WideLoops::Avx2
+                                                                                    : WideLoops::None;
   }();
   return chosen;
 }
@@ -113,6 +117,16 @@ inline bool classify_inner_dim(const int64_t* strides, int* scalar_mask, std::in
                                          strides[I + 1] == int64_t(sizeof(typename traits::template arg<I>)))),
    ...);
   return contiguous;
+}
+
+// The wide copies are compiled only for loops with a floating result
+// (float16/bfloat16 included), the arithmetic that training spends its time
+// in. Integer, bool and comparison loops keep the baseline copy: the others
+// made the kernel files, the bulk of a cold build, 40% slower to compile
+// (BinaryOpsKernel.cpp 58 s against 41 s here) for loops rarely hot.
+template <typename traits>
+constexpr bool wide_copies_wanted() {
+  return c10::is_floating_v<typename traits::result_type>;
 }
 
 }  // namespace detail
@@ -133,14 +147,16 @@ void cpu_kernel(TensorIterator& iter, const op_t& op, int64_t grain_size = 32768
           for (int k = 0; k < nt; ++k) ptrs[k] = data[k] + j * strides[nt + k];
           if (contiguous) {
 #if TORCH_CPU_MULTIVERSION
-            const detail::WideLoops wide = detail::wide_loops();
-            if (wide == detail::WideLoops::Avx512) {
-              detail::contiguous_loop_avx512<traits>(ptrs, size0, scalar_mask, op, Indices{});
-              continue;
-            }
-            if (wide == detail::WideLoops::Avx2) {
-              detail::contiguous_loop_avx2<traits>(ptrs, size0, scalar_mask, op, Indices{});
-              continue;
+            if constexpr (detail::wide_copies_wanted<traits>()) {
+              const detail::WideLoops wide = detail::wide_loops();
+              if (wide == detail::WideLoops::Avx512) {
+                detail::contiguous_loop_avx512<traits>(ptrs, size0, scalar_mask, op, Indices{});
+                continue;
+              }
+              if (wide == detail::WideLoops::Avx2) {
+                detail::contiguous_loop_avx2<traits>(ptrs, size0, scalar_mask, op, Indices{});
+                continue;
+              }
             }
 #endif
             detail::contiguous_loop<traits>(ptrs, size0, scalar_mask, op, Indices{});

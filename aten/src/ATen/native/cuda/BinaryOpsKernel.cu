@@ -10,7 +10,8 @@ namespace {
 
 void add_kernel_cuda(TensorIterator& iter, const Scalar& alpha) {
   AT_DISPATCH_ALL_TYPES_AND_BOOL(iter.common_dtype(), "add_cuda", [&] {
-    const scalar_t a = alpha.to<scalar_t>();
+    (void)alpha.to<scalar_t>();  // must fit the dtype, as on the CPU
+    const c10::opmath_t<scalar_t> a = alpha.to<c10::opmath_t<scalar_t>>();
     gpu_kernel(iter, [a] GPU_LAMBDA(scalar_t x, scalar_t y) -> scalar_t { return add_scaled(x, y, a); });
   });
 }
