@@ -105,6 +105,27 @@ std::tuple<Tensor, Tensor> lstm_cell_from_activated(const Tensor& act, const Ten
   return {g[3].mul(cy.tanh()), cy};
 }
 
+// One batch row of the LSTM cell's backward: act holds the activated gates
+// (i, f, g, o), tcy = tanh(cy); the incoming gradients are dh1 + dh2 (hy) and
+// dc1 + dc2 (cy). Branch-free, so that it vectorises.
+template <typename scalar_t>
+void lstm_backward_row(const scalar_t* act, const scalar_t* cx, const scalar_t* tcy, const scalar_t* dh1,
+                       const scalar_t* dh2, const scalar_t* dc1, const scalar_t* dc2, scalar_t* __restrict__ dg,
+                       scalar_t* __restrict__ dcx, int64_t hidden) {
+  const scalar_t one(1);
+  for (int64_t j = 0; j < hidden; ++j) {
+    const scalar_t i = act[j], f = act[hidden + j], gg = act[2 * hidden + j], o = act[3 * hidden + j];
+    const scalar_t t = tcy[j];
+    const scalar_t dhy = dh1[j] + dh2[j];
+    const scalar_t dcy = dhy * o * (one - t * t) + dc1[j] + dc2[j];
+    dg[j] = dcy * gg * i * (one - i);
+    dg[hidden + j] = dcy * cx[j] * f * (one - f);
+    dg[2 * hidden + j] = dcy * i * (one - gg * gg);
+    dg[3 * hidden + j] = dhy * t * o * (one - o);
+    dcx[j] = dcy * f;
+  }
+}
+
 // The gradient of one step from its activated gates act [B, 4H]: the
 // gradient reaching hy is grad_hy + extra_hy, cy's grad_cy + extra_cy (any
 // of them may be undefined). Writes d(gates) into d_gates [B, 4H] and
@@ -126,24 +147,14 @@ void lstm_cell_backward_into(const Tensor& grad_hy, const Tensor& extra_hy, cons
     scalar_t* dg_out = d_gates.data_ptr<scalar_t>();
     scalar_t* dcx_out = d_cx.data_ptr<scalar_t>();
     parallel_for(0, batch, rows_per_chunk(hidden), [&](int64_t lo, int64_t hi) {
-      std::vector<scalar_t> tc(static_cast<size_t>(hidden));
+      // A missing gradient reads as a row of zeros, so that the row loop has
+      // no branches and vectorises (adding 0 is what the formula did before).
+      std::vector<scalar_t> tc(static_cast<size_t>(hidden)), zeros(static_cast<size_t>(hidden));
+      auto at_row = [&](const scalar_t* t, int64_t b) { return t ? t + b * hidden : zeros.data(); };
       for (int64_t b = lo; b < hi; ++b) {
-        const scalar_t* row = a + b * 4 * hidden;
         tanh_of(cn + b * hidden, tc.data(), hidden);
-        scalar_t* drow = dg_out + b * 4 * hidden;
-        for (int64_t j = 0; j < hidden; ++j) {
-          const int64_t k = b * hidden + j;
-          const scalar_t i = row[j], f = row[hidden + j], gg = row[2 * hidden + j], o = row[3 * hidden + j];
-          const scalar_t tcy = tc[j];
-          const scalar_t dhy = (gh1 ? gh1[k] : scalar_t(0)) + (gh2 ? gh2[k] : scalar_t(0));
-          const scalar_t dcy = dhy * o * (scalar_t(1) - tcy * tcy) + (gc1 ? gc1[k] : scalar_t(0)) +
-                               (gc2 ? gc2[k] : scalar_t(0));
-          drow[j] = dcy * gg * i * (scalar_t(1) - i);
-          drow[hidden + j] = dcy * c[k] * f * (scalar_t(1) - f);
-          drow[2 * hidden + j] = dcy * i * (scalar_t(1) - gg * gg);
-          drow[3 * hidden + j] = dhy * tcy * o * (scalar_t(1) - o);
-          dcx_out[k] = dcy * f;
-        }
+        lstm_backward_row(a + b * 4 * hidden, c + b * hidden, tc.data(), at_row(gh1, b), at_row(gh2, b),
+                          at_row(gc1, b), at_row(gc2, b), dg_out + b * 4 * hidden, dcx_out + b * hidden, hidden);
       }
     });
   });
