@@ -6,8 +6,6 @@ import math
 import os
 import re
 
-from tools.difftest.values import values_of
-
 
 def _literal(v):
     if isinstance(v, float) and not math.isfinite(v):
@@ -18,6 +16,10 @@ def _literal(v):
 
 
 def _tensor(spec: dict, name: str, lines: list[str]) -> str:
+    # numpy only here: the run loop (__main__) is imported by the build tools'
+    # tests, whose environment has no numpy.
+    from tools.difftest.values import values_of
+
     data = values_of(spec)
     dtype = spec["dtype"]
     made = f"torch.tensor({_literal(data.astype(float if dtype in ('float16', 'bfloat16') else data.dtype).tolist())}"
