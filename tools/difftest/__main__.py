@@ -118,17 +118,16 @@ def run_both(ours: str, reference: str, cases: list[dict], cases_path: str) -> t
     # A case of ours that timed out beside the other interpreter runs again
     # alone, with a longer limit: only a second timeout is a hang. (PyTorch's
     # timeouts only make reference_crash, which fails nothing.)
-    for w in workers[:1]:
-        hung = [c for c in cases if is_hang(w.outcomes.get(c["id"]))]
-        if not hung:
-            continue
+    ours_worker = workers[0]
+    hung = [c for c in cases if is_hang(ours_worker.outcomes.get(c["id"]))]
+    if hung:
         retry_path = cases_path + ".retry"
         with open(retry_path, "w") as f:
             for c in hung:
                 f.write(json.dumps(c) + "\n")
-        alone = Worker(w.python, retry_path, len(hung), RETRY_TIMEOUT)
+        alone = Worker(ours, retry_path, len(hung), RETRY_TIMEOUT)
         run_workers([alone], [c["id"] for c in hung])
-        w.outcomes.update(alone.outcomes)
+        ours_worker.outcomes.update(alone.outcomes)
     return workers[0].outcomes, workers[1].outcomes
 
 
