@@ -74,10 +74,12 @@ def test_every_tail_length(name):
 @pytest.mark.parametrize("n", [1, 7, 16, 17, 31, 32, 33, 48, 70, 1000])
 def test_softmax_rows_of_every_shape(n):
     rng = np.random.default_rng(n)
-    x = (rng.standard_normal((5, n)) * 30).astype(np.float32)
+    # 300 rows: enough that the rows are split over threads for the larger n.
+    x = (rng.standard_normal((300, n)) * 30).astype(np.float32)
     x[1, 0] = -np.inf  # one -inf: its probability is exactly 0
     x[2, :] = -np.inf  # all -inf: NaN, as in PyTorch
     x[3, -1] = np.nan
+    x[299, 0] = np.inf  # +inf: NaN too (inf - inf)
     x64 = x.astype(np.float64)
     with np.errstate(invalid="ignore"):
         shifted = x64 - x64.max(1, keepdims=True)
@@ -87,8 +89,10 @@ def test_softmax_rows_of_every_shape(n):
     got = torch.softmax(t, 1).numpy()
     np.testing.assert_allclose(got, want, rtol=1e-6, atol=1e-7)
     assert n == 1 or got[1, 0] == 0
-    assert np.isnan(got[2]).all() and np.isnan(got[3]).all()
-    np.testing.assert_allclose(torch.log_softmax(t, 1).numpy(), log_want, rtol=1e-6, atol=2e-5)
+    assert np.isnan(got[2]).all() and np.isnan(got[3]).all() and np.isnan(got[299]).all()
+    log_got = torch.log_softmax(t, 1).numpy()
+    np.testing.assert_allclose(log_got, log_want, rtol=1e-6, atol=2e-5)
+    assert np.isnan(log_got[2]).all() and np.isnan(log_got[3]).all() and np.isnan(log_got[299]).all()
 
 
 @pytest.mark.parametrize("n", [1, 15, 100, 4099])

@@ -250,12 +250,61 @@ void reduce_row(const ReduceParams& params, const T* x, int64_t n, const Tensor&
   }
 }
 
+// The accumulator of a column reduction: float for float and the 16-bit
+// floating types (a column is usually short), acc_t otherwise.
+template <typename T>
+using column_acc_t = std::conditional_t<std::is_same_v<T, float> || std::is_same_v<T, c10::Half> ||
+                                            std::is_same_v<T, c10::BFloat16>,
+                                        float, acc_t<T>>;
+
+// acc[0..w) += the rows [0, rows) of x (row stride `stride`), w columns.
+template <typename T, typename A>
+void add_rows(const T* x, int64_t rows, int64_t stride, A* acc, int64_t w) {
+  if constexpr (std::is_same_v<T, float>) {
+    vec::add_rows(x, rows, stride, acc, w);
+  } else {
+    for (int64_t r = 0; r < rows; ++r) {
+      const T* row = x + r * stride;
+      for (int64_t j = 0; j < w; ++j) acc[j] += static_cast<A>(row[j]);
+    }
+  }
+}
+
+// Column sums with the rows split across threads: each thread streams one
+// contiguous block of rows into its own row of accumulators, and the
+// per-thread rows are added at the end. Splitting the columns instead has
+// every thread hop from row to row, which the prefetchers follow less well
+// (sum(dim=0) of 1000x10000 float on two threads: 1.3 ms that way, 0.75 ms
+// this way). Only where the accumulators stay in cache.
+template <typename T>
+bool sum_columns_split_rows(const T* x, int64_t rows, int64_t cols, const Tensor& out) {
+  using A = column_acc_t<T>;
+  if (cols * static_cast<int64_t>(sizeof(A)) > (256 << 10)) return false;
+  const bool parallel = rows * cols > 2 * kGrainSize && !in_parallel_region();
+  const int64_t threads = parallel ? std::max<int64_t>(1, std::min<int64_t>(get_num_threads(), rows / 8)) : 1;
+  std::vector<A> acc(threads * cols, A(0));
+  parallel_for(0, threads, 1, [&](int64_t tb, int64_t te) {
+    for (int64_t t = tb; t < te; ++t) {
+      const int64_t per = (rows + threads - 1) / threads;
+      const int64_t r0 = std::min(rows, t * per), r1 = std::min(rows, r0 + per);
+      add_rows(x + r0 * cols, r1 - r0, cols, acc.data() + t * cols, cols);
+    }
+  });
+  T* y = out.data_ptr<T>();
+  for (int64_t j = 0; j < cols; ++j) {
+    A s = acc[j];
+    for (int64_t t = 1; t < threads; ++t) s += acc[t * cols + j];
+    y[j] = static_cast<T>(s);
+  }
+  return true;
+}
+
 // Reduces the columns of x [rows, cols] into y[cols]: each pass over a row
 // updates a contiguous run of accumulators, which vectorises.
 template <typename T>
 void reduce_columns(const ReduceParams& params, const T* x, int64_t rows, int64_t cols, const Tensor& out) {
-  constexpr bool kFloatAcc = std::is_same_v<T, float> || std::is_same_v<T, c10::Half> || std::is_same_v<T, c10::BFloat16>;
-  using A = std::conditional_t<kFloatAcc, float, acc_t<T>>;
+  using A = column_acc_t<T>;
+  if (params.op == ReduceOp::Sum && !std::is_same_v<T, bool> && sum_columns_split_rows(x, rows, cols, out)) return;
   parallel_for(0, cols, std::max<int64_t>(16, kGrainSize / std::max<int64_t>(rows, 1)), [&](int64_t b, int64_t e) {
     const int64_t w = e - b;
     if (params.op == ReduceOp::Any || params.op == ReduceOp::All) {
@@ -282,11 +331,11 @@ void reduce_columns(const ReduceParams& params, const T* x, int64_t rows, int64_
       return;
     }
     std::vector<A> acc(w, params.op == ReduceOp::Prod ? A(1) : A(0));
-    for (int64_t r = 0; r < rows; ++r) {
-      const T* row = x + r * cols + b;
-      if (params.op == ReduceOp::Sum) {
-        for (int64_t j = 0; j < w; ++j) acc[j] += static_cast<A>(row[j]);
-      } else {
+    if (params.op == ReduceOp::Sum) {
+      add_rows(x + b, rows, cols, acc.data(), w);
+    } else {
+      for (int64_t r = 0; r < rows; ++r) {
+        const T* row = x + r * cols + b;
         for (int64_t j = 0; j < w; ++j) acc[j] *= static_cast<A>(row[j]);
       }
     }
@@ -371,21 +420,9 @@ void scan_row(ScanOp op, const T* x, T* y, int64_t n) {
     case ScanOp::Softmax:
     case ScanOp::LogSoftmax: {
       if constexpr (std::is_same_v<T, float>) {
-        // One pass for the max, one computing exp(x - max) and its sum (vectorised).
-        // Shifted by the max, as PyTorch does: a +inf makes the row NaN; an
-        // all -inf row (no shift) gives 0/0, NaN too.
-        const float max = vec::max(x, n);
-        const float m = max == -std::numeric_limits<float>::infinity() ? 0.0f : max;
-        if (op == ScanOp::Softmax) {
-          const double total = vec::exp_shifted_sum(x, m, y, n);
-          vec::scale(y, static_cast<float>(1.0 / total), n);
-        } else {
-          // (x - max) - log(sum), in that order: x - (max + log(sum)) loses
-          // log(sum) against a large max (log_softmax([1e8, 1e8]) is -log 2).
-          const double total = vec::exp_shifted_total(x, m, n);
-          vec::subtract2(x, m, static_cast<float>(std::log(total)), y, n);
-        }
+        vec::softmax_rows(x, y, 1, n, op == ScanOp::LogSoftmax);
       } else if constexpr (c10::is_floating_v<T>) {
+        // As vec::softmax_rows, in double.
         double m = -std::numeric_limits<double>::infinity();
         for (int64_t k = 0; k < n; ++k) m = std::max(m, static_cast<double>(x[k]));
         if (m == -std::numeric_limits<double>::infinity()) m = 0;
@@ -403,12 +440,25 @@ void scan_row(ScanOp op, const T* x, T* y, int64_t n) {
   }
 }
 
+// float softmax rows go to VecMath all at once: one call per thread.
+template <typename T>
+bool softmax_float_rows(ScanOp op, const T* x, T* y, int64_t rows, int64_t n) {
+  if constexpr (std::is_same_v<T, float>) {
+    if (op == ScanOp::CumSum) return false;
+    vec::softmax_rows(x, y, rows, n, op == ScanOp::LogSoftmax);
+    return true;
+  } else {
+    return false;
+  }
+}
+
 void scan_rows_kernel(const Tensor& out, const Tensor& in, int64_t outer, int64_t inner, ScanOp op) {
   AT_DISPATCH_ALL_TYPES(in.scalar_type(), "scan", [&] {
     const scalar_t* x = static_cast<const scalar_t*>(in.data_ptr());
     scalar_t* y = out.data_ptr<scalar_t>();
     const int64_t grain = std::max<int64_t>(1, kGrainSize / std::max<int64_t>(inner, 1));
     parallel_for(0, outer, grain, [&](int64_t b, int64_t e) {
+      if (softmax_float_rows(op, x + b * inner, y + b * inner, e - b, inner)) return;
       for (int64_t i = b; i < e; ++i) scan_row<scalar_t>(op, x + i * inner, y + i * inner, inner);
     });
   });

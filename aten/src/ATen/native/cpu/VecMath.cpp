@@ -204,6 +204,19 @@ double exp_shifted_total(const float* x, float shift, int64_t n) {
   return exp_shifted_loop(x, shift, nullptr, n);
 }
 
+void softmax_rows(const float* x, float* y, int64_t rows, int64_t n, bool log) {
+  TORCH_VEC_PREFER_AVX512(softmax_rows(x, y, rows, n, log));
+  for (int64_t r = 0; r < rows; ++r, x += n, y += n) {
+    const float row_max = max(x, n);
+    const float shift = row_max == -std::numeric_limits<float>::infinity() ? 0.0f : row_max;
+    if (log) {
+      subtract2(x, shift, static_cast<float>(std::log(exp_shifted_total(x, shift, n))), y, n);
+    } else {
+      scale(y, static_cast<float>(1.0 / exp_shifted_sum(x, shift, y, n)), n);
+    }
+  }
+}
+
 // Written with GCC vector types: a max-reduction with NaN tracking that the
 // auto-vectoriser would otherwise leave scalar.
 TORCH_VEC_CLONES float max(const float* x, int64_t n) {
@@ -287,6 +300,21 @@ double sum_float16(const uint16_t* bits, int64_t n) {
 
 TORCH_VEC_CLONES double sum_bfloat16(const uint16_t* bits, int64_t n) {
   return blocked_sum(bits, n, bfloat16_to_float);
+}
+
+TORCH_VEC_CLONES void add_rows(const float* x, int64_t rows, int64_t stride, float* __restrict acc, int64_t cols) {
+  int64_t r = 0;
+  for (; r + 4 <= rows; r += 4) {
+    const float* __restrict r0 = x + r * stride;
+    const float* __restrict r1 = r0 + stride;
+    const float* __restrict r2 = r1 + stride;
+    const float* __restrict r3 = r2 + stride;
+    for (int64_t j = 0; j < cols; ++j) acc[j] += (r0[j] + r1[j]) + (r2[j] + r3[j]);
+  }
+  for (; r < rows; ++r) {
+    const float* __restrict row = x + r * stride;
+    for (int64_t j = 0; j < cols; ++j) acc[j] += row[j];
+  }
 }
 
 TORCH_VEC_CLONES double sum_squared_deviation(const float* x, float mean, int64_t n) {

@@ -24,6 +24,12 @@ void gelu_backward(const float* g, const float* x, float* y, int64_t n);
 double exp_shifted_sum(const float* x, float shift, float* y, int64_t n);
 // The sum of exp(x[i] - shift) (in double), storing nothing.
 double exp_shifted_total(const float* x, float shift, int64_t n);
+// softmax (or log_softmax) of each of `rows` contiguous rows of n floats,
+// shifted by the row's max as PyTorch does: a +inf or NaN makes the row NaN,
+// and an all -inf row (no shift) gives 0/0, NaN too. log_softmax is
+// (x - max) - log(sum), in that order: x - (max + log(sum)) loses log(sum)
+// against a large max (log_softmax([1e8, 1e8]) is -log 2).
+void softmax_rows(const float* x, float* y, int64_t rows, int64_t n, bool log);
 // y[i] *= s
 void scale(float* y, float s, int64_t n);
 // y[i] = (x[i] - a) - b, in that order (log_softmax: a the max, b log(sum)).
@@ -37,6 +43,10 @@ float max(const float* x, int64_t n);
 double sum(const float* x, int64_t n);
 double sum_float16(const uint16_t* bits, int64_t n);
 double sum_bfloat16(const uint16_t* bits, int64_t n);
+// acc[j] += x[r * stride + j] over rows r in [0, rows), j in [0, cols): four
+// rows at a time, added pairwise before they reach acc, so acc is loaded and
+// stored once per four rows (the column sums of a contiguous matrix).
+void add_rows(const float* x, int64_t rows, int64_t stride, float* acc, int64_t cols);
 // sum((x[i] - mean)^2), in float lanes added up in double.
 double sum_squared_deviation(const float* x, float mean, int64_t n);
 // y[i] = (x[i] - mean) * rstd * w[i] + b[i]; w and b may be null (absent).

@@ -1,10 +1,14 @@
 #include <ATen/native/cpu/VecMathAvx512.h>
 
 #if TORCH_CPU_MULTIVERSION
-// GCC 12 warns that the intrinsics' own "undefined" pass-through operand may
-// be uninitialised (GCC bug 105593, fixed in 13); the operand is never read.
+// GCC 12 warns that the intrinsics' own "undefined" pass-through operand
+// (may) be uninitialised (GCC bug 105593, fixed in 13); it is never read.
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#pragma GCC diagnostic ignored "-Wuninitialized"
 #include <immintrin.h>
+
+#include <cmath>
+#include <limits>
 
 namespace at::native::vec::avx512 {
 
@@ -79,6 +83,13 @@ TORCH_AVX512 inline void map16(const float* x, float* y, int64_t n, F f) {
   }
 }
 
+// The 16 lanes of v added up in double.
+TORCH_AVX512 inline double sum_in_double(__m512 v) {
+  const __m512d lo = _mm512_cvtps_pd(_mm512_castps512_ps256(v));
+  const __m512d hi = _mm512_cvtps_pd(_mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(v), 1)));
+  return _mm512_reduce_add_pd(_mm512_add_pd(lo, hi));
+}
+
 // The sum of exp(x[i] - shift), storing each in y unless y is null. Two
 // accumulators; their 16 lanes are added up in double.
 TORCH_AVX512 inline double exp_shifted(const float* x, float shift, float* y, int64_t n) {
@@ -102,12 +113,36 @@ TORCH_AVX512 inline double exp_shifted(const float* x, float shift, float* y, in
     if (y) _mm512_mask_storeu_ps(y + i, m, e);
     acc0 = _mm512_mask_add_ps(acc0, m, acc0, e);
   }
-  alignas(64) float lanes[16];
-  _mm512_store_ps(lanes, _mm512_add_ps(acc0, acc1));
-  double total = 0;
-  for (float v : lanes) total += v;
-  return total;
+  return sum_in_double(_mm512_add_ps(acc0, acc1));
 }
+
+// The largest x[i] of a row, or -inf for an empty one. A NaN may or may not
+// come out (vmaxps passes its second operand on NaN); softmax does not need
+// it to, since exp(NaN - max) makes the row's total, and so the row, NaN.
+TORCH_AVX512 inline float row_max(const float* x, int64_t n) {
+  __m512 m0 = _mm512_set1_ps(-std::numeric_limits<float>::infinity()), m1 = m0;
+  int64_t i = 0;
+  for (; i + 32 <= n; i += 32) {
+    m0 = _mm512_max_ps(m0, _mm512_loadu_ps(x + i));
+    m1 = _mm512_max_ps(m1, _mm512_loadu_ps(x + i + 16));
+  }
+  for (; i < n; i += 16) {
+    const int64_t left = n - i;
+    const __mmask16 m = left >= 16 ? static_cast<__mmask16>(0xffff) : static_cast<__mmask16>((1u << left) - 1);
+    m0 = _mm512_mask_max_ps(m0, m, m0, _mm512_maskz_loadu_ps(m, x + i));
+  }
+  return _mm512_reduce_max_ps(_mm512_max_ps(m0, m1));
+}
+
+struct Scale {
+  __m512 s;
+  TORCH_AVX512 __m512 operator()(__m512 v) const { return _mm512_mul_ps(v, s); }
+};
+// (v - a) - b, in that order.
+struct Subtract2 {
+  __m512 a, b;
+  TORCH_AVX512 __m512 operator()(__m512 v) const { return _mm512_sub_ps(_mm512_sub_ps(v, a), b); }
+};
 
 }  // namespace
 
@@ -130,6 +165,20 @@ TORCH_AVX512 double exp_shifted_sum(const float* x, float shift, float* y, int64
 
 TORCH_AVX512 double exp_shifted_total(const float* x, float shift, int64_t n) {
   return exp_shifted(x, shift, nullptr, n);
+}
+
+TORCH_AVX512 void softmax_rows(const float* x, float* y, int64_t rows, int64_t n, bool log) {
+  for (int64_t r = 0; r < rows; ++r, x += n, y += n) {
+    const float max = row_max(x, n);
+    const float shift = max == -std::numeric_limits<float>::infinity() ? 0.0f : max;
+    if (log) {
+      const float log_total = static_cast<float>(std::log(exp_shifted(x, shift, nullptr, n)));
+      map16(x, y, n, Subtract2{_mm512_set1_ps(shift), _mm512_set1_ps(log_total)});
+    } else {
+      const double total = exp_shifted(x, shift, y, n);
+      map16(y, y, n, Scale{_mm512_set1_ps(static_cast<float>(1.0 / total))});
+    }
+  }
 }
 
 }  // namespace at::native::vec::avx512

@@ -21,6 +21,7 @@ void sigmoid(const float* x, float* y, int64_t n);
 void tanh(const float* x, float* y, int64_t n);
 double exp_shifted_sum(const float* x, float shift, float* y, int64_t n);
 double exp_shifted_total(const float* x, float shift, int64_t n);
+void softmax_rows(const float* x, float* y, int64_t rows, int64_t n, bool log);
 
 }  // namespace at::native::vec::avx512
 #endif

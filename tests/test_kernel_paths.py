@@ -1,0 +1,68 @@
+"""The CPU kernels' fast paths at the sizes where they switch on, against
+numpy: column sums that split their rows over threads (and the column split
+they fall back to when the accumulators would not stay in cache), and cat of
+contiguous inputs written row by row. Small OpInfo samples never reach these
+sizes, and a path that dropped a thread's share or misplaced a row would
+still pass there."""
+import numpy as np
+import pytest
+
+import torch
+
+# (rows, cols): split rows over threads; one thread's worth; columns too wide
+# for the per-thread accumulators (the column-split path); few rows.
+COLUMN_SHAPES = [(1000, 300), (40, 70), (3, 100_000), (9, 70_001), (1, 5), (0, 4), (4, 0)]
+
+
+@pytest.mark.parametrize("shape", COLUMN_SHAPES)
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int32", "int64", "uint8"])
+def test_column_sum(shape, dtype):
+    rng = np.random.default_rng(sum(shape))
+    x = (rng.random(shape) * 8).astype(dtype)
+    got = torch.from_numpy(x).sum(0).numpy()
+    want = x.astype(np.float64).sum(0)
+    if dtype.startswith("float"):
+        np.testing.assert_allclose(got, want, rtol=1e-5)
+    else:
+        assert got.dtype == np.int64
+        np.testing.assert_array_equal(got, want.astype(np.int64))
+
+
+@pytest.mark.parametrize("dtype", [torch.float16, torch.bfloat16])
+def test_column_sum_of_16_bit_floats(dtype):
+    x = torch.from_numpy(np.random.default_rng(0).random((2000, 64), dtype=np.float32)).to(dtype)
+    want = x.double().sum(0)
+    got = x.sum(0)
+    assert got.dtype == dtype
+    assert torch.allclose(got.double(), want, rtol=1e-2)
+
+
+def test_column_sum_of_a_view_and_keepdim():
+    x = np.random.default_rng(1).random((600, 200)).astype(np.float32)
+    t = torch.from_numpy(x)
+    np.testing.assert_allclose(t.t().sum(1).numpy(), x.sum(0, dtype=np.float64), rtol=1e-5)
+    np.testing.assert_allclose(t[::2].sum(0, keepdim=True).numpy(), x[::2].sum(0, keepdims=True), rtol=1e-5)
+
+
+@pytest.mark.parametrize("dim", [1, 2, -1])
+def test_cat_of_contiguous_inputs_row_by_row(dim):
+    rng = np.random.default_rng(dim + 3)
+    parts = [rng.standard_normal((64, 3 + i, 40) if dim == 1 else (64, 30, 3 + i)).astype(np.float32) for i in range(8)]
+    got = torch.cat([torch.from_numpy(p) for p in parts], dim).numpy()
+    np.testing.assert_array_equal(got, np.concatenate(parts, dim))
+
+
+def test_cat_large_enough_for_threads():
+    parts = [np.full((256, 512), i, np.float32) for i in range(8)]
+    got = torch.cat([torch.from_numpy(p) for p in parts], 1).numpy()
+    np.testing.assert_array_equal(got, np.concatenate(parts, 1))
+
+
+def test_cat_mixes_layouts_and_dtypes():
+    a = torch.arange(12.0).view(3, 4)
+    b = torch.arange(6).view(3, 2)  # int64: promoted, so the copy path converts it
+    c = torch.arange(9.0).view(3, 3).t()  # not contiguous
+    got = torch.cat([a, b, c, torch.tensor([])], 1)
+    want = np.concatenate([a.numpy(), b.numpy().astype(np.float32), c.numpy()], 1)
+    np.testing.assert_array_equal(got.numpy(), want)
+
