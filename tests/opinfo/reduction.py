@@ -299,13 +299,20 @@ REDUCTION_OPS = [
         ErrorInput((torch.ones(2, dtype=torch.int32), 100), {}, IndexError, "Dimension out of range")],
            known_values=lambda: [
         KnownValue((torch.tensor([[1.0, float("inf"), 2.0]]), 1), {}, torch.tensor([[float("nan")] * 3]),
-                   why="a +inf row is NaN, not one-hot")]),
+                   why="a +inf row is NaN, not one-hot"),
+        KnownValue((torch.linspace(-2.7, 1.9, 3).to(torch.bfloat16), 0), {},
+                   torch.tensor([-1.5497207641601562e-05, -0.0001544952392578125, -0.0015411376953125],
+                                dtype=torch.bfloat16), grad_of=0,
+                   why="the bfloat16 gradient rounded each step to 16 bits and gave 0: PyTorch computes it in float")]),
     OpInfo("log_softmax", _log_softmax_ref, FLOATS, _scan_samples, error_inputs=lambda: [
         ErrorInput((torch.ones(3, dtype=torch.int64), -2), {}, IndexError, "Dimension out of range"),
         ErrorInput((torch.ones(3, dtype=torch.int64), 0), {}, NotImplementedError, "not implemented for 'Long'")],
            known_values=lambda: [
         KnownValue((torch.tensor([1e8, 1e8]), 0), {}, torch.tensor([-0.6931472, -0.6931472]),
-                   why="large equal values gave [0, 0]")]),
+                   why="large equal values gave [0, 0]"),
+        KnownValue((torch.linspace(-2.7, 1.9, 3).to(torch.float16), 0), {},
+                   torch.tensor([0.97265625, 0.72900390625, -1.7021484375], dtype=torch.float16), grad_of=0,
+                   why="the float16 gradient rounded each step to 16 bits (-1.703125): PyTorch computes it in float")]),
     # The kernels behind softmax(dtype=...), which converts first: an integer
     # dtype drops the history (tests/test_autograd.py), as in PyTorch.
     OpInfo("_softmax", lambda x, dim, half_to_float: _softmax_ref(x, dim), FLOATS,

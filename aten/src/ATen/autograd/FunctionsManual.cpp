@@ -234,12 +234,29 @@ Tensor cumsum_backward(const Tensor& grad, int64_t dim) {
   return grad.flip({dim}).cumsum(dim, std::nullopt).flip({dim});
 }
 
+// float16/bfloat16 softmax gradients are computed in float and rounded once,
+// as PyTorch's kernels compute them: rounding exp(output), the product and
+// the difference each to 16 bits leaves noise where the terms cancel (the
+// gradient through an expanded row of equal values is exactly 0).
+namespace {
+bool is_reduced_float(const Tensor& t) {
+  return t.scalar_type() == ScalarType::Half || t.scalar_type() == ScalarType::BFloat16;
+}
+}  // namespace
+
 Tensor softmax_backward(const Tensor& grad, const Tensor& output, int64_t dim) {
+  if (is_reduced_float(output)) {
+    return softmax_backward(grad.to(ScalarType::Float), output.to(ScalarType::Float), dim).to(output.scalar_type());
+  }
   const Tensor dot = grad.mul(output).sum(IntArrayRef(dim), true, std::nullopt);
   return output.mul(grad.sub(dot));
 }
 
 Tensor log_softmax_backward(const Tensor& grad, const Tensor& output, int64_t dim) {
+  if (is_reduced_float(output)) {
+    return log_softmax_backward(grad.to(ScalarType::Float), output.to(ScalarType::Float), dim)
+        .to(output.scalar_type());
+  }
   return grad.sub(output.exp().mul(grad.sum(IntArrayRef(dim), true, std::nullopt)));
 }
 

@@ -85,24 +85,20 @@ Layout check_layer_norm(const Tensor& input, IntArrayRef normalized_shape, const
 }
 
 
+// The row statistics of the types other than float (VecMath has float's).
 template <typename T>
 double row_sum(const T* x, int64_t n) {
-  if constexpr (std::is_same_v<T, float>) {
-    return vec::sum(x, n);
-  } else {
-    double s[4] = {};
-    int64_t i = 0;
-    for (; i + 4 <= n; i += 4)
-      for (int k = 0; k < 4; ++k) s[k] += x[i + k];
-    for (; i < n; ++i) s[0] += x[i];
-    return (s[0] + s[1]) + (s[2] + s[3]);
-  }
+  double s[4] = {};
+  int64_t i = 0;
+  for (; i + 4 <= n; i += 4)
+    for (int k = 0; k < 4; ++k) s[k] += x[i + k];
+  for (; i < n; ++i) s[0] += x[i];
+  return (s[0] + s[1]) + (s[2] + s[3]);
 }
 
 // sum((x - mean)^2) in 8 lanes of T, each lane's total added up in double.
 template <typename T>
 double squared_deviation(const T* x, T mean, int64_t n) {
-  if constexpr (std::is_same_v<T, float>) return vec::sum_squared_deviation(x, mean, n);
   T lanes[8] = {};
   int64_t i = 0;
   for (; i + 8 <= n; i += 8)
@@ -113,32 +109,22 @@ double squared_deviation(const T* x, T mean, int64_t n) {
   return total;
 }
 
-// Asks for a row ahead of its use: a row's three passes are mostly compute
-// once it sits in L1, and the prefetch lets the next rows' loads overlap it
-// (layer_norm's input rarely fits in L2).
-template <typename T>
-inline void prefetch_row(const T* x, int64_t n) {
-  const char* p = reinterpret_cast<const char*>(x);
-  const int64_t bytes = n * static_cast<int64_t>(sizeof(T));
-  for (int64_t off = 0; off < bytes; off += 64) __builtin_prefetch(p + off);
-}
-
+// float rows go to VecMath, a thread's rows in one call; other types here.
 template <typename T>
 void forward_rows(const T* x, const T* w, const T* b, T* y, T* mean_out, T* rstd_out, int64_t rows, int64_t cols,
                   double eps) {
   parallel_for(0, rows, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(cols, 1)), [&](int64_t lo, int64_t hi) {
-    for (int64_t r = lo; r < hi; ++r) {
-      const T* xr = x + r * cols;
-      T* yr = y + r * cols;
-      if (r + 2 < hi) prefetch_row(xr + 2 * cols, cols);
-      const T mean = static_cast<T>(row_sum(xr, cols) / static_cast<double>(cols));
-      const double var = squared_deviation(xr, mean, cols) / static_cast<double>(cols);
-      const T rstd = static_cast<T>(1.0 / std::sqrt(var + eps));
-      mean_out[r] = mean;
-      rstd_out[r] = rstd;
-      if constexpr (std::is_same_v<T, float>) {
-        vec::normalize(xr, mean, rstd, w, b, yr, cols);
-      } else {
+    if constexpr (std::is_same_v<T, float>) {
+      vec::layer_norm_rows(x + lo * cols, w, b, y + lo * cols, mean_out + lo, rstd_out + lo, hi - lo, cols, eps);
+    } else {
+      for (int64_t r = lo; r < hi; ++r) {
+        const T* xr = x + r * cols;
+        T* yr = y + r * cols;
+        const T mean = static_cast<T>(row_sum(xr, cols) / static_cast<double>(cols));
+        const double var = squared_deviation(xr, mean, cols) / static_cast<double>(cols);
+        const T rstd = static_cast<T>(1.0 / std::sqrt(var + eps));
+        mean_out[r] = mean;
+        rstd_out[r] = rstd;
         for (int64_t j = 0; j < cols; ++j) yr[j] = (xr[j] - mean) * rstd * (w ? w[j] : T(1)) + (b ? b[j] : T(0));
       }
     }

@@ -334,6 +334,22 @@ TORCH_VEC_CLONES void normalize(const float* x, float mean, float rstd, const fl
   }
 }
 
+void layer_norm_rows(const float* x, const float* w, const float* b, float* y, float* mean_out, float* rstd_out,
+                     int64_t rows, int64_t n, double eps) {
+  TORCH_VEC_PREFER_AVX512(layer_norm_rows(x, w, b, y, mean_out, rstd_out, rows, n, eps));
+  for (int64_t r = 0; r < rows; ++r, x += n, y += n) {
+    if (r + 2 < rows) {
+      for (int64_t off = 0; off < n; off += 16) __builtin_prefetch(x + 2 * n + off);
+    }
+    const float mean = static_cast<float>(sum(x, n) / static_cast<double>(n));
+    const double var = sum_squared_deviation(x, mean, n) / static_cast<double>(n);
+    const float rstd = static_cast<float>(1.0 / std::sqrt(var + eps));
+    mean_out[r] = mean;
+    rstd_out[r] = rstd;
+    normalize(x, mean, rstd, w, b, y, n);
+  }
+}
+
 TORCH_VEC_CLONES void scale(float* y, float s, int64_t n) {
   for (int64_t i = 0; i < n; ++i) y[i] *= s;
 }

@@ -51,5 +51,12 @@ void add_rows(const float* x, int64_t rows, int64_t stride, float* acc, int64_t 
 double sum_squared_deviation(const float* x, float mean, int64_t n);
 // y[i] = (x[i] - mean) * rstd * w[i] + b[i]; w and b may be null (absent).
 void normalize(const float* x, float mean, float rstd, const float* w, const float* b, float* y, int64_t n);
+// layer_norm's forward over `rows` contiguous rows of n floats: mean[r] (the
+// row's sum in float lanes added up in double, over n), rstd[r] = 1 /
+// sqrt(var + eps) with var the mean squared deviation from that float mean,
+// and each row normalised as above. The rows after the current one are
+// prefetched: once a row sits in L1 its passes are arithmetic.
+void layer_norm_rows(const float* x, const float* w, const float* b, float* y, float* mean, float* rstd,
+                     int64_t rows, int64_t n, double eps);
 
 }  // namespace at::native::vec

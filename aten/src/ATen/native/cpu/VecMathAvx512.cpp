@@ -167,6 +167,44 @@ TORCH_AVX512 double exp_shifted_total(const float* x, float shift, int64_t n) {
   return exp_shifted(x, shift, nullptr, n);
 }
 
+// The sum of f(x[i]) over a row: four 16-lane float accumulators over
+// blocks of 4096 elements, each block's lanes added up in double (as
+// VecMath's blocked_sum). f is exact float arithmetic, no FMA.
+template <typename F>
+TORCH_AVX512 inline double blocked_row_sum(const float* x, int64_t n, F f) {
+  constexpr int64_t kBlock = 4096;
+  double total = 0;
+  for (int64_t start = 0; start < n; start += kBlock) {
+    const int64_t end = n < start + kBlock ? n : start + kBlock;
+    __m512 a0 = _mm512_setzero_ps(), a1 = a0, a2 = a0, a3 = a0;
+    int64_t i = start;
+    for (; i + 64 <= end; i += 64) {
+      a0 = _mm512_add_ps(a0, f(_mm512_loadu_ps(x + i)));
+      a1 = _mm512_add_ps(a1, f(_mm512_loadu_ps(x + i + 16)));
+      a2 = _mm512_add_ps(a2, f(_mm512_loadu_ps(x + i + 32)));
+      a3 = _mm512_add_ps(a3, f(_mm512_loadu_ps(x + i + 48)));
+    }
+    for (; i < end; i += 16) {
+      const int64_t left = end - i;
+      const __mmask16 m = left >= 16 ? static_cast<__mmask16>(0xffff) : static_cast<__mmask16>((1u << left) - 1);
+      a0 = _mm512_mask_add_ps(a0, m, a0, f(_mm512_maskz_loadu_ps(m, x + i)));
+    }
+    total += sum_in_double(_mm512_add_ps(_mm512_add_ps(a0, a1), _mm512_add_ps(a2, a3)));
+  }
+  return total;
+}
+
+struct Identity {
+  TORCH_AVX512 __m512 operator()(__m512 v) const { return v; }
+};
+struct SquaredDeviation {
+  __m512 mean;
+  TORCH_AVX512 __m512 operator()(__m512 v) const {
+    const __m512 d = _mm512_sub_ps(v, mean);
+    return _mm512_mul_ps(d, d);
+  }
+};
+
 TORCH_AVX512 void softmax_rows(const float* x, float* y, int64_t rows, int64_t n, bool log) {
   for (int64_t r = 0; r < rows; ++r, x += n, y += n) {
     const float max = row_max(x, n);
@@ -178,6 +216,36 @@ TORCH_AVX512 void softmax_rows(const float* x, float* y, int64_t rows, int64_t n
       const double total = exp_shifted(x, shift, y, n);
       map16(y, y, n, Scale{_mm512_set1_ps(static_cast<float>(1.0 / total))});
     }
+  }
+}
+
+// (x - mean) * rstd * w + b with each step rounded (no FMA), as the portable
+// loop computes it; w and b may be null.
+TORCH_AVX512 inline void normalize_row(const float* x, float mean, float rstd, const float* w, const float* b,
+                                       float* y, int64_t n) {
+  const __m512 m = _mm512_set1_ps(mean), r = _mm512_set1_ps(rstd);
+  for (int64_t i = 0; i < n; i += 16) {
+    const int64_t left = n - i;
+    const __mmask16 k = left >= 16 ? static_cast<__mmask16>(0xffff) : static_cast<__mmask16>((1u << left) - 1);
+    __m512 v = _mm512_mul_ps(_mm512_sub_ps(_mm512_maskz_loadu_ps(k, x + i), m), r);
+    if (w) v = _mm512_mul_ps(v, _mm512_maskz_loadu_ps(k, w + i));
+    if (b) v = _mm512_add_ps(v, _mm512_maskz_loadu_ps(k, b + i));
+    _mm512_mask_storeu_ps(y + i, k, v);
+  }
+}
+
+TORCH_AVX512 void layer_norm_rows(const float* x, const float* w, const float* b, float* y, float* mean_out,
+                                  float* rstd_out, int64_t rows, int64_t n, double eps) {
+  for (int64_t r = 0; r < rows; ++r, x += n, y += n) {
+    if (r + 2 < rows) {  // the row after next, so its loads overlap this row's arithmetic
+      for (int64_t off = 0; off < n; off += 16) __builtin_prefetch(x + 2 * n + off);
+    }
+    const float mean = static_cast<float>(blocked_row_sum(x, n, Identity{}) / static_cast<double>(n));
+    const double var = blocked_row_sum(x, n, SquaredDeviation{_mm512_set1_ps(mean)}) / static_cast<double>(n);
+    const float rstd = static_cast<float>(1.0 / std::sqrt(var + eps));
+    mean_out[r] = mean;
+    rstd_out[r] = rstd;
+    normalize_row(x, mean, rstd, w, b, y, n);
   }
 }
 
