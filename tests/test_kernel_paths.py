@@ -1,7 +1,7 @@
 """The CPU kernels' fast paths at the sizes where they switch on, against
 numpy: column sums that split their rows over threads (and the column split
 they fall back to when the accumulators would not stay in cache), and cat of
-contiguous inputs written row by row. Small OpInfo samples never reach these
+contiguous inputs written in order, its bytes split over threads. Small OpInfo samples never reach these
 sizes, and a path that dropped a thread's share or misplaced a row would
 still pass there."""
 import numpy as np
@@ -52,10 +52,15 @@ def test_cat_of_contiguous_inputs_row_by_row(dim):
     np.testing.assert_array_equal(got, np.concatenate(parts, dim))
 
 
-def test_cat_large_enough_for_threads():
-    parts = [np.full((256, 512), i, np.float32) for i in range(8)]
-    got = torch.cat([torch.from_numpy(p) for p in parts], 1).numpy()
-    np.testing.assert_array_equal(got, np.concatenate(parts, 1))
+@pytest.mark.parametrize("dim", [0, 1])
+@pytest.mark.parametrize("widths", [(512,) * 8, (1, 70_001, 3, 129)])
+def test_cat_large_enough_for_threads(dim, widths):
+    """The threads split the result's bytes evenly, so their boundaries fall
+    inside rows and inside one input's segment of a row."""
+    rng = np.random.default_rng(len(widths))
+    parts = [rng.standard_normal((w, 64) if dim == 0 else (64, w)).astype(np.float32) for w in widths]
+    got = torch.cat([torch.from_numpy(p) for p in parts], dim).numpy()
+    np.testing.assert_array_equal(got, np.concatenate(parts, dim))
 
 
 def test_cat_mixes_layouts_and_dtypes():

@@ -438,15 +438,16 @@ std::vector<int64_t> cat_shape(TensorList tensors, int64_t& dim, ScalarType& dty
   return shape;
 }
 
-// cat of contiguous CPU tensors of out's dtype into a contiguous out, along
-// a dim other than the first: each row of the result (one index of the dims
-// before `dim`) is the inputs' rows one after another, so it is written in
-// order, a memcpy per input, the rows split over threads. Copying input by
-// input instead writes a strided slice of the whole result each time (cat of
-// 8 x 256x512 along dim 1: 350 us that way, on one thread). False where it
-// does not apply (the copies then go through copy_, with its checks).
-bool cat_rows(const Tensor& out, TensorList tensors, int64_t dim) {
-  if (dim == 0 || !out.device().is_cpu() || !out.is_contiguous()) return false;
+// cat of contiguous CPU tensors of out's dtype into a contiguous out. Each
+// row of the result (one index of the dims before `dim`; the whole result
+// for dim 0) is the inputs' rows one after another, so the result is written
+// in order, memcpy by memcpy, its bytes split evenly over the threads. Going
+// input by input through copy_ instead writes a strided slice of the whole
+// result each time (cat of 8 x 256x512 along dim 1: 350 us that way, 317 us
+// this way on one thread) and starts a parallel region per input. False
+// where it does not apply; the copies then go through copy_ and its checks.
+bool cat_contiguous(const Tensor& out, TensorList tensors, int64_t dim) {
+  if (!out.device().is_cpu() || !out.is_contiguous()) return false;
   std::vector<const Tensor*> parts;
   for (const Tensor& t : tensors) {
     if (t.dim() == 1 && t.size(0) == 0) continue;  // skipped by cat_shape too
@@ -456,19 +457,23 @@ bool cat_rows(const Tensor& out, TensorList tensors, int64_t dim) {
     parts.push_back(&t);
   }
   if (out.numel() == 0) return true;
+  const int64_t itemsize = static_cast<int64_t>(c10::elementSize(out.scalar_type()));
   int64_t outer = 1;
   for (int64_t d = 0; d < dim; ++d) outer *= out.size(d);
-  const int64_t row_elems = out.numel() / outer;
-  const int64_t inner_bytes = row_elems / out.size(dim) * static_cast<int64_t>(c10::elementSize(out.scalar_type()));
-  const int64_t row_bytes = inner_bytes * out.size(dim);
+  const int64_t row_bytes = out.numel() / outer * itemsize;
+  const int64_t inner_bytes = row_bytes / out.size(dim);
   char* base = static_cast<char*>(out.data_ptr());
-  parallel_for(0, outer, std::max<int64_t>(1, kGrainSize / row_elems), [&](int64_t lo, int64_t hi) {
-    for (int64_t o = lo; o < hi; ++o) {
-      char* dst = base + o * row_bytes;
+  // Each thread fills the bytes [lo, hi) of the result: the parts of the
+  // row segments (row o, input t) that fall in that range.
+  parallel_for(0, out.numel() * itemsize, kGrainSize * itemsize, [&](int64_t lo, int64_t hi) {
+    for (int64_t o = lo / row_bytes, pos = o * row_bytes; pos < hi; ++o) {
       for (const Tensor* t : parts) {
         const int64_t bytes = t->size(dim) * inner_bytes;
-        std::memcpy(dst, static_cast<const char*>(t->data_ptr()) + o * bytes, bytes);
-        dst += bytes;
+        const int64_t from = std::max(pos, lo), to = std::min(pos + bytes, hi);
+        if (from < to) {
+          std::memcpy(base + from, static_cast<const char*>(t->data_ptr()) + o * bytes + (from - pos), to - from);
+        }
+        pos += bytes;
       }
     }
   });
@@ -481,7 +486,7 @@ const Tensor& cat_out(const Tensor& out, TensorList tensors, int64_t dim) {
   ScalarType dtype;
   const std::vector<int64_t> shape = cat_shape(tensors, dim, dtype, &out);
   if (!out.sizes().equals(shape)) out.resize_(shape);
-  if (cat_rows(out, tensors, dim)) return out;
+  if (cat_contiguous(out, tensors, dim)) return out;
   int64_t offset = 0;
   for (const Tensor& t : tensors) {
     if (t.dim() == 1 && t.size(0) == 0) continue;  // skipped by cat_shape too
