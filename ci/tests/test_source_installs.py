@@ -10,9 +10,11 @@ virtual environment with the result imported and used outside the source tree:
   SOURCE_DATE_EPOCH: byte-identical wheels, before and after `auditwheel
   repair` (run with no extra search path).
 
-Each builds the native libraries from scratch (a minute or two here), so the
-module runs only when TORCH_SOURCE_INSTALL_TESTS=1 (ci/test_source_installs.sh,
-run by .ci/run).
+Each configures and builds the native libraries anew (a minute or two here),
+so the module runs only when TORCH_SOURCE_INSTALL_TESTS=1
+(ci/test_source_installs.sh, run by .ci/run). Under .ci/run the compiler runs
+through ccache (ci/ccache.sh), so copies of one tree share their objects;
+the reproducibility pair turns it off and compiles everything twice.
 """
 from __future__ import annotations
 
@@ -189,8 +191,10 @@ def test_wheels_are_reproducible(tmp_path):
     for name in ("first", "second-place"):  # two trees at different paths
         src = copy_checkout(tmp_path / name)
         out = tmp_path / f"dist-{name}"
+        # Without ccache: a cached object compiled in the other tree would
+        # hide a path that the compiler writes into it.
         run([python, "-m", "pip", "wheel", "--no-deps", "-w", str(out), src],
-            env=clean_environ(SOURCE_DATE_EPOCH=epoch))
+            env=clean_environ(SOURCE_DATE_EPOCH=epoch, CCACHE_DISABLE="1"))
         (wheel,) = glob.glob(str(out / "*.whl"))
         built.append(wheel)
         # A plain auditwheel: no LD_LIBRARY_PATH, nothing but patchelf on PATH.
