@@ -7,6 +7,8 @@ import torch.nn.functional as F
 
 from .core import FLOATS, INTS, NUMERIC, ErrorInput, KnownValue, OpInfo, SampleInput, make_array
 
+NAN = float("nan")
+
 
 def _samples(*cases, domain=(-5.0, 5.0)):
     def gen(op, dtype, rng):
@@ -262,7 +264,17 @@ NN_OPS = [
            op=F.max_pool2d, method=False, error_inputs=_pool_errors, known_values=lambda: [
                KnownValue((torch.tensor([[[-32768, -32768], [-32768, 5]]], dtype=torch.int16), 2, 1, 1), {},
                           torch.tensor([[[-32768, -32768, -32768], [-32768, 5, 5], [-32768, 5, 5]]], dtype=torch.int16),
-                          why="int16 padding was the int64 minimum, which int16 cannot hold")]),
+                          why="int16 padding was the int64 minimum, which int16 cannot hold"),
+               # Two NaNs in a window: PyTorch's CPU kernel takes the last (every NaN replaces the max).
+               KnownValue((torch.tensor([[[NAN, 1.0], [2.0, NAN]]]), 2), {}, torch.tensor([[[0.0, 0.0], [0.0, 1.0]]]),
+                          grad_of=0, why="the first NaN of a window took the gradient"),
+               KnownValue((torch.tensor([[[NAN, 1.0, 0.0], [NAN, 3.0, NAN], [4.0, 5.0, NAN]]], dtype=torch.float64),
+                           (1, 3)), {}, torch.tensor([[[1.0, 0.0, 0.0], [0.0, 0.0, 1.0], [0.0, 0.0, 1.0]]],
+                                                     dtype=torch.float64),
+                          grad_of=0, why="the first NaN of a window took the gradient"),
+               KnownValue((torch.tensor([[[NAN, 1.0, 0.0], [2.0, NAN, 7.0], [4.0, 5.0, NAN]]]), 2),
+                          {"ceil_mode": True}, torch.tensor([[[0.0, 0.0, 0.0], [0.0, 1.0, 1.0], [0.0, 1.0, 1.0]]]),
+                          grad_of=0, why="the first NaN of a window took the gradient (ceil_mode's bounded loop)")]),
     OpInfo("embedding", lambda idx, w, padding_idx=None: w[idx], FLOATS, _embedding_samples, op=F.embedding,
            method=False, error_inputs=_embedding_errors),
     OpInfo("layer_norm", _layer_norm_ref, FLOATS, _layer_norm_samples, op=F.layer_norm, method=False,

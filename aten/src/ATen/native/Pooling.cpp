@@ -9,6 +9,8 @@
 #include <ATen/ScalarOps.h>
 
 #include <cmath>
+#include <cstdint>
+#include <type_traits>
 #include <limits>
 
 namespace at::native {
@@ -35,13 +37,75 @@ struct Window {
   int64_t kh, kw, sh, sw, ph, pw, dh, dw;
 };
 
-// values/indices [N*C, oh, ow] from x [N*C, h, w] (contiguous); NaN wins, as in PyTorch.
+// The windows of an unpadded, undilated pooling that all lie inside the
+// plane (so no bounds checks), KH x KW unrolled where those are given (> 0).
+// The maximum first (maxss: `v > m ? v : m` keeps the first of equal
+// values), then its index as the first position holding that value, found
+// with selects from the last position back. A loop that branches on each
+// comparison mispredicts half the time on random data (70 cycles an output;
+// this way about 10). A window with NaNs gives its last NaN, as PyTorch's
+// CPU kernel does (every NaN replaces the maximum there).
+template <typename T, int KH, int KW>
+void max_pool2d_inside(const T* in, T* values, int64_t* indices, int64_t w, int64_t oh, int64_t ow,
+                       const Window& win) {
+  const int64_t kh = KH > 0 ? KH : win.kh, kw = KW > 0 ? KW : win.kw, sh = win.sh, sw = win.sw;
+  for (int64_t i = 0; i < oh; ++i) {
+    for (int64_t j = 0; j < ow; ++j) {
+      const int64_t first = i * sh * w + j * sw;
+      T m = in[first];
+      bool nan = false;
+      for (int64_t a = 0; a < kh; ++a) {
+        for (int64_t b = 0; b < kw; ++b) {
+          const T v = in[first + a * w + b];
+          m = v > m ? v : m;
+          nan |= v != v;
+        }
+      }
+      int64_t best = first;
+      if (!nan) {
+        for (int64_t a = kh - 1; a >= 0; --a) {
+          for (int64_t b = kw - 1; b >= 0; --b) {
+            const int64_t at = first + a * w + b;
+            best = in[at] == m ? at : best;
+          }
+        }
+      } else {
+        for (int64_t k = 0; k < kh * kw; ++k) {
+          const int64_t at = first + (k / kw) * w + k % kw;
+          if (in[at] != in[at]) best = at;
+        }
+        m = in[best];
+      }
+      values[i * ow + j] = m;
+      indices[i * ow + j] = best;
+    }
+  }
+}
+
+// values/indices [N*C, oh, ow] from x [N*C, h, w] (contiguous); a window's
+// last NaN wins, as in PyTorch's CPU kernel.
 template <typename T>
 void max_pool2d_cpu_loop(const T* x, T* values, int64_t* indices, int64_t planes, int64_t h, int64_t w, int64_t oh,
                          int64_t ow, const Window& win) {
+  const bool inside = win.ph == 0 && win.pw == 0 && win.dh == 1 && win.dw == 1 &&
+                      (oh - 1) * win.sh + win.kh <= h && (ow - 1) * win.sw + win.kw <= w;
   parallel_for(0, planes, std::max<int64_t>(1, 16384 / std::max<int64_t>(h * w, 1)), [&](int64_t lo, int64_t hi) {
     for (int64_t plane = lo; plane < hi; ++plane) {
       const T* in = x + plane * h * w;
+      if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
+        if (inside) {
+          T* v = values + plane * oh * ow;
+          int64_t* idx = indices + plane * oh * ow;
+          if (win.kh == 2 && win.kw == 2) {
+            max_pool2d_inside<T, 2, 2>(in, v, idx, w, oh, ow, win);
+          } else if (win.kh == 3 && win.kw == 3) {
+            max_pool2d_inside<T, 3, 3>(in, v, idx, w, oh, ow, win);
+          } else {
+            max_pool2d_inside<T, 0, 0>(in, v, idx, w, oh, ow, win);
+          }
+          continue;
+        }
+      }
       for (int64_t i = 0; i < oh; ++i) {
         for (int64_t j = 0; j < ow; ++j) {
           T best = -std::numeric_limits<T>::infinity();
@@ -53,13 +117,11 @@ void max_pool2d_cpu_loop(const T* x, T* values, int64_t* indices, int64_t planes
               const int64_t c = j * win.sw - win.pw + b * win.dw;
               if (c < 0 || c >= w) continue;
               const T v = in[r * w + c];
-              if (best_index < 0 || v > best || std::isnan(v)) {
+              if (best_index < 0 || v > best || std::isnan(v)) {  // the last NaN wins
                 best = v;
                 best_index = r * w + c;
-                if (std::isnan(v)) break;
               }
             }
-            if (best_index >= 0 && std::isnan(best)) break;
           }
           values[(plane * oh + i) * ow + j] = best;
           indices[(plane * oh + i) * ow + j] = best_index;
