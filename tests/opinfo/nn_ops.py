@@ -79,6 +79,8 @@ def _conv2d_samples(op, dtype, rng):
     yield SampleInput((m(1, 2, 5, 4), m(3, 2, 2, 3), m(3), 1, "same"), desc="'same', even kernel height")
     yield SampleInput((m(2, 2, 5, 4), m(4, 1, 2, 3), None, 1, "same", (1, 2), 2), desc="'same', dilation, groups")
     yield SampleInput((m(1, 2, 5, 4), m(3, 2, 2, 3), None, 1, "valid"), desc="'valid'")
+    # Columns that start and end in the padding, with strides and dilation (the CPU im2col's bounds).
+    yield SampleInput((m(2, 2, 7, 9), m(2, 2, 3, 2), m(2), (2, 3), (2, 4), (1, 2)), desc="wide padding, strides")
 
 
 def _conv1d_samples(op, dtype, rng):
