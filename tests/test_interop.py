@@ -42,6 +42,16 @@ def test_numpy_shares_memory_and_outlives_the_tensor():
     assert n.tolist() == [42.0, 1.0, 2.0, 3.0, 4.0, 5.0]
 
 
+@pytest.mark.parametrize("shape", [(0,), (3, 0), (0, 2, 5)])
+@pytest.mark.parametrize("dtype", [torch.float32, torch.int64, torch.bool])
+def test_numpy_of_an_empty_tensor(shape, dtype):
+    # An empty tensor has no memory (data pointer 0): numpy 2.0, which
+    # Python 3.9 and 3.10 get, refuses that in an array interface.
+    t = torch.zeros(shape, dtype=dtype)
+    for n in (t.numpy(), np.asarray(t)):
+        assert n.shape == shape and n.dtype == torch.zeros(1, dtype=dtype).numpy().dtype
+
+
 def test_array_protocol_and_numpy_operands():
     t = torch.tensor([[1.0, 2.0], [3.0, 4.0]])
     assert np.asarray(t).tolist() == t.tolist()

@@ -38,7 +38,13 @@ def numpy(tensor, *, force=False):
     if tensor.device.type != "cpu":
         raise TypeError(f"can't convert {tensor.device} device type tensor to numpy. Use Tensor.cpu() to copy the "
                         "tensor to host memory first.")
-    return np.asarray(_NumpyView(tensor))
+    view = _NumpyView(tensor)
+    if tensor.numel() == 0:
+        # No elements, so nothing to share; and an empty tensor has no memory
+        # (data pointer 0), which numpy before 2.1 refuses in an array interface.
+        interface = view.__array_interface__
+        return np.empty(interface["shape"], dtype=interface["typestr"])
+    return np.asarray(view)
 
 
 def from_numpy(ndarray):
