@@ -419,10 +419,9 @@ void scan_row(ScanOp op, const T* x, T* y, int64_t n) {
     }
     case ScanOp::Softmax:
     case ScanOp::LogSoftmax: {
-      if constexpr (std::is_same_v<T, float>) {
-        vec::softmax_rows(x, y, 1, n, op == ScanOp::LogSoftmax);
-      } else if constexpr (c10::is_floating_v<T>) {
-        // As vec::softmax_rows, in double.
+      // float rows go to vec::softmax_rows (softmax_float_rows); the other
+      // floating types compute as it does, in double.
+      if constexpr (c10::is_floating_v<T>) {
         double m = -std::numeric_limits<double>::infinity();
         for (int64_t k = 0; k < n; ++k) m = std::max(m, static_cast<double>(x[k]));
         if (m == -std::numeric_limits<double>::infinity()) m = 0;
