@@ -63,9 +63,9 @@ Tensor padded(const Tensor& input, const Geometry& g) {
 }
 
 // columns() for a CPU float/double input: one pass over each input plane,
-// the padding written as zeros (no padded copy), a run per output row. The
-// generic pad, view and copy take 80 us for 32x8x8x8 with a 3x3 kernel and
-// padding 1 (on two threads), this about 30.
+// the padding written as zeros (no padded copy), a run per output row. With
+// the generic pad, view and copy, conv2d of 32x8x8x8 by 16 3x3 filters with
+// padding 1 took 143 us on two threads; with this, 77-80 us.
 template <typename T>
 void im2col_cpu(const T* x, T* cols, const Geometry& g) {
   const int64_t positions = g.oh * g.ow;
