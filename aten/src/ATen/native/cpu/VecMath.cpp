@@ -169,6 +169,35 @@ TORCH_VEC_CLONES double exp_shifted_loop(const float* x, float shift, float* y, 
   return total;
 }
 
+// y[i] *= s
+TORCH_VEC_CLONES void scale(float* y, float s, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) y[i] *= s;
+}
+
+// y[i] = (x[i] - a) - b, in that order (log_softmax: a the max, b log(sum)).
+TORCH_VEC_CLONES void subtract2(const float* x, float a, float b, float* y, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) y[i] = (x[i] - a) - b;
+}
+
+// sum((x[i] - mean)^2), in float lanes added up in double.
+TORCH_VEC_CLONES double sum_squared_deviation(const float* x, float mean, int64_t n) {
+  return blocked_sum(x, n, [mean](float v) { return (v - mean) * (v - mean); });
+}
+
+// y[i] = (x[i] - mean) * rstd * w[i] + b[i]; w and b may be null (absent).
+TORCH_VEC_CLONES void normalize(const float* x, float mean, float rstd, const float* w, const float* b, float* y,
+                                int64_t n) {
+  if (w && b) {
+    for (int64_t i = 0; i < n; ++i) y[i] = (x[i] - mean) * rstd * w[i] + b[i];
+  } else if (w) {
+    for (int64_t i = 0; i < n; ++i) y[i] = (x[i] - mean) * rstd * w[i];
+  } else if (b) {
+    for (int64_t i = 0; i < n; ++i) y[i] = (x[i] - mean) * rstd + b[i];
+  } else {
+    for (int64_t i = 0; i < n; ++i) y[i] = (x[i] - mean) * rstd;
+  }
+}
+
 }  // namespace
 
 // The exp family: the AVX-512 kernels where the CPU has them, else the loops.
@@ -194,25 +223,15 @@ void sigmoid(const float* x, float* y, int64_t n) {
   sigmoid_loop(x, y, n);
 }
 
-double exp_shifted_sum(const float* x, float shift, float* y, int64_t n) {
-  TORCH_VEC_PREFER_AVX512(exp_shifted_sum(x, shift, y, n));
-  return exp_shifted_loop(x, shift, y, n);
-}
-
-double exp_shifted_total(const float* x, float shift, int64_t n) {
-  TORCH_VEC_PREFER_AVX512(exp_shifted_total(x, shift, n));
-  return exp_shifted_loop(x, shift, nullptr, n);
-}
-
 void softmax_rows(const float* x, float* y, int64_t rows, int64_t n, bool log) {
   TORCH_VEC_PREFER_AVX512(softmax_rows(x, y, rows, n, log));
   for (int64_t r = 0; r < rows; ++r, x += n, y += n) {
     const float row_max = max(x, n);
     const float shift = row_max == -std::numeric_limits<float>::infinity() ? 0.0f : row_max;
     if (log) {
-      subtract2(x, shift, static_cast<float>(std::log(exp_shifted_total(x, shift, n))), y, n);
+      subtract2(x, shift, static_cast<float>(std::log(exp_shifted_loop(x, shift, nullptr, n))), y, n);
     } else {
-      scale(y, static_cast<float>(1.0 / exp_shifted_sum(x, shift, y, n)), n);
+      scale(y, static_cast<float>(1.0 / exp_shifted_loop(x, shift, y, n)), n);
     }
   }
 }
@@ -317,23 +336,6 @@ TORCH_VEC_CLONES void add_rows(const float* x, int64_t rows, int64_t stride, flo
   }
 }
 
-TORCH_VEC_CLONES double sum_squared_deviation(const float* x, float mean, int64_t n) {
-  return blocked_sum(x, n, [mean](float v) { return (v - mean) * (v - mean); });
-}
-
-TORCH_VEC_CLONES void normalize(const float* x, float mean, float rstd, const float* w, const float* b, float* y,
-                                int64_t n) {
-  if (w && b) {
-    for (int64_t i = 0; i < n; ++i) y[i] = (x[i] - mean) * rstd * w[i] + b[i];
-  } else if (w) {
-    for (int64_t i = 0; i < n; ++i) y[i] = (x[i] - mean) * rstd * w[i];
-  } else if (b) {
-    for (int64_t i = 0; i < n; ++i) y[i] = (x[i] - mean) * rstd + b[i];
-  } else {
-    for (int64_t i = 0; i < n; ++i) y[i] = (x[i] - mean) * rstd;
-  }
-}
-
 void layer_norm_rows(const float* x, const float* w, const float* b, float* y, float* mean_out, float* rstd_out,
                      int64_t rows, int64_t n, double eps) {
   TORCH_VEC_PREFER_AVX512(layer_norm_rows(x, w, b, y, mean_out, rstd_out, rows, n, eps));
@@ -348,14 +350,6 @@ void layer_norm_rows(const float* x, const float* w, const float* b, float* y, f
     rstd_out[r] = rstd;
     normalize(x, mean, rstd, w, b, y, n);
   }
-}
-
-TORCH_VEC_CLONES void scale(float* y, float s, int64_t n) {
-  for (int64_t i = 0; i < n; ++i) y[i] *= s;
-}
-
-TORCH_VEC_CLONES void subtract2(const float* x, float a, float b, float* y, int64_t n) {
-  for (int64_t i = 0; i < n; ++i) y[i] = (x[i] - a) - b;
 }
 
 }  // namespace at::native::vec

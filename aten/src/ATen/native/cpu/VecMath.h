@@ -20,20 +20,12 @@ void tanh(const float* x, float* y, int64_t n);
 void gelu(const float* x, float* y, int64_t n);
 // y[i] = g[i] * gelu'(x[i]).
 void gelu_backward(const float* g, const float* x, float* y, int64_t n);
-// y[i] = exp(x[i] - shift); returns the sum of the y[i] (in double).
-double exp_shifted_sum(const float* x, float shift, float* y, int64_t n);
-// The sum of exp(x[i] - shift) (in double), storing nothing.
-double exp_shifted_total(const float* x, float shift, int64_t n);
 // softmax (or log_softmax) of each of `rows` contiguous rows of n floats,
 // shifted by the row's max as PyTorch does: a +inf or NaN makes the row NaN,
 // and an all -inf row (no shift) gives 0/0, NaN too. log_softmax is
 // (x - max) - log(sum), in that order: x - (max + log(sum)) loses log(sum)
 // against a large max (log_softmax([1e8, 1e8]) is -log 2).
 void softmax_rows(const float* x, float* y, int64_t rows, int64_t n, bool log);
-// y[i] *= s
-void scale(float* y, float s, int64_t n);
-// y[i] = (x[i] - a) - b, in that order (log_softmax: a the max, b log(sum)).
-void subtract2(const float* x, float a, float b, float* y, int64_t n);
 // The largest x[i] (NaN if any x[i] is NaN).
 float max(const float* x, int64_t n);
 // The sum of x[0..n): 16 float lanes over blocks of 4096 elements whose
@@ -47,15 +39,12 @@ double sum_bfloat16(const uint16_t* bits, int64_t n);
 // rows at a time, added pairwise before they reach acc, so acc is loaded and
 // stored once per four rows (the column sums of a contiguous matrix).
 void add_rows(const float* x, int64_t rows, int64_t stride, float* acc, int64_t cols);
-// sum((x[i] - mean)^2), in float lanes added up in double.
-double sum_squared_deviation(const float* x, float mean, int64_t n);
-// y[i] = (x[i] - mean) * rstd * w[i] + b[i]; w and b may be null (absent).
-void normalize(const float* x, float mean, float rstd, const float* w, const float* b, float* y, int64_t n);
 // layer_norm's forward over `rows` contiguous rows of n floats: mean[r] (the
 // row's sum in float lanes added up in double, over n), rstd[r] = 1 /
 // sqrt(var + eps) with var the mean squared deviation from that float mean,
-// and each row normalised as above. The rows after the current one are
-// prefetched: once a row sits in L1 its passes are arithmetic.
+// and each row normalised: y = (x - mean) * rstd * w + b, where w and b may
+// be null (absent). The rows after the current one are prefetched: once a
+// row sits in L1 its passes are arithmetic.
 void layer_norm_rows(const float* x, const float* w, const float* b, float* y, float* mean, float* rstd,
                      int64_t rows, int64_t n, double eps);
 

@@ -16,6 +16,12 @@ namespace at::native::vec::avx512 {
 
 namespace {
 
+// The lanes of a vector that holds the next `left` elements: all 16 when
+// at least 16 are left, else the low `left`.
+inline __mmask16 tail_mask(int64_t left) {
+  return left >= 16 ? static_cast<__mmask16>(0xffff) : static_cast<__mmask16>((1u << left) - 1);
+}
+
 // exp of 16 floats: x = n ln2 + r with |r| <= ln2/2, exp(r) by Cephes'
 // polynomial, then exp(r) * 2^n by vscalefps (one rounding, so subnormal
 // results are as exact as the scalar two-factor form).
@@ -78,7 +84,7 @@ TORCH_AVX512 inline void map16(const float* x, float* y, int64_t n, F f) {
   int64_t i = 0;
   for (; i + 16 <= n; i += 16) _mm512_storeu_ps(y + i, f(_mm512_loadu_ps(x + i)));
   if (i < n) {
-    const __mmask16 m = static_cast<__mmask16>((1u << (n - i)) - 1);
+    const __mmask16 m = tail_mask(n - i);
     _mm512_mask_storeu_ps(y + i, m, f(_mm512_maskz_loadu_ps(m, x + i)));
   }
 }
@@ -107,8 +113,7 @@ TORCH_AVX512 inline double exp_shifted(const float* x, float shift, float* y, in
     acc1 = _mm512_add_ps(acc1, e1);
   }
   for (; i < n; i += 16) {
-    const int64_t left = n - i;
-    const __mmask16 m = left >= 16 ? static_cast<__mmask16>(0xffff) : static_cast<__mmask16>((1u << left) - 1);
+    const __mmask16 m = tail_mask(n - i);
     const __m512 e = exp16(_mm512_sub_ps(_mm512_maskz_loadu_ps(m, x + i), s));
     if (y) _mm512_mask_storeu_ps(y + i, m, e);
     acc0 = _mm512_mask_add_ps(acc0, m, acc0, e);
@@ -127,8 +132,7 @@ TORCH_AVX512 inline float row_max(const float* x, int64_t n) {
     m1 = _mm512_max_ps(m1, _mm512_loadu_ps(x + i + 16));
   }
   for (; i < n; i += 16) {
-    const int64_t left = n - i;
-    const __mmask16 m = left >= 16 ? static_cast<__mmask16>(0xffff) : static_cast<__mmask16>((1u << left) - 1);
+    const __mmask16 m = tail_mask(n - i);
     m0 = _mm512_mask_max_ps(m0, m, m0, _mm512_maskz_loadu_ps(m, x + i));
   }
   return _mm512_reduce_max_ps(_mm512_max_ps(m0, m1));
@@ -159,14 +163,6 @@ TORCH_AVX512 void sigmoid(const float* x, float* y, int64_t n) {
 
 TORCH_AVX512 void tanh(const float* x, float* y, int64_t n) { map16(x, y, n, Tanh{}); }
 
-TORCH_AVX512 double exp_shifted_sum(const float* x, float shift, float* y, int64_t n) {
-  return exp_shifted(x, shift, y, n);
-}
-
-TORCH_AVX512 double exp_shifted_total(const float* x, float shift, int64_t n) {
-  return exp_shifted(x, shift, nullptr, n);
-}
-
 // The sum of f(x[i]) over a row: four 16-lane float accumulators over
 // blocks of 4096 elements, each block's lanes added up in double (as
 // VecMath's blocked_sum). f is exact float arithmetic, no FMA.
@@ -185,8 +181,7 @@ TORCH_AVX512 inline double blocked_row_sum(const float* x, int64_t n, F f) {
       a3 = _mm512_add_ps(a3, f(_mm512_loadu_ps(x + i + 48)));
     }
     for (; i < end; i += 16) {
-      const int64_t left = end - i;
-      const __mmask16 m = left >= 16 ? static_cast<__mmask16>(0xffff) : static_cast<__mmask16>((1u << left) - 1);
+      const __mmask16 m = tail_mask(end - i);
       a0 = _mm512_mask_add_ps(a0, m, a0, f(_mm512_maskz_loadu_ps(m, x + i)));
     }
     total += sum_in_double(_mm512_add_ps(_mm512_add_ps(a0, a1), _mm512_add_ps(a2, a3)));
@@ -225,8 +220,7 @@ TORCH_AVX512 inline void normalize_row(const float* x, float mean, float rstd, c
                                        float* y, int64_t n) {
   const __m512 m = _mm512_set1_ps(mean), r = _mm512_set1_ps(rstd);
   for (int64_t i = 0; i < n; i += 16) {
-    const int64_t left = n - i;
-    const __mmask16 k = left >= 16 ? static_cast<__mmask16>(0xffff) : static_cast<__mmask16>((1u << left) - 1);
+    const __mmask16 k = tail_mask(n - i);
     __m512 v = _mm512_mul_ps(_mm512_sub_ps(_mm512_maskz_loadu_ps(k, x + i), m), r);
     if (w) v = _mm512_mul_ps(v, _mm512_maskz_loadu_ps(k, w + i));
     if (b) v = _mm512_add_ps(v, _mm512_maskz_loadu_ps(k, b + i));

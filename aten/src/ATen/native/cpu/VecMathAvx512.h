@@ -19,8 +19,6 @@ bool usable();
 void exp(const float* x, float* y, int64_t n);
 void sigmoid(const float* x, float* y, int64_t n);
 void tanh(const float* x, float* y, int64_t n);
-double exp_shifted_sum(const float* x, float shift, float* y, int64_t n);
-double exp_shifted_total(const float* x, float shift, int64_t n);
 void softmax_rows(const float* x, float* y, int64_t rows, int64_t n, bool log);
 void layer_norm_rows(const float* x, const float* w, const float* b, float* y, float* mean, float* rstd,
                      int64_t rows, int64_t n, double eps);
