@@ -5,6 +5,7 @@
 
 #include <ATen/ATen.h>
 #include <ATen/detail/CUDAHooks.h>
+#include <ATen/native/cpu/CpuCapability.h>
 #include <c10/core/CPUBlockCache.h>
 
 #include "csrc/Exceptions.h"
@@ -85,6 +86,10 @@ PyObject* set_num_threads(PyObject*, PyObject* n) {
   at::set_num_threads(static_cast<int>(PyLong_AsLong(n)));
   Py_RETURN_NONE;
   END_HANDLE_TH_ERRORS
+}
+
+PyObject* get_cpu_capability(PyObject*, PyObject*) {
+  return PyUnicode_FromString(at::native::cpu_capability_name());
 }
 
 PyObject* get_default_dtype(PyObject*, PyObject*) {
@@ -202,6 +207,7 @@ PyMethodDef module_methods[] = {
     {"_set_rng_state", set_rng_state, METH_O, nullptr},
     {"get_num_threads", get_num_threads, METH_NOARGS, nullptr},
     {"set_num_threads", set_num_threads, METH_O, nullptr},
+    {"_get_cpu_capability", get_cpu_capability, METH_NOARGS, nullptr},
     {"get_default_dtype", get_default_dtype, METH_NOARGS, nullptr},
     {"set_default_dtype", set_default_dtype, METH_O, nullptr},
     {"promote_types", promote_types, METH_VARARGS, nullptr},

@@ -6,7 +6,7 @@
 // the compiler vectorises.
 #include <ATen/TensorIterator.h>
 #include <ATen/native/FunctionTraits.h>
-#include <ATen/native/cpu/Multiversion.h>
+#include <ATen/native/cpu/CpuCapability.h>
 #include <c10/util/Half.h>
 
 #include <tuple>
@@ -76,7 +76,7 @@ inline void contiguous_loop(char** data, int64_t n, int scalar_mask, const op_t&
 // same everywhere; FMA is enabled so that it is one instruction (AVX-512F
 // implies it). The op and its helpers inline into each copy;
 // their out-of-line copies stay baseline code, so no wider instruction runs
-// unless wide_loops() chose it.
+// unless cpu_capability() chose it.
 #if TORCH_CPU_MULTIVERSION
 template <typename traits, typename op_t, size_t... I>
 __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq,f16c"))) inline void contiguous_loop_avx512(
@@ -88,21 +88,6 @@ template <typename traits, typename op_t, size_t... I>
 __attribute__((target("avx2,fma,f16c"))) inline void contiguous_loop_avx2(char** data, int64_t n, int scalar_mask,
                                                                           const op_t& op, std::index_sequence<I...> seq) {
   contiguous_loop_body<traits>(data, n, scalar_mask, op, seq);
-}
-
-enum class WideLoops { None, Avx2, Avx512 };
-
-inline WideLoops wide_loops() {
-  static const WideLoops chosen = [] {
-    const bool f16c = __builtin_cpu_supports("f16c");
-    if (f16c && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-        __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512dq")) {
-      return WideLoops::Avx512;
-    }
-    return f16c && __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") ? WideLoops::Avx2
-                                                                                    : WideLoops::None;
-  }();
-  return chosen;
 }
 #endif
 
@@ -148,12 +133,12 @@ void cpu_kernel(TensorIterator& iter, const op_t& op, int64_t grain_size = 32768
           if (contiguous) {
 #if TORCH_CPU_MULTIVERSION
             if constexpr (detail::wide_copies_wanted<traits>()) {
-              const detail::WideLoops wide = detail::wide_loops();
-              if (wide == detail::WideLoops::Avx512) {
+              const CpuCapability wide = cpu_capability();
+              if (wide == CpuCapability::Avx512) {
                 detail::contiguous_loop_avx512<traits>(ptrs, size0, scalar_mask, op, Indices{});
                 continue;
               }
-              if (wide == detail::WideLoops::Avx2) {
+              if (wide == CpuCapability::Avx2) {
                 detail::contiguous_loop_avx2<traits>(ptrs, size0, scalar_mask, op, Indices{});
                 continue;
               }

@@ -1,5 +1,5 @@
 #include <ATen/native/cpu/VecMath.h>
-#include <ATen/native/cpu/Multiversion.h>
+#include <ATen/native/cpu/CpuCapability.h>
 #include <ATen/native/cpu/VecMathAvx512.h>
 
 #include <cmath>
@@ -311,8 +311,8 @@ __attribute__((target("avx,f16c"))) double sum_float16_f16c(const uint16_t* bits
 
 double sum_float16(const uint16_t* bits, int64_t n) {
 #if TORCH_CPU_MULTIVERSION
-  static const bool f16c = __builtin_cpu_supports("avx") && __builtin_cpu_supports("f16c");
-  if (f16c) return sum_float16_f16c(bits, n);
+  // AVX2 and AVX-512 imply AVX and F16C (CpuCapability asks for both).
+  if (cpu_capability() != CpuCapability::Default) return sum_float16_f16c(bits, n);
 #endif
   return sum_float16_portable(bits, n);
 }

@@ -1,5 +1,7 @@
 #include <ATen/native/cpu/VecMathAvx512.h>
 
+#include <ATen/native/cpu/CpuCapability.h>
+
 #if TORCH_CPU_MULTIVERSION
 // GCC 12 warns that the intrinsics' own "undefined" pass-through operand
 // (may) be uninitialised (GCC bug 105593, fixed in 13); it is never read.
@@ -150,10 +152,7 @@ struct Subtract2 {
 
 }  // namespace
 
-bool usable() {
-  static const bool ok = __builtin_cpu_supports("avx512f");
-  return ok;
-}
+bool usable() { return cpu_capability() == CpuCapability::Avx512; }
 
 TORCH_AVX512 void exp(const float* x, float* y, int64_t n) { map16(x, y, n, Exp{}); }
 

@@ -13,7 +13,7 @@
 #if TORCH_CPU_MULTIVERSION
 namespace at::native::vec::avx512 {
 
-// Whether the CPU can run these kernels.
+// Whether to run these kernels: cpu_capability() is AVX512.
 bool usable();
 
 void exp(const float* x, float* y, int64_t n);

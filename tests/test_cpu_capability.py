@@ -1,0 +1,141 @@
+"""torch.backends.cpu.get_cpu_capability() and ATEN_CPU_CAPABILITY: the
+reported level follows the CPU's flags, the variable caps it, and every
+capped level computes what the widest one does. On an AVX-512 machine this
+is how the portable loops and the AVX2 copies get tested at all."""
+import json
+import os
+import platform
+import subprocess
+import sys
+
+import pytest
+
+import torch
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+LEVELS = ["DEFAULT", "AVX2", "AVX512"]
+
+
+def _cpu_flags():
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("flags"):
+                    return set(line.split(":", 1)[1].split())
+    except OSError:
+        pass
+    return set()
+
+
+def _expected_native():
+    if platform.machine() not in ("x86_64", "AMD64") or sys.platform != "linux":
+        return "DEFAULT"
+    flags = _cpu_flags()
+    if "f16c" not in flags:
+        return "DEFAULT"
+    if {"avx512f", "avx512bw", "avx512vl", "avx512dq"} <= flags:
+        return "AVX512"
+    return "AVX2" if {"avx2", "fma"} <= flags else "DEFAULT"
+
+
+NATIVE = _expected_native()
+
+
+def _run(code, capability, **kwargs):
+    env = dict(os.environ, ATEN_CPU_CAPABILITY=capability)
+    return subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=300, **kwargs)
+
+
+def test_reports_what_the_cpu_supports():
+    if os.environ.get("ATEN_CPU_CAPABILITY"):
+        pytest.skip("ATEN_CPU_CAPABILITY is set for this run")
+    assert torch.backends.cpu.get_cpu_capability() == NATIVE
+
+
+@pytest.mark.parametrize("value", ["default", "avx2", "avx512"])
+def test_the_variable_caps_the_level(value):
+    got = _run("import torch; print(torch.backends.cpu.get_cpu_capability())", value)
+    assert got.returncode == 0, got.stderr
+    capped = LEVELS[min(LEVELS.index(value.upper()), LEVELS.index(NATIVE))]
+    assert got.stdout.strip() == capped
+    assert "ATEN_CPU_CAPABILITY" not in got.stderr
+
+
+def test_an_unknown_value_is_named_and_ignored():
+    got = _run("import torch; print(torch.backends.cpu.get_cpu_capability())", "sse9")
+    assert got.returncode == 0, got.stderr
+    assert got.stdout.strip() == NATIVE
+    assert "invalid value for ATEN_CPU_CAPABILITY: 'sse9'" in got.stderr
+
+
+# Pointwise ops over contiguous rows (the loops with wide copies), 16-bit
+# float sums (the F16C path) and the exp family (the AVX-512 kernels), saved
+# as raw bytes so the comparison below is bitwise.
+_COMPUTE = r"""
+import json
+import numpy as np
+import torch
+rng = np.random.default_rng(0)
+x = torch.from_numpy((rng.standard_normal(1037) * 4).astype(np.float32))
+y = torch.from_numpy((rng.standard_normal(1037) * 4).astype(np.float32))
+finite = x.clone()
+x[5], x[6], x[7] = float("nan"), float("inf"), -float("inf")
+out = {}
+for dtype in (torch.float32, torch.float64, torch.float16, torch.bfloat16):
+    a, b = x.to(dtype), y.to(dtype)
+    out[f"add_alpha {dtype}"] = torch.add(a, b, alpha=3)
+    out[f"mul {dtype}"] = a * b
+    out[f"div {dtype}"] = a / b
+    out[f"sqrt {dtype}"] = a.abs().sqrt()
+    out[f"lerp {dtype}"] = torch.lerp(a, b, 0.3)
+    out[f"addcmul {dtype}"] = torch.addcmul(a, a, b, value=0.5)
+    out[f"clamp {dtype}"] = a.clamp(-1, 2)
+    out[f"sum {dtype}"] = finite.to(dtype).sum()
+for dtype in (torch.int32, torch.uint8):
+    a, b = x.to(dtype), y.to(dtype)
+    out[f"add {dtype}"] = a + b
+    out[f"bitwise_xor {dtype}"] = a ^ b
+# 16-bit floats widen to float32 exactly, so their bytes compare as well.
+exact = {k: (v.float() if v.dtype in (torch.float16, torch.bfloat16) else v).numpy().tobytes().hex()
+         for k, v in out.items()}
+approx = {
+    "exp": torch.exp(x), "sigmoid": torch.sigmoid(x), "tanh": torch.tanh(x),
+    "softmax": torch.softmax(finite.view(17, 61), 1),
+    "log_softmax": torch.log_softmax(finite.view(17, 61), 1),
+    "layer_norm": torch.nn.functional.layer_norm(finite.view(17, 61), (61,)),
+}
+print(json.dumps([torch.backends.cpu.get_cpu_capability(), exact, {k: v.tolist() for k, v in approx.items()}]))
+"""
+
+
+def _compute(capability):
+    got = _run(_COMPUTE, capability)
+    assert got.returncode == 0, got.stderr
+    return json.loads(got.stdout)
+
+
+@pytest.mark.skipif(NATIVE == "DEFAULT", reason="one level only: nothing to compare")
+@pytest.mark.parametrize("lower", ["default", "avx2"])
+def test_every_level_computes_the_same(lower):
+    import numpy as np
+
+    if LEVELS.index(lower.upper()) >= LEVELS.index(NATIVE):
+        pytest.skip(f"the CPU is {NATIVE}")
+    native_level, native_exact, native_approx = _compute(NATIVE.lower())
+    level, exact, approx = _compute(lower)
+    assert (native_level, level) == (NATIVE, lower.upper())
+    differ = [k for k in native_exact if native_exact[k] != exact[k]]
+    assert not differ, f"{lower} and {NATIVE} differ bitwise in {differ}"
+    for name, values in native_approx.items():
+        np.testing.assert_allclose(approx[name], values, rtol=3e-7, atol=1e-7, err_msg=name)
+
+
+@pytest.mark.skipif(NATIVE == "DEFAULT", reason="the portable loops already ran in this process")
+def test_the_vec_math_suite_passes_on_the_portable_loops(tmp_path):
+    env = dict(os.environ, ATEN_CPU_CAPABILITY="default")
+    files = [os.path.join(HERE, "test_vec_math.py"), os.path.join(HERE, "test_kernel_paths.py")]
+    got = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *files],
+        env=env, capture_output=True, text=True, timeout=600, cwd=tmp_path,
+    )
+    assert got.returncode == 0, got.stdout[-3000:] + got.stderr[-2000:]
