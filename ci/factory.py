@@ -178,7 +178,8 @@ def repair(wheel: str, tools_python: str, wheelhouse: str) -> str:
 def test_wheel(python: str, tag: str, wheel: str, env: dict) -> tuple[int, int]:
     """Installs the wheel in a fresh venv and runs the suite outside the checkout: (passed, failed).
     A CUDA wheel pulls NVIDIA's runtime wheels here, as it would for a user."""
-    venv = make_venv(python, os.path.join(BUILD, f"test-{tag}"),
+    venv_dir = os.path.join(BUILD, f"test-{tag}")
+    venv = make_venv(python, venv_dir,
                      [wheel, "-r", os.path.join(ROOT, "tests", "requirements.txt")], fresh=True)
     work = tempfile.mkdtemp(prefix="torch-tests-")
     for item in ("tests", "examples", "pyproject.toml"):
@@ -197,6 +198,10 @@ def test_wheel(python: str, tag: str, wheel: str, env: dict) -> tuple[int, int]:
     suite = suite if suite.tag == "testsuite" else suite.find("testsuite")
     total, failures, errors, skipped = (int(suite.get(k, 0)) for k in ("tests", "failures", "errors", "skipped"))
     shutil.rmtree(work, ignore_errors=True)
+    if not failures + errors:
+        # A passing run's venv is not needed again (a CUDA one holds ~700 MB of
+        # NVIDIA's wheels); a failing one stays for a look.
+        shutil.rmtree(venv_dir, ignore_errors=True)
     return total - failures - errors - skipped, failures + errors
 
 
@@ -358,7 +363,7 @@ def check_index_installs(m: dict, rows: list[dict], variants: list[str], index_d
                        "import torch; print('imported torch', torch.__version__, 'from', torch.__file__, "
                        "'| CUDA', torch.version.cuda, 'available:', torch.cuda.is_available())"],
                       cwd=tempfile.gettempdir(), quiet=True).strip())
-            venvs.setdefault(vname, venv)
+            venvs.setdefault(vname, venv)  # the uv venv stays: build_extensions tests in it
     return venvs
 
 

@@ -170,3 +170,19 @@ def test_index_installs_keep_the_variant_ahead_of_pypi():
     assert uv_env["UV_NO_CONFIG"] == "1"
     uv_cpu, _ = factory.index_install_commands("uv", "/tools/bin/python", "/v", local, False, "torch")
     assert uv_cpu[-3:] == ["--index-url", local, "torch"]
+
+
+@pytest.mark.parametrize("need, ok", [("0", True), ("100000", False)])
+def test_the_disk_check_stops_a_run_that_would_not_fit(need, ok):
+    """.ci/run sources ci/check_disk.sh under `set -e`: too little room stops
+    it there, with the numbers, before any step writes."""
+    import subprocess
+
+    script = "set -euo pipefail; source ci/check_disk.sh; echo after-the-check"
+    got = subprocess.run(["bash", "-c", script], cwd=ROOT, capture_output=True, text=True,
+                         env={**os.environ, "TORCH_CI_MIN_FREE_GIB": need})
+    assert (got.returncode == 0) == ok
+    assert ("after-the-check" in got.stdout) == ok
+    assert "GiB free on" in got.stderr
+    if not ok:
+        assert "needs about 100000 GiB free" in got.stderr
