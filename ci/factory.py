@@ -363,7 +363,7 @@ def check_index_installs(m: dict, rows: list[dict], variants: list[str], index_d
                        "import torch; print('imported torch', torch.__version__, 'from', torch.__file__, "
                        "'| CUDA', torch.version.cuda, 'available:', torch.cuda.is_available())"],
                       cwd=tempfile.gettempdir(), quiet=True).strip())
-            venvs.setdefault(vname, venv)  # the uv venv stays: build_extensions tests in it
+            venvs.setdefault(vname, venv)
     return venvs
 
 

@@ -200,7 +200,7 @@ TORCH_VEC_CLONES void normalize(const float* x, float mean, float rstd, const fl
 
 }  // namespace
 
-// The exp family: the AVX-512 kernels where the CPU has them, else the loops.
+// The exp family: the AVX-512 kernels where cpu_capability() is AVX512, else the loops.
 #if TORCH_CPU_MULTIVERSION
 #define TORCH_VEC_PREFER_AVX512(call) \
   if (avx512::usable()) return avx512::call
