@@ -2,7 +2,10 @@
 
 build_ext configures and builds the native libraries with CMake + Ninja,
 installs them into the package (torch/lib, torch/include, torch/share), writes
-torch/version.py, and then compiles the torch._C stub that loads them.
+torch/version.py, and then compiles the torch._C stub that loads them. With
+TORCH_PLATFORM (a macOS or Windows platform of ci/matrix.toml) CMake builds
+everything with zig, the stable-ABI _C module included, and the wheel is
+tagged cp39-abi3 for that platform (tools/setup_helpers/target.py).
 Settings come from the environment; README.md lists them.
 """
 import os
@@ -10,16 +13,19 @@ import shutil
 import sys
 import sysconfig
 
-from setuptools import Command, Extension, find_packages, setup
+from setuptools import Command, Distribution, Extension, find_packages, setup
 from setuptools.command.build_ext import build_ext
 
 ROOT = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, ROOT)
-from tools.setup_helpers import cmake, cuda, env, matrix, version  # noqa: E402
+from tools.setup_helpers import cmake, cuda, env, matrix, target, version  # noqa: E402
 
 try:
     SETTINGS = env.read()
     NAME = version.distribution_name(SETTINGS.package_name, matrix.index_name())
+    TARGET = target.find(SETTINGS.platform, matrix.load()) if SETTINGS.platform else None
+    if TARGET:
+        SETTINGS.cmake_args += target.cmake_args(TARGET, dict(os.environ))
     CUDA = None
     if SETTINGS.use_cuda:
         cuda_home = env.find_cuda_home(version=SETTINGS.cuda_version)
@@ -54,13 +60,16 @@ class CMakeBuildExt(build_ext):
 
     def run(self):
         package_dir = os.path.dirname(self.get_ext_fullpath("torch._C"))
-        build_dir = cmake.build_dir_for("-".join([VARIANT, *SETTINGS.sanitizers]))
+        build_dir = cmake.build_dir_for("-".join([VARIANT, *SETTINGS.sanitizers, *([TARGET.name] if TARGET else [])]))
         cmake.configure(build_dir, SETTINGS, VERSION)
         # Start from an empty lib/include/share: setuptools' build directory is
         # per Python, not per variant, and a cpu wheel built after a CUDA one
         # must not pick up the earlier libtorch_cuda.
         for sub in ("lib", "include", "share", "_C"):
             shutil.rmtree(os.path.join(package_dir, sub), ignore_errors=True)
+        for name in os.listdir(package_dir) if os.path.isdir(package_dir) else []:
+            if name.startswith("_C.") and name.endswith((".so", ".pyd")):  # another platform's module
+                os.remove(os.path.join(package_dir, name))
         cmake.build_and_install(build_dir, SETTINGS, package_dir)
         version.write_version_file(
             os.path.join(package_dir, "version.py"), VERSION, cuda=CUDA.version if CUDA else None, debug=SETTINGS.build_type == "Debug"
@@ -70,7 +79,14 @@ class CMakeBuildExt(build_ext):
         # The stub is one small C file: always rebuilt, so a change of link
         # flags (or of Python) can never leave a stale _C behind.
         self.force = True
-        super().run()
+        super().run()  # nothing for a TORCH_PLATFORM build: CMake built _C
+
+
+class NativeDistribution(Distribution):
+    """A platform wheel even when setuptools compiles no extension itself."""
+
+    def has_ext_modules(self):
+        return True
 
     def build_extensions(self):
         # Some Pythons (pyenv's among them) bake -Wl,-rpath,<their lib dir>
@@ -163,13 +179,17 @@ setup(
     packages=find_packages(include=["torch", "torch.*"]),
     # PEP 561: the package and the generated torch/_C/*.pyi stubs are typed.
     package_data={"torch": ["py.typed"]},
-    ext_modules=[stub],
+    ext_modules=[] if TARGET else [stub],
+    distclass=NativeDistribution,
+    options={"bdist_wheel": target.bdist_wheel_options(TARGET)} if TARGET else {},
     cmdclass={"build_ext": CMakeBuildExt, "develop": Develop, "clean": Clean},
     zip_safe=False,
     classifiers=[
         "Programming Language :: C++",
         "Programming Language :: Python :: 3",
         "Operating System :: POSIX :: Linux",
+        "Operating System :: MacOS",
+        "Operating System :: Microsoft :: Windows",
         "Topic :: Scientific/Engineering :: Mathematics",
     ],
 )

@@ -46,6 +46,9 @@ def main():
     parser.add_argument("--python", default=sys.executable, help="interpreter with this project's torch")
     parser.add_argument("--reference-python", default=os.environ.get("TORCH_REFERENCE_PYTHON"),
                         help="interpreter with PyTorch installed (optional)")
+    parser.add_argument("--reference-label", default="PyTorch",
+                        help="what the reference is, for the table (OpenMP when it is this project's OpenMP build "
+                             "against a USE_OPENMP=0 one: README, 'Threads')")
     parser.add_argument("--seconds", type=float, default=0.5)
     parser.add_argument("--rounds", type=int, default=2, help="alternating runs per side; the fastest counts")
     parser.add_argument("--device", choices=["cpu", "cuda"], default="cpu",
@@ -61,12 +64,13 @@ def main():
             return
         if args.reference_python:
             ref = fastest(ref, run(args.reference_python, args.seconds, args.device, ref_env))
+    label = args.reference_label
     if ref and "skipped" in ref:
-        print(f"reference PyTorch {ref['torch_version']}: {ref['skipped']}; comparing with numpy only")
+        print(f"reference {label} {ref['torch_version']}: {ref['skipped']}; comparing with numpy only")
         ref = None
     print(f"this project: torch {ours['torch_version']} ({ours['threads']} threads)"
-          + (f"; reference: PyTorch {ref['torch_version']} ({ref['threads']} threads)" if ref else ""))
-    header = f"{'case':<28} {'ours':>10} {'numpy':>10} {'PyTorch':>10} {'vs numpy':>9} {'vs PyTorch':>10}"
+          + (f"; reference: {label} {ref['torch_version']} ({ref['threads']} threads)" if ref else ""))
+    header = f"{'case':<28} {'ours':>10} {'numpy':>10} {label:>10} {'vs numpy':>9} {'vs ' + label:>10}"
     print(header)
     print("-" * len(header))
     for name, t in ours["cases"].items():

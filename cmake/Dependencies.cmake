@@ -1,6 +1,11 @@
-# External dependencies: OpenMP, Python, BLAS, and the CUDA toolkit check.
+# External dependencies: threads, OpenMP, Python, BLAS, and the CUDA toolkit check.
+find_package(Threads REQUIRED)
 if(USE_OPENMP)
-  find_package(OpenMP REQUIRED COMPONENTS CXX)
+  find_package(OpenMP COMPONENTS CXX)
+  if(NOT OpenMP_CXX_FOUND)
+    message(FATAL_ERROR "USE_OPENMP=1, but ${CMAKE_CXX_COMPILER} has no OpenMP: install it (GCC's libgomp, "
+                        "LLVM's libomp) or build with USE_OPENMP=0, which runs parallel_for on ATen's own thread pool")
+  endif()
 endif()
 
 # The oldest CPython supported (setup.py's python_requires says the same).

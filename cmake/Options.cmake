@@ -2,7 +2,7 @@
 # this file to know which USE_*/BUILD_* environment variables exist, and
 # rejects any other (a typo must not silently do nothing).
 option(USE_CUDA "Build libtorch_cuda (needs a CUDA toolkit: CUDA_HOME or nvcc on PATH)" OFF)
-option(USE_OPENMP "Run large CPU kernels on several threads with OpenMP" ON)
+option(USE_OPENMP "Run large CPU kernels on several threads with OpenMP (OFF: ATen's own thread pool, as the zig-built macOS and Windows wheels do)" ON)
 option(USE_CCACHE "Compile through ccache when it is installed" ON)
 option(BUILD_PYTHON "Build libtorch_python, the CPython binding" ON)
 option(USE_ASAN "Build with AddressSanitizer and LeakSanitizer (CPU builds; run with libasan preloaded: ci/test_sanitizers.sh)" OFF)
@@ -30,11 +30,19 @@ if(_torch_sanitizers)
   add_link_options(-fsanitize=${_torch_sanitize_list})
 endif()
 
-if(USE_CCACHE)
+# (Not with zig on a Windows host, where the compiler is zig plus arguments.)
+if(USE_CCACHE AND NOT (TORCH_ZIG_TARGET AND CMAKE_HOST_WIN32))
   find_program(CCACHE_PROGRAM ccache)
   if(CCACHE_PROGRAM)
-    set(CMAKE_C_COMPILER_LAUNCHER "${CCACHE_PROGRAM}")
-    set(CMAKE_CXX_COMPILER_LAUNCHER "${CCACHE_PROGRAM}")
-    set(CMAKE_CUDA_COMPILER_LAUNCHER "${CCACHE_PROGRAM}")
+    set(_launcher "${CCACHE_PROGRAM}")
+    if(TORCH_ZIG_TARGET)
+      # The zig toolchain's compilers are scripts written anew in each build
+      # directory: ccache must hash their text (which names zig's version),
+      # not their dates.
+      set(_launcher "${CMAKE_COMMAND};-E;env;CCACHE_COMPILERCHECK=content;${CCACHE_PROGRAM}")
+    endif()
+    set(CMAKE_C_COMPILER_LAUNCHER "${_launcher}")
+    set(CMAKE_CXX_COMPILER_LAUNCHER "${_launcher}")
+    set(CMAKE_CUDA_COMPILER_LAUNCHER "${_launcher}")
   endif()
 endif()

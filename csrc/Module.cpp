@@ -4,9 +4,17 @@
 #include "csrc/python_compat.h"
 
 #include <ATen/ATen.h>
+#include <ATen/Parallel.h>
 #include <ATen/detail/CUDAHooks.h>
 #include <ATen/native/cpu/CpuCapability.h>
 #include <c10/core/CPUBlockCache.h>
+
+#include <chrono>
+#include <limits>
+#include <mutex>
+#include <set>
+#include <string>
+#include <thread>
 
 #include "csrc/Exceptions.h"
 #include "csrc/python_device.h"
@@ -83,8 +91,38 @@ PyObject* get_num_threads(PyObject*, PyObject*) { return PyLong_FromLong(at::get
 PyObject* set_num_threads(PyObject*, PyObject* n) {
   HANDLE_TH_ERRORS
   TORCH_CHECK_TYPE(is_int_like(n), "set_num_threads expected an int, got ", python_type_name(n));
-  at::set_num_threads(static_cast<int>(PyLong_AsLong(n)));
+  const long long v = PyLong_AsLongLong(n);
+  if (v == -1 && PyErr_Occurred()) throw python_error();
+  TORCH_CHECK(v > 0 && v <= std::numeric_limits<int>::max(), "set_num_threads expects a positive integer, got ", v);
+  at::set_num_threads(static_cast<int>(v));
   Py_RETURN_NONE;
+  END_HANDLE_TH_ERRORS
+}
+
+// A test probe of parallel_for (tests/test_threads.py): runs `items` items
+// with grain 1, each chunk pausing long enough that every thread asked for
+// takes one, and returns how many distinct threads ran chunks; with fail set,
+// the chunk holding the last item throws, to check that the error reaches the caller.
+PyObject* parallel_probe(PyObject*, PyObject* args) {
+  HANDLE_TH_ERRORS
+  long long items = 0;
+  int fail = 0;
+  if (!PyArg_ParseTuple(args, "L|p", &items, &fail)) return nullptr;
+  TORCH_CHECK(items > 0 && items <= (1 << 20), "_parallel_probe: items must be in [1, 2**20], got ", items);
+  std::mutex mutex;
+  std::set<std::thread::id> seen;
+  {
+    torch::MaybeGILRelease no_gil(true);
+    at::parallel_for(0, items, 1, [&](int64_t begin, int64_t end) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      {
+        std::lock_guard<std::mutex> lock(mutex);
+        seen.insert(std::this_thread::get_id());
+      }
+      TORCH_CHECK(!(fail && end == items), "_parallel_probe: the chunk [", begin, ", ", end, ") failed on purpose");
+    });
+  }
+  return PyLong_FromSize_t(seen.size());
   END_HANDLE_TH_ERRORS
 }
 
@@ -207,6 +245,7 @@ PyMethodDef module_methods[] = {
     {"_set_rng_state", set_rng_state, METH_O, nullptr},
     {"get_num_threads", get_num_threads, METH_NOARGS, nullptr},
     {"set_num_threads", set_num_threads, METH_O, nullptr},
+    {"_parallel_probe", parallel_probe, METH_VARARGS, nullptr},
     {"_get_cpu_capability", get_cpu_capability, METH_NOARGS, nullptr},
     {"get_default_dtype", get_default_dtype, METH_NOARGS, nullptr},
     {"set_default_dtype", set_default_dtype, METH_O, nullptr},
@@ -280,8 +319,14 @@ extern "C" TORCH_PYTHON_API PyObject* initModule() {
   if (!linalg || PyModule_AddFunctions(linalg, generated_linalg_functions()) < 0) return nullptr;
   PyModule_AddObject(module, "_linalg", linalg);
   PyModule_AddStringConstant(module, "_version", TORCH_VERSION);
-  // The libstdc++ ABI the native libraries use: extensions must compile with the same.
+  // The libstdc++ ABI the native libraries use: extensions must compile with
+  // the same. libc++ (the macOS and Windows builds) has only the one
+  // std::string, the C++11 one, so those say 1, as PyTorch's wheels do.
+#ifdef _GLIBCXX_USE_CXX11_ABI
   PyModule_AddIntConstant(module, "_GLIBCXX_USE_CXX11_ABI", _GLIBCXX_USE_CXX11_ABI);
+#else
+  PyModule_AddIntConstant(module, "_GLIBCXX_USE_CXX11_ABI", 1);
+#endif
   // The oldest CPython this libtorch_python serves on the stable ABI (0: built
   // for the running Python's full API only).
 #ifdef Py_LIMITED_API
@@ -289,10 +334,8 @@ extern "C" TORCH_PYTHON_API PyObject* initModule() {
 #else
   PyModule_AddIntConstant(module, "_limited_api", 0);
 #endif
-#ifdef _OPENMP
-  PyModule_AddIntConstant(module, "_has_openmp", 1);
-#else
-  PyModule_AddIntConstant(module, "_has_openmp", 0);
-#endif
+  // Asked of libtorch_cpu: only it is compiled with OpenMP.
+  PyModule_AddStringConstant(module, "_parallel_backend", at::parallel_backend());
+  PyModule_AddIntConstant(module, "_has_openmp", std::string(at::parallel_backend()) == "OpenMP");
   return module;
 }

@@ -13,7 +13,10 @@ import pytest
 import torch
 from torch.utils import cpp_extension
 
-pytestmark = pytest.mark.build
+pytestmark = [pytest.mark.build,
+              pytest.mark.skipif(not sys.platform.startswith("linux"),
+                                 reason="extensions build against the Linux wheels only (tests/test_platform.py "
+                                        "checks the refusal elsewhere)")]
 # The suite runs once per wheel: unoptimised builds compile faster.
 FAST = ["-O0"]
 

@@ -66,6 +66,7 @@ def test_empty_cache_gives_everything_back():
     assert torch._C._cpu_cache_info() == (0, 0)
 
 
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="no fork on this platform (Windows)")
 def test_a_forked_child_allocates():
     """A forked child allocates from the cache it inherited (DataLoader
     workers, which run on one thread: OpenMP itself cannot follow a fork, in

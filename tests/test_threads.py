@@ -147,3 +147,42 @@ def test_one_tensor_read_and_written_by_every_thread():
 
     assert run_threads(work) == [50 * 1000.0] * THREADS
     assert (t == 50.0).all().item()
+
+
+# parallel_for itself, on whichever backend the build has: OpenMP (the Linux
+# wheels) or ATen's own thread pool (the zig-built macOS and Windows wheels).
+@pytest.fixture
+def restore_threads():
+    n = torch.get_num_threads()
+    yield n
+    torch.set_num_threads(n)
+
+
+def test_parallel_for_runs_on_every_thread_asked_for(restore_threads):
+    for k in sorted({1, 2, restore_threads}):
+        torch.set_num_threads(k)
+        assert torch._C._parallel_probe(1000) == k, (k, torch._C._parallel_backend)
+
+
+def test_parallel_for_hands_a_chunks_error_to_the_caller(restore_threads):
+    torch.set_num_threads(max(2, restore_threads))
+    with pytest.raises(RuntimeError, match="failed on purpose"):
+        torch._C._parallel_probe(1000, True)
+    assert torch._C._parallel_probe(1000) >= 1  # and the threads are usable afterwards
+
+
+def test_parallel_for_from_many_python_threads(restore_threads):
+    """Calls that overlap (a free-threaded Python, or ops that release the
+    GIL) each finish with their own result; on the native pool the second
+    one runs alone while the first holds the pool."""
+    torch.set_num_threads(max(2, restore_threads))
+    x = torch.arange(1 << 20, dtype=torch.float64)
+    expected = float(x.sum())
+    assert run_threads(lambda i: [float((x * 1.0).sum()) for _ in range(20)]) == [[expected] * 20] * THREADS
+
+
+def test_set_num_threads_refuses_what_is_not_a_thread_count(restore_threads):
+    for bad in (0, -1, 2**31, 2**70):
+        with pytest.raises((RuntimeError, OverflowError)):
+            torch.set_num_threads(bad)
+    assert torch.get_num_threads() == restore_threads

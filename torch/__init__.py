@@ -2,10 +2,23 @@
 
 Importing this package loads torch._C, a stub extension whose init function
 lives in torch/lib/libtorch_python.so (next to libtorch_cpu.so and libc10.so,
-found through the stub's rpath $ORIGIN/lib). Operators come from
-native_functions.yaml: torch.<op> functions from torch._C._VariableFunctions,
-Tensor.<op> methods from torch._C.TensorBase.
+found through the stub's rpath $ORIGIN/lib; on macOS .dylib and
+@loader_path/lib; on Windows .dll, in a directory added to the DLL search
+path first). Operators come from native_functions.yaml: torch.<op> functions
+from torch._C._VariableFunctions, Tensor.<op> methods from torch._C.TensorBase.
 """
+import sys as _sys
+
+if _sys.platform == "win32":
+    # Windows looks for an extension's DLLs only in directories named to it
+    # (Python 3.8+): torch/lib holds libtorch_python.dll and the rest, as
+    # delvewheel's .libs directories do theirs.
+    import os as _os
+
+    _os.add_dll_directory(_os.path.join(_os.path.dirname(_os.path.abspath(__file__)), "lib"))
+    del _os
+del _sys
+
 from torch import _C
 from torch import _cuda_loader, version
 

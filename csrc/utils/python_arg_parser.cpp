@@ -520,7 +520,13 @@ std::vector<int64_t> PythonArgs::intlist(int i) const {
   if (!obj || obj == Py_None) return param(i).default_intlist;
   std::vector<int64_t> v = to_int_list(obj);
   const int n = param(i).list_size;
-  if (n > 0 && is_int_like(obj)) v.assign(n, v[0]);  // int[2]: 3 means [3, 3]
+  if (n > 0 && is_int_like(obj)) {  // int[2]: 3 means [3, 3]
+    // A copy: assign(n, v[0]) would pass a reference into the storage it
+    // frees (libc++ reads it after the reallocation: garbage sizes on macOS
+    // and Windows).
+    const int64_t value = v[0];
+    v.assign(n, value);
+  }
   return v;
 }
 

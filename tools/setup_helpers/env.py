@@ -49,6 +49,7 @@ class Settings:
     version_override: str | None
     tools_python: str | None = None
     cuda_version: str | None = None  # TORCH_CUDA_VERSION: the CUDA line asked for ("13.0")
+    platform: str | None = None  # TORCH_PLATFORM: a zig-built platform of ci/matrix.toml (target.py)
     cmake_options: dict[str, bool] = field(default_factory=dict)
     cmake_args: list[str] = field(default_factory=list)
 
@@ -100,6 +101,20 @@ def read(environ: dict[str, str] | None = None, free_threaded: bool | None = Non
             raise BuildSettingError(f"TORCH_CUDA_VERSION={cuda_version} asks for a CUDA build, but USE_CUDA=0")
         chosen["USE_CUDA"] = True
     sanitizers = [n for n in ("USE_ASAN", "USE_UBSAN") if chosen.get(n)]
+    platform = env.get("TORCH_PLATFORM", "").strip() or None
+    if platform is not None:
+        # zig's cpu build: no CUDA, no sanitizer runtime, no OpenMP (ATen's
+        # pool instead), and the stable ABI (one module for every Python).
+        if (running_free_threaded() if free_threaded is None else free_threaded):
+            raise BuildSettingError(f"TORCH_PLATFORM={platform} builds a stable-ABI wheel, which a free-threaded "
+                                    f"Python cannot build or load: run setup.py with a regular CPython")
+        clashes = [n for n in ("USE_CUDA/TORCH_CUDA_VERSION", *sanitizers) if chosen.get(n.split("/")[0])] + (
+            ["USE_OPENMP"] if chosen.get("USE_OPENMP") else []) + (
+            ["USE_PYTHON_LIMITED_API=0"] if chosen.get("USE_PYTHON_LIMITED_API") is False else [])
+        if clashes:
+            raise BuildSettingError(f"TORCH_PLATFORM={platform} builds the cpu wheel with zig on the stable ABI, "
+                                    f"without OpenMP: drop {', '.join(clashes)}")
+        chosen["USE_OPENMP"] = False
     if sanitizers and chosen.get("USE_CUDA"):
         raise BuildSettingError(f"{'/'.join(sanitizers)} is for CPU builds (nvcc's device code cannot be "
                                 f"instrumented): drop USE_CUDA / TORCH_CUDA_VERSION, or the sanitizer")
@@ -114,6 +129,7 @@ def read(environ: dict[str, str] | None = None, free_threaded: bool | None = Non
         version_override=env.get("PYTORCH_BUILD_VERSION") or None,
         tools_python=env.get("TORCH_TOOLS_PYTHON") or None,
         cuda_version=cuda_version,
+        platform=platform,
         cmake_options=chosen,
         cmake_args=shlex.split(env.get("CMAKE_ARGS", "")),
     )

@@ -1,5 +1,8 @@
-"""The CPU kernels run their loops on OpenMP (aten/src/ATen/Parallel.h)."""
+"""Whether the CPU kernels run their threads on OpenMP (the Linux wheels) or
+on ATen's own thread pool (the macOS and Windows wheels, built with zig,
+which has no OpenMP): aten/src/ATen/Parallel.h."""
+from torch import _C
 
 
 def is_available():
-    return True
+    return bool(_C._has_openmp)

@@ -16,7 +16,6 @@ writes that registration itself.
 """
 from __future__ import annotations
 
-import fcntl
 import hashlib
 import os
 import re
@@ -28,6 +27,9 @@ import types
 import torch
 from torch import _C
 from torch.utils import cpp_extension as ce
+
+if sys.platform != "win32":  # load() refuses to build on Windows before it would lock
+    import fcntl
 
 
 # name -> (hash of what built it, its module): a second load() of the same sources is free.
@@ -122,6 +124,7 @@ def load(name: str, sources, extra_cflags=None, extra_cuda_cflags=None, extra_ld
     (is_python_module=False: returns None; is_standalone=True: only builds
     and returns the library's path)."""
     _check_name(name)
+    ce._require_linux("load")
     sources = [os.path.abspath(s) for s in ([sources] if isinstance(sources, str) else list(sources))]
     if not sources:
         raise ValueError("load(): no sources")
@@ -190,6 +193,7 @@ def load_inline(name: str, cpp_sources, cuda_sources=None, functions=None, extra
     name -> docstring) are registered as operators of the extension, with
     their schema inferred from the C++ signatures; the returned module has them."""
     _check_name(name)
+    ce._require_linux("load_inline")
     cpp = [cpp_sources] if isinstance(cpp_sources, str) else list(cpp_sources)
     cuda = [cuda_sources] if isinstance(cuda_sources, str) else list(cuda_sources or [])
     text = "#include <torch/extension.h>\n\n" + "\n".join(cpp)

@@ -128,9 +128,21 @@ def cuda_arch_flags(arch_list: str | None = None) -> list[str]:
     return flags
 
 
+def _require_linux(what: str) -> None:
+    """Extensions build against the Linux wheels only: the macOS and Windows
+    wheels are built with zig, whose libc++ is linked statically into each
+    torch library, so an extension compiled by the platform's own compiler
+    would bring a second C++ runtime (docs/PLATFORMS.md)."""
+    if not sys.platform.startswith("linux"):
+        raise RuntimeError(f"{what}: building C++ extensions against this torch is supported on Linux only, "
+                           f"not on {sys.platform} (the macOS and Windows wheels link zig's libc++ statically; "
+                           "see docs/PLATFORMS.md)")
+
+
 def _extension(name, sources, kwargs, cuda: bool):
     from setuptools import Extension
 
+    _require_linux("CUDAExtension" if cuda else "CppExtension")
     kwargs = dict(kwargs)
     kwargs["include_dirs"] = kwargs.get("include_dirs", []) + include_paths("cuda" if cuda else "cpu")
     kwargs["library_dirs"] = kwargs.get("library_dirs", []) + library_paths("cuda" if cuda else "cpu")

@@ -1,8 +1,14 @@
+// The thread count, asked of OpenMP's runtime or, without it, of ATen's own
+// pool (ParallelNative.cpp); ParallelOpenMP.cpp and ParallelNative.cpp run
+// the chunks.
 #include <ATen/Parallel.h>
+#include <ATen/ParallelNative.h>
 #include <c10/util/Exception.h>
 
 #include <atomic>
-#include <thread>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 namespace at {
 namespace {
@@ -15,7 +21,7 @@ int get_num_threads() {
 #ifdef _OPENMP
   return omp_get_max_threads();
 #else
-  return 1;
+  return internal::default_num_threads();
 #endif
 }
 
@@ -27,11 +33,19 @@ void set_num_threads(int n) {
 #endif
 }
 
+const char* parallel_backend() {
+#ifdef _OPENMP
+  return "OpenMP";
+#else
+  return "native thread pool";
+#endif
+}
+
 bool in_parallel_region() {
 #ifdef _OPENMP
   return omp_in_parallel();
 #else
-  return false;
+  return internal::in_pool_region();
 #endif
 }
 

@@ -4,6 +4,9 @@
 
 namespace at::native {
 
+// The Box-Muller angle's 2 pi. M_PI is POSIX, not C++: Windows' headers lack it.
+constexpr double kTwoPi = 6.283185307179586476925286766559;
+
 using uniform_fn = void (*)(const Tensor& self, double from, double to);
 using normal_fn = void (*)(const Tensor& self, double mean, double std);
 using arange_fn = void (*)(const Tensor& result, const Scalar& start, const Scalar& step);

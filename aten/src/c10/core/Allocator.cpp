@@ -1,10 +1,9 @@
 #include <c10/core/Allocator.h>
 #include <c10/core/CPUBlockCache.h>
+#include <c10/core/alloc_cpu.h>
 #include <c10/util/Exception.h>
 
 #include <atomic>
-#include <cstdlib>
-#include <sys/mman.h>
 
 namespace c10 {
 namespace {
@@ -13,7 +12,7 @@ std::atomic<int64_t> live_cpu_blocks{0};
 
 void free_cpu_block(void* p) {
   live_cpu_blocks.fetch_sub(1, std::memory_order_relaxed);
-  std::free(p);
+  free_aligned(p);
 }
 
 // A cacheable block's deleter context: where it is and its (page-rounded) size.
@@ -36,17 +35,14 @@ void* allocate_block(size_t nbytes) {
   // compaction to find that many huge pages costs more than it saves.
   constexpr size_t kHugePage = 2u << 20;
   const bool huge = nbytes >= 4 * kHugePage && nbytes <= (size_t{256} << 20);
-  void* p = nullptr;
-  int rc = posix_memalign(&p, huge ? kHugePage : kCPUAlignment, nbytes);
-  if (rc != 0 || p == nullptr) {  // what the cache holds may be what is missing
+  const size_t alignment = huge ? kHugePage : kCPUAlignment;
+  void* p = alloc_aligned(nbytes, alignment);
+  if (p == nullptr) {  // what the cache holds may be what is missing
     cpu_block_cache::empty();
-    rc = posix_memalign(&p, huge ? kHugePage : kCPUAlignment, nbytes);
+    p = alloc_aligned(nbytes, alignment);
   }
-  TORCH_CHECK(rc == 0 && p != nullptr, "DefaultCPUAllocator: not enough memory: you tried to allocate ", nbytes,
-              " bytes.");
-#ifdef MADV_HUGEPAGE
-  if (huge) madvise(p, nbytes, MADV_HUGEPAGE);
-#endif
+  TORCH_CHECK(p != nullptr, "DefaultCPUAllocator: not enough memory: you tried to allocate ", nbytes, " bytes.");
+  if (huge) advise_huge_pages(p, nbytes);
   return p;
 }
 

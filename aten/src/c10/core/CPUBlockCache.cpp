@@ -1,8 +1,10 @@
 #include <c10/core/CPUBlockCache.h>
+#include <c10/core/alloc_cpu.h>
 
-#include <cstdlib>
 #include <mutex>
+#ifndef _WIN32
 #include <pthread.h>
+#endif
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -38,10 +40,12 @@ Cache& cache() {
   // find it.
   static Cache* instance = [] {
     auto* c = new Cache;
+#ifndef _WIN32
     // A fork while another thread holds the lock would leave the child's
-    // copy locked forever (DataLoader workers fork).
+    // copy locked forever (DataLoader workers fork; Windows has no fork).
     pthread_atfork([] { cache().mutex.lock(); }, [] { cache().mutex.unlock(); },
                    [] { cache().mutex.unlock(); });
+#endif
     return c;
   }();
   return *instance;
@@ -61,7 +65,7 @@ void drain(Cache& c, Blocks& out) {
 void release(const Blocks& blocks) {
   for (auto [block, size] : blocks) {
     TORCH_UNPOISON(block, size);
-    std::free(block);
+    free_aligned(block);
   }
 }
 

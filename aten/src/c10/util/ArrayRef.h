@@ -21,11 +21,15 @@ class ArrayRef {
   constexpr ArrayRef(const T* data, size_t size) : data_(data), size_(size) {}
   ArrayRef(const std::vector<T>& v) : data_(v.data()), size_(v.size()) {}  // NOLINT
   // Valid while the braced list lives: f({1, 2}) is fine, storing it is not.
+#if defined(__GNUC__) && !defined(__clang__)  // a GCC warning; clang has no such group
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Winit-list-lifetime"
+#endif
   constexpr ArrayRef(std::initializer_list<T> il)  // NOLINT
       : data_(il.begin() == il.end() ? nullptr : il.begin()), size_(il.size()) {}
+#if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic pop
+#endif
 
   constexpr const T* data() const { return data_; }
   constexpr size_t size() const { return size_; }

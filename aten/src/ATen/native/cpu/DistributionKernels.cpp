@@ -54,7 +54,7 @@ void normal_kernel(const Tensor& self, double mean, double std) {
       parallel_for(0, pairs, 2048, [&](int64_t lo, int64_t hi) {
         for (int64_t i = lo; i < hi; ++i) {
           const double r = std::sqrt(-2.0 * std::log(1.0 - u[2 * i]));  // (0, 1]: log stays finite
-          const double theta = 2.0 * M_PI * u[2 * i + 1];
+          const double theta = kTwoPi * u[2 * i + 1];
           p[2 * i] = static_cast<scalar_t>(mean + std * r * std::cos(theta));
           if (2 * i + 1 < n) p[2 * i + 1] = static_cast<scalar_t>(mean + std * r * std::sin(theta));
         }

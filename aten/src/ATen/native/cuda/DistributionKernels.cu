@@ -49,7 +49,7 @@ void normal_kernel_cuda(const Tensor& self, double mean, double std) {
         const uint4 r = cuda::philox_draw(seed, static_cast<uint64_t>(i));
         const double u1 = 1.0 - cuda::uniform_double(r.x, r.y);
         const double u2 = cuda::uniform_double(r.z, r.w);
-        p[i] = static_cast<scalar_t>(mean + std * ::sqrt(-2.0 * ::log(u1)) * ::cos(2.0 * M_PI * u2));
+        p[i] = static_cast<scalar_t>(mean + std * ::sqrt(-2.0 * ::log(u1)) * ::cos(kTwoPi * u2));
       });
     });
   });
