@@ -1,10 +1,16 @@
-"""check_wheel.py WHEEL: the checks every repaired wheel must pass.
+"""check_wheel.py WHEEL: the checks every repaired wheel must pass. The
+wheel's tag says which binary checks apply, so a macOS or Windows wheel is
+checked on Linux too.
 
 - The variant label matches the contents: libtorch_cuda is in a +cuXXX wheel
   and in no other.
 - Linux: `auditwheel show` names a manylinux policy. A CUDA wheel (+cu126,
   +cu130) may need NVIDIA's runtime libraries from outside (their pip wheels,
   by design); anything else outside the policy fails it.
+- macOS: check_macho.py (architecture, minimum macOS against the tag, load
+  commands and rpaths, ad-hoc signatures).
+- Windows: check_pe.py (machine, imports: python3.dll, the C runtime,
+  Windows' own DLLs and the wheel's; PyInit_ exported).
 - No NVIDIA library (libcudart, libcublas, libcuda, libnv*) is inside the wheel.
 - `twine check` (metadata renders) and `check-wheel-contents` (layout).
 - No shared library has an RPATH/RUNPATH entry outside the wheel: every entry
@@ -19,13 +25,17 @@ from __future__ import annotations
 
 import json
 import os
-import platform
 import re
 import shutil
 import subprocess
 import sys
 import tempfile
 import zipfile
+
+# macholib and pefile, which these read binaries with, come with delocate and
+# delvewheel in the tools environment (ci/requirements-tools.txt).
+import check_macho
+import check_pe
 
 
 # NVIDIA's libraries: a CUDA wheel depends on their wheels and must not carry them.
@@ -65,7 +75,11 @@ def bundled_nvidia_libraries(wheel: str) -> list[str]:
 
 def leaked_build_paths(wheel: str) -> list[str]:
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    needles = [root.encode(), b"pip-build-env-"]
+    # The checkout, pip's build environment, and the caches the cross builds
+    # use (zig's, which holds the libc++ it links, and the factory's).
+    caches = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    zig_cache = os.environ.get("ZIG_GLOBAL_CACHE_DIR") or os.path.join(caches, "zig")
+    needles = [root.encode(), b"pip-build-env-", zig_cache.encode(), os.path.join(caches, "torch-factory").encode()]
     with zipfile.ZipFile(wheel) as z:
         return [f"{name} contains {needle.decode()!r}" for name in z.namelist()
                 for needle in needles if needle in z.read(name)]
@@ -119,6 +133,28 @@ def check_rpaths(wheel: str) -> list[str]:
     return problems
 
 
+def wheel_os(wheel: str) -> str:
+    name = os.path.basename(wheel)
+    if re.search(r"-(manylinux|musllinux|linux)_[^-]*\.whl$", name):
+        return "linux"
+    if "-macosx_" in name:
+        return "macos"
+    if re.search(r"-win_[a-z0-9]+\.whl$", name):
+        return "windows"
+    sys.exit(f"check_wheel: {name}: no platform checks for this tag")
+
+
+def check_binaries(wheel: str, check) -> str:
+    """Unpacks the wheel and runs a platform's binary checks (check_macho, check_pe)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        with zipfile.ZipFile(wheel) as z:
+            z.extractall(tmp)
+        problems, summary = check(tmp, wheel)
+    if problems:
+        sys.exit("check_wheel: " + "\n".join(problems))
+    return summary
+
+
 def main() -> int:
     if len(sys.argv) != 2:
         sys.exit(__doc__)
@@ -127,12 +163,17 @@ def main() -> int:
     if problem:
         sys.exit(f"check_wheel: {problem}")
     print("variant: libtorch_cuda present exactly when the label is +cuXXX")
-    if platform.system() == "Linux":
+    kind = wheel_os(wheel)
+    if kind == "linux":
         print(f"auditwheel: {check_policy(wheel)}")
         problems = check_rpaths(wheel)
         if problems:
             sys.exit("check_wheel: " + "\n".join(problems))
         print("rpath: every entry stays inside the wheel" + (" or points at the NVIDIA runtime wheels" if is_cuda_wheel(wheel) else ""))
+    elif kind == "macos":
+        print(check_binaries(wheel, check_macho.check))
+    else:
+        print(check_binaries(wheel, check_pe.check))
     leaks = leaked_build_paths(wheel)
     if leaks:
         sys.exit("check_wheel: build paths inside the wheel:\n" + "\n".join(leaks))

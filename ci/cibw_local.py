@@ -3,7 +3,7 @@
 Runs `cibuildwheel --platform linux` with pyproject.toml's unchanged
 [tool.cibuildwheel] configuration, once per variant (as wheels.yml runs one
 job per variant): before-all, every Python's build in one container (reusing
-the native build), repair with ci/repair_wheel.sh, and the test suite against
+the native build), repair with ci/repair_wheel.py, and the test suite against
 each installed wheel, all inside the container. With a Docker daemon it uses
 the real manylinux images; without one (this machine) podman and the image of
 ci/local_image.py. It reports a row per wheel for the factory's table, from

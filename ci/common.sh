@@ -16,10 +16,11 @@ ensure_tools_venv() {
     "$PYTHON" -m venv "$TOOLS_VENV"
   fi
   local stamp="$TOOLS_VENV/.requirements"
-  if ! cat "$REPO_ROOT/ci/requirements-tools.txt" "$REPO_ROOT/requirements-build.txt" | cmp -s - "$stamp"; then
+  local lists=("$REPO_ROOT/ci/requirements-tools.txt" "$REPO_ROOT/ci/requirements-zig.txt" "$REPO_ROOT/requirements-build.txt")
+  if ! cat "${lists[@]}" | cmp -s - "$stamp"; then
     "$TOOLS_VENV/bin/python" -m pip install -q --upgrade pip
     "$TOOLS_VENV/bin/python" -m pip install -q -r "$REPO_ROOT/ci/requirements-tools.txt"
-    cat "$REPO_ROOT/ci/requirements-tools.txt" "$REPO_ROOT/requirements-build.txt" > "$stamp"
+    cat "${lists[@]}" > "$stamp"
   fi
   export PATH="$TOOLS_VENV/bin:$PATH"
 }

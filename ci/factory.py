@@ -2,10 +2,11 @@
 
     python3 ci/factory.py [--python 3.11,3.12] [--variant cpu,cu130] [--cuda-pythons one|all]
                           [--release-archs] [--skip-tests] [--engine host|cibuildwheel] [--wheelhouse DIR]
+                          [--platform linux-x86_64,macos-arm64,macos-x86_64,windows-amd64]
 
 For each CPython found (default: every version in ci/matrix.toml that this
 machine has) and each requested variant (default: cpu), it builds the wheel,
-repairs it (ci/repair_wheel.sh), installs it into a fresh virtual environment
+repairs it (ci/repair_wheel.py), installs it into a fresh virtual environment
 and runs the test suite there from outside the checkout; then it runs the
 examples from an installed wheel, writes wheelhouse/summary.json and a
 PEP 503 index per variant under wheelhouse/index/, and proves the index works
@@ -23,6 +24,14 @@ rebuilds libtorch_python for its full API).
 `cibuildwheel --platform linux` and pyproject.toml's configuration instead,
 in containers (ci/cibw_local.py); the table, summary.json, the index and the
 install checks are the same.
+
+`--platform` (default: this machine's) adds the zig-built platforms of the
+matrix: for each, the one stable-ABI cpu wheel, cross-compiled here
+(ci/cross_build.py), repaired with delocate or delvewheel and checked like
+every wheel (ci/repair_wheel.py), and for Windows tested under Wine
+(ci/wine_test.py); macOS wheels are checked, not run (nothing here runs
+macOS binaries). Their rows join summary.json and the index beside the
+Linux ones; rows of platforms a run leaves out stay while their wheels do.
 """
 from __future__ import annotations
 
@@ -31,6 +40,7 @@ import glob
 import hashlib
 import json
 import os
+import platform
 import shutil
 import subprocess
 import sys
@@ -43,8 +53,11 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
 import build_cpython  # noqa: E402
+import cross_build  # noqa: E402
 import matrix as matrix_file  # noqa: E402
 import wheel_index  # noqa: E402
+import wine_test  # noqa: E402
+from proc import log, make_venv, run, venv_python  # noqa: E402
 
 BUILD = os.path.join(ROOT, "build", "factory")
 DEFAULT_WHEELHOUSE = os.path.join(ROOT, "wheelhouse")
@@ -52,36 +65,6 @@ TOOLS_VENV = os.path.join(ROOT, "build", "tools-venv")
 PYPI = "https://pypi.org/simple"
 # pip here must see only what the factory asks for (no machine-wide index config).
 ISOLATED_PIP = {"PIP_DISABLE_PIP_VERSION_CHECK": "1"}
-
-
-def log(msg: str) -> None:
-    print(f"\n==> {msg}", flush=True)
-
-
-def run(cmd: list[str], env: dict | None = None, cwd: str | None = None, quiet: bool = False) -> str:
-    merged = {**os.environ, **(env or {})}
-    proc = subprocess.run(cmd, env=merged, cwd=cwd, text=True, stdout=subprocess.PIPE if quiet else None,
-                          stderr=subprocess.STDOUT if quiet else None)
-    if proc.returncode != 0:
-        if quiet and proc.stdout:
-            print(proc.stdout[-4000:])
-        raise SystemExit(f"factory: command failed ({proc.returncode}): {' '.join(cmd)}")
-    return proc.stdout or ""
-
-
-def venv_python(venv: str) -> str:
-    return os.path.join(venv, "bin", "python")
-
-
-def make_venv(python: str, path: str, packages: list[str], fresh: bool) -> str:
-    if fresh and os.path.exists(path):
-        shutil.rmtree(path)
-    if not os.path.exists(venv_python(path)):
-        run([python, "-m", "venv", path])
-        run([venv_python(path), "-m", "pip", "install", "-q", "--upgrade", "pip"], quiet=True)
-    if packages:
-        run([venv_python(path), "-m", "pip", "install", "-q", *packages], quiet=True)
-    return venv_python(path)
 
 
 def discover_pythons(wanted: list[str]) -> dict[str, str]:
@@ -109,7 +92,8 @@ def discover_pythons(wanted: list[str]) -> dict[str, str]:
 
 def tools_environment() -> str:
     reqs = os.path.join(HERE, "requirements-tools.txt")
-    wanted = "".join(open(p).read() for p in (reqs, os.path.join(ROOT, "requirements-build.txt")))
+    wanted = "".join(open(p).read() for p in (reqs, os.path.join(HERE, "requirements-zig.txt"),
+                                              os.path.join(ROOT, "requirements-build.txt")))
     stamp = os.path.join(TOOLS_VENV, ".requirements")
     up_to_date = os.path.exists(stamp) and open(stamp).read() == wanted
     python = make_venv(sys.executable, TOOLS_VENV, [] if up_to_date else ["-r", reqs], fresh=False)
@@ -165,8 +149,8 @@ def binding_digest(wheel: str) -> str:
 
 def repair(wheel: str, tools_python: str, wheelhouse: str) -> str:
     out = tempfile.mkdtemp(dir=BUILD)
-    env = {"PATH": os.path.dirname(tools_python) + os.pathsep + os.environ["PATH"]}
-    run(["bash", os.path.join(HERE, "repair_wheel.sh"), wheel, out], env=env, quiet=True)
+    env = {"PATH": os.path.dirname(tools_python) + os.pathsep + os.environ["PATH"], "TORCH_TOOLS_PYTHON": tools_python}
+    run([tools_python, os.path.join(HERE, "repair_wheel.py"), wheel, out], env=env, quiet=True)
     (repaired,) = glob.glob(os.path.join(out, "*.whl"))
     os.makedirs(wheelhouse, exist_ok=True)
     target = os.path.join(wheelhouse, os.path.basename(repaired))
@@ -218,11 +202,21 @@ def parse_args(argv: list[str] | None, m: dict) -> argparse.Namespace:
     parser.add_argument("--skip-tests", action="store_true", help="build and repair only")
     parser.add_argument("--wheelhouse", default=DEFAULT_WHEELHOUSE,
                         help="where the wheels, summary.json and index/ go (default: wheelhouse/)")
+    parser.add_argument("--platform",
+                        help="comma-separated platforms of ci/matrix.toml (default: this machine's); macOS and "
+                             "Windows are cross-built with zig, Windows tested under Wine")
     parser.add_argument("--engine", choices=["host", "cibuildwheel"], default="host",
                         help="host: build here with one shared build directory (default); cibuildwheel: "
                              "`cibuildwheel --platform linux` with pyproject.toml's configuration, in manylinux "
                              "containers (Docker) or, without a Docker daemon, podman and ci/local_image.py's image")
     args = parser.parse_args(argv)
+    args.host_platform = host_platform(m)
+    args.platforms = args.platform.split(",") if args.platform else [args.host_platform]
+    for p in args.platforms:
+        if p not in m["platforms"]:
+            parser.error(f"unknown platform {p!r}; ci/matrix.toml has {sorted(m['platforms'])}")
+        if p != args.host_platform and "zig_target" not in m["platforms"][p]:
+            parser.error(f"platform {p!r} is built on its own machine only (its matrix entry has no zig_target)")
     args.wheelhouse = os.path.abspath(args.wheelhouse)
     args.variants = args.variant.split(",")
     for v in args.variants:
@@ -238,6 +232,15 @@ def parse_args(argv: list[str] | None, m: dict) -> argparse.Namespace:
     if not args.pythons:
         parser.error("no CPython from ci/matrix.toml was found on this machine")
     return args
+
+
+def host_platform(m: dict) -> str:
+    """This machine's platform in the matrix (linux-x86_64 here)."""
+    machine = platform.machine()
+    for name, entry in m["platforms"].items():
+        if entry["cibw_platform"] == "linux" and entry["cibw_archs"] == machine:
+            return name
+    return f"linux-{machine}"
 
 
 def plan_jobs(m: dict, args: argparse.Namespace) -> tuple[list[tuple[str, str]], str]:
@@ -278,7 +281,7 @@ def build_repair_test(m: dict, args: argparse.Namespace, jobs: list[tuple[str, s
             start = time.perf_counter()
             passed, failed = test_wheel(args.pythons[ver], tag, repaired, test_env)
             test_seconds = time.perf_counter() - start
-        rows.append({"python": ver, "variant": vname, "wheel": os.path.basename(repaired),
+        rows.append({"platform": args.host_platform, "python": ver, "variant": vname, "wheel": os.path.basename(repaired),
                      "size_bytes": os.path.getsize(repaired), "build_seconds": round(seconds, 1),
                      "test_seconds": round(test_seconds, 1), "engine": "host",
                      "tests_passed": passed, "tests_failed": failed})
@@ -303,7 +306,7 @@ def build_with_cibuildwheel(m: dict, args: argparse.Namespace, jobs: list[tuple[
             os.makedirs(args.wheelhouse, exist_ok=True)
             target = os.path.join(args.wheelhouse, os.path.basename(wheel))
             shutil.move(wheel, target)
-            rows.append({"python": ver, "variant": vname, "wheel": os.path.basename(target),
+            rows.append({"platform": args.host_platform, "python": ver, "variant": vname, "wheel": os.path.basename(target),
                          "size_bytes": os.path.getsize(target), "build_seconds": round(data.get("build", 0), 1),
                          "repair_seconds": round(data.get("repair", 0), 1),
                          "test_seconds": round(data.get("test", 0), 1), "engine": "cibuildwheel",
@@ -313,8 +316,51 @@ def build_with_cibuildwheel(m: dict, args: argparse.Namespace, jobs: list[tuple[
     return rows
 
 
+def build_zig_platforms(m: dict, platforms: list[str], tools_python: str, wheelhouse: str,
+                        skip_tests: bool) -> list[dict]:
+    """The cpu wheel of each zig-built platform: cross-built, repaired and
+    checked (as every wheel), the Windows one tested under Wine; one row each."""
+    builder = make_venv(sys.executable, os.path.join(BUILD, "build-cross"), ["setuptools>=69", "wheel"], fresh=False)
+    rows = []
+    for name in platforms:
+        entry = m["platforms"][name]
+        wheel, seconds = cross_build.build(name, tools_python, builder, os.path.join(BUILD, f"dist-{name}"),
+                                           {"SOURCE_DATE_EPOCH": commit_time()})
+        log(f"{name}: built in {seconds:.0f}s; repairing and checking")
+        repaired = repair(wheel, tools_python, wheelhouse)
+        if not os.path.basename(repaired).endswith(f"-{entry['wheel_platform']}.whl"):
+            raise SystemExit(f"factory: {os.path.basename(repaired)} is not tagged {entry['wheel_platform']} "
+                             f"(ci/matrix.toml): a library needs a newer {entry['cibw_platform']} than the tag says")
+        passed = failed = 0
+        test_seconds = 0.0
+        tested = "checked only: nothing here runs macOS binaries"
+        if entry["cibw_platform"] == "windows" and not skip_tests:
+            log(f"{name}: testing {os.path.basename(repaired)} under Wine")
+            start = time.perf_counter()
+            passed, failed, _ = wine_test.test(repaired, tools_python, [])
+            test_seconds = time.perf_counter() - start
+            tested = "under Wine"
+        rows.append({"platform": name, "python": "3.9+", "variant": "cpu", "wheel": os.path.basename(repaired),
+                     "size_bytes": os.path.getsize(repaired), "build_seconds": round(seconds, 1),
+                     "test_seconds": round(test_seconds, 1), "engine": "zig", "tested": tested,
+                     "tests_passed": passed, "tests_failed": failed})
+    return rows
+
+
+def merge_rows(wheelhouse: str, rows: list[dict], platforms: list[str]) -> list[dict]:
+    """This run's rows, after the earlier rows of the platforms it left out
+    whose wheels are still in the wheelhouse (a cross-platform run adds to
+    the host's table, and the reverse)."""
+    path = os.path.join(wheelhouse, "summary.json")
+    earlier = json.load(open(path)) if os.path.exists(path) else []
+    kept = [r for r in earlier if r.get("platform") not in platforms and r.get("platform")
+            and os.path.exists(os.path.join(wheelhouse, r["wheel"]))]
+    return kept + rows
+
+
 def write_wheelhouse(wheelhouse: str, rows: list[dict], variants: list[str]) -> str:
     """summary.json and the per-variant PEP 503 indexes; the index directory."""
+    os.makedirs(wheelhouse, exist_ok=True)
     with open(os.path.join(wheelhouse, "summary.json"), "w") as f:
         json.dump(rows, f, indent=2)
     index_dir = os.path.join(wheelhouse, "index")
@@ -407,27 +453,35 @@ def main(argv: list[str] | None = None) -> int:
     os.makedirs(BUILD, exist_ok=True)
     tools_python = tools_environment()
     jobs, one_python = plan_jobs(m, args)
-    if args.engine == "cibuildwheel":
+    host = args.host_platform in args.platforms
+    rows = []
+    if host and args.engine == "cibuildwheel":
         rows = build_with_cibuildwheel(m, args, jobs, tools_python)
-    else:
+    elif host:
         rows = build_repair_test(m, args, jobs, tools_python)
-    index_dir = write_wheelhouse(args.wheelhouse, rows, args.variants)
-    venvs = check_index_installs(m, rows, args.variants, index_dir, args.pythons[one_python], tools_python)
-    run_examples(venvs, with_training=not args.skip_tests)
-    if args.engine == "host" and not args.skip_tests:
-        build_extensions(m, venvs, tools_python, args.wheelhouse)
-    print_table(rows)
+    host_rows = list(rows)
+    rows += build_zig_platforms(m, [p for p in args.platforms if p != args.host_platform], tools_python,
+                                args.wheelhouse, args.skip_tests)
+    table = merge_rows(args.wheelhouse, rows, args.platforms)
+    index_dir = write_wheelhouse(args.wheelhouse, table, sorted({r["variant"] for r in table}))
+    if host:  # installing from the index and what follows run this machine's wheels
+        venvs = check_index_installs(m, host_rows, args.variants, index_dir, args.pythons[one_python], tools_python)
+        run_examples(venvs, with_training=not args.skip_tests)
+        if args.engine == "host" and not args.skip_tests:
+            build_extensions(m, venvs, tools_python, args.wheelhouse)
+    print_table(table)
     print(f"\nwheelhouse: {args.wheelhouse} (summary.json, index/)")
     return 1 if any(r["tests_failed"] for r in rows) else 0
 
 
 def print_table(rows: list[dict]) -> None:
-    header = (f"{'Python':<7} {'variant':<8} {'engine':<12} {'wheel':<63} {'size':>8} {'build s':>8} {'test s':>7} "
-              f"{'passed':>7} {'failed':>7}")
+    header = (f"{'platform':<14} {'Python':<7} {'variant':<8} {'engine':<12} {'wheel':<66} {'size':>8} {'build s':>8} "
+              f"{'test s':>7} {'passed':>7} {'failed':>7}")
     print("\n" + header + "\n" + "-" * len(header))
     for r in rows:
-        print(f"{r['python']:<7} {r['variant']:<8} {r['engine']:<12} {r['wheel']:<63} {r['size_bytes'] / 2**20:>6.1f}MB "
-              f"{r['build_seconds']:>8.1f} {r['test_seconds']:>7.1f} {r['tests_passed']:>7} {r['tests_failed']:>7}")
+        print(f"{r.get('platform', ''):<14} {r['python']:<7} {r['variant']:<8} {r['engine']:<12} {r['wheel']:<66} "
+              f"{r['size_bytes'] / 2**20:>6.1f}MB {r['build_seconds']:>8.1f} {r['test_seconds']:>7.1f} "
+              f"{r['tests_passed']:>7} {r['tests_failed']:>7}")
 
 
 if __name__ == "__main__":

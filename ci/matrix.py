@@ -35,8 +35,11 @@ def load(path: str = MATRIX) -> dict:
     return matrix
 
 
-def cibw_build(matrix: dict) -> str:
-    return " ".join(f"cp{v.replace('.', '')}-*" for v in matrix["pythons"])
+def cibw_build(matrix: dict, stable_abi: bool = False) -> str:
+    """cibuildwheel's selector for the matrix's Pythons; for a stable-ABI
+    (zig-built) platform, without the free-threaded ones, which have no stable ABI."""
+    versions = [v for v in matrix["pythons"] if not (stable_abi and v.endswith("t"))]
+    return " ".join(f"cp{v.replace('.', '')}-*" for v in versions)
 
 
 def pyproject_build(path: str = PYPROJECT) -> str:
@@ -65,6 +68,7 @@ def github_jobs(matrix: dict) -> list[dict]:
             variant = matrix["variants"][vname]
             if not variant.get("enabled", True):
                 continue
+            zig = "zig_target" in platform
             jobs.append({
                 "name": f"{pname}-{vname}",
                 "runner": platform["runner"],
@@ -74,7 +78,9 @@ def github_jobs(matrix: dict) -> list[dict]:
                 "cuda": variant.get("cuda", ""),
                 "arch_list": variant.get("arch_list", ""),
                 "host_cxx": variant.get("host_cxx", ""),
-                "build": cibw_build(matrix),
+                # setup.py's TORCH_PLATFORM: the zig build of that platform (tools/setup_helpers/target.py).
+                "torch_platform": pname if zig else "",
+                "build": cibw_build(matrix, stable_abi=zig),
             })
     return jobs
 

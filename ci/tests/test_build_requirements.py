@@ -28,5 +28,9 @@ def test_readme_developing_block_installs_the_list():
 
 
 def test_tools_environment_includes_the_list():
+    """The factory's tools environment holds the macOS/Windows tools, and
+    they (as GitHub's runners install them) the build requirements."""
     with open(os.path.join(ROOT, "ci", "requirements-tools.txt")) as f:
+        assert "-r requirements-zig.txt" in f.read().splitlines()
+    with open(os.path.join(ROOT, "ci", "requirements-zig.txt")) as f:
         assert "-r ../requirements-build.txt" in f.read().splitlines()

@@ -38,7 +38,12 @@ def test_github_jobs_are_enabled_platform_variant_pairs():
     jobs = matrix.github_jobs(matrix.load())
     names = {j["name"] for j in jobs}
     assert {"linux-x86_64-cpu", "linux-x86_64-cu126", "linux-x86_64-cu130", "linux-aarch64-cpu"} <= names
-    assert not any(n.startswith("macos") for n in names)  # declared, not enabled
+    # macOS and Windows: one stable-ABI cpu wheel each, built with zig for the platform (TORCH_PLATFORM).
+    zig = {j["name"]: j for j in jobs if j["torch_platform"]}
+    assert set(zig) == {"macos-arm64-cpu", "macos-x86_64-cpu", "windows-amd64-cpu"}
+    assert all("t-" not in j["build"] and j["build"].startswith("cp39-") for j in zig.values())
+    assert zig["windows-amd64-cpu"]["torch_platform"] == "windows-amd64"
+    assert all(not j["torch_platform"] and "cp314t-*" in j["build"] for j in jobs if j["platform"] == "linux")
     assert not any(n == "linux-aarch64-cu130" for n in names)  # the platform lists only cpu
     assert all(j["build"] and j["runner"] for j in jobs)
     cuda_jobs = {j["variant"]: j for j in jobs if j["cuda"]}

