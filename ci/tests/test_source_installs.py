@@ -14,7 +14,7 @@ Each configures and builds the native libraries anew (a minute or two here),
 so the module runs only when TORCH_SOURCE_INSTALL_TESTS=1
 (ci/test_source_installs.sh, run by .ci/run). Under .ci/run the compiler runs
 through ccache (ci/ccache.sh), so copies of one tree share their objects;
-the reproducibility pair turns it off and compiles everything twice.
+the reproducibility pair compiles its second tree without it.
 """
 from __future__ import annotations
 
@@ -188,13 +188,15 @@ def test_wheels_are_reproducible(tmp_path):
                            check=True).stdout.strip() or "1700000000"
     python = fresh_venv(tmp_path / "venv")
     built, repaired = [], []
-    for name in ("first", "second-place"):  # two trees at different paths
+    for name, uncached in (("first", {}), ("second-place", {"CCACHE_DISABLE": "1"})):  # two trees, two paths
         src = copy_checkout(tmp_path / name)
         out = tmp_path / f"dist-{name}"
-        # Without ccache: a cached object compiled in the other tree would
-        # hide a path that the compiler writes into it.
+        # The second compiles everything, without ccache, in a directory no
+        # cached object can come from: a path the compiler wrote into an
+        # object would differ from whatever the first build's objects hold,
+        # compiled here or in the tree that filled the cache.
         run([python, "-m", "pip", "wheel", "--no-deps", "-w", str(out), src],
-            env=clean_environ(SOURCE_DATE_EPOCH=epoch, CCACHE_DISABLE="1"))
+            env=clean_environ(SOURCE_DATE_EPOCH=epoch, **uncached))
         (wheel,) = glob.glob(str(out / "*.whl"))
         built.append(wheel)
         # A plain auditwheel: no LD_LIBRARY_PATH, nothing but patchelf on PATH.
