@@ -67,8 +67,13 @@ class CMakeBuildExt(build_ext):
         # must not pick up the earlier libtorch_cuda.
         for sub in ("lib", "include", "share", "_C"):
             shutil.rmtree(os.path.join(package_dir, sub), ignore_errors=True)
+        # A module left by a build for another target must not be packed into
+        # this one's wheel: a TORCH_PLATFORM build installs its one _C module
+        # (CMake) into a directory emptied of them; a native build removes the
+        # zig builds' (other Pythons' stubs stay: a develop tree serves several).
         for name in os.listdir(package_dir) if os.path.isdir(package_dir) else []:
-            if name.startswith("_C.") and name.endswith((".so", ".pyd")):  # another platform's module
+            module = name.startswith("_C.") and name.endswith((".so", ".pyd"))
+            if module and (TARGET or name in ("_C.abi3.so", "_C.pyd")):
                 os.remove(os.path.join(package_dir, name))
         cmake.build_and_install(build_dir, SETTINGS, package_dir)
         version.write_version_file(
@@ -81,13 +86,6 @@ class CMakeBuildExt(build_ext):
         self.force = True
         super().run()  # nothing for a TORCH_PLATFORM build: CMake built _C
 
-
-class NativeDistribution(Distribution):
-    """A platform wheel even when setuptools compiles no extension itself."""
-
-    def has_ext_modules(self):
-        return True
-
     def build_extensions(self):
         # Some Pythons (pyenv's among them) bake -Wl,-rpath,<their lib dir>
         # into LDSHARED; the stub must carry no rpath but $ORIGIN/lib.
@@ -95,6 +93,13 @@ class NativeDistribution(Distribution):
             arg for arg in self.compiler.linker_so if not arg.startswith(("-Wl,-rpath", "-Wl,-R"))
         ]
         super().build_extensions()
+
+
+class NativeDistribution(Distribution):
+    """A platform wheel even when setuptools compiles no extension itself."""
+
+    def has_ext_modules(self):
+        return True
 
 
 class Develop(Command):

@@ -37,11 +37,19 @@ def docker_available() -> bool:
 def engine_environment() -> dict[str, str]:
     """CIBW_CONTAINER_ENGINE and the image: Docker with manylinux_2_28 where a
     daemon runs, else podman with the local image. Either way the host's pip
-    cache is mounted, so the container downloads nothing twice."""
+    cache is mounted, so the container downloads nothing twice, and so is the
+    host's compiler cache where there is one (ci/ccache.sh): the local image
+    has the host's compiler and the project sits at /project, so with
+    base_dir there the container's compiles hit what the factory compiled
+    (a manylinux image has no ccache, and CMake then compiles as ever)."""
     pip_cache = subprocess.run([sys.executable, "-m", "pip", "cache", "dir"], capture_output=True,
                                text=True).stdout.strip() or os.path.expanduser("~/.cache/pip")
     os.makedirs(pip_cache, exist_ok=True)
     volume = f"--volume={pip_cache}:/root/.cache/pip"
+    ccache = os.environ.get("CCACHE_DIR")
+    if ccache and os.path.isdir(ccache):
+        volume += (f" --volume={ccache}:/ccache --env=CCACHE_DIR=/ccache --env=CCACHE_BASEDIR=/project"
+                   " --env=CCACHE_NOHASHDIR=1")
     if docker_available():
         return {"CIBW_CONTAINER_ENGINE": f"docker; create_args: {volume}"}
     env = local_image.engine_environment()

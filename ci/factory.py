@@ -159,9 +159,20 @@ def repair(wheel: str, tools_python: str, wheelhouse: str) -> str:
     return target
 
 
-def test_wheel(python: str, tag: str, wheel: str, env: dict) -> tuple[int, int]:
-    """Installs the wheel in a fresh venv and runs the suite outside the checkout: (passed, failed).
-    A CUDA wheel pulls NVIDIA's runtime wheels here, as it would for a user."""
+# Tests of compiled code that is the same file in every Python's wheel of a
+# variant (the kernels, and C++ built against the headers): run in full with
+# the factory's own Python and with any Python whose libtorch_python is its
+# own (free-threaded); the other Pythons, which share the stable-ABI binding
+# of that full run, run everything else (the binding, numpy interop with
+# their numpy, typing, data loading, serialization, ...).
+PYTHON_INDEPENDENT_TESTS = ("tests/test_vec_math.py", "tests/test_kernel_paths.py", "tests/test_cpu_capability.py",
+                            "tests/test_formulas.py", "tests/test_cpp_extension.py")
+
+
+def test_wheel(python: str, tag: str, wheel: str, env: dict, ignore: tuple[str, ...] = ()) -> tuple[int, int]:
+    """Installs the wheel in a fresh venv and runs the suite outside the checkout,
+    less `ignore`: (passed, failed). A CUDA wheel pulls NVIDIA's runtime wheels
+    here, as it would for a user."""
     venv_dir = os.path.join(BUILD, f"test-{tag}")
     venv = make_venv(python, venv_dir,
                      [wheel, "-r", os.path.join(ROOT, "tests", "requirements.txt")], fresh=True)
@@ -171,7 +182,9 @@ def test_wheel(python: str, tag: str, wheel: str, env: dict) -> tuple[int, int]:
         (shutil.copytree if os.path.isdir(src) else shutil.copy)(src, os.path.join(work, item))
     report = os.path.join(work, "report.xml")
     environ = {k: v for k, v in os.environ.items() if k not in ("CUDA_HOME", "CUDA_PATH")}
-    proc = subprocess.run([venv, "-m", "pytest", "tests", "-q", "-p", "no:cacheprovider", f"--junitxml={report}"],
+    ignored = [f"--ignore={path}" for path in ignore]
+    proc = subprocess.run([venv, "-m", "pytest", "tests", "-q", "-p", "no:cacheprovider", f"--junitxml={report}",
+                           *ignored],
                           cwd=work, env={**environ, **env, "TORCH_TEST_WHEEL": "1"}, text=True, capture_output=True)
     tail = proc.stdout.strip().splitlines()[-1:] if proc.stdout else []
     print("   ", *tail)
@@ -253,7 +266,15 @@ def plan_jobs(m: dict, args: argparse.Namespace) -> tuple[list[tuple[str, str]],
     return jobs, one_python
 
 
-def build_repair_test(m: dict, args: argparse.Namespace, jobs: list[tuple[str, str]], tools_python: str) -> list[dict]:
+def jobs_python(jobs: list[tuple[str, str]], variant: str, one_python: str) -> str:
+    """The Python whose wheel of a variant runs the whole suite: the factory's
+    own where the variant is built for it, else the variant's first."""
+    versions = [ver for v, ver in jobs if v == variant]
+    return one_python if one_python in versions else versions[0]
+
+
+def build_repair_test(m: dict, args: argparse.Namespace, jobs: list[tuple[str, str]], one_python: str,
+                      tools_python: str) -> list[dict]:
     """Every wheel of the plan: built, repaired, tested; one summary row each."""
     rows = []
     envs = {}
@@ -273,17 +294,21 @@ def build_repair_test(m: dict, args: argparse.Namespace, jobs: list[tuple[str, s
         repaired = repair(wheel, tools_python, args.wheelhouse)
         passed = failed = 0
         test_seconds = 0.0
+        shared_binding = digest == first_digest and ver != jobs_python(jobs, vname, one_python)
         if not args.skip_tests:
-            log(f"[{n}/{len(jobs)}] {tag} {vname}: testing {os.path.basename(repaired)}")
+            log(f"[{n}/{len(jobs)}] {tag} {vname}: testing {os.path.basename(repaired)}"
+                + (f" (less {', '.join(PYTHON_INDEPENDENT_TESTS)})" if shared_binding else ""))
             # The tests check the architectures asked for; NVIDIA's libraries must
             # come from the wheels pip installed (no CUDA_HOME to fall back on).
             test_env = {k: v for k, v in envs[vname].items() if k == "TORCH_CUDA_ARCH_LIST"}
             start = time.perf_counter()
-            passed, failed = test_wheel(args.pythons[ver], tag, repaired, test_env)
+            passed, failed = test_wheel(args.pythons[ver], tag, repaired, test_env,
+                                        PYTHON_INDEPENDENT_TESTS if shared_binding else ())
             test_seconds = time.perf_counter() - start
         rows.append({"platform": args.host_platform, "python": ver, "variant": vname, "wheel": os.path.basename(repaired),
                      "size_bytes": os.path.getsize(repaired), "build_seconds": round(seconds, 1),
                      "test_seconds": round(test_seconds, 1), "engine": "host",
+                     "suite": "less the Python-independent files" if shared_binding else "whole",
                      "tests_passed": passed, "tests_failed": failed})
     return rows
 
@@ -458,7 +483,7 @@ def main(argv: list[str] | None = None) -> int:
     if host and args.engine == "cibuildwheel":
         rows = build_with_cibuildwheel(m, args, jobs, tools_python)
     elif host:
-        rows = build_repair_test(m, args, jobs, tools_python)
+        rows = build_repair_test(m, args, jobs, one_python, tools_python)
     host_rows = list(rows)
     rows += build_zig_platforms(m, [p for p in args.platforms if p != args.host_platform], tools_python,
                                 args.wheelhouse, args.skip_tests)

@@ -7,7 +7,8 @@ names; this image stands in for them on such a machine.
     python3 ci/local_image.py        # prints the image name, building it first if needed
 
 What it holds: Debian bookworm (`debootstrap --variant=minbase` from Debian's
-archive) with gcc/g++, binutils, make, git and patchelf, the libraries
+archive) with gcc/g++, binutils, make, git, patchelf and ccache (the factory
+mounts the host's cache: ci/cibw_local.py), the libraries
 CPython links, this machine's CA bundle (pip.conf points at it: the
 registries here chain to a CA only that bundle has), and at
 /opt/python/cpXY-cpXY[t] a CPython for every Python of ci/matrix.toml this
@@ -49,7 +50,7 @@ NAME = "localhost/torch-manylinux-bookworm"
 SUITE = "bookworm"
 MIRROR = "http://deb.debian.org/debian"
 PACKAGES = [
-    "ca-certificates", "gcc", "g++", "make", "binutils", "patchelf", "git", "xz-utils", "file",
+    "ca-certificates", "gcc", "g++", "make", "binutils", "patchelf", "git", "xz-utils", "file", "ccache",
     # what CPython's own extension modules link
     "libssl3", "libffi8", "zlib1g", "libbz2-1.0", "liblzma5", "libsqlite3-0", "libreadline8",
     "libncursesw6", "libgdbm6", "libuuid1", "libexpat1", "libgomp1",

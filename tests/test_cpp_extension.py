@@ -196,6 +196,46 @@ def test_load_inline_caches_and_versions(ext_dir):
     assert os.path.getmtime(library) == mtime
 
 
+PARALLEL_SOURCE = r"""
+#include <ATen/Parallel.h>
+
+#include <chrono>
+#include <mutex>
+#include <set>
+#include <thread>
+
+at::Tensor square_all(const at::Tensor& x) {
+  at::Tensor c = x.contiguous(), out = at::empty_like(c);
+  const float* in = c.data_ptr<float>();
+  float* o = out.data_ptr<float>();
+  at::parallel_for(0, c.numel(), 1024, [&](int64_t b, int64_t e) {
+    for (int64_t i = b; i < e; ++i) o[i] = in[i] * in[i];
+  });
+  return out;
+}
+
+int64_t threads_used(int64_t n) {
+  std::mutex m;
+  std::set<std::thread::id> ids;
+  at::parallel_for(0, n, 1, [&](int64_t, int64_t) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    std::lock_guard<std::mutex> lock(m);
+    ids.insert(std::this_thread::get_id());
+  });
+  return static_cast<int64_t>(ids.size());
+}
+"""
+
+
+def test_parallel_for_in_an_extension_without_openmp_flags(ext_dir):
+    """parallel_for compiled into an extension (no -fopenmp) runs its chunks on torch's threads."""
+    m = cpp_extension.load_inline("test_ext_parallel", PARALLEL_SOURCE, functions=["square_all", "threads_used"],
+                                  extra_cflags=FAST)
+    x = torch.randn(100_000)
+    assert torch.equal(m.square_all(x), x * x)
+    assert m.threads_used(64) == min(torch.get_num_threads(), 64)
+
+
 def test_load_refuses_pybind11_sources(tmp_path):
     src = tmp_path / "pb.cpp"
     src.write_text("PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {}\n")

@@ -1,4 +1,6 @@
 """torch.utils.data: datasets, samplers, collation and DataLoader, in this process and in workers."""
+import multiprocessing
+
 import pytest
 
 WORKERS = [0, pytest.param(2, marks=pytest.mark.workers)]
@@ -123,6 +125,7 @@ def test_workers_are_seeded_from_the_generator():
 
 
 @pytest.mark.workers
+@pytest.mark.skipif("fork" not in multiprocessing.get_all_start_methods(), reason="no fork on this platform (Windows)")
 def test_worker_init_fn_runs_in_each_worker(tmp_path):
     def init(worker_id):
         (tmp_path / f"w{worker_id}").write_text(str(get_worker_info().id))

@@ -5,6 +5,7 @@ import os
 import shutil
 import subprocess
 import sys
+import zipfile
 
 import pytest
 
@@ -12,6 +13,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
 import check_macho  # noqa: E402
 import check_pe  # noqa: E402
+import check_wheel  # noqa: E402
 import macho_signature  # noqa: E402
 
 ziglang = pytest.importorskip("ziglang", reason="zig comes with ci/requirements-zig.txt")
@@ -129,3 +131,23 @@ def test_windows_imports_outside_the_wheel_and_windows(tmp_path):
 
 def test_windows_module_without_its_init_function(tmp_path):
     assert "does not export PyInit__C" in win_problems(win_tree(str(tmp_path / "t"), export="PyInit_other"))
+
+
+def zip_tree(root, wheel):
+    os.makedirs(os.path.dirname(wheel), exist_ok=True)
+    with zipfile.ZipFile(wheel, "w") as z:
+        for dirpath, _, files in os.walk(root):
+            for name in files:
+                path = os.path.join(dirpath, name)
+                z.write(path, os.path.relpath(path, root))
+    return str(wheel)
+
+
+def test_check_wheel_goes_by_the_tag_not_the_machine(tmp_path, mac):
+    assert [check_wheel.wheel_os(n) for n in (MAC_WHEEL, WIN_WHEEL, "torch-0.1.0+cpu-cp311-cp311-manylinux_2_28_x86_64.whl")
+            ] == ["macos", "windows", "linux"]
+    good = zip_tree(mac, tmp_path / MAC_WHEEL)
+    assert check_wheel.check_binaries(good, check_macho.check).startswith("Mach-O: 2 binaries, arm64")
+    broken = zip_tree(mac_tree(str(tmp_path / "broken"), rpath="/usr/local/lib"), tmp_path / "b" / MAC_WHEEL)
+    with pytest.raises(SystemExit, match="is not relative to @loader_path"):
+        check_wheel.check_binaries(broken, check_macho.check)

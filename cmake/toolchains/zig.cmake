@@ -16,7 +16,9 @@ if(NOT TORCH_ZIG)
   if(NOT TORCH_TOOLS_PYTHON)
     message(FATAL_ERROR "the zig toolchain needs -DTORCH_ZIG=<zig> or a -DTORCH_TOOLS_PYTHON with ziglang installed")
   endif()
-  execute_process(COMMAND "${TORCH_TOOLS_PYTHON}" -c "import os, ziglang; print(os.path.join(os.path.dirname(ziglang.__file__), 'zig'))"
+  # zig, or zig.exe on a Windows host, beside the package's __init__.py.
+  execute_process(COMMAND "${TORCH_TOOLS_PYTHON}" -c
+                    "import os, ziglang; d = os.path.dirname(ziglang.__file__); print(next((os.path.join(d, n) for n in ('zig.exe', 'zig') if os.path.exists(os.path.join(d, n))), '').replace(os.sep, '/'))"
                   OUTPUT_VARIABLE TORCH_ZIG OUTPUT_STRIP_TRAILING_WHITESPACE RESULT_VARIABLE _rc ERROR_QUIET)
   if(NOT _rc EQUAL 0 OR NOT EXISTS "${TORCH_ZIG}")
     message(FATAL_ERROR "ziglang is not installed for ${TORCH_TOOLS_PYTHON} (pip install ziglang), "
