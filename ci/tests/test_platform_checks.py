@@ -26,7 +26,9 @@ def zig_cc(target, out, source, *flags):
     src = out + ".c"
     with open(src, "w") as f:
         f.write(source)
-    subprocess.run([ZIG, "cc", "-target", target, "-shared", "-o", out, src, *flags], check=True)
+    # -O2, as the zig toolchain compiles: the runtime zig links is then the one
+    # the cross builds already made (a flagless compile would build a debug one).
+    subprocess.run([ZIG, "cc", "-target", target, "-O2", "-shared", "-o", out, src, *flags], check=True)
     os.remove(src)
 
 

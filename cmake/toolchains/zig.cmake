@@ -55,9 +55,15 @@ endif()
 # cmake/Options.cmake), so objects are reused between build directories. A
 # Windows host (GitHub's runner) cannot run such a script: there CMake takes
 # zig and its mandatory arguments as a list, without ccache.
+#
+# Every compile starts from -O2 (a build type's flags come later and win):
+# zig builds its runtime (compiler-rt, libc++, libunwind, MinGW's CRT) once
+# per target and optimisation mode, a minute or more on one core, and CMake's
+# compiler probes, which pass no flags, would otherwise have it build a debug
+# copy (with UBSan's runtime) before the one the wheel links.
 if(CMAKE_HOST_WIN32)
-  set(CMAKE_C_COMPILER "${TORCH_ZIG}" cc -target ${TORCH_ZIG_TARGET})
-  set(CMAKE_CXX_COMPILER "${TORCH_ZIG}" c++ -target ${TORCH_ZIG_TARGET})
+  set(CMAKE_C_COMPILER "${TORCH_ZIG}" cc -target ${TORCH_ZIG_TARGET} -O2)
+  set(CMAKE_CXX_COMPILER "${TORCH_ZIG}" c++ -target ${TORCH_ZIG_TARGET} -O2)
 else()
   execute_process(COMMAND "${TORCH_ZIG}" version OUTPUT_VARIABLE _zig_version OUTPUT_STRIP_TRAILING_WHITESPACE)
   set(_wrappers "${CMAKE_BINARY_DIR}/zig-${TORCH_ZIG_TARGET}")
@@ -67,7 +73,7 @@ else()
     list(GET _tool 1 _sub)
     set(_target_args "")
     if(_sub MATCHES "^c")
-      set(_target_args " -target ${TORCH_ZIG_TARGET}")
+      set(_target_args " -target ${TORCH_ZIG_TARGET} -O2")
     endif()
     file(CONFIGURE OUTPUT "${_wrappers}/${_name}"
          CONTENT "#!/bin/sh\n# zig ${_zig_version}\nexec \"${TORCH_ZIG}\" ${_sub}${_target_args} \"$@\"\n")
