@@ -6,6 +6,7 @@ import os
 import shutil
 import subprocess
 import sys
+import xml.etree.ElementTree as ET
 
 
 def log(msg: str) -> None:
@@ -48,3 +49,11 @@ def cache_dir(*parts: str) -> str:
     path = os.path.join(base, "torch-factory", *parts)
     os.makedirs(path, exist_ok=True)
     return path
+
+
+def junit_counts(report: str) -> tuple[int, int, int]:
+    """(passed, failed, skipped) from pytest's JUnit report (errors count as failed)."""
+    suite = ET.parse(report).getroot()
+    suite = suite if suite.tag == "testsuite" else suite.find("testsuite")
+    total, failures, errors, skipped = (int(suite.get(k, 0)) for k in ("tests", "failures", "errors", "skipped"))
+    return total - failures - errors - skipped, failures + errors, skipped

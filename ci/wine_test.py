@@ -25,13 +25,12 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import xml.etree.ElementTree as ET
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
 import windows_python  # noqa: E402
-from proc import cache_dir, log, run  # noqa: E402
+from proc import cache_dir, junit_counts, log, run  # noqa: E402
 
 WORK = os.path.join(ROOT, "build", "wine")
 # What the run leaves out, and why; everything else runs. (The ELF layout
@@ -87,14 +86,6 @@ def run_in_wine(python_exe: str, args: list[str], env: dict[str, str], cwd: str)
     return proc.wait()
 
 
-def counts(report: str) -> tuple[int, int, int]:
-    """(passed, failed, skipped) from pytest's JUnit report."""
-    suite = ET.parse(report).getroot()
-    suite = suite if suite.tag == "testsuite" else suite.find("testsuite")
-    total, failures, errors, skipped = (int(suite.get(k, 0)) for k in ("tests", "failures", "errors", "skipped"))
-    return total - failures - errors - skipped, failures + errors, skipped
-
-
 def test(wheel: str, tools_python: str, pytest_args: list[str]) -> tuple[int, int, int]:
     """Runs everything; (passed, failed, skipped) of the suite, with a failed
     example counted as a failure."""
@@ -116,7 +107,7 @@ def test(wheel: str, tools_python: str, pytest_args: list[str]) -> tuple[int, in
     log(f"pytest under Wine in {work} {' '.join(markers + pytest_args)}")
     run_in_wine(python_exe, ["-m", "pytest", "tests", "-q", "-p", "no:cacheprovider", *markers,
                              f"--junitxml={windows_path(report)}", *pytest_args], env, work)
-    passed, failed, skipped = counts(report) if os.path.exists(report) else (0, 1, 0)
+    passed, failed, skipped = junit_counts(report) if os.path.exists(report) else (0, 1, 0)
     for example in ("hello_world.py", "cnn_synthetic.py"):
         log(f"examples/{example} under Wine")
         if run_in_wine(python_exe, [os.path.join("examples", example)], env, work) != 0:

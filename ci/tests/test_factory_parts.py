@@ -2,6 +2,7 @@
 import base64
 import hashlib
 import io
+import json
 import os
 import sys
 import zipfile
@@ -191,3 +192,18 @@ def test_the_disk_check_stops_a_run_that_would_not_fit(need, ok):
     assert "GiB free on" in got.stderr
     if not ok:
         assert "needs about 100000 GiB free" in got.stderr
+
+
+def test_summary_keeps_other_platforms_rows_while_their_wheels_exist(tmp_path):
+    import factory
+
+    for name in ("mac.whl", "win.whl"):
+        (tmp_path / name).write_text("")
+    earlier = [{"platform": "macos-arm64", "wheel": "mac.whl"}, {"platform": "windows-amd64", "wheel": "gone.whl"},
+               {"platform": "linux-x86_64", "wheel": "old-linux.whl"}, {"wheel": "no-platform.whl"}]
+    (tmp_path / "summary.json").write_text(json.dumps(earlier))
+    new = [{"platform": "linux-x86_64", "wheel": "linux.whl"}]
+    # A Linux run: its own rows replace the old Linux ones; the macOS row stays (its wheel is
+    # there), the Windows one goes (its wheel is not), and so does a row from before platforms.
+    assert factory.merge_rows(str(tmp_path), new, ["linux-x86_64"]) == [earlier[0], new[0]]
+    assert factory.merge_rows(str(tmp_path / "none"), new, ["linux-x86_64"]) == new
