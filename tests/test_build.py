@@ -57,8 +57,12 @@ def stub_path():
 def test_torch_is_the_installed_wheel():
     if os.environ.get("TORCH_TEST_WHEEL") != "1":
         pytest.skip("not testing an installed wheel (TORCH_TEST_WHEEL unset)")
-    site = sysconfig.get_paths()["purelib"]
-    assert os.path.realpath(torch.__file__).startswith(os.path.realpath(site)), torch.__file__
+    # This Python's site-packages, or (the Windows wheel's run under Wine,
+    # installed by pip --target for that platform) one on PYTHONPATH.
+    sites = [sysconfig.get_paths()["purelib"]]
+    sites += [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if os.path.basename(p) == "site-packages"]
+    here = os.path.realpath(torch.__file__)
+    assert any(here.startswith(os.path.realpath(site) + os.sep) for site in sites), (here, sites)
 
 
 def test_native_libraries_are_present():
@@ -90,8 +94,9 @@ def oldest_python_served():
 
     for dist in metadata.distributions():
         files = dist.files or []
-        if dist.metadata["Requires-Python"] and any(str(f).startswith("torch/_C") for f in files):
-            return tuple(int(x) for x in re.search(r">=\s*(\d+)\.(\d+)", dist.metadata["Requires-Python"]).groups())
+        requires = dist.metadata.get("Requires-Python")
+        if requires and any(str(f).startswith("torch/_C") for f in files):
+            return tuple(int(x) for x in re.search(r">=\s*(\d+)\.(\d+)", requires).groups())
     pytest.skip("torch is not installed as a distribution (a develop build)")
 
 
