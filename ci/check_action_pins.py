@@ -1,0 +1,159 @@
+"""Checks the workflows' action pins against ci/actions.toml and the actions' snapshots.
+
+    python3 ci/check_action_pins.py [--snapshots DIR]
+
+Every `uses: owner/repo@<sha> # <tag>` in .github/workflows must be an entry
+of ci/actions.toml (same SHA, same tag), and every entry must be used. Then
+each entry's SHA must carry its tag in the snapshot of the action's
+repository (`<DIR>/refs/<owner>+<repo>.txt`, lines `<sha> <ref>`; DIR is
+--snapshots, $TORCH_ACTIONS_SNAPSHOTS, or the first `shared/actions` found
+beside the checkout or above it). No machine here reaches GitHub, so these
+snapshots are the only witness that a pin names what its comment says. A pin
+no snapshot confirms fails unless its entry says why (`unconfirmed`); those
+are printed on every run, never passed silently. Without any snapshot the
+consistency check still runs and the run says that nothing was confirmed.
+"""
+from __future__ import annotations
+
+import argparse
+import glob
+import os
+import re
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+sys.path.insert(0, HERE)
+from matrix import tomllib  # noqa: E402
+
+PINS = os.path.join(HERE, "actions.toml")
+WORKFLOWS = os.path.join(ROOT, ".github", "workflows")
+# `uses: owner/repo[/path]@ref # comment`; local (./) and docker:// uses are not pins.
+_USES = re.compile(r"^[ \t]*(?:-[ \t]*)?uses:[ \t]*([^\s#]+)[ \t]*(?:#[ \t]*(\S+))?", re.M)
+_SHA = re.compile(r"^[0-9a-f]{40}$")
+
+
+def load_pins(path: str = PINS) -> dict[str, dict]:
+    """ci/actions.toml's entries by `repo@sha`."""
+    with open(path, "rb") as f:
+        entries = tomllib.load(f)["action"]
+    pins = {}
+    for entry in entries:
+        missing = {"repo", "tag", "sha"} - set(entry)
+        if missing or not _SHA.match(entry["sha"]):
+            raise SystemExit(f"{path}: entry {entry} needs repo, tag and a 40-hex sha")
+        pins[f"{entry['repo']}@{entry['sha']}"] = entry
+    return pins
+
+
+def workflow_uses(workflows: str = WORKFLOWS) -> list[tuple[str, str, str | None]]:
+    """(file:line, `owner/repo@ref`, comment tag) for each remote action used."""
+    found = []
+    for path in sorted(glob.glob(os.path.join(workflows, "*.yml")) + glob.glob(os.path.join(workflows, "*.yaml"))):
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+        for m in _USES.finditer(text):
+            target = m.group(1)
+            if target.startswith(("./", "docker://")):
+                continue
+            owner_repo, _, ref = target.partition("@")
+            repo = "/".join(owner_repo.split("/")[:2])  # owner/repo/sub/path -> owner/repo
+            line = text.count("\n", 0, m.start()) + 1
+            found.append((f"{os.path.relpath(path, ROOT)}:{line}", f"{repo}@{ref}", m.group(2)))
+    return found
+
+
+def consistency_errors(pins: dict[str, dict], uses) -> list[str]:
+    errors = []
+    used = set()
+    for where, target, tag in uses:
+        ref = target.partition("@")[2]
+        if not _SHA.match(ref):
+            errors.append(f"{where}: {target} is not pinned by a full commit SHA")
+        elif target not in pins:
+            errors.append(f"{where}: {target} is not in ci/actions.toml")
+        elif tag != pins[target]["tag"]:
+            errors.append(f"{where}: {target} is labelled {tag!r}; ci/actions.toml says {pins[target]['tag']!r}")
+        used.add(target)
+    for target in sorted(set(pins) - used):
+        errors.append(f"ci/actions.toml: {target} is used by no workflow")
+    return errors
+
+
+def snapshot_refs(snapshots: str, repo: str) -> set[tuple[str, str]] | None:
+    path = os.path.join(snapshots, "refs", repo.replace("/", "+") + ".txt")
+    if not os.path.isfile(path):
+        return None
+    with open(path, encoding="utf-8") as f:
+        return {tuple(line.split(None, 1)) for line in (raw.strip() for raw in f)
+                if line and not line.startswith("#") and len(line.split(None, 1)) == 2}
+
+
+def snapshot_verdicts(pins: dict[str, dict], snapshots: str) -> tuple[list[str], list[str]]:
+    """(errors, notes): a pin whose snapshot contradicts it, or that no snapshot
+    confirms without saying why, is an error; a documented unconfirmed pin is a note."""
+    errors, notes = [], []
+    for target, entry in sorted(pins.items()):
+        sha, tag, repo = entry["sha"], entry["tag"], entry["repo"]
+        refs = snapshot_refs(snapshots, repo)
+        if refs is not None and (sha, tag) in refs:
+            if "unconfirmed" in entry:
+                errors.append(f"{target} # {tag} is confirmed by the snapshot now: drop `unconfirmed` from ci/actions.toml")
+            continue
+        if refs is None:
+            why = f"no snapshot of {repo} in {snapshots}/refs"
+        else:
+            tagged = sorted(s for s, r in refs if r == tag)
+            carries = sorted(r for s, r in refs if s == sha)
+            why = (f"the snapshot has {sha[:7]} as {', '.join(carries)}, not {tag}" if carries else
+                   f"the snapshot has no commit {sha[:7]}" + (f"; {tag} is {tagged[0][:7]}" if tagged else ""))
+        if "unconfirmed" in entry:
+            notes.append(f"UNCONFIRMED {target} # {tag}: {why} ({entry['unconfirmed']})")
+        else:
+            errors.append(f"{target} # {tag}: {why}")
+    return errors, notes
+
+
+def find_snapshots(explicit: str | None) -> str | None:
+    if explicit:
+        return explicit
+    if os.environ.get("TORCH_ACTIONS_SNAPSHOTS"):
+        return os.environ["TORCH_ACTIONS_SNAPSHOTS"]
+    here = ROOT
+    while True:
+        candidate = os.path.join(here, "shared", "actions")
+        if os.path.isdir(os.path.join(candidate, "refs")):
+            return candidate
+        parent = os.path.dirname(here)
+        if parent == here:
+            return None
+        here = parent
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--snapshots", help="the actions' snapshots (a folder holding refs/ and trees/)")
+    args = parser.parse_args(argv)
+    pins = load_pins()
+    errors = consistency_errors(pins, workflow_uses())
+    snapshots = find_snapshots(args.snapshots)
+    notes = []
+    if snapshots is None:
+        notes.append("no snapshots of the actions found (shared/actions, TORCH_ACTIONS_SNAPSHOTS): "
+                     "the pins match ci/actions.toml, but none was confirmed")
+    else:
+        snapshot_errors, notes = snapshot_verdicts(pins, snapshots)
+        errors += snapshot_errors
+    for note in notes:
+        print(f"check_action_pins: {note}")
+    for error in errors:
+        print(f"check_action_pins: ERROR {error}", file=sys.stderr)
+    if not errors:
+        confirmed = len(pins) - len(notes) if snapshots else 0
+        print(f"check_action_pins: {len(pins)} pins match the workflows; {confirmed} confirmed by "
+              f"{snapshots or 'no snapshot'}")
+    return 1 if errors else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
