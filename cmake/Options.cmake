@@ -37,9 +37,10 @@ if(USE_CCACHE AND NOT (TORCH_ZIG_TARGET AND CMAKE_HOST_WIN32))
     set(_launcher "${CCACHE_PROGRAM}")
     if(TORCH_ZIG_TARGET)
       # The zig toolchain's compilers are scripts written anew in each build
-      # directory: ccache must hash their text (which names zig's version),
-      # not their dates.
-      set(_launcher "${CMAKE_COMMAND};-E;env;CCACHE_COMPILERCHECK=content;${CCACHE_PROGRAM}")
+      # directory, naming its tree: ccache knows the compiler by zig's
+      # version and the arguments the scripts add instead.
+      list(JOIN TORCH_ZIG_ARGS "_" _zig_args)
+      set(_launcher "${CMAKE_COMMAND};-E;env;CCACHE_COMPILERCHECK=string:zig-${TORCH_ZIG_VERSION}${_zig_args};${CCACHE_PROGRAM}")
     endif()
     set(CMAKE_C_COMPILER_LAUNCHER "${_launcher}")
     set(CMAKE_CXX_COMPILER_LAUNCHER "${_launcher}")

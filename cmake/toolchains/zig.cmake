@@ -50,22 +50,24 @@ else()
 endif()
 
 # The compilers. On a POSIX host, small scripts that call zig with the
-# target, named clang/clang++ so that ccache recognises the compiler's flags,
-# and written only when their text changes (ccache hashes their content:
-# cmake/Options.cmake), so objects are reused between build directories. A
-# Windows host (GitHub's runner) cannot run such a script: there CMake takes
-# zig and its mandatory arguments as a list, without ccache.
+# target, named clang/clang++ so that ccache recognises the compiler's flags
+# (ccache knows the compiler by zig's version and the target, not by the
+# scripts, which name this tree's path: cmake/Options.cmake), so objects are
+# reused between build directories and clones. A Windows host (GitHub's
+# runner) cannot run such a script: there CMake takes zig and its mandatory
+# arguments as a list, without ccache.
 #
 # Every compile starts from -O2 (a build type's flags come later and win):
 # zig builds its runtime (compiler-rt, libc++, libunwind, MinGW's CRT) once
 # per target and optimisation mode, a minute or more on one core, and CMake's
 # compiler probes, which pass no flags, would otherwise have it build a debug
 # copy (with UBSan's runtime) before the one the wheel links.
+execute_process(COMMAND "${TORCH_ZIG}" version OUTPUT_VARIABLE TORCH_ZIG_VERSION OUTPUT_STRIP_TRAILING_WHITESPACE)
+set(TORCH_ZIG_ARGS -target ${TORCH_ZIG_TARGET} -O2)
 if(CMAKE_HOST_WIN32)
-  set(CMAKE_C_COMPILER "${TORCH_ZIG}" cc -target ${TORCH_ZIG_TARGET} -O2)
-  set(CMAKE_CXX_COMPILER "${TORCH_ZIG}" c++ -target ${TORCH_ZIG_TARGET} -O2)
+  set(CMAKE_C_COMPILER "${TORCH_ZIG}" cc ${TORCH_ZIG_ARGS})
+  set(CMAKE_CXX_COMPILER "${TORCH_ZIG}" c++ ${TORCH_ZIG_ARGS})
 else()
-  execute_process(COMMAND "${TORCH_ZIG}" version OUTPUT_VARIABLE _zig_version OUTPUT_STRIP_TRAILING_WHITESPACE)
   set(_wrappers "${CMAKE_BINARY_DIR}/zig-${TORCH_ZIG_TARGET}")
   foreach(_tool clang:cc clang++:c++ ar:ar ranlib:ranlib)
     string(REPLACE ":" ";" _tool "${_tool}")
@@ -73,10 +75,11 @@ else()
     list(GET _tool 1 _sub)
     set(_target_args "")
     if(_sub MATCHES "^c")
-      set(_target_args " -target ${TORCH_ZIG_TARGET} -O2")
+      list(JOIN TORCH_ZIG_ARGS " " _target_args)
+      set(_target_args " ${_target_args}")
     endif()
     file(CONFIGURE OUTPUT "${_wrappers}/${_name}"
-         CONTENT "#!/bin/sh\n# zig ${_zig_version}\nexec \"${TORCH_ZIG}\" ${_sub}${_target_args} \"$@\"\n")
+         CONTENT "#!/bin/sh\n# zig ${TORCH_ZIG_VERSION}\nexec \"${TORCH_ZIG}\" ${_sub}${_target_args} \"$@\"\n")
     file(CHMOD "${_wrappers}/${_name}" FILE_PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXECUTE GROUP_READ GROUP_EXECUTE
                                                         WORLD_READ WORLD_EXECUTE)
   endforeach()
