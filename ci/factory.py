@@ -36,6 +36,7 @@ Linux ones; rows of platforms a run leaves out stay while their wheels do.
 from __future__ import annotations
 
 import argparse
+import concurrent.futures
 import glob
 import hashlib
 import json
@@ -168,11 +169,11 @@ PYTHON_INDEPENDENT_TESTS = ("tests/test_vec_math.py", "tests/test_kernel_paths.p
                             "tests/test_formulas.py", "tests/test_cpp_extension.py")
 
 
-def test_wheel(python: str, tag: str, wheel: str, env: dict, ignore: tuple[str, ...] = ()) -> tuple[int, int]:
+def test_wheel(python: str, name: str, wheel: str, env: dict, ignore: tuple[str, ...] = ()) -> tuple[int, int]:
     """Installs the wheel in a fresh venv and runs the suite outside the checkout,
     less `ignore`: (passed, failed). A CUDA wheel pulls NVIDIA's runtime wheels
     here, as it would for a user."""
-    venv_dir = os.path.join(BUILD, f"test-{tag}")
+    venv_dir = os.path.join(BUILD, f"test-{name}")
     venv = make_venv(python, venv_dir,
                      [wheel, "-r", os.path.join(ROOT, "tests", "requirements.txt")], fresh=True)
     work = tempfile.mkdtemp(prefix="torch-tests-")
@@ -186,7 +187,7 @@ def test_wheel(python: str, tag: str, wheel: str, env: dict, ignore: tuple[str, 
                            *ignored],
                           cwd=work, env={**environ, **env, "TORCH_TEST_WHEEL": "1"}, text=True, capture_output=True)
     tail = proc.stdout.strip().splitlines()[-1:] if proc.stdout else []
-    print("   ", *tail)
+    print(f"    {name}:", *tail)
     if not os.path.exists(report):
         print(proc.stdout[-4000:], proc.stderr[-2000:])
         return 0, 1
@@ -270,44 +271,64 @@ def jobs_python(jobs: list[tuple[str, str]], variant: str, one_python: str) -> s
     return one_python if one_python in versions else versions[0]
 
 
+# Test runs at once: a suite is mostly one busy core, and while two run the
+# main thread builds the next wheel (the native libraries are already built;
+# an extra Python compiles only its stub), so the factory keeps both cores of
+# a small machine busy.
+TEST_WORKERS = int(os.environ.get("TORCH_FACTORY_TEST_WORKERS", "2"))
+
+
 def build_repair_test(m: dict, args: argparse.Namespace, jobs: list[tuple[str, str]], one_python: str,
                       tools_python: str) -> list[dict]:
-    """Every wheel of the plan: built, repaired, tested; one summary row each."""
+    """Every wheel of the plan: built and repaired in order, tested as it comes
+    (TEST_WORKERS at a time); one summary row each, in the plan's order."""
     rows = []
     envs = {}
     bindings = {}  # variant -> (digest, Python) of the first wheel's libtorch_python
-    for n, (vname, ver) in enumerate(jobs, 1):
-        variant = m["variants"][vname]
-        if vname not in envs:
-            envs[vname] = build_env(variant, tools_python, args.release_archs)
-        tag = "cp" + ver.replace(".", "")
-        log(f"[{n}/{len(jobs)}] {tag} {vname}: building")
-        wheel, seconds = build_wheel(args.pythons[ver], tag, variant, envs[vname])
-        digest = binding_digest(wheel)
-        first_digest, first = bindings.setdefault(vname, (digest, ver))
-        reuse = "" if first == ver else (f"; libtorch_python: the one built for {first}" if digest == first_digest
-                                         else "; libtorch_python: rebuilt (USE_PYTHON_LIMITED_API=0)")
-        log(f"[{n}/{len(jobs)}] {tag} {vname}: built in {seconds:.0f}s{reuse}; repairing")
-        repaired = repair(wheel, tools_python, args.wheelhouse)
-        passed = failed = 0
-        test_seconds = 0.0
-        shared_binding = digest == first_digest and ver != jobs_python(jobs, vname, one_python)
-        if not args.skip_tests:
-            log(f"[{n}/{len(jobs)}] {tag} {vname}: testing {os.path.basename(repaired)}"
-                + (f" (less {', '.join(PYTHON_INDEPENDENT_TESTS)})" if shared_binding else ""))
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, TEST_WORKERS)) as testers:
+        for n, (vname, ver) in enumerate(jobs, 1):
+            variant = m["variants"][vname]
+            if vname not in envs:
+                envs[vname] = build_env(variant, tools_python, args.release_archs)
+            tag = "cp" + ver.replace(".", "")
+            log(f"[{n}/{len(jobs)}] {tag} {vname}: building")
+            wheel, seconds = build_wheel(args.pythons[ver], tag, variant, envs[vname])
+            digest = binding_digest(wheel)
+            first_digest, first = bindings.setdefault(vname, (digest, ver))
+            reuse = "" if first == ver else (f"; libtorch_python: the one built for {first}" if digest == first_digest
+                                             else "; libtorch_python: rebuilt (USE_PYTHON_LIMITED_API=0)")
+            log(f"[{n}/{len(jobs)}] {tag} {vname}: built in {seconds:.0f}s{reuse}; repairing")
+            repaired = repair(wheel, tools_python, args.wheelhouse)
+            shared_binding = digest == first_digest and ver != jobs_python(jobs, vname, one_python)
+            row = {"platform": args.host_platform, "python": ver, "variant": vname,
+                   "wheel": os.path.basename(repaired), "size_bytes": os.path.getsize(repaired),
+                   "build_seconds": round(seconds, 1), "test_seconds": 0.0, "engine": "host",
+                   "suite": "less the Python-independent files" if shared_binding else "whole",
+                   "tests_passed": 0, "tests_failed": 0}
+            rows.append((row, None))
+            if args.skip_tests:
+                continue
             # The tests check the architectures asked for; NVIDIA's libraries must
             # come from the wheels pip installed (no CUDA_HOME to fall back on).
             test_env = {k: v for k, v in envs[vname].items() if k == "TORCH_CUDA_ARCH_LIST"}
-            start = time.perf_counter()
-            passed, failed = test_wheel(args.pythons[ver], tag, repaired, test_env,
-                                        PYTHON_INDEPENDENT_TESTS if shared_binding else ())
-            test_seconds = time.perf_counter() - start
-        rows.append({"platform": args.host_platform, "python": ver, "variant": vname, "wheel": os.path.basename(repaired),
-                     "size_bytes": os.path.getsize(repaired), "build_seconds": round(seconds, 1),
-                     "test_seconds": round(test_seconds, 1), "engine": "host",
-                     "suite": "less the Python-independent files" if shared_binding else "whole",
-                     "tests_passed": passed, "tests_failed": failed})
-    return rows
+            label = f"[{n}/{len(jobs)}] {tag} {vname}"
+            ignore = PYTHON_INDEPENDENT_TESTS if shared_binding else ()
+            rows[-1] = (row, testers.submit(timed_test, label, args.pythons[ver], f"{tag}-{vname}", repaired,
+                                               test_env, ignore))
+    for row, tested in rows:
+        if tested is not None:
+            row["tests_passed"], row["tests_failed"], row["test_seconds"] = tested.result()
+    return [row for row, _ in rows]
+
+
+def timed_test(label: str, python: str, name: str, wheel: str, env: dict,
+               ignore: tuple[str, ...]) -> tuple[int, int, float]:
+    log(f"{label}: testing {os.path.basename(wheel)}" + (f" (less {', '.join(ignore)})" if ignore else ""))
+    start = time.perf_counter()
+    passed, failed = test_wheel(python, name, wheel, env, ignore)
+    seconds = time.perf_counter() - start
+    log(f"{label}: {passed} passed, {failed} failed in {seconds:.0f}s")
+    return passed, failed, round(seconds, 1)
 
 
 def build_with_cibuildwheel(m: dict, args: argparse.Namespace, jobs: list[tuple[str, str]],
@@ -341,32 +362,43 @@ def build_with_cibuildwheel(m: dict, args: argparse.Namespace, jobs: list[tuple[
 def build_zig_platforms(m: dict, platforms: list[str], tools_python: str, wheelhouse: str,
                         skip_tests: bool) -> list[dict]:
     """The cpu wheel of each zig-built platform: cross-built, repaired and
-    checked (as every wheel), the Windows one tested under Wine; one row each."""
+    checked (as every wheel), the Windows one tested under Wine while the
+    others build (Windows goes first); one row each, in the matrix's order."""
     builder = make_venv(sys.executable, os.path.join(BUILD, "build-cross"), ["setuptools>=69", "wheel"], fresh=False)
-    rows = []
-    for name in platforms:
-        entry = m["platforms"][name]
-        wheel, seconds = cross_build.build(name, tools_python, builder, os.path.join(BUILD, f"dist-{name}"),
-                                           {"SOURCE_DATE_EPOCH": commit_time()})
-        log(f"{name}: built in {seconds:.0f}s; repairing and checking")
-        repaired = repair(wheel, tools_python, wheelhouse)
-        if not os.path.basename(repaired).endswith(f"-{entry['wheel_platform']}.whl"):
-            raise SystemExit(f"factory: {os.path.basename(repaired)} is not tagged {entry['wheel_platform']} "
-                             f"(ci/matrix.toml): a library needs a newer {entry['cibw_platform']} than the tag says")
-        passed = failed = 0
-        test_seconds = 0.0
-        tested = "checked only: nothing here runs macOS binaries"
-        if entry["cibw_platform"] == "windows" and not skip_tests:
-            log(f"{name}: testing {os.path.basename(repaired)} under Wine")
-            start = time.perf_counter()
-            passed, failed, _ = wine_test.test(repaired, tools_python, [])
-            test_seconds = time.perf_counter() - start
-            tested = "under Wine"
-        rows.append({"platform": name, "python": "3.9+", "variant": "cpu", "wheel": os.path.basename(repaired),
-                     "size_bytes": os.path.getsize(repaired), "build_seconds": round(seconds, 1),
-                     "test_seconds": round(test_seconds, 1), "engine": "zig", "tested": tested,
-                     "tests_passed": passed, "tests_failed": failed})
-    return rows
+    windows_first = sorted(platforms, key=lambda name: m["platforms"][name]["cibw_platform"] != "windows")
+    rows = {}
+    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as wine:
+        for name in windows_first:
+            entry = m["platforms"][name]
+            wheel, seconds = cross_build.build(name, tools_python, builder, os.path.join(BUILD, f"dist-{name}"),
+                                               {"SOURCE_DATE_EPOCH": commit_time()})
+            log(f"{name}: built in {seconds:.0f}s; repairing and checking")
+            repaired = repair(wheel, tools_python, wheelhouse)
+            if not os.path.basename(repaired).endswith(f"-{entry['wheel_platform']}.whl"):
+                raise SystemExit(f"factory: {os.path.basename(repaired)} is not tagged {entry['wheel_platform']} "
+                                 f"(ci/matrix.toml): a library needs a newer {entry['cibw_platform']} than the tag says")
+            row = {"platform": name, "python": "3.9+", "variant": "cpu", "wheel": os.path.basename(repaired),
+                   "size_bytes": os.path.getsize(repaired), "build_seconds": round(seconds, 1),
+                   "test_seconds": 0.0, "engine": "zig", "tested": "checked only: nothing here runs macOS binaries",
+                   "tests_passed": 0, "tests_failed": 0}
+            tested = None
+            if entry["cibw_platform"] == "windows" and not skip_tests:
+                row["tested"] = "under Wine"
+                tested = wine.submit(wine_tested, name, repaired, tools_python)
+            rows[name] = (row, tested)
+    for row, tested in rows.values():
+        if tested is not None:
+            row["tests_passed"], row["tests_failed"], row["test_seconds"] = tested.result()
+    return [rows[name][0] for name in platforms]
+
+
+def wine_tested(name: str, wheel: str, tools_python: str) -> tuple[int, int, float]:
+    log(f"{name}: testing {os.path.basename(wheel)} under Wine")
+    start = time.perf_counter()
+    passed, failed, _ = wine_test.test(wheel, tools_python, [])
+    seconds = time.perf_counter() - start
+    log(f"{name}: {passed} passed, {failed} failed under Wine in {seconds:.0f}s")
+    return passed, failed, round(seconds, 1)
 
 
 def merge_rows(wheelhouse: str, rows: list[dict], platforms: list[str]) -> list[dict]:
