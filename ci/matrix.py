@@ -1,6 +1,7 @@
 """Reads ci/matrix.toml, the single description of the build matrix.
 
     python ci/matrix.py github          # the GitHub job matrix, as JSON (one job per platform x variant)
+    TORCH_MATRIX_ONLY="linux-x86_64:cpu,cu130:3.12" python ci/matrix.py github   # a reduced one
     python ci/matrix.py pythons         # the CPython versions, one per line
     python ci/matrix.py cibw-build      # cibuildwheel's CIBW_BUILD selector for them
     python ci/matrix.py sync            # writes that selector into pyproject.toml's [tool.cibuildwheel]
@@ -59,6 +60,30 @@ def sync(matrix: dict, path: str = PYPROJECT) -> None:
         f.write(head + "[tool.cibuildwheel]" + rest)
 
 
+def reduce(matrix: dict, only: str) -> dict:
+    """The matrix cut down to `PLATFORMS:VARIANTS:PYTHONS` (comma lists; an
+    empty field keeps all): $TORCH_MATRIX_ONLY, which a local run of the
+    release under act sets in the runner's environment (ci/act_release.py)
+    and GitHub's runners do not have. A name the matrix lacks is an error, not an empty matrix."""
+    if not only.strip():
+        return matrix
+    fields = (only.split(":") + ["", ""])[:3]
+    if only.count(":") > 2:
+        raise ValueError(f"TORCH_MATRIX_ONLY={only!r}: expected PLATFORMS:VARIANTS:PYTHONS")
+    wanted = [set(filter(None, f.split(","))) for f in fields]
+    for names, known, what in zip(wanted, (matrix["platforms"], matrix["variants"], matrix["pythons"]),
+                                  ("platform", "variant", "Python")):
+        unknown = sorted(names - set(known))
+        if unknown:
+            raise ValueError(f"TORCH_MATRIX_ONLY={only!r}: no {what} {', '.join(unknown)} in ci/matrix.toml")
+    platforms, variants, pythons = wanted
+    reduced = dict(matrix)
+    reduced["platforms"] = {n: {**p, "variants": [v for v in p["variants"] if not variants or v in variants]}
+                            for n, p in matrix["platforms"].items() if not platforms or n in platforms}
+    reduced["pythons"] = [v for v in matrix["pythons"] if not pythons or v in pythons]
+    return reduced
+
+
 def github_jobs(matrix: dict) -> list[dict]:
     jobs = []
     for pname, platform in matrix["platforms"].items():
@@ -89,7 +114,16 @@ def main(argv: list[str]) -> int:
     matrix = load()
     what = argv[1] if len(argv) > 1 else "github"
     if what == "github":
-        print(json.dumps({"include": github_jobs(matrix)}))
+        try:
+            jobs = github_jobs(reduce(matrix, os.environ.get("TORCH_MATRIX_ONLY", "")))
+        except ValueError as e:
+            print(f"ci/matrix.py: {e}", file=sys.stderr)
+            return 2
+        if not jobs:
+            print(f"ci/matrix.py: TORCH_MATRIX_ONLY={os.environ.get('TORCH_MATRIX_ONLY')!r} leaves no job",
+                  file=sys.stderr)
+            return 1
+        print(json.dumps({"include": jobs}))
     elif what == "pythons":
         print("\n".join(matrix["pythons"]))
     elif what == "cibw-build":

@@ -51,6 +51,20 @@ def test_github_jobs_are_enabled_platform_variant_pairs():
     assert cuda_jobs["cu130"]["cuda"] == "13.0" and "12.0+PTX" in cuda_jobs["cu130"]["arch_list"]
 
 
+def test_reduced_matrix_for_a_local_release():
+    m = matrix.load()
+    assert matrix.reduce(m, "") is m
+    jobs = matrix.github_jobs(matrix.reduce(m, "linux-x86_64:cpu,cu130:3.12"))
+    assert [(j["name"], j["build"]) for j in jobs] == [("linux-x86_64-cpu", "cp312-*"), ("linux-x86_64-cu130", "cp312-*")]
+    # An empty field keeps everything of that kind.
+    assert {j["name"] for j in matrix.github_jobs(matrix.reduce(m, "::3.12"))} == \
+        {j["name"] for j in matrix.github_jobs(m)}
+    for bad, says in (("linux-x86_64:cu999", "no variant cu999"), ("mac:cpu", "no platform mac"),
+                      (":cpu:2.7", "no Python 2.7"), ("a:b:c:d", "PLATFORMS:VARIANTS:PYTHONS")):
+        with pytest.raises(ValueError, match=says):
+            matrix.reduce(m, bad)
+
+
 def test_unknown_variant_is_an_error(tmp_path):
     bad = tmp_path / "m.toml"
     bad.write_text('pythons = ["3.11"]\n[variants.cpu]\nlabel = "cpu"\n'

@@ -74,8 +74,27 @@ def test_release_yml_uploads_only_what_the_guard_passed():
         steps = yaml.safe_load(f)["jobs"]["pypi"]["steps"]
     runs = [s.get("run", s.get("uses", "")) for s in steps]
     guard = next(i for i, r in enumerate(runs) if "ci/release.py check-upload dist" in r)
-    publish = next(i for i, r in enumerate(runs) if r.startswith("pypa/gh-action-pypi-publish"))
+    publish = next(i for i, r in enumerate(runs) if r.strip() == "python ci/publish.py dist")
     assert any("ci/release.py pypi-files" in r for r in runs[:guard]) and guard == publish - 1
+    # Trusted publishing needs the job's OIDC token; the attestations too.
+    with open(os.path.join(ROOT, ".github", "workflows", "release.yml")) as f:
+        assert yaml.safe_load(f)["jobs"]["pypi"]["permissions"] == {"id-token": "write"}
+
+
+def test_steps_that_need_github_itself_are_skipped_only_under_act():
+    with open(os.path.join(ROOT, ".github", "workflows", "release.yml")) as f:
+        jobs = yaml.safe_load(f)["jobs"]
+    github_only = {"actions/configure-pages", "actions/deploy-pages", "actions/attest-build-provenance"}
+    for job in jobs.values():
+        for step in job.get("steps", []):
+            action = step.get("uses", "").split("@")[0]
+            if action in github_only:
+                assert step.get("if") == "${{ !env.ACT }}", action
+            elif "if" in step and "ACT" in step["if"]:
+                # The one other kind: a step that says what act skipped and why.
+                assert step["if"] == "${{ env.ACT }}" and step["run"].startswith('echo "skipped under act: ')
+            else:
+                assert "ACT" not in str(step.get("if", "")), step
 
 
 def test_the_upload_guard_takes_only_the_pypi_name_at_version_txt(tmp_path):

@@ -1,0 +1,108 @@
+"""Uploads the PyPI files: release.yml's publish step, on GitHub and under act.
+
+    python ci/publish.py DIR
+
+The files of DIR (ci/release.py pypi-files wrote them, check-upload passed
+them) go to $PYPI_REPOSITORY_URL (default: PyPI's upload endpoint) with
+twine. Credentials, in order:
+
+- $PYPI_PASSWORD (with $PYPI_USERNAME, default `__token__`): where the
+  workflow's secrets give one, as a local release under act does for its
+  pypiserver (ci/act_release.py);
+- otherwise trusted publishing: the job's GitHub OIDC token (the job needs
+  `id-token: write`) exchanged at the index for a short-lived upload token,
+  the exchange PyPI documents and pypa/gh-action-pypi-publish performs.
+
+With an OIDC token at hand the files are also signed (PEP 740 publish
+attestations, `pypi-attestations sign`, keyless through Sigstore) and the
+attestations uploaded with them, as that action does. Without one (under
+act: no OIDC issuer), the upload carries no attestations and says so.
+
+This replaces pypa/gh-action-pypi-publish, a Docker action whose image
+(`python:3.12-slim`) cannot be built where no registry is reachable: the
+same step then runs on GitHub and in the local release.
+"""
+from __future__ import annotations
+
+import glob
+import json
+import os
+import subprocess
+import sys
+import urllib.error
+import urllib.parse
+import urllib.request
+
+PYPI_UPLOAD = "https://upload.pypi.org/legacy/"
+
+
+def oidc_available() -> bool:
+    return bool(os.environ.get("ACTIONS_ID_TOKEN_REQUEST_URL") and os.environ.get("ACTIONS_ID_TOKEN_REQUEST_TOKEN"))
+
+
+def github_oidc_token(audience: str) -> str:
+    url = os.environ["ACTIONS_ID_TOKEN_REQUEST_URL"]
+    url += ("&" if "?" in url else "?") + urllib.parse.urlencode({"audience": audience})
+    request = urllib.request.Request(url, headers={"Authorization": f"bearer {os.environ['ACTIONS_ID_TOKEN_REQUEST_TOKEN']}"})
+    with urllib.request.urlopen(request, timeout=30) as r:
+        return json.load(r)["value"]
+
+
+def index_host(repository_url: str) -> str:
+    """upload.pypi.org -> pypi.org, where the OIDC endpoints live; other hosts as they are."""
+    host = urllib.parse.urlparse(repository_url).netloc
+    return "pypi.org" if host == "upload.pypi.org" else host
+
+
+def trusted_publishing_token(repository_url: str) -> str:
+    base = f"https://{index_host(repository_url)}/_/oidc"
+    with urllib.request.urlopen(f"{base}/audience", timeout=30) as r:
+        audience = json.load(r)["audience"]
+    body = json.dumps({"token": github_oidc_token(audience)}).encode()
+    request = urllib.request.Request(f"{base}/mint-token", data=body, headers={"Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(request, timeout=30) as r:
+            return json.load(r)["token"]
+    except urllib.error.HTTPError as e:
+        raise SystemExit(f"publish: {base}/mint-token refused the OIDC token ({e.code}): {e.read().decode()[:2000]}\n"
+                         "Is this workflow a trusted publisher of the project on the index?") from None
+
+
+def files_of(directory: str) -> list[str]:
+    files = sorted(glob.glob(os.path.join(directory, "*.whl")) + glob.glob(os.path.join(directory, "*.tar.gz")))
+    if not files:
+        raise SystemExit(f"publish: no wheel or sdist in {directory}")
+    return files
+
+
+def main(argv: list[str]) -> int:
+    if len(argv) != 2:
+        print(__doc__, file=sys.stderr)
+        return 2
+    files = files_of(argv[1])
+    url = os.environ.get("PYPI_REPOSITORY_URL") or PYPI_UPLOAD
+    password = os.environ.get("PYPI_PASSWORD", "")
+    if password:
+        user, how = os.environ.get("PYPI_USERNAME") or "__token__", "with the password from the workflow's secrets"
+    elif oidc_available():
+        user, password, how = "__token__", trusted_publishing_token(url), "by trusted publishing"
+    else:
+        raise SystemExit("publish: no PYPI_PASSWORD secret and no OIDC token (the job needs `permissions: "
+                         "id-token: write` for trusted publishing)")
+    attest = []
+    if oidc_available():
+        subprocess.run([sys.executable, "-m", "pypi_attestations", "sign", *files], check=True)
+        attest = ["--attestations"]
+        print(f"publish: signed {len(files)} files (PEP 740 publish attestations)")
+    else:
+        print("publish: no attestations: no OIDC token to sign with (a local run under act has no OIDC issuer)")
+    print(f"publish: {len(files)} files to {url} {how}", flush=True)
+    env = {**{k: v for k, v in os.environ.items() if not k.startswith("TWINE_")},
+           "TWINE_USERNAME": user, "TWINE_PASSWORD": password, "NO_COLOR": "1"}
+    proc = subprocess.run([sys.executable, "-m", "twine", "upload", "--non-interactive", "--disable-progress-bar",
+                           "--repository-url", url, *attest, *files], env=env)
+    return proc.returncode
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
