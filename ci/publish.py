@@ -48,14 +48,16 @@ def github_oidc_token(audience: str) -> str:
         return json.load(r)["value"]
 
 
-def index_host(repository_url: str) -> str:
-    """upload.pypi.org -> pypi.org, where the OIDC endpoints live; other hosts as they are."""
-    host = urllib.parse.urlparse(repository_url).netloc
-    return "pypi.org" if host == "upload.pypi.org" else host
+def oidc_base(repository_url: str) -> str:
+    """Where the index's OIDC endpoints live: PyPI's are on pypi.org, not on
+    upload.pypi.org; another index (TestPyPI) serves them on its own host."""
+    url = urllib.parse.urlparse(repository_url)
+    host = "pypi.org" if url.netloc == "upload.pypi.org" else url.netloc
+    return f"{url.scheme}://{host}/_/oidc"
 
 
 def trusted_publishing_token(repository_url: str) -> str:
-    base = f"https://{index_host(repository_url)}/_/oidc"
+    base = oidc_base(repository_url)
     with urllib.request.urlopen(f"{base}/audience", timeout=30) as r:
         audience = json.load(r)["audience"]
     body = json.dumps({"token": github_oidc_token(audience)}).encode()
