@@ -212,7 +212,6 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--matrix", default=DEFAULT_MATRIX,
                         help="wheels.yml's matrix as PLATFORMS:VARIANTS:PYTHONS (ci/matrix.py reduce)")
     parser.add_argument("--work", default=os.path.join(ROOT, "build", "act-release"))
-    parser.add_argument("--tools-python", default=os.path.join(ROOT, "build", "tools-venv", "bin", "python"))
     parser.add_argument("--if-snapshots", action="store_true",
                         help="without the actions' snapshots, say so and succeed (.ci/run on a machine without them)")
     args = parser.parse_args(argv)
@@ -232,6 +231,7 @@ def main(argv: list[str] | None = None) -> int:
     if check_action_pins.main([]) != 0:
         raise SystemExit("act_release: the action pins disagree with ci/actions.toml or the snapshots")
     act = act_binary()
+    tools_python = factory.tools_environment()  # uv for the installs, as the factory's index checks use it
     trees = action_trees(snapshots)
     xdg = tool_cache()
     shutil.rmtree(args.work, ignore_errors=True)
@@ -271,7 +271,6 @@ def main(argv: list[str] | None = None) -> int:
         site = pages_site(artifacts, args.work)
         server, pages_url = release_rehearsal.start_pages(site)
         servers.append(server)
-        tools_python = args.tools_python
         for client in ("pip", "uv"):
             install_and_run(args.work, "pypi", client, tools_python, ["--index-url", index_url + "/simple/"],
                             names["pypi"])
