@@ -216,7 +216,7 @@ def release_notes(files: list[str], index_url: str) -> str:
         f"- PyPI (cpu wheels and the sdist): `pip install {n['pypi']}=={version}`",
         f"- Per-variant indexes (distribution `{n['index']}`): "
         f"`pip install --index-url {index_url}/<variant>/simple {n['index']}=={version}+<variant>`",
-        f"  (CUDA variants add `--extra-index-url https://pypi.org/simple` for NVIDIA's runtime wheels)",
+        "  (CUDA variants add `--extra-index-url https://pypi.org/simple` for NVIDIA's runtime wheels)",
         "",
         "| Variant | Python | Platform | File | Size (MiB) | sha256 |",
         "| --- | --- | --- | --- | ---: | --- |",

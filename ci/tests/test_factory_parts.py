@@ -1,7 +1,6 @@
 """The factory's pure parts: the matrix file, the PEP 503 index writer, the PyPI relabelling."""
 import base64
 import hashlib
-import io
 import json
 import os
 import sys
