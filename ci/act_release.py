@@ -177,6 +177,13 @@ def run_act(act: str, repo: str, args: list[str], env: dict[str, str], transcrip
     return code, jobs
 
 
+def release_job_names(path: str = os.path.join(ROOT, ".github", "workflows", "release.yml")) -> list[str]:
+    """The `name:` of each of release.yml's own jobs: every one must run and succeed
+    (a job act skipped, say on a condition that went wrong, would otherwise pass unseen)."""
+    with open(path, encoding="utf-8") as f:
+        return re.findall(r"^    name: (.+?)\s*$", f.read(), re.M)
+
+
 def pages_site(artifacts: str, work: str) -> str:
     """The github-pages artifact the index job uploaded (a zip holding artifact.tar), unpacked."""
     found = [os.path.join(d, f) for d, _, files in os.walk(artifacts) for f in files
@@ -265,8 +272,12 @@ def main(argv: list[str] | None = None) -> int:
         env = {**os.environ, "XDG_CACHE_HOME": xdg, "NO_COLOR": "1"}
         code, jobs = run_act(act, repo, act_args, env, os.path.join(args.work, "act.log"))
         print_jobs(jobs)
-        if code != 0 or not jobs or any(result != "succeeded" for result, _, _ in jobs.values()):
-            raise SystemExit(f"act_release: act ended with {code}; the transcript is {args.work}/act.log")
+        missing = sorted(set(release_job_names()) - set(jobs))
+        if not any(name.startswith("wheels/") and "Plan" not in name for name in jobs):
+            missing.append("wheels.yml's build job")
+        if code != 0 or missing or any(result != "succeeded" for result, _, _ in jobs.values()):
+            raise SystemExit(f"act_release: act ended with {code}" + (f"; never ran: {', '.join(missing)}" if missing
+                                                                      else "") + f"; the transcript is {args.work}/act.log")
 
         site = pages_site(artifacts, args.work)
         server, pages_url = release_rehearsal.start_pages(site)

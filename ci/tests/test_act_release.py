@@ -76,3 +76,9 @@ def test_the_pages_artifact_is_unpacked_as_pages_serves_it(tmp_path):
         assert f.read() == page
     with pytest.raises(SystemExit, match="no github-pages artifact"):
         act_release.pages_site(str(tmp_path / "nothing"), str(tmp_path / "work2"))
+
+
+def test_every_job_of_release_yml_is_expected_to_run():
+    names = act_release.release_job_names()
+    assert "The tag matches version.txt" in names and "Publish cpu wheels and the sdist to PyPI" in names
+    assert len(names) == 5  # version, sdist, pypi, index, github-release (wheels is the called workflow's)
