@@ -499,3 +499,23 @@ def test_a_zero_order_norm_with_a_dtype_gives_no_gradient():
     x = torch.tensor([0.0, 1.0, -2.0], requires_grad=True)
     torch.linalg.vector_norm(x.expand(3, 3), 0, dtype=torch.float64).backward()
     assert x.grad is None
+
+
+@pytest.mark.parametrize("reduce", [
+    lambda x, d, k: x.sum(d, keepdim=k), lambda x, d, k: x.mean(d, keepdim=k),
+    lambda x, d, k: x.amax(d, keepdim=k), lambda x, d, k: x.amin(d, keepdim=k),
+    lambda x, d, k: x.norm(dim=d, keepdim=k), lambda x, d, k: x.std(d, keepdim=k, correction=0) + x,
+    lambda x, d, k: x.var(d, keepdim=k, correction=0) + x,
+], ids=["sum", "mean", "amax", "amin", "norm", "std", "var"])
+@pytest.mark.parametrize("dim", [0, -1, [0], (-1,)])
+@pytest.mark.parametrize("keepdim", [False, True])
+def test_a_zero_dim_tensor_reduced_over_its_only_dim_then_backward(reduce, dim, keepdim):
+    """A 0-d tensor accepts dim 0 and -1; reducing over it reduces nothing. The
+    backward once read the size of a dimension the tensor does not have (mean:
+    a segfault; std and var: an IndexError). PyTorch: the result is 0-d, and
+    the gradient of each reduction here (std/var plus x: 0 + 1) is 1."""
+    x = torch.tensor(1.5, requires_grad=True)
+    y = reduce(x, dim, keepdim)
+    assert y.shape == ()
+    y.backward()
+    assert x.grad.shape == () and x.grad.item() == 1.0

@@ -17,6 +17,9 @@ Tensor scalar(double v, const Tensor& like) { return at::scalar_tensor(v, like.s
 std::vector<int64_t> reduced(IntArrayRef sizes, OptionalIntArrayRef dims) {
   std::vector<int64_t> out;
   const int64_t nd = static_cast<int64_t>(sizes.size());
+  // A 0-d tensor accepts dim 0 and -1 (the forward checked them) but has no
+  // dimension to index: nothing was reduced, and sizes[0] would read past the end.
+  if (nd == 0) return out;
   if (!dims || dims->empty()) {
     for (int64_t d = 0; d < nd; ++d) out.push_back(d);
   } else {
