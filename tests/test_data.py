@@ -212,3 +212,18 @@ def test_an_epoch_with_workers_leaves_no_queue_thread_running():
         assert len(list(loader)) == 10
         feeders = [t for t in threading.enumerate() if t.name == "QueueFeederThread" and t.is_alive()]
         assert feeders == []
+
+
+def test_an_endless_sampler_with_replacement_draws_lazily():
+    """Training loops ask for RandomSampler(replacement=True, num_samples=int(1e10)):
+    drawn at once that is an 80 GB tensor. It streams, as in PyTorch."""
+    data = TensorDataset(torch.arange(10.0))
+    sampler = RandomSampler(data, replacement=True, num_samples=int(1e10), generator=torch.Generator().manual_seed(0))
+    assert len(sampler) == int(1e10)
+    loader = DataLoader(data, batch_size=4, sampler=sampler)
+    assert len(loader) == int(1e10) // 4
+    batches = [b for _, b in zip(range(25), loader)]  # more than one chunk of draws
+    assert len(batches) == 25 and all(b[0].shape == (4,) for b in batches)
+    assert all(0 <= v < 10 for b in batches for v in b[0].tolist())
+    # A count that is not a multiple of the chunk: every index drawn, no more.
+    assert len(list(RandomSampler(data, replacement=True, num_samples=70))) == 70

@@ -30,6 +30,9 @@ def _generator_or_fresh(generator):
     return torch.Generator().manual_seed(seed)
 
 
+_REPLACEMENT_CHUNK = 32
+
+
 class RandomSampler(Sampler):
     def __init__(self, data_source, replacement=False, num_samples=None, generator=None):
         if not isinstance(replacement, bool):
@@ -47,7 +50,12 @@ class RandomSampler(Sampler):
         n = len(self.data_source)
         generator = _generator_or_fresh(self.generator)
         if self.replacement:
-            yield from torch.randint(0, n, (self.num_samples,), dtype=torch.int64, generator=generator).tolist()
+            # Drawn lazily in small chunks, as PyTorch does: training loops ask
+            # for endless samplers (num_samples=int(1e10)), which drawn at once
+            # would be an 80 GB tensor.
+            for start in range(0, self.num_samples, _REPLACEMENT_CHUNK):
+                size = min(_REPLACEMENT_CHUNK, self.num_samples - start)
+                yield from torch.randint(0, n, (size,), dtype=torch.int64, generator=generator).tolist()
             return
         for _ in range(self.num_samples // n):
             yield from torch.randperm(n, generator=generator).tolist()
