@@ -198,18 +198,13 @@ def pages_site(artifacts: str, work: str) -> str:
     return site
 
 
-def install_and_run(work: str, label: str, client: str, tools_python: str, index_args: list[str],
-                    requirement: str) -> None:
-    log(f"{label}: {client} install {requirement} ({' '.join(index_args)})")
+def install_and_run(work: str, label: str, client: str, tools_python: str, index_url: str, requirement: str) -> None:
+    """A fresh venv, `requirement` installed from index_url as the factory's index checks install, hello_world run."""
+    log(f"{label}: {client} install {requirement} from {index_url}")
     venv = os.path.join(work, f"venv-{label}-{client}")
     make_venv(sys.executable, venv, [], fresh=True)
-    if client == "pip":
-        run([venv_python(venv), "-m", "pip", "install", "-q", *index_args, requirement],
-            env={**release_rehearsal.USER_PIP})
-    else:
-        uv = os.path.join(os.path.dirname(tools_python), "uv")
-        run([uv, "pip", "install", "-q", "--python", venv_python(venv), *index_args, requirement],
-            env={"UV_NO_CONFIG": "1", "UV_NATIVE_TLS": "1"})
+    cmd, env = factory.index_install_commands(client, tools_python, venv, index_url, False, requirement)
+    run(cmd, env=env)
     print(run([venv_python(venv), os.path.join(ROOT, "examples", "hello_world.py")], cwd=tempfile.gettempdir(),
               quiet=True).strip())
 
@@ -283,10 +278,8 @@ def main(argv: list[str] | None = None) -> int:
         server, pages_url = release_rehearsal.start_pages(site)
         servers.append(server)
         for client in ("pip", "uv"):
-            install_and_run(args.work, "pypi", client, tools_python, ["--index-url", index_url + "/simple/"],
-                            names["pypi"])
-            install_and_run(args.work, "index-cpu", client, tools_python, ["--index-url", pages_url + "/cpu/simple"],
-                            names["index"])
+            install_and_run(args.work, "pypi", client, tools_python, index_url + "/simple/", names["pypi"])
+            install_and_run(args.work, "index-cpu", client, tools_python, pages_url + "/cpu/simple", names["index"])
     finally:
         for s in servers:
             s.terminate()
