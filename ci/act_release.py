@@ -60,7 +60,6 @@ OWNER_REPO = "torch-wheelforge/torch"
 # The reduced matrix: the Linux cpu wheel for the Python running this, which
 # then installs it from the local indexes.
 DEFAULT_MATRIX = f"linux-x86_64:cpu:{sys.version_info[0]}.{sys.version_info[1]}"
-_USES = re.compile(r"^[ \t]*(?:-[ \t]*)?uses:[ \t]*([\w.-]+/[\w.-]+)(?:/[^@\s]*)?@([0-9a-f]{40})", re.M)
 _JOB_LINE = re.compile(r"^\[(?P<workflow>[^/\]]+)/(?P<job>[^\]]+?)\s*\] (?P<text>.*)$")
 
 
@@ -110,7 +109,7 @@ def action_trees(snapshots: str, pins: dict[str, dict] | None = None) -> dict[st
             path = os.path.join(tree, manifest)
             if os.path.exists(path):
                 with open(path, encoding="utf-8") as f:
-                    pending += _USES.findall(f.read())
+                    pending += [tuple(target.split("@")) for _, target, _ in check_action_pins.remote_uses(f.read())]
     return trees
 
 

@@ -28,7 +28,7 @@ from matrix import tomllib  # noqa: E402
 
 PINS = os.path.join(HERE, "actions.toml")
 WORKFLOWS = os.path.join(ROOT, ".github", "workflows")
-# `uses: owner/repo[/path]@ref # comment`; local (./) and docker:// uses are not pins.
+# `uses: owner/repo[/path]@ref # comment`.
 _USES = re.compile(r"^[ \t]*(?:-[ \t]*)?uses:[ \t]*([^\s#]+)[ \t]*(?:#[ \t]*(\S+))?", re.M)
 _SHA = re.compile(r"^[0-9a-f]{40}$")
 
@@ -46,20 +46,27 @@ def load_pins(path: str = PINS) -> dict[str, dict]:
     return pins
 
 
+def remote_uses(text: str) -> list[tuple[int, str, str | None]]:
+    """(line, `owner/repo@ref`, comment tag) for each remote action a workflow
+    or an action.yml uses; local (./) and docker:// uses are not pins."""
+    found = []
+    for m in _USES.finditer(text):
+        target = m.group(1)
+        if target.startswith(("./", "docker://")):
+            continue
+        owner_repo, _, ref = target.partition("@")
+        repo = "/".join(owner_repo.split("/")[:2])  # owner/repo/sub/path -> owner/repo
+        found.append((text.count("\n", 0, m.start()) + 1, f"{repo}@{ref}", m.group(2)))
+    return found
+
+
 def workflow_uses(workflows: str = WORKFLOWS) -> list[tuple[str, str, str | None]]:
     """(file:line, `owner/repo@ref`, comment tag) for each remote action used."""
     found = []
     for path in sorted(glob.glob(os.path.join(workflows, "*.yml")) + glob.glob(os.path.join(workflows, "*.yaml"))):
         with open(path, encoding="utf-8") as f:
-            text = f.read()
-        for m in _USES.finditer(text):
-            target = m.group(1)
-            if target.startswith(("./", "docker://")):
-                continue
-            owner_repo, _, ref = target.partition("@")
-            repo = "/".join(owner_repo.split("/")[:2])  # owner/repo/sub/path -> owner/repo
-            line = text.count("\n", 0, m.start()) + 1
-            found.append((f"{os.path.relpath(path, ROOT)}:{line}", f"{repo}@{ref}", m.group(2)))
+            uses = remote_uses(f.read())
+        found += [(f"{os.path.relpath(path, ROOT)}:{line}", target, tag) for line, target, tag in uses]
     return found
 
 
