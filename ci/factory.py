@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import argparse
 import concurrent.futures
+import functools
 import glob
 import hashlib
 import json
@@ -313,19 +314,20 @@ def build_repair_test(m: dict, args: argparse.Namespace, jobs: list[tuple[str, s
             test_env = {k: v for k, v in envs[vname].items() if k == "TORCH_CUDA_ARCH_LIST"}
             label = f"[{n}/{len(jobs)}] {tag} {vname}"
             ignore = PYTHON_INDEPENDENT_TESTS if shared_binding else ()
-            rows[-1] = (row, testers.submit(timed_test, label, args.pythons[ver], f"{tag}-{vname}", repaired,
-                                               test_env, ignore))
+            what = os.path.basename(repaired) + (f" (less {', '.join(ignore)})" if ignore else "")
+            rows[-1] = (row, testers.submit(timed_suite, label, what, functools.partial(
+                test_wheel, args.pythons[ver], f"{tag}-{vname}", repaired, test_env, ignore)))
     for row, tested in rows:
         if tested is not None:
             row["tests_passed"], row["tests_failed"], row["test_seconds"] = tested.result()
     return [row for row, _ in rows]
 
 
-def timed_test(label: str, python: str, name: str, wheel: str, env: dict,
-               ignore: tuple[str, ...]) -> tuple[int, int, float]:
-    log(f"{label}: testing {os.path.basename(wheel)}" + (f" (less {', '.join(ignore)})" if ignore else ""))
+def timed_suite(label: str, what: str, suite) -> tuple[int, int, float]:
+    """Runs suite() (-> passed, failed) between two log lines: (passed, failed, seconds)."""
+    log(f"{label}: testing {what}")
     start = time.perf_counter()
-    passed, failed = test_wheel(python, name, wheel, env, ignore)
+    passed, failed = suite()
     seconds = time.perf_counter() - start
     log(f"{label}: {passed} passed, {failed} failed in {seconds:.0f}s")
     return passed, failed, round(seconds, 1)
@@ -384,21 +386,13 @@ def build_zig_platforms(m: dict, platforms: list[str], tools_python: str, wheelh
             tested = None
             if entry["cibw_platform"] == "windows" and not skip_tests:
                 row["tested"] = "under Wine"
-                tested = wine.submit(wine_tested, name, repaired, tools_python)
+                tested = wine.submit(timed_suite, name, os.path.basename(repaired) + " under Wine",
+                                     lambda wheel=repaired: wine_test.test(wheel, tools_python, [])[:2])
             rows[name] = (row, tested)
     for row, tested in rows.values():
         if tested is not None:
             row["tests_passed"], row["tests_failed"], row["test_seconds"] = tested.result()
     return [rows[name][0] for name in platforms]
-
-
-def wine_tested(name: str, wheel: str, tools_python: str) -> tuple[int, int, float]:
-    log(f"{name}: testing {os.path.basename(wheel)} under Wine")
-    start = time.perf_counter()
-    passed, failed, _ = wine_test.test(wheel, tools_python, [])
-    seconds = time.perf_counter() - start
-    log(f"{name}: {passed} passed, {failed} failed under Wine in {seconds:.0f}s")
-    return passed, failed, round(seconds, 1)
 
 
 def merge_rows(wheelhouse: str, rows: list[dict], platforms: list[str]) -> list[dict]:

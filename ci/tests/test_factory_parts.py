@@ -241,3 +241,27 @@ def test_repair_runs_its_tools_with_the_environments_scripts_first(tmp_path, mon
     wheel.write_bytes(b"")
     assert repair_wheel.main([str(wheel), str(tmp_path / "out")]) == 0
     assert paths == [os.path.dirname(sys.executable)] * 2  # the repair, then check_wheel.py
+
+
+def test_concurrent_test_runs_land_in_their_own_rows(tmp_path, monkeypatch):
+    """Suites run on worker threads; each result must reach its wheel's row, in the plan's order."""
+    import types
+
+    import factory
+
+    wheel = tmp_path / "w.whl"
+    wheel.write_bytes(b"")
+    monkeypatch.setattr(factory, "build_env", lambda *a: {})
+    monkeypatch.setattr(factory, "build_wheel", lambda py, tag, v, env: (str(wheel), 1.0))
+    monkeypatch.setattr(factory, "binding_digest", lambda w: "same")
+    monkeypatch.setattr(factory, "repair", lambda w, t, h: str(wheel))
+    monkeypatch.setattr(factory, "test_wheel", lambda py, name, w, env, ignore: (len(name), len(ignore)))
+    args = types.SimpleNamespace(pythons={"3.11": "p", "3.12": "p", "3.13": "p"}, release_archs=False,
+                                 wheelhouse=str(tmp_path), skip_tests=False, host_platform="linux-x86_64")
+    jobs = [("cpu", "3.11"), ("cpu", "3.12"), ("cpu", "3.13")]
+    rows = factory.build_repair_test({"variants": {"cpu": {}}}, args, jobs, "3.12", "tools")
+    # The factory's own Python runs the whole suite; the others skip the Python-independent files.
+    assert [(r["python"], r["suite"]) for r in rows] == [
+        ("3.11", "less the Python-independent files"), ("3.12", "whole"), ("3.13", "less the Python-independent files")]
+    skipped = len(factory.PYTHON_INDEPENDENT_TESTS)
+    assert [(r["tests_passed"], r["tests_failed"]) for r in rows] == [(9, skipped), (9, 0), (9, skipped)]
