@@ -71,6 +71,7 @@ def _cases(torch, np, device):
     yield "matmul 1024 f32", lambda: m1 @ m2, lambda: nm1 @ nm2
     yield "add 1 elem (overhead)", lambda: one_a + one_b, lambda: n_one_a + n_one_b
     yield from _small_and_low_precision(torch, np, device)
+    yield from _transcendental(torch, np, device)
     yield from _training_ops(torch, np, device)
     if device == "cpu":  # cross_entropy has no CUDA kernel yet
         yield "MLP train step (batch 32)", _train_step(torch), None
@@ -90,6 +91,21 @@ def _small_and_low_precision(torch, np, device):
         yield f"mean 1e7 {label}", lambda x=x: x.mean(), None
         x2 = x.view(1000, 10000)
         yield f"sum(dim=1) 1000x10000 {label}", lambda x2=x2: x2.sum(1), None
+
+
+def _transcendental(torch, np, device):
+    """The elementary functions on 100,000 float32 elements (in cache), as
+    issue 33 measured them: the vectorised math of each CPU capability."""
+    torch.manual_seed(0)
+    positive = (torch.rand(100_000) + 0.5).to(device)
+    signed = (torch.rand(100_000) * 20 - 10).to(device)
+    npos, nsig = positive.cpu().numpy(), signed.cpu().numpy()
+    for name, arg, narg in (("exp", signed, nsig), ("log", positive, npos), ("log1p", positive, npos),
+                            ("expm1", signed, nsig), ("sin", signed, nsig), ("cos", signed, nsig),
+                            ("tanh", signed, nsig)):
+        fn = getattr(torch, name)
+        yield f"{name} 1e5 f32", lambda fn=fn, arg=arg: fn(arg), lambda f=getattr(np, name), narg=narg: f(narg)
+    yield "pow(x, 2.5) 1e5 f32", lambda: positive ** 2.5, lambda: npos ** 2.5
 
 
 def _training_ops(torch, np, device):

@@ -11,6 +11,8 @@ checked on Linux too.
   commands and rpaths, ad-hoc signatures).
 - Windows: check_pe.py (machine, imports: python3.dll, the C runtime,
   Windows' own DLLs and the wheel's; PyInit_ exported).
+- x86-64 wheels: check_cpu_code.py (libtorch_cpu carries its AVX2 and
+  AVX-512 kernel copies, and no other code runs their instructions).
 - No NVIDIA library (libcudart, libcublas, libcuda, libnv*) is inside the wheel.
 - `twine check` (metadata renders) and `check-wheel-contents` (layout).
 - No shared library has an RPATH/RUNPATH entry outside the wheel: every entry
@@ -33,6 +35,7 @@ import zipfile
 
 # macholib and pefile, which these read binaries with, come with delocate and
 # delvewheel in the tools environment (ci/requirements-tools.txt).
+import check_cpu_code
 import check_macho
 import check_pe
 
@@ -154,6 +157,23 @@ def check_binaries(wheel: str, check) -> str:
     return summary
 
 
+def cpu_code_summary(wheel: str) -> str | None:
+    """check_cpu_code.py on an x86-64 wheel's libtorch_cpu; None for other
+    architectures (only the DEFAULT copy is built there)."""
+    if not re.search(r"(x86_64|amd64)\.whl$", os.path.basename(wheel)):
+        return None
+    with zipfile.ZipFile(wheel) as z:
+        names = [n for n in z.namelist() if re.search(r"/(lib)?torch_cpu\.(so|dylib|dll)$", n)]
+        if len(names) != 1:
+            sys.exit(f"check_wheel: expected one torch_cpu library in {wheel}, found {names}")
+        with tempfile.TemporaryDirectory() as tmp:
+            library = z.extract(names[0], tmp)
+            problems, summary = check_cpu_code.check(library)
+    if problems:
+        sys.exit("check_wheel: " + "\n".join(problems))
+    return summary
+
+
 def main() -> int:
     if len(sys.argv) != 2:
         sys.exit(__doc__)
@@ -173,6 +193,9 @@ def main() -> int:
         print(check_binaries(wheel, check_macho.check))
     else:
         print(check_binaries(wheel, check_pe.check))
+    summary = cpu_code_summary(wheel)
+    if summary:
+        print(summary)
     leaks = leaked_build_paths(wheel)
     if leaks:
         sys.exit("check_wheel: build paths inside the wheel:\n" + "\n".join(leaks))

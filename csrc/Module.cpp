@@ -6,7 +6,7 @@
 #include <ATen/ATen.h>
 #include <ATen/Parallel.h>
 #include <ATen/detail/CUDAHooks.h>
-#include <ATen/native/cpu/CpuCapability.h>
+#include <ATen/native/CpuCapability.h>
 #include <c10/core/CPUBlockCache.h>
 
 #include <chrono>

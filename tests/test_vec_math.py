@@ -1,9 +1,10 @@
-"""The vectorised float32 exp family (aten/src/ATen/native/cpu/VecMath*.cpp)
+"""The vectorised float32 math (aten/src/ATen/native/cpu/VecMath*.cpp)
 against float64 numpy, over a sweep of the whole float range and over every
 tail length: on a CPU with AVX-512 the 16-lane kernels with masked tails run,
-elsewhere the auto-vectorised loops; both must stay within 2 ulp. Also the
-generic pointwise loop's wide copies (cpu/Loops.h), which must round as the
-baseline copy does."""
+elsewhere the auto-vectorised loops; each must stay within its stated ulp
+bound. Also the generic pointwise loop's wide copies (cpu/Loops.h), which
+must round as the baseline copy does. test_cpu_capability.py runs this file
+again at every lower ATEN_CPU_CAPABILITY."""
 import numpy as np
 import pytest
 
@@ -47,6 +48,68 @@ REFERENCES = {
 }
 
 
+# The elementary functions of VecMathElementary.cpp, with the bounds
+# VecMath.h states (SLEEF's, which PyTorch uses, are 1.0 and 3.5 ulp).
+ELEMENTARY = {
+    "log": (torch.log, np.log, 1),
+    "log1p": (torch.log1p, np.log1p, 2.5),
+    "expm1": (torch.expm1, np.expm1, 2),
+    "sin": (torch.sin, np.sin, 2),
+    "cos": (torch.cos, np.cos, 2),
+}
+
+
+def _whole_range():
+    """Every 1009th float32 bit pattern (all magnitudes, both signs,
+    subnormals, NaNs) and the edges of each function's fast domain."""
+    x = np.arange(0, 2**32, 1009, dtype=np.uint64).astype(np.uint32).view(np.float32)
+    edges = [0.0, -0.0, np.inf, -np.inf, np.nan, FLT_MIN, FLT_MIN / 2, -FLT_MIN, 1e-45, -1.0, -0.99999994,
+             -1.0000001, 1.0, 65536.0, -65536.0, 65536.01, 1e30, -87.0, -86.99999, 88.0, 87.99999, 88.73]
+    return np.concatenate([x, np.array(edges, np.float32)])
+
+
+def _near_multiples_of_half_pi():
+    """The floats nearest k pi / 2 and their neighbours: where a float range
+    reduction loses r's bits and sin or cos is tiny."""
+    k = np.arange(-42000, 42001, 7, dtype=np.float64)
+    centre = (k * np.pi / 2).astype(np.float32)
+    steps = np.arange(-3, 4, dtype=np.int32)
+    bits = centre.view(np.int32)[:, None] + np.sign(centre.view(np.int32))[:, None] * steps[None, :]
+    return bits.astype(np.int32).view(np.float32).ravel()
+
+
+@pytest.mark.parametrize("name", sorted(ELEMENTARY))
+def test_elementary_functions_over_the_whole_range(name):
+    op, ref, limit = ELEMENTARY[name]
+    x = _whole_range()
+    if name in ("sin", "cos"):
+        x = np.concatenate([x, _near_multiples_of_half_pi()])
+    with np.errstate(all="ignore"):
+        want = ref(x.astype(np.float64))
+    _assert_ulps(op(torch.from_numpy(x)).numpy(), want, limit)
+    # In place (the kernel's output is its input) and one float in (unaligned).
+    _assert_ulps(op(torch.from_numpy(x.copy())).numpy(), want, limit)
+    t = torch.from_numpy(np.concatenate([np.zeros(1, np.float32), x]))[1:].clone()
+    getattr(t, name + "_")()
+    _assert_ulps(t.numpy(), want, limit)
+
+
+@pytest.mark.parametrize("name", sorted(ELEMENTARY))
+def test_elementary_special_values_match_numpy(name):
+    """Zeros (with their sign), infinities and NaN exactly as numpy gives
+    them; cos(0) is exactly 1."""
+    op, ref, limit = ELEMENTARY[name]
+    x = np.array([0.0, -0.0, np.inf, -np.inf, np.nan, -1.0, -2.0, 1e-45, -1e-45, 1e-30], np.float32)
+    with np.errstate(all="ignore"):
+        want64 = ref(x.astype(np.float64))
+        want = want64.astype(np.float32)
+    got = op(torch.from_numpy(x)).numpy()
+    special = np.isnan(want) | np.isinf(want) | (want == 0) | (x == 0)
+    np.testing.assert_array_equal(got[special], want[special])
+    assert np.array_equal(np.signbit(got[special & ~np.isnan(want)]), np.signbit(want[special & ~np.isnan(want)]))
+    _assert_ulps(got[~special], want64[~special], limit)
+
+
 @pytest.mark.parametrize("name", sorted(REFERENCES))
 def test_float_range_within_two_ulp(name):
     op, ref, limit = REFERENCES[name]
@@ -56,9 +119,9 @@ def test_float_range_within_two_ulp(name):
     _assert_ulps(op(torch.from_numpy(x)).numpy(), want, limit)
 
 
-@pytest.mark.parametrize("name", sorted(REFERENCES))
+@pytest.mark.parametrize("name", sorted(REFERENCES) + sorted(ELEMENTARY))
 def test_every_tail_length(name):
-    op, ref, limit = REFERENCES[name]
+    op, ref, limit = {**REFERENCES, **ELEMENTARY}[name]
     rng = np.random.default_rng(0)
     for n in range(1, 50):
         x = (rng.standard_normal(n) * 20).astype(np.float32)

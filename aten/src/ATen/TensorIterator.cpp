@@ -317,3 +317,14 @@ void TensorIterator::finish() {
 }
 
 }  // namespace at
+
+namespace at::native {
+
+bool floating_operands_only(const TensorIterator& iter) {
+  for (int k = 0; k < iter.ntensors(); ++k) {
+    if (!isFloatingType(iter.dtype(k))) return false;
+  }
+  return true;
+}
+
+}  // namespace at::native

@@ -16,6 +16,9 @@
 #include <vector>
 
 namespace at::native {
+
+DEFINE_DISPATCH(vec_layer_norm_rows_stub);
+
 namespace {
 
 struct Layout {
@@ -115,7 +118,8 @@ void forward_rows(const T* x, const T* w, const T* b, T* y, T* mean_out, T* rstd
                   double eps) {
   parallel_for(0, rows, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(cols, 1)), [&](int64_t lo, int64_t hi) {
     if constexpr (std::is_same_v<T, float>) {
-      vec::layer_norm_rows(x + lo * cols, w, b, y + lo * cols, mean_out + lo, rstd_out + lo, hi - lo, cols, eps);
+      vec_layer_norm_rows_stub(c10::DeviceType::CPU, x + lo * cols, w, b, y + lo * cols, mean_out + lo, rstd_out + lo,
+                               hi - lo, cols, eps);
     } else {
       for (int64_t r = lo; r < hi; ++r) {
         const T* xr = x + r * cols;

@@ -19,6 +19,10 @@
 #include <vector>
 
 namespace at::native {
+
+DEFINE_DISPATCH(vec_sigmoid_stub);
+DEFINE_DISPATCH(vec_tanh_stub);
+
 namespace {
 
 void check_cell(const Tensor& gates, const Tensor& cx) {
@@ -35,9 +39,9 @@ void check_cell(const Tensor& gates, const Tensor& cx) {
 // act[0, 4H) = sigmoid(i), sigmoid(f), tanh(g), sigmoid(o) of one row of
 // gates (act may be row itself).
 void activations(const float* row, float* act, int64_t hidden) {
-  vec::sigmoid(row, act, 2 * hidden);
-  vec::tanh(row + 2 * hidden, act + 2 * hidden, hidden);
-  vec::sigmoid(row + 3 * hidden, act + 3 * hidden, hidden);
+  vec_sigmoid_stub(c10::DeviceType::CPU, row, act, 2 * hidden);
+  vec_tanh_stub(c10::DeviceType::CPU, row + 2 * hidden, act + 2 * hidden, hidden);
+  vec_sigmoid_stub(c10::DeviceType::CPU, row + 3 * hidden, act + 3 * hidden, hidden);
 }
 
 void activations(const double* row, double* act, int64_t hidden) {
@@ -46,7 +50,7 @@ void activations(const double* row, double* act, int64_t hidden) {
   }
 }
 
-void tanh_of(const float* x, float* y, int64_t n) { vec::tanh(x, y, n); }
+void tanh_of(const float* x, float* y, int64_t n) { vec_tanh_stub(c10::DeviceType::CPU, x, y, n); }
 void tanh_of(const double* x, double* y, int64_t n) {
   for (int64_t i = 0; i < n; ++i) y[i] = std::tanh(x[i]);
 }

@@ -1,6 +1,7 @@
-// CPU loops of the binary pointwise ops; the scalar math is in
-// native/BinaryFunctors.h, shared with the CUDA kernels. Operands arrive in one dtype
-// (TensorIterator promoted them), so each kernel is one dispatch.
+// CPU loops of the binary arithmetic ops (comparisons, logical and bitwise
+// ops are in LogicalOpsKernel.cpp); the scalar math is in
+// native/BinaryFunctors.h, shared with the CUDA kernels. Operands arrive in
+// one dtype (TensorIterator promoted them), so each kernel is one dispatch.
 #include <ATen/Dispatch.h>
 #include <ATen/native/BinaryFunctors.h>
 #include <ATen/native/BinaryOps.h>
@@ -13,6 +14,7 @@
 #include <type_traits>
 
 namespace at::native {
+inline namespace CPU_CAPABILITY {
 namespace {
 
 void add_kernel(TensorIterator& iter, const Scalar& alpha) {
@@ -138,70 +140,13 @@ void maximum_kernel(TensorIterator& iter) {
   });
 }
 
-#define BITWISE_KERNEL(name, op)                                                     \
-  void name##_kernel(TensorIterator& iter) {                                         \
-    AT_DISPATCH_INTEGRAL_TYPES_AND_BOOL(iter.common_dtype(), #name "_cpu", [&] {     \
-      cpu_kernel(iter, [](scalar_t x, scalar_t y) -> scalar_t { return bitwise(x, y, op{}); }); \
-    });                                                                              \
-  }
-
-BITWISE_KERNEL(bitwise_and, BitAnd)
-BITWISE_KERNEL(bitwise_or, BitOr)
-BITWISE_KERNEL(bitwise_xor, BitXor)
-#undef BITWISE_KERNEL
-
-// Bool results computed on the promoted inputs (native/BinaryFunctors.h).
-template <typename Formula>
-void predicate_loop(TensorIterator& iter, const char* name) {
-  AT_DISPATCH_ALL_TYPES_AND_BOOL(iter.common_dtype(), name, [&] {
-    cpu_kernel(iter, [](scalar_t x, scalar_t y) -> bool { return apply_predicate<Formula>(x, y); });
-  });
-}
-
-void eq_kernel(TensorIterator& iter) { predicate_loop<eq_formula>(iter, "eq"); }
-void ne_kernel(TensorIterator& iter) { predicate_loop<ne_formula>(iter, "ne"); }
-void lt_kernel(TensorIterator& iter) { predicate_loop<lt_formula>(iter, "lt"); }
-void le_kernel(TensorIterator& iter) { predicate_loop<le_formula>(iter, "le"); }
-void gt_kernel(TensorIterator& iter) { predicate_loop<gt_formula>(iter, "gt"); }
-void ge_kernel(TensorIterator& iter) { predicate_loop<ge_formula>(iter, "ge"); }
-void logical_and_kernel(TensorIterator& iter) { predicate_loop<logical_and_formula>(iter, "logical_and"); }
-void logical_or_kernel(TensorIterator& iter) { predicate_loop<logical_or_formula>(iter, "logical_or"); }
-void logical_xor_kernel(TensorIterator& iter) { predicate_loop<logical_xor_formula>(iter, "logical_xor"); }
-
-void where_kernel(TensorIterator& iter) {
-  AT_DISPATCH_ALL_TYPES_AND_BOOL(iter.dtype(1), "where", [&] {
-    cpu_kernel(iter, [](scalar_t a, scalar_t b, bool c) -> scalar_t { return c ? a : b; });
-  });
-}
-
-void masked_fill_kernel(TensorIterator& iter, const Scalar& value) {
-  AT_DISPATCH_ALL_TYPES_AND_BOOL(iter.dtype(0), "masked_fill", [&] {
-    const scalar_t v = value.to<scalar_t>();
-    cpu_kernel(iter, [v](scalar_t x, bool m) -> scalar_t { return m ? v : x; });
-  });
-}
-
 }  // namespace
 
 REGISTER_CPU_DISPATCH(remainder_stub, &remainder_kernel);
 REGISTER_CPU_DISPATCH(minimum_stub, &minimum_kernel);
 REGISTER_CPU_DISPATCH(clamp_stub, &clamp_kernel);
 REGISTER_CPU_DISPATCH(maximum_stub, &maximum_kernel);
-REGISTER_CPU_DISPATCH(bitwise_and_stub, &bitwise_and_kernel);
-REGISTER_CPU_DISPATCH(bitwise_or_stub, &bitwise_or_kernel);
-REGISTER_CPU_DISPATCH(bitwise_xor_stub, &bitwise_xor_kernel);
-REGISTER_CPU_DISPATCH(eq_stub, &eq_kernel);
-REGISTER_CPU_DISPATCH(ne_stub, &ne_kernel);
-REGISTER_CPU_DISPATCH(lt_stub, &lt_kernel);
-REGISTER_CPU_DISPATCH(le_stub, &le_kernel);
-REGISTER_CPU_DISPATCH(gt_stub, &gt_kernel);
-REGISTER_CPU_DISPATCH(ge_stub, &ge_kernel);
-REGISTER_CPU_DISPATCH(logical_and_stub, &logical_and_kernel);
-REGISTER_CPU_DISPATCH(logical_or_stub, &logical_or_kernel);
-REGISTER_CPU_DISPATCH(logical_xor_stub, &logical_xor_kernel);
-REGISTER_CPU_DISPATCH(where_stub, &where_kernel);
 REGISTER_CPU_DISPATCH(gelu_backward_stub, &gelu_backward_kernel);
-REGISTER_CPU_DISPATCH(masked_fill_stub, &masked_fill_kernel);
 REGISTER_CPU_DISPATCH(add_stub, &add_kernel);
 REGISTER_CPU_DISPATCH(mul_stub, &mul_kernel);
 REGISTER_CPU_DISPATCH(div_true_stub, &div_true_kernel);
@@ -209,4 +154,5 @@ REGISTER_CPU_DISPATCH(div_trunc_stub, &div_trunc_kernel);
 REGISTER_CPU_DISPATCH(div_floor_stub, &div_floor_kernel);
 REGISTER_CPU_DISPATCH(pow_stub, &pow_kernel);
 
+}  // namespace CPU_CAPABILITY
 }  // namespace at::native

@@ -7,6 +7,7 @@
 #include <cstring>
 
 namespace at::native {
+inline namespace CPU_CAPABILITY {
 namespace {
 
 void copy_kernel(TensorIterator& iter) {
@@ -39,4 +40,5 @@ void fill_kernel(TensorIterator& iter, const Scalar& value) {
 REGISTER_CPU_DISPATCH(copy_stub, &copy_kernel);
 REGISTER_CPU_DISPATCH(fill_stub, &fill_kernel);
 
+}  // namespace CPU_CAPABILITY
 }  // namespace at::native

@@ -12,6 +12,7 @@
 #include <vector>
 
 namespace at::native {
+inline namespace CPU_CAPABILITY {
 namespace {
 
 // Runs `fill(ptr, n)` on a contiguous buffer, then copies into `self` if it was not contiguous.
@@ -154,4 +155,5 @@ REGISTER_CPU_DISPATCH(arange_stub, &arange_kernel);
 REGISTER_CPU_DISPATCH(random_stub, &random_kernel);
 REGISTER_CPU_DISPATCH(bernoulli_scalar_stub, &bernoulli_scalar_kernel);
 
+}  // namespace CPU_CAPABILITY
 }  // namespace at::native

@@ -9,6 +9,7 @@
 #include <vector>
 
 namespace at::native {
+inline namespace CPU_CAPABILITY {
 namespace {
 
 void index_select_kernel(const Tensor& out, const Tensor& src, const Tensor& index, int64_t outer, int64_t inner) {
@@ -135,4 +136,5 @@ REGISTER_CPU_DISPATCH(scatter_gather_stub, &scatter_gather_kernel);
 REGISTER_CPU_DISPATCH(nonzero_stub, &nonzero_kernel);
 REGISTER_CPU_DISPATCH(index_put_rows_stub, &index_put_rows_kernel);
 
+}  // namespace CPU_CAPABILITY
 }  // namespace at::native

@@ -6,9 +6,10 @@
 #include <ATen/Dispatch.h>
 #include <ATen/native/LinearAlgebra.h>
 #include <ATen/Parallel.h>
-#include <ATen/native/cpu/Blas.h>
+#include <ATen/native/Blas.h>
 
 namespace at::native {
+inline namespace CPU_CAPABILITY {
 namespace {
 
 // A [B, rows, cols] operand as BLAS sees it.
@@ -68,4 +69,5 @@ void bmm_kernel(const Tensor& out, const Tensor& a, const Tensor& b, const Scala
 
 REGISTER_CPU_DISPATCH(bmm_stub, &bmm_kernel);
 
+}  // namespace CPU_CAPABILITY
 }  // namespace at::native

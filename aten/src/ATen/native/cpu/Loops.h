@@ -3,10 +3,10 @@
 // op takes one argument per input and returns the output value; its argument
 // and result types say how to read and write the operands. When every operand
 // is contiguous (or a broadcast scalar) the loop is a plain indexed loop that
-// the compiler vectorises.
+// the compiler vectorises, as wide as the capability this kernel file's copy
+// is compiled for (cmake/CpuCapabilities.cmake).
 #include <ATen/TensorIterator.h>
 #include <ATen/native/FunctionTraits.h>
-#include <ATen/native/cpu/CpuCapability.h>
 #include <c10/util/Half.h>
 
 #include <tuple>
@@ -30,9 +30,8 @@ inline void strided_loop(char** data, const int64_t* strides, int64_t n, const o
 }
 
 // `scalar_mask` bit k set: input k is the same value for every i.
-// Always inlined into the wrappers below, so it is compiled for each target.
 template <typename traits, typename op_t, size_t... I>
-__attribute__((always_inline)) inline void contiguous_loop_body(char** data, int64_t n, int scalar_mask,
+inline void contiguous_loop(char** data, int64_t n, int scalar_mask,
                                                                 const op_t& op, std::index_sequence<I...>) {
   using out_t = typename traits::result_type;
   out_t* out = reinterpret_cast<out_t*>(data[0]);
@@ -63,34 +62,6 @@ __attribute__((always_inline)) inline void contiguous_loop_body(char** data, int
   strided_loop<traits>(data, strides, n, op, std::index_sequence<I...>{});
 }
 
-template <typename traits, typename op_t, size_t... I>
-inline void contiguous_loop(char** data, int64_t n, int scalar_mask, const op_t& op, std::index_sequence<I...> seq) {
-  contiguous_loop_body<traits>(data, n, scalar_mask, op, seq);
-}
-
-// The same loop for CPUs with AVX-512 (F, BW, VL, DQ) or AVX2 with F16C: in
-// code built for every x86-64, target attributes are the vectoriser's only
-// way to wider registers, vcvtph2ps and 16-lane sqrt/div. No contraction (the
-// kernel files build with -ffp-contract=off): a contracted x + a * y would
-// round differently from CPU to CPU. An explicit std::fma (lerp's) is the
-// same everywhere; FMA is enabled so that it is one instruction (AVX-512F
-// implies it). The op and its helpers inline into each copy;
-// their out-of-line copies stay baseline code, so no wider instruction runs
-// unless cpu_capability() chose it.
-#if TORCH_CPU_MULTIVERSION
-template <typename traits, typename op_t, size_t... I>
-__attribute__((target("avx512f,avx512bw,avx512vl,avx512dq,f16c"))) inline void contiguous_loop_avx512(
-    char** data, int64_t n, int scalar_mask, const op_t& op, std::index_sequence<I...> seq) {
-  contiguous_loop_body<traits>(data, n, scalar_mask, op, seq);
-}
-
-template <typename traits, typename op_t, size_t... I>
-__attribute__((target("avx2,fma,f16c"))) inline void contiguous_loop_avx2(char** data, int64_t n, int scalar_mask,
-                                                                          const op_t& op, std::index_sequence<I...> seq) {
-  contiguous_loop_body<traits>(data, n, scalar_mask, op, seq);
-}
-#endif
-
 // Whether the inner dimension is contiguous for every operand that moves,
 // and which inputs do not move at all (bit k of *scalar_mask).
 template <typename traits, size_t... I>
@@ -104,14 +75,44 @@ inline bool classify_inner_dim(const int64_t* strides, int* scalar_mask, std::in
   return contiguous;
 }
 
-// The wide copies are compiled only for loops with a floating result
-// (float16/bfloat16 included), the arithmetic that training spends its time
-// in. Integer, bool and comparison loops keep the baseline copy: the others
-// made the kernel files, the bulk of a cold build, 40% slower to compile
-// (BinaryOpsKernel.cpp 58 s against 41 s here) for loops rarely hot.
-template <typename traits>
-constexpr bool wide_copies_wanted() {
-  return c10::is_floating_v<typename traits::result_type>;
+}  // namespace detail
+
+// Whether the loop reads and writes floating types only. The AVX2 and
+// AVX512 copies of the kernel files compile only such loops: DispatchStub
+// sends every other iterator to the DEFAULT copy (native/DispatchStub.h).
+template <typename traits, size_t... I>
+constexpr bool floating_loop(std::index_sequence<I...>) {
+  return c10::is_floating_v<typename traits::result_type> && (c10::is_floating_v<typename traits::template arg<I>> && ...);
+}
+
+#if defined(CPU_CAPABILITY_AVX2) || defined(CPU_CAPABILITY_AVX512)
+constexpr bool kWideCopy = true;
+#else
+constexpr bool kWideCopy = false;
+#endif
+
+namespace detail {
+
+template <typename traits, typename op_t>
+void run_loops(TensorIterator& iter, const op_t& op, int64_t grain_size) {
+  constexpr size_t arity = traits::arity;
+  using Indices = std::make_index_sequence<arity>;
+  iter.for_each(
+      [&](char** data, const int64_t* strides, int64_t size0, int64_t size1) {
+        const int nt = static_cast<int>(arity) + 1;
+        int scalar_mask = 0;
+        const bool contiguous = classify_inner_dim<traits>(strides, &scalar_mask, Indices{});
+        char* ptrs[arity + 1];
+        for (int64_t j = 0; j < size1; ++j) {
+          for (int k = 0; k < nt; ++k) ptrs[k] = data[k] + j * strides[nt + k];
+          if (contiguous) {
+            contiguous_loop<traits>(ptrs, size0, scalar_mask, op, Indices{});
+          } else {
+            strided_loop<traits>(ptrs, strides, size0, op, Indices{});
+          }
+        }
+      },
+      grain_size);
 }
 
 }  // namespace detail
@@ -119,38 +120,12 @@ constexpr bool wide_copies_wanted() {
 template <typename op_t>
 void cpu_kernel(TensorIterator& iter, const op_t& op, int64_t grain_size = 32768) {
   using traits = function_traits<op_t>;
-  constexpr size_t arity = traits::arity;
-  using Indices = std::make_index_sequence<arity>;
-
-  iter.for_each(
-      [&](char** data, const int64_t* strides, int64_t size0, int64_t size1) {
-        const int nt = static_cast<int>(arity) + 1;
-        int scalar_mask = 0;
-        const bool contiguous = detail::classify_inner_dim<traits>(strides, &scalar_mask, Indices{});
-        char* ptrs[arity + 1];
-        for (int64_t j = 0; j < size1; ++j) {
-          for (int k = 0; k < nt; ++k) ptrs[k] = data[k] + j * strides[nt + k];
-          if (contiguous) {
-#if TORCH_CPU_MULTIVERSION
-            if constexpr (detail::wide_copies_wanted<traits>()) {
-              const CpuCapability wide = cpu_capability();
-              if (wide == CpuCapability::Avx512) {
-                detail::contiguous_loop_avx512<traits>(ptrs, size0, scalar_mask, op, Indices{});
-                continue;
-              }
-              if (wide == CpuCapability::Avx2) {
-                detail::contiguous_loop_avx2<traits>(ptrs, size0, scalar_mask, op, Indices{});
-                continue;
-              }
-            }
-#endif
-            detail::contiguous_loop<traits>(ptrs, size0, scalar_mask, op, Indices{});
-          } else {
-            detail::strided_loop<traits>(ptrs, strides, size0, op, Indices{});
-          }
-        }
-      },
-      grain_size);
+  if constexpr (kWideCopy && !floating_loop<traits>(std::make_index_sequence<traits::arity>{})) {
+    TORCH_INTERNAL_ASSERT(false, "a loop over non-floating types reached a wide kernel copy (DispatchStub sends those "
+                                 "to the DEFAULT copy)");
+  } else {
+    detail::run_loops<traits>(iter, op, grain_size);
+  }
 }
 
 }  // namespace at::native

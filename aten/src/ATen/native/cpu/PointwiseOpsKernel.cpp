@@ -5,6 +5,7 @@
 #include <ATen/native/cpu/Loops.h>
 
 namespace at::native {
+inline namespace CPU_CAPABILITY {
 namespace {
 
 void addcmul_kernel(TensorIterator& iter, const Scalar& value) {
@@ -45,4 +46,5 @@ REGISTER_CPU_DISPATCH(addcdiv_stub, &addcdiv_kernel);
 REGISTER_CPU_DISPATCH(lerp_scalar_stub, &lerp_scalar_kernel);
 REGISTER_CPU_DISPATCH(lerp_tensor_stub, &lerp_tensor_kernel);
 
+}  // namespace CPU_CAPABILITY
 }  // namespace at::native

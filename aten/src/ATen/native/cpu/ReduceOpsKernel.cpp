@@ -14,6 +14,7 @@
 #include <vector>
 
 namespace at::native {
+inline namespace CPU_CAPABILITY {
 namespace {
 
 template <typename T>
@@ -468,4 +469,5 @@ void scan_rows_kernel(const Tensor& out, const Tensor& in, int64_t outer, int64_
 REGISTER_CPU_DISPATCH(reduce_rows_stub, &reduce_rows_kernel);
 REGISTER_CPU_DISPATCH(scan_rows_stub, &scan_rows_kernel);
 
+}  // namespace CPU_CAPABILITY
 }  // namespace at::native

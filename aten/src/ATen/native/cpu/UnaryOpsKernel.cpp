@@ -10,6 +10,7 @@
 #include <type_traits>
 
 namespace at::native {
+inline namespace CPU_CAPABILITY {
 namespace {
 
 void neg_kernel(TensorIterator& iter) {
@@ -31,8 +32,8 @@ void relu_kernel(TensorIterator& iter) {
 }
 
 // The shared formulas (native/UnaryFunctors.h) in the CPU loop, computed in
-// float for float16/bfloat16. exp, sigmoid, tanh and gelu get a vectorised
-// float32 path below; these are their generic loops.
+// float for float16/bfloat16. exp, log, log1p, expm1, sin, cos, sigmoid, tanh
+// and gelu get a vectorised float32 path below; these are their generic loops.
 template <typename Formula>
 void float_unary_loop(TensorIterator& iter, const char* name) {
   AT_DISPATCH_FLOATING_TYPES(iter.common_dtype(), name, [&] {
@@ -41,16 +42,16 @@ void float_unary_loop(TensorIterator& iter, const char* name) {
 }
 
 void exp_generic_kernel(TensorIterator& iter) { float_unary_loop<exp_formula>(iter, "exp"); }
-void log_kernel(TensorIterator& iter) { float_unary_loop<log_formula>(iter, "log"); }
+void log_generic_kernel(TensorIterator& iter) { float_unary_loop<log_formula>(iter, "log"); }
 void sqrt_kernel(TensorIterator& iter) { float_unary_loop<sqrt_formula>(iter, "sqrt"); }
 void reciprocal_kernel(TensorIterator& iter) { float_unary_loop<reciprocal_formula>(iter, "reciprocal"); }
 void sigmoid_generic_kernel(TensorIterator& iter) { float_unary_loop<sigmoid_formula>(iter, "sigmoid"); }
 void tanh_generic_kernel(TensorIterator& iter) { float_unary_loop<tanh_formula>(iter, "tanh"); }
-void log1p_kernel(TensorIterator& iter) { float_unary_loop<log1p_formula>(iter, "log1p"); }
-void expm1_kernel(TensorIterator& iter) { float_unary_loop<expm1_formula>(iter, "expm1"); }
+void log1p_generic_kernel(TensorIterator& iter) { float_unary_loop<log1p_formula>(iter, "log1p"); }
+void expm1_generic_kernel(TensorIterator& iter) { float_unary_loop<expm1_formula>(iter, "expm1"); }
 void rsqrt_kernel(TensorIterator& iter) { float_unary_loop<rsqrt_formula>(iter, "rsqrt"); }
-void sin_kernel(TensorIterator& iter) { float_unary_loop<sin_formula>(iter, "sin"); }
-void cos_kernel(TensorIterator& iter) { float_unary_loop<cos_formula>(iter, "cos"); }
+void sin_generic_kernel(TensorIterator& iter) { float_unary_loop<sin_formula>(iter, "sin"); }
+void cos_generic_kernel(TensorIterator& iter) { float_unary_loop<cos_formula>(iter, "cos"); }
 void gelu_generic_kernel(TensorIterator& iter) { float_unary_loop<gelu_formula>(iter, "gelu"); }
 void gelu_tanh_kernel(TensorIterator& iter) { float_unary_loop<gelu_tanh_formula>(iter, "gelu_tanh"); }
 
@@ -70,6 +71,11 @@ void exp_kernel(TensorIterator& iter) { float32_fast_path<&vec::exp, &exp_generi
 void sigmoid_kernel(TensorIterator& iter) { float32_fast_path<&vec::sigmoid, &sigmoid_generic_kernel>(iter); }
 void tanh_kernel(TensorIterator& iter) { float32_fast_path<&vec::tanh, &tanh_generic_kernel>(iter); }
 void gelu_kernel(TensorIterator& iter) { float32_fast_path<&vec::gelu, &gelu_generic_kernel>(iter); }
+void log_kernel(TensorIterator& iter) { float32_fast_path<&vec::log, &log_generic_kernel>(iter); }
+void log1p_kernel(TensorIterator& iter) { float32_fast_path<&vec::log1p, &log1p_generic_kernel>(iter); }
+void expm1_kernel(TensorIterator& iter) { float32_fast_path<&vec::expm1, &expm1_generic_kernel>(iter); }
+void sin_kernel(TensorIterator& iter) { float32_fast_path<&vec::sin, &sin_generic_kernel>(iter); }
+void cos_kernel(TensorIterator& iter) { float32_fast_path<&vec::cos, &cos_generic_kernel>(iter); }
 
 // Rounding ops: identity on integers (PyTorch returns a copy).
 template <typename Formula>
@@ -143,4 +149,5 @@ REGISTER_CPU_DISPATCH(isfinite_stub, &isfinite_kernel);
 REGISTER_CPU_DISPATCH(isinf_stub, &isinf_kernel);
 REGISTER_CPU_DISPATCH(logical_not_stub, &logical_not_kernel);
 
+}  // namespace CPU_CAPABILITY
 }  // namespace at::native

@@ -1,26 +1,20 @@
 #include <ATen/native/cpu/VecMath.h>
-#include <ATen/native/cpu/CpuCapability.h>
 #include <ATen/native/cpu/VecMathAvx512.h>
+#include <ATen/native/cpu/VecMathLanes.h>
 
 #include <cmath>
 #include <cstring>
 #include <limits>
 
-#if TORCH_CPU_MULTIVERSION
-#define TORCH_VEC_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
+#if defined(CPU_CAPABILITY_AVX2) || defined(CPU_CAPABILITY_AVX512)
 #include <immintrin.h>
-#else
-#define TORCH_VEC_CLONES
 #endif
 
 namespace at::native::vec {
+inline namespace CPU_CAPABILITY {
 namespace {
 
-inline float bits_to_float(int32_t b) {
-  float f;
-  std::memcpy(&f, &b, sizeof f);
-  return f;
-}
+using lanes::bits_to_float;
 
 inline float float16_to_float(uint16_t h) {
   const int32_t sign = static_cast<int32_t>(h & 0x8000u) << 16;
@@ -60,27 +54,7 @@ inline double blocked_sum(const T* x, int64_t n, Widen widen) {
   return total;
 }
 
-// exp(x) for one float, written so that a loop of it vectorises.
-inline float exp1(float x) {
-  constexpr float kLog2e = 1.44269504088896341f;
-  constexpr float kLn2Hi = 0.693359375f, kLn2Lo = -2.12194440e-4f;
-  constexpr float kRound = 12582912.0f;  // 1.5 * 2^23: adding it rounds to an integer
-  const float xc = x < -104.0f ? -104.0f : (x > 88.8f ? 88.8f : x);  // NaN passes through
-  const float n = (xc * kLog2e + kRound) - kRound;
-  const float r = (xc - n * kLn2Hi) - n * kLn2Lo;
-  float p = 1.9875691500e-4f;
-  p = p * r + 1.3981999507e-3f;
-  p = p * r + 8.3334519073e-3f;
-  p = p * r + 4.1665795894e-2f;
-  p = p * r + 1.6666665459e-1f;
-  p = p * r + 5.0000001201e-1f;
-  p = p * r * r + r + 1.0f;
-  // 2^n in two factors, so that n down to -150 and up to 128 stays representable.
-  const int32_t ni = static_cast<int32_t>(n);
-  const int32_t n1 = ni / 2, n2 = ni - n1;
-  const float result = p * bits_to_float((n1 + 127) << 23) * bits_to_float((n2 + 127) << 23);
-  return x < -104.0f ? 0.0f : result;
-}
+inline float exp1(float x) { return lanes::exp(x); }
 
 inline float tanh1(float x) {
   const float a = x < 0 ? -x : x;
@@ -120,11 +94,11 @@ inline float erf1(float x) {
 
 }  // namespace
 
-TORCH_VEC_CLONES void gelu(const float* x, float* y, int64_t n) {
+void gelu(const float* x, float* y, int64_t n) {
   for (int64_t i = 0; i < n; ++i) y[i] = 0.5f * x[i] * (1.0f + erf1(x[i] * 0.70710678118654752f));
 }
 
-TORCH_VEC_CLONES void gelu_backward(const float* g, const float* x, float* y, int64_t n) {
+void gelu_backward(const float* g, const float* x, float* y, int64_t n) {
   for (int64_t i = 0; i < n; ++i) {
     const float cdf = 0.5f * (1.0f + erf1(x[i] * 0.70710678118654752f));
     const float pdf = exp1(-0.5f * x[i] * x[i]) * 0.39894228040143268f;
@@ -134,21 +108,21 @@ TORCH_VEC_CLONES void gelu_backward(const float* g, const float* x, float* y, in
 
 namespace {
 
-TORCH_VEC_CLONES void tanh_loop(const float* x, float* y, int64_t n) {
+void tanh_loop(const float* x, float* y, int64_t n) {
   for (int64_t i = 0; i < n; ++i) y[i] = tanh1(x[i]);
 }
 
-TORCH_VEC_CLONES void exp_loop(const float* x, float* y, int64_t n) {
+void exp_loop(const float* x, float* y, int64_t n) {
   for (int64_t i = 0; i < n; ++i) y[i] = exp1(x[i]);
 }
 
-TORCH_VEC_CLONES void sigmoid_loop(const float* x, float* y, int64_t n) {
+void sigmoid_loop(const float* x, float* y, int64_t n) {
   for (int64_t i = 0; i < n; ++i) y[i] = 1.0f / (1.0f + exp1(-x[i]));
 }
 
 // The sum of exp(x[i] - shift), storing each in y unless y is null (one
 // body for softmax and log_softmax; the null test is hoisted out of the loop).
-TORCH_VEC_CLONES double exp_shifted_loop(const float* x, float shift, float* y, int64_t n) {
+double exp_shifted_loop(const float* x, float shift, float* y, int64_t n) {
   constexpr int64_t kLanes = 16;
   float lanes[kLanes] = {};
   int64_t i = 0;
@@ -170,22 +144,22 @@ TORCH_VEC_CLONES double exp_shifted_loop(const float* x, float shift, float* y, 
 }
 
 // y[i] *= s
-TORCH_VEC_CLONES void scale(float* y, float s, int64_t n) {
+void scale(float* y, float s, int64_t n) {
   for (int64_t i = 0; i < n; ++i) y[i] *= s;
 }
 
 // y[i] = (x[i] - a) - b, in that order (log_softmax: a the max, b log(sum)).
-TORCH_VEC_CLONES void subtract2(const float* x, float a, float b, float* y, int64_t n) {
+void subtract2(const float* x, float a, float b, float* y, int64_t n) {
   for (int64_t i = 0; i < n; ++i) y[i] = (x[i] - a) - b;
 }
 
 // sum((x[i] - mean)^2), in float lanes added up in double.
-TORCH_VEC_CLONES double sum_squared_deviation(const float* x, float mean, int64_t n) {
+double sum_squared_deviation(const float* x, float mean, int64_t n) {
   return blocked_sum(x, n, [mean](float v) { return (v - mean) * (v - mean); });
 }
 
 // y[i] = (x[i] - mean) * rstd * w[i] + b[i]; w and b may be null (absent).
-TORCH_VEC_CLONES void normalize(const float* x, float mean, float rstd, const float* w, const float* b, float* y,
+void normalize(const float* x, float mean, float rstd, const float* w, const float* b, float* y,
                                 int64_t n) {
   if (w && b) {
     for (int64_t i = 0; i < n; ++i) y[i] = (x[i] - mean) * rstd * w[i] + b[i];
@@ -200,10 +174,9 @@ TORCH_VEC_CLONES void normalize(const float* x, float mean, float rstd, const fl
 
 }  // namespace
 
-// The exp family: the AVX-512 kernels where cpu_capability() is AVX512, else the loops.
-#if TORCH_CPU_MULTIVERSION
-#define TORCH_VEC_PREFER_AVX512(call) \
-  if (avx512::usable()) return avx512::call
+// The exp family: the AVX-512 kernels in the AVX512 copy, else the loops.
+#ifdef CPU_CAPABILITY_AVX512
+#define TORCH_VEC_PREFER_AVX512(call) return avx512::call
 #else
 #define TORCH_VEC_PREFER_AVX512(call)
 #endif
@@ -238,7 +211,7 @@ void softmax_rows(const float* x, float* y, int64_t rows, int64_t n, bool log) {
 
 // Written with GCC vector types: a max-reduction with NaN tracking that the
 // auto-vectoriser would otherwise leave scalar.
-TORCH_VEC_CLONES float max(const float* x, int64_t n) {
+float max(const float* x, int64_t n) {
   typedef float v8f __attribute__((vector_size(32)));
   typedef int32_t v8i __attribute__((vector_size(32)));
   if (n == 0) return -std::numeric_limits<float>::infinity();
@@ -272,20 +245,20 @@ TORCH_VEC_CLONES float max(const float* x, int64_t n) {
   return any_nan ? std::numeric_limits<float>::quiet_NaN() : best;
 }
 
-TORCH_VEC_CLONES double sum(const float* x, int64_t n) {
+double sum(const float* x, int64_t n) {
   return blocked_sum(x, n, [](float v) { return v; });
 }
 
 namespace {
 
-TORCH_VEC_CLONES double sum_float16_portable(const uint16_t* bits, int64_t n) {
+[[maybe_unused]] double sum_float16_portable(const uint16_t* bits, int64_t n) {
   return blocked_sum(bits, n, float16_to_float);
 }
 
-#if TORCH_CPU_MULTIVERSION
+#if defined(CPU_CAPABILITY_AVX2) || defined(CPU_CAPABILITY_AVX512)
 // F16C converts eight halves in one instruction (vcvtph2ps), which the
 // vectoriser never emits for the portable conversion.
-__attribute__((target("avx,f16c"))) double sum_float16_f16c(const uint16_t* bits, int64_t n) {
+double sum_float16_f16c(const uint16_t* bits, int64_t n) {
   constexpr int64_t kBlock = 4096;
   double total = 0;
   for (int64_t start = 0; start < n; start += kBlock) {
@@ -310,18 +283,18 @@ __attribute__((target("avx,f16c"))) double sum_float16_f16c(const uint16_t* bits
 }  // namespace
 
 double sum_float16(const uint16_t* bits, int64_t n) {
-#if TORCH_CPU_MULTIVERSION
-  // AVX2 and AVX-512 imply AVX and F16C (CpuCapability asks for both).
-  if (cpu_capability() != CpuCapability::Default) return sum_float16_f16c(bits, n);
-#endif
+#if defined(CPU_CAPABILITY_AVX2) || defined(CPU_CAPABILITY_AVX512)
+  return sum_float16_f16c(bits, n);  // both copies are built with F16C
+#else
   return sum_float16_portable(bits, n);
+#endif
 }
 
-TORCH_VEC_CLONES double sum_bfloat16(const uint16_t* bits, int64_t n) {
+double sum_bfloat16(const uint16_t* bits, int64_t n) {
   return blocked_sum(bits, n, bfloat16_to_float);
 }
 
-TORCH_VEC_CLONES void add_rows(const float* x, int64_t rows, int64_t stride, float* __restrict acc, int64_t cols) {
+void add_rows(const float* x, int64_t rows, int64_t stride, float* __restrict acc, int64_t cols) {
   int64_t r = 0;
   for (; r + 4 <= rows; r += 4) {
     const float* __restrict r0 = x + r * stride;
@@ -352,4 +325,9 @@ void layer_norm_rows(const float* x, const float* w, const float* b, float* y, f
   }
 }
 
+REGISTER_CPU_DISPATCH(vec_sigmoid_stub, &sigmoid);
+REGISTER_CPU_DISPATCH(vec_tanh_stub, &tanh);
+REGISTER_CPU_DISPATCH(vec_layer_norm_rows_stub, &layer_norm_rows);
+
+}  // namespace CPU_CAPABILITY
 }  // namespace at::native::vec

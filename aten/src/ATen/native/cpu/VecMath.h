@@ -1,16 +1,29 @@
 #pragma once
 // Vectorised float32 math for the hot kernels. Each function is a plain loop
-// the compiler vectorises; on x86-64 Linux it is compiled three times
-// (baseline, AVX2, AVX-512F) and the CPU picks the clone at load time (GCC
-// target_clones).
+// the compiler vectorises, compiled into each capability's copy of the
+// kernels (cmake/CpuCapabilities.cmake); kernel files call their own copy's.
+// Code outside native/cpu/, compiled once, goes through the stubs at the end.
 // exp is a Cephes-style range reduction and polynomial, within 2 ulp of
 // std::exp, with exact handling of inf, -inf and NaN.
+#include <ATen/native/DispatchStub.h>
+
 #include <cstdint>
 
+#ifdef CPU_CAPABILITY
 namespace at::native::vec {
+inline namespace CPU_CAPABILITY {
 
 // y[i] = exp(x[i])
 void exp(const float* x, float* y, int64_t n);
+// y[i] = log(x[i]), log1p(x[i]), expm1(x[i]), sin(x[i]), cos(x[i])
+// (VecMathElementary.cpp), within 1 ulp (log), 2 (expm1, sin, cos) and 2.5
+// (log1p) of the exact value (tests/test_vec_math.py); special values as
+// <cmath> gives them.
+void log(const float* x, float* y, int64_t n);
+void log1p(const float* x, float* y, int64_t n);
+void expm1(const float* x, float* y, int64_t n);
+void sin(const float* x, float* y, int64_t n);
+void cos(const float* x, float* y, int64_t n);
 // y[i] = 1 / (1 + exp(-x[i]))
 void sigmoid(const float* x, float* y, int64_t n);
 // y[i] = tanh(x[i]): Cephes' tanhf (an odd polynomial below 0.625, else
@@ -48,4 +61,16 @@ void add_rows(const float* x, int64_t rows, int64_t stride, float* acc, int64_t 
 void layer_norm_rows(const float* x, const float* w, const float* b, float* y, float* mean, float* rstd,
                      int64_t rows, int64_t n, double eps);
 
+}  // namespace CPU_CAPABILITY
 }  // namespace at::native::vec
+#endif
+
+namespace at::native {
+// vec::sigmoid, vec::tanh and vec::layer_norm_rows for code outside native/cpu/.
+using vec_map_fn = void (*)(const float*, float*, int64_t);
+using vec_layer_norm_rows_fn = void (*)(const float*, const float*, const float*, float*, float*, float*, int64_t,
+                                        int64_t, double);
+DECLARE_DISPATCH(vec_map_fn, vec_sigmoid_stub);
+DECLARE_DISPATCH(vec_map_fn, vec_tanh_stub);
+DECLARE_DISPATCH(vec_layer_norm_rows_fn, vec_layer_norm_rows_stub);
+}  // namespace at::native

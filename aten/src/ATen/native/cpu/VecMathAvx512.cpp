@@ -1,8 +1,7 @@
 #include <ATen/native/cpu/VecMathAvx512.h>
 
-#include <ATen/native/cpu/CpuCapability.h>
 
-#if TORCH_CPU_MULTIVERSION
+#ifdef CPU_CAPABILITY_AVX512
 // GCC 12 warns that the intrinsics' own "undefined" pass-through operand
 // (may) be uninitialised (GCC bug 105593, fixed in 13); it is never read.
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
@@ -12,9 +11,10 @@
 #include <cmath>
 #include <limits>
 
-namespace at::native::vec::avx512 {
+namespace at::native::vec {
+inline namespace CPU_CAPABILITY {
+namespace avx512 {
 
-#define TORCH_AVX512 __attribute__((target("avx512f")))
 
 namespace {
 
@@ -27,7 +27,7 @@ inline __mmask16 tail_mask(int64_t left) {
 // exp of 16 floats: x = n ln2 + r with |r| <= ln2/2, exp(r) by Cephes'
 // polynomial, then exp(r) * 2^n by vscalefps (one rounding, so subnormal
 // results are as exact as the scalar two-factor form).
-TORCH_AVX512 inline __m512 exp16(__m512 x) {
+inline __m512 exp16(__m512 x) {
   // max(lo, x) and min(hi, .) return their second operand for NaN: NaN passes.
   const __m512 xc = _mm512_min_ps(_mm512_set1_ps(88.8f), _mm512_max_ps(_mm512_set1_ps(-104.0f), x));
   const __m512 n = _mm512_roundscale_ps(_mm512_mul_ps(xc, _mm512_set1_ps(1.44269504088896341f)),
@@ -45,13 +45,13 @@ TORCH_AVX512 inline __m512 exp16(__m512 x) {
   return _mm512_scalef_ps(p, n);
 }
 
-TORCH_AVX512 inline __m512 sigmoid16(__m512 x) {
+inline __m512 sigmoid16(__m512 x) {
   const __m512 one = _mm512_set1_ps(1.0f);
   return _mm512_div_ps(one, _mm512_add_ps(one, exp16(_mm512_sub_ps(_mm512_setzero_ps(), x))));
 }
 
 // VecMath's tanh1: an odd polynomial below 0.625, else 1 - 2 / (exp(2|x|) + 1).
-TORCH_AVX512 inline __m512 tanh16(__m512 x) {
+inline __m512 tanh16(__m512 x) {
   const __m512 a = _mm512_abs_ps(x);
   const __m512 z = _mm512_mul_ps(x, x);
   __m512 p = _mm512_set1_ps(-5.70498872745e-3f);
@@ -71,18 +71,18 @@ TORCH_AVX512 inline __m512 tanh16(__m512 x) {
 }
 
 struct Exp {
-  TORCH_AVX512 __m512 operator()(__m512 v) const { return exp16(v); }
+  __m512 operator()(__m512 v) const { return exp16(v); }
 };
 struct Sigmoid {
-  TORCH_AVX512 __m512 operator()(__m512 v) const { return sigmoid16(v); }
+  __m512 operator()(__m512 v) const { return sigmoid16(v); }
 };
 struct Tanh {
-  TORCH_AVX512 __m512 operator()(__m512 v) const { return tanh16(v); }
+  __m512 operator()(__m512 v) const { return tanh16(v); }
 };
 
 // Applies f to x[0..n) into y, the last partial vector through masks.
 template <typename F>
-TORCH_AVX512 inline void map16(const float* x, float* y, int64_t n, F f) {
+inline void map16(const float* x, float* y, int64_t n, F f) {
   int64_t i = 0;
   for (; i + 16 <= n; i += 16) _mm512_storeu_ps(y + i, f(_mm512_loadu_ps(x + i)));
   if (i < n) {
@@ -92,7 +92,7 @@ TORCH_AVX512 inline void map16(const float* x, float* y, int64_t n, F f) {
 }
 
 // The 16 lanes of v added up in double.
-TORCH_AVX512 inline double sum_in_double(__m512 v) {
+inline double sum_in_double(__m512 v) {
   const __m512d lo = _mm512_cvtps_pd(_mm512_castps512_ps256(v));
   const __m512d hi = _mm512_cvtps_pd(_mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(v), 1)));
   return _mm512_reduce_add_pd(_mm512_add_pd(lo, hi));
@@ -100,7 +100,7 @@ TORCH_AVX512 inline double sum_in_double(__m512 v) {
 
 // The sum of exp(x[i] - shift), storing each in y unless y is null. Two
 // accumulators; their 16 lanes are added up in double.
-TORCH_AVX512 inline double exp_shifted(const float* x, float shift, float* y, int64_t n) {
+inline double exp_shifted(const float* x, float shift, float* y, int64_t n) {
   const __m512 s = _mm512_set1_ps(shift);
   __m512 acc0 = _mm512_setzero_ps(), acc1 = _mm512_setzero_ps();
   int64_t i = 0;
@@ -126,7 +126,7 @@ TORCH_AVX512 inline double exp_shifted(const float* x, float shift, float* y, in
 // The largest x[i] of a row, or -inf for an empty one. A NaN may or may not
 // come out (vmaxps passes its second operand on NaN); softmax does not need
 // it to, since exp(NaN - max) makes the row's total, and so the row, NaN.
-TORCH_AVX512 inline float row_max(const float* x, int64_t n) {
+inline float row_max(const float* x, int64_t n) {
   __m512 m0 = _mm512_set1_ps(-std::numeric_limits<float>::infinity()), m1 = m0;
   int64_t i = 0;
   for (; i + 32 <= n; i += 32) {
@@ -142,31 +142,29 @@ TORCH_AVX512 inline float row_max(const float* x, int64_t n) {
 
 struct Scale {
   __m512 s;
-  TORCH_AVX512 __m512 operator()(__m512 v) const { return _mm512_mul_ps(v, s); }
+  __m512 operator()(__m512 v) const { return _mm512_mul_ps(v, s); }
 };
 // (v - a) - b, in that order.
 struct Subtract2 {
   __m512 a, b;
-  TORCH_AVX512 __m512 operator()(__m512 v) const { return _mm512_sub_ps(_mm512_sub_ps(v, a), b); }
+  __m512 operator()(__m512 v) const { return _mm512_sub_ps(_mm512_sub_ps(v, a), b); }
 };
 
 }  // namespace
 
-bool usable() { return cpu_capability() == CpuCapability::Avx512; }
+void exp(const float* x, float* y, int64_t n) { map16(x, y, n, Exp{}); }
 
-TORCH_AVX512 void exp(const float* x, float* y, int64_t n) { map16(x, y, n, Exp{}); }
-
-TORCH_AVX512 void sigmoid(const float* x, float* y, int64_t n) {
+void sigmoid(const float* x, float* y, int64_t n) {
   map16(x, y, n, Sigmoid{});
 }
 
-TORCH_AVX512 void tanh(const float* x, float* y, int64_t n) { map16(x, y, n, Tanh{}); }
+void tanh(const float* x, float* y, int64_t n) { map16(x, y, n, Tanh{}); }
 
 // The sum of f(x[i]) over a row: four 16-lane float accumulators over
 // blocks of 4096 elements, each block's lanes added up in double (as
 // VecMath's blocked_sum). f is exact float arithmetic, no FMA.
 template <typename F>
-TORCH_AVX512 inline double blocked_row_sum(const float* x, int64_t n, F f) {
+inline double blocked_row_sum(const float* x, int64_t n, F f) {
   constexpr int64_t kBlock = 4096;
   double total = 0;
   for (int64_t start = 0; start < n; start += kBlock) {
@@ -189,17 +187,17 @@ TORCH_AVX512 inline double blocked_row_sum(const float* x, int64_t n, F f) {
 }
 
 struct Identity {
-  TORCH_AVX512 __m512 operator()(__m512 v) const { return v; }
+  __m512 operator()(__m512 v) const { return v; }
 };
 struct SquaredDeviation {
   __m512 mean;
-  TORCH_AVX512 __m512 operator()(__m512 v) const {
+  __m512 operator()(__m512 v) const {
     const __m512 d = _mm512_sub_ps(v, mean);
     return _mm512_mul_ps(d, d);
   }
 };
 
-TORCH_AVX512 void softmax_rows(const float* x, float* y, int64_t rows, int64_t n, bool log) {
+void softmax_rows(const float* x, float* y, int64_t rows, int64_t n, bool log) {
   for (int64_t r = 0; r < rows; ++r, x += n, y += n) {
     const float max = row_max(x, n);
     const float shift = max == -std::numeric_limits<float>::infinity() ? 0.0f : max;
@@ -215,7 +213,7 @@ TORCH_AVX512 void softmax_rows(const float* x, float* y, int64_t rows, int64_t n
 
 // (x - mean) * rstd * w + b with each step rounded (no FMA), as the portable
 // loop computes it; w and b may be null.
-TORCH_AVX512 inline void normalize_row(const float* x, float mean, float rstd, const float* w, const float* b,
+inline void normalize_row(const float* x, float mean, float rstd, const float* w, const float* b,
                                        float* y, int64_t n) {
   const __m512 m = _mm512_set1_ps(mean), r = _mm512_set1_ps(rstd);
   for (int64_t i = 0; i < n; i += 16) {
@@ -227,7 +225,7 @@ TORCH_AVX512 inline void normalize_row(const float* x, float mean, float rstd, c
   }
 }
 
-TORCH_AVX512 void layer_norm_rows(const float* x, const float* w, const float* b, float* y, float* mean_out,
+void layer_norm_rows(const float* x, const float* w, const float* b, float* y, float* mean_out,
                                   float* rstd_out, int64_t rows, int64_t n, double eps) {
   for (int64_t r = 0; r < rows; ++r, x += n, y += n) {
     if (r + 2 < rows) {  // the row after next, so its loads overlap this row's arithmetic
@@ -242,6 +240,8 @@ TORCH_AVX512 void layer_norm_rows(const float* x, const float* w, const float* b
   }
 }
 
-}  // namespace at::native::vec::avx512
+}  // namespace avx512
+}  // namespace CPU_CAPABILITY
+}  // namespace at::native::vec
 
 #endif

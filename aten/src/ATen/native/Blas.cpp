@@ -1,4 +1,4 @@
-#include <ATen/native/cpu/Blas.h>
+#include <ATen/native/Blas.h>
 
 #include <ATen/Parallel.h>
 #include <c10/core/ScalarType.h>

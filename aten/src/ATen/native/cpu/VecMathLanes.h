@@ -1,0 +1,175 @@
+#pragma once
+// Elementary functions of one float, written branch-free so that a loop of
+// them vectorises (in each capability's copy, as wide as its registers).
+// Each is valid on a stated domain; VecMathElementary.cpp runs the loop
+// over every element and then recomputes the few outside it with <cmath>.
+// Accuracy (ulp against a double-precision reference, checked over dense
+// samples by tests/test_vec_math.py) is given with each.
+#include <cstdint>
+#include <cstring>
+
+namespace at::native::vec {
+inline namespace CPU_CAPABILITY {
+namespace lanes {
+
+inline float bits_to_float(int32_t b) {
+  float f;
+  std::memcpy(&f, &b, sizeof f);
+  return f;
+}
+
+inline int32_t float_to_bits(float f) {
+  int32_t b;
+  std::memcpy(&b, &f, sizeof b);
+  return b;
+}
+
+// Round to the nearest integer (ties to even) for |x| < 2^22: adding
+// 1.5 * 2^23 leaves no fraction bits.
+inline float round_to_integer(float x) {
+  constexpr float kRound = 12582912.0f;
+  return (x + kRound) - kRound;
+}
+
+// exp(x) for x in [-104, 88.8] (outside it: 0 below, and the caller
+// clamps above), within 2 ulp; NaN passes through. A Cephes-style range
+// reduction x = n ln2 + r and polynomial.
+inline float exp(float x) {
+  constexpr float kLog2e = 1.44269504088896341f;
+  constexpr float kLn2Hi = 0.693359375f, kLn2Lo = -2.12194440e-4f;
+  const float xc = x < -104.0f ? -104.0f : (x > 88.8f ? 88.8f : x);  // NaN passes through
+  const float n = round_to_integer(xc * kLog2e);
+  const float r = (xc - n * kLn2Hi) - n * kLn2Lo;
+  float p = 1.9875691500e-4f;
+  p = p * r + 1.3981999507e-3f;
+  p = p * r + 8.3334519073e-3f;
+  p = p * r + 4.1665795894e-2f;
+  p = p * r + 1.6666665459e-1f;
+  p = p * r + 5.0000001201e-1f;
+  p = p * r * r + r + 1.0f;
+  // 2^n in two factors, so that n down to -150 and up to 128 stays representable.
+  const int32_t ni = static_cast<int32_t>(n);
+  const int32_t n1 = ni / 2, n2 = ni - n1;
+  const float result = p * bits_to_float((n1 + 127) << 23) * bits_to_float((n2 + 127) << 23);
+  return x < -104.0f ? 0.0f : result;
+}
+
+// log(x) for normal positive finite x, within 1 ulp: x = 2^e m with m in
+// [sqrt(1/2), sqrt(2)), log(m) = f - f^2/2 + f^3 P(f) with f = m - 1
+// (Cephes' logf polynomial), e ln2 added in two parts.
+inline float log(float x) {
+  const int32_t bits = float_to_bits(x);
+  float m = bits_to_float((bits & 0x007fffff) | 0x3f800000);  // [1, 2)
+  int32_t e = (bits >> 23) - 127;
+  const bool high = m > 1.41421356f;
+  m = high ? m * 0.5f : m;
+  e = high ? e + 1 : e;
+  const float f = m - 1.0f;  // exact
+  const float z = f * f;
+  float p = 7.0376836292e-2f;
+  p = p * f - 1.1514610310e-1f;
+  p = p * f + 1.1676998740e-1f;
+  p = p * f - 1.2420140846e-1f;
+  p = p * f + 1.4249322787e-1f;
+  p = p * f - 1.6668057665e-1f;
+  p = p * f + 2.0000714765e-1f;
+  p = p * f - 2.4999993993e-1f;
+  p = p * f + 3.3333331174e-1f;
+  const float fe = static_cast<float>(e);
+  float y = p * f * z;
+  y = y + -2.12194440e-4f * fe;
+  y = y + -0.5f * z;
+  return (f + y) + 0.693359375f * fe;
+}
+
+// log1p(x) for x > -1 with 1 + x finite, within 2 ulp: log(u) * x / (u - 1)
+// with u = 1 + x rounded, which cancels u's rounding error (Goldberg).
+inline float log1p(float x) {
+  const float u = 1.0f + x;
+  const float d = u - 1.0f;
+  const float r = lanes::log(u) * (x / (d == 0.0f ? 1.0f : d));
+  return d == 0.0f ? x : r;
+}
+
+// expm1(x) for x in (-87, 88), within 2 ulp: x = n ln2 + r, expm1(r) by its
+// Taylor series (|r| <= ln2 / 2), then 2^n expm1(r) + (2^n - 1), where the
+// second term is exact for the n that matter.
+inline float expm1(float x) {
+  constexpr float kLog2e = 1.44269504088896341f;
+  constexpr float kLn2Hi = 0.693359375f, kLn2Lo = -2.12194440e-4f;
+  const float xc = x > -87.0f ? (x < 88.0f ? x : 88.0f) : -87.0f;
+  const float n = round_to_integer(xc * kLog2e);
+  const float r = (xc - n * kLn2Hi) - n * kLn2Lo;
+  float p = 1.0f / 362880.0f;
+  p = p * r + 1.0f / 40320.0f;
+  p = p * r + 1.0f / 5040.0f;
+  p = p * r + 1.0f / 720.0f;
+  p = p * r + 1.0f / 120.0f;
+  p = p * r + 1.0f / 24.0f;
+  p = p * r + 1.0f / 6.0f;
+  p = p * r + 0.5f;
+  const float em1 = r + r * r * p;
+  const float t = bits_to_float((static_cast<int32_t>(n) + 127) << 23);
+  const float result = t * em1 + (t - 1.0f);
+  return x == 0.0f ? x : result;  // keeps -0
+}
+
+// sin(r) and cos(r) for |r| <= pi/4, by their Taylor series (truncation
+// below 3e-9 relative).
+inline float sin_reduced(float r) {
+  const float s = r * r;
+  float p = 1.0f / 362880.0f;
+  p = p * s - 1.0f / 5040.0f;
+  p = p * s + 1.0f / 120.0f;
+  p = p * s - 1.0f / 6.0f;
+  return r + r * (s * p);
+}
+
+inline float cos_reduced(float r) {
+  const float s = r * r;
+  float p = -1.0f / 3628800.0f;
+  p = p * s + 1.0f / 40320.0f;
+  p = p * s - 1.0f / 720.0f;
+  p = p * s + 1.0f / 24.0f;
+  return (1.0f - 0.5f * s) + (s * s) * p;
+}
+
+// The reduction x = q pi/2 + r (|r| <= pi/4) runs in double, pi/2 in three
+// parts: q * kHalfPiHi is exact (30 significant bits, |q| < 2^23), and
+// kHalfPiLo2 is what the double nearest pi/2 lacks (6e-17, 3e-12 once
+// multiplied by q = 40000: most of r next to a multiple of pi/2). So r keeps
+// its relative accuracy where a float reduction loses hundreds of ulp.
+// Beyond kTrigMax the caller takes <cmath>'s full reduction.
+constexpr double kHalfPiHi = 1.570796325802803, kHalfPiLo = 9.920935184482005e-10,
+                 kHalfPiLo2 = 6.123233995736766e-17;
+constexpr float kTrigMax = 65536.0f;
+
+// r, and which quarter turn q mod 4 x lies in.
+inline float reduce_quarter_turns(float x, int32_t* quadrant) {
+  const double xd = x <= kTrigMax && x >= -kTrigMax ? x : 0.0;
+  const float qf = round_to_integer(static_cast<float>(xd * 0.636619772367581343));
+  const double q = qf;
+  *quadrant = static_cast<int32_t>(qf) & 3;
+  return static_cast<float>(((xd - q * kHalfPiHi) - q * kHalfPiLo) - q * kHalfPiLo2);
+}
+
+// sin(x) for |x| <= kTrigMax: sin r, cos r, -sin r, -cos r by quadrant.
+inline float sin(float x) {
+  int32_t quadrant;
+  const float r = reduce_quarter_turns(x, &quadrant);
+  const float v = (quadrant & 1) ? cos_reduced(r) : sin_reduced(r);
+  const float result = (quadrant & 2) ? -v : v;
+  return x == 0.0f ? x : result;  // keeps -0
+}
+
+// cos(x) for |x| <= kTrigMax: cos r, -sin r, -cos r, sin r by quadrant.
+inline float cos(float x) {
+  int32_t quadrant;
+  const float r = reduce_quarter_turns(x, &quadrant);
+  const float v = (quadrant & 1) ? sin_reduced(r) : cos_reduced(r);
+  return ((quadrant + 1) & 2) ? -v : v;
+}
+
+}  // namespace lanes
+}  // namespace CPU_CAPABILITY
+}  // namespace at::native::vec
