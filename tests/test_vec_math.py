@@ -110,6 +110,34 @@ def test_elementary_special_values_match_numpy(name):
     _assert_ulps(got[~special], want64[~special], limit)
 
 
+def test_pow_within_one_ulp():
+    """float32 pow, tensor and scalar exponents: 2^(y log2 x) carried in
+    double in the wide copies, libm's pow in the DEFAULT copy."""
+    rng = np.random.default_rng(3)
+    x = np.exp2(rng.uniform(-40, 40, 200_000)).astype(np.float32)
+    y = rng.uniform(-12, 12, 200_000).astype(np.float32)
+    y[::5] = np.round(y[::5])
+    with np.errstate(all="ignore"):
+        _assert_ulps(torch.pow(torch.from_numpy(x), torch.from_numpy(y)).numpy(), x.astype(np.float64) ** y, 1)
+        for e in (2.5, -1.5, 3.0, 1 / 3, 10.0):
+            _assert_ulps((torch.from_numpy(x) ** e).numpy(), x.astype(np.float64) ** np.float32(e), 1)
+    # In place: the output is the base.
+    t = torch.from_numpy(x.copy())
+    t.pow_(2.5)
+    with np.errstate(all="ignore"):
+        _assert_ulps(t.numpy(), x.astype(np.float64) ** 2.5, 1)
+
+
+def test_pow_special_values_match_numpy():
+    x = np.array([0.0, -0.0, -2.0, -2.0, np.inf, -np.inf, np.nan, 1.0, 1e-45, 2.0, 2.0, 2.0, 2.0, 0.5], np.float32)
+    y = np.array([2.5, 3.0, 3.0, 0.5, -1.0, 3.0, 0.0, np.nan, 0.5, np.inf, -np.inf, np.nan, 200.0, 300.0], np.float32)
+    with np.errstate(all="ignore"):
+        want = (x.astype(np.float64) ** y.astype(np.float64)).astype(np.float32)
+    got = torch.pow(torch.from_numpy(x), torch.from_numpy(y)).numpy()
+    np.testing.assert_array_equal(got, want)
+    assert np.array_equal(np.signbit(got[~np.isnan(want)]), np.signbit(want[~np.isnan(want)]))
+
+
 @pytest.mark.parametrize("name", sorted(REFERENCES))
 def test_float_range_within_two_ulp(name):
     op, ref, limit = REFERENCES[name]

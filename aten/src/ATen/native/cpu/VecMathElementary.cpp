@@ -1,4 +1,4 @@
-// log, log1p, expm1, sin and cos of dense float32 arrays: VecMathLanes.h's
+// log, log1p, expm1, sin, cos and pow of dense float32 arrays: VecMathLanes.h's
 // branch-free functions in a loop the compiler vectorises, then <cmath> for
 // the few elements outside their domains (zero, negatives, subnormals,
 // infinities, NaN, |x| > 65536 for sin and cos), found per block by a
@@ -72,6 +72,37 @@ void cos(const float* x, float* y, int64_t n) {
   map_checked(
       x, y, n, [](float v) { return lanes::cos(v); },
       [](float v) { return v >= -lanes::kTrigMax && v <= lanes::kTrigMax; }, [](float v) { return std::cos(v); });
+}
+
+void pow(const float* x, const float* y, int64_t y_step, float* out, int64_t n) {
+#if defined(CPU_CAPABILITY_AVX2) || defined(CPU_CAPABILITY_AVX512)
+  constexpr int64_t kBlock = 512;
+  float xs[kBlock], ys[kBlock];
+  for (int64_t start = 0; start < n; start += kBlock) {
+    const int64_t len = std::min(kBlock, n - start);
+    std::memcpy(xs, x + start, static_cast<size_t>(len) * sizeof(float));
+    if (y_step == 0) {
+      std::fill(ys, ys + len, *y);
+    } else {
+      std::memcpy(ys, y + start, static_cast<size_t>(len) * sizeof(float));
+    }
+    float* o = out + start;
+    int outside = 0;
+    for (int64_t i = 0; i < len; ++i) {
+      o[i] = lanes::pow_positive(xs[i], ys[i]);
+      outside |= (xs[i] >= kMinNormal && xs[i] <= kMax && ys[i] >= -kMax && ys[i] <= kMax) ? 0 : 1;
+    }
+    if (outside) {
+      for (int64_t i = 0; i < len; ++i) {
+        if (!(xs[i] >= kMinNormal && xs[i] <= kMax && ys[i] >= -kMax && ys[i] <= kMax)) o[i] = std::pow(xs[i], ys[i]);
+      }
+    }
+  }
+#else
+  // SSE2 has no fast double lanes for pow_positive: libm's scalar pow is
+  // quicker there.
+  for (int64_t i = 0; i < n; ++i) out[i] = std::pow(x[i], y[i * y_step]);
+#endif
 }
 
 }  // namespace CPU_CAPABILITY
