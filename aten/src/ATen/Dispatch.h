@@ -3,7 +3,13 @@
 // with scalar_t bound to the C++ type of `dtype`, and raises
 // NotImplementedError naming the op for a dtype outside the group.
 #include <c10/core/ScalarType.h>
+#include <c10/macros/Export.h>
 #include <c10/util/Exception.h>
+
+namespace at::native {
+// Raises an internal error: a non-floating case ran in a wide kernel copy.
+[[noreturn]] TORCH_API void wide_copy_reached(const char* what);
+}  // namespace at::native
 
 #define AT_DISPATCH_CASE_(enum_name, cpp_type, ...) \
   case ::c10::ScalarType::enum_name: {              \
@@ -18,13 +24,23 @@
   AT_DISPATCH_CASE_(Double, double, __VA_ARGS__)         \
   AT_DISPATCH_CASE_(Half, ::c10::Half, __VA_ARGS__)      \
   AT_DISPATCH_CASE_(BFloat16, ::c10::BFloat16, __VA_ARGS__)
-#define AT_INTEGRAL_CASES_(...)                     \
-  AT_DISPATCH_CASE_(Byte, uint8_t, __VA_ARGS__)     \
-  AT_DISPATCH_CASE_(Char, int8_t, __VA_ARGS__)      \
-  AT_DISPATCH_CASE_(Short, int16_t, __VA_ARGS__)    \
-  AT_DISPATCH_CASE_(Int, int32_t, __VA_ARGS__)      \
-  AT_DISPATCH_CASE_(Long, int64_t, __VA_ARGS__)
-#define AT_BOOL_CASE_(...) AT_DISPATCH_CASE_(Bool, bool, __VA_ARGS__)
+#if defined(CPU_CAPABILITY_AVX2) || defined(CPU_CAPABILITY_AVX512)
+// In the wide copies of the CPU kernels (cmake/CpuCapabilities.cmake) the
+// integer and bool cases are not compiled: native/DispatchStub.h sends every
+// call with a non-floating tensor to the DEFAULT copy.
+#define AT_NONFLOATING_CASE_(enum_name, cpp_type, ...) \
+  case ::c10::ScalarType::enum_name:                   \
+    ::at::native::wide_copy_reached("a " #enum_name " dispatch case");
+#else
+#define AT_NONFLOATING_CASE_(enum_name, cpp_type, ...) AT_DISPATCH_CASE_(enum_name, cpp_type, __VA_ARGS__)
+#endif
+#define AT_INTEGRAL_CASES_(...)                        \
+  AT_NONFLOATING_CASE_(Byte, uint8_t, __VA_ARGS__)     \
+  AT_NONFLOATING_CASE_(Char, int8_t, __VA_ARGS__)      \
+  AT_NONFLOATING_CASE_(Short, int16_t, __VA_ARGS__)    \
+  AT_NONFLOATING_CASE_(Int, int32_t, __VA_ARGS__)      \
+  AT_NONFLOATING_CASE_(Long, int64_t, __VA_ARGS__)
+#define AT_BOOL_CASE_(...) AT_NONFLOATING_CASE_(Bool, bool, __VA_ARGS__)
 
 #define AT_DISPATCH_SWITCH_(TYPE, NAME, CASES)                                            \
   [&] {                                                                                   \

@@ -8,6 +8,8 @@
 #include <ATen/TypePromotion.h>
 #include <ATen/core/TensorMethods.h>
 
+#include <cstdlib>
+
 namespace at {
 
 TensorIteratorConfig& TensorIteratorConfig::add_output(const Tensor& t) {
@@ -320,11 +322,22 @@ void TensorIterator::finish() {
 
 namespace at::native {
 
-bool floating_operands_only(const TensorIterator& iter) {
+bool wide_copy_applies(const TensorIterator& iter) {
+  if (iter.ndim() == 0) return false;  // serial_for_each passes zero strides: cpu_kernel's strided loop
   for (int k = 0; k < iter.ntensors(); ++k) {
     if (!isFloatingType(iter.dtype(k))) return false;
+    const int64_t stride = iter.strides(k)[0], size = static_cast<int64_t>(elementSize(iter.dtype(k)));
+    if (stride != size && (k < iter.noutputs() || stride != 0)) return false;
   }
   return true;
+}
+
+bool wide_copy_applies(const Tensor& tensor) { return !tensor.defined() || isFloatingType(tensor.scalar_type()); }
+
+void wide_copy_reached(const char* what) {
+  TORCH_INTERNAL_ASSERT(false, what, " reached a wide (AVX2/AVX512) CPU kernel copy, which holds floating cases only: "
+                        "native/DispatchStub.h sends such calls to the DEFAULT copy");
+  std::abort();  // not reached: the assertion throws
 }
 
 }  // namespace at::native

@@ -8,25 +8,35 @@
 // compiled once per capability (CPU_CAPABILITY is DEFAULT, AVX2 or AVX512
 // in each copy) and REGISTER_CPU_DISPATCH fills the slot of the copy being
 // compiled. A call takes the widest filled slot at or below cpu_capability().
-// The wide copies hold the floating loops only (native/cpu/Loops.h): a
-// TensorIterator kernel whose operands are not all floating point (integer,
-// bool, comparison and mixed loops) runs the DEFAULT copy, as it did before
-// the copies were split, at a third of the kernel files' build time.
+// The wide copies hold the floating, contiguous cases only (ATen/Dispatch.h,
+// native/cpu/Loops.h): a call whose Tensor or TensorIterator arguments are
+// not all floating point (integer, bool, comparison, index and mixed
+// kernels), or whose iterator has a strided inner dimension, runs the
+// DEFAULT copy, as those loops did before the copies were split. The wide
+// copies then cost a cold build a fraction of the DEFAULT one.
 #include <ATen/native/CpuCapability.h>
 #include <c10/core/Device.h>
 #include <c10/util/Exception.h>
 
-#include <type_traits>
 #include <utility>
 
 namespace at {
+class Tensor;
 class TensorIterator;
-}
+}  // namespace at
 
 namespace at::native {
 
-// Whether every operand of the iterator has a floating dtype.
-TORCH_API bool floating_operands_only(const TensorIterator& iter);
+// Whether an argument lets a wide copy run: an iterator's operands must all
+// be floating, and contiguous or broadcast along its inner dimension (the
+// rows cpu_kernel's vectorised loop takes); a defined tensor must be
+// floating; other arguments always do.
+TORCH_API bool wide_copy_applies(const TensorIterator& iter);
+TORCH_API bool wide_copy_applies(const Tensor& tensor);
+template <typename T>
+constexpr bool wide_copy_applies(const T&) {
+  return true;
+}
 
 template <typename FnPtr>
 struct DispatchStub {
@@ -50,13 +60,10 @@ struct DispatchStub {
     return cpu_default;
   }
 
-  // The slot for these arguments: a TensorIterator kernel with operands
-  // that are not all floating takes the DEFAULT copy.
-  template <typename First, typename... Rest>
-  FnPtr cpu_for(const First& first, const Rest&...) const {
-    if constexpr (std::is_same_v<First, TensorIterator>) {
-      if (cpu_capability() != CpuCapability::Default && !floating_operands_only(first)) return cpu_default;
-    }
+  // The slot for these arguments: DEFAULT's unless every one lets a wide copy run.
+  template <typename... Args>
+  FnPtr cpu_for(const Args&... args) const {
+    if (cpu_capability() != CpuCapability::Default && !(wide_copy_applies(args) && ...)) return cpu_default;
     return cpu();
   }
 

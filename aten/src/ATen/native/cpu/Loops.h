@@ -5,6 +5,7 @@
 // is contiguous (or a broadcast scalar) the loop is a plain indexed loop that
 // the compiler vectorises, as wide as the capability this kernel file's copy
 // is compiled for (cmake/CpuCapabilities.cmake).
+#include <ATen/Dispatch.h>
 #include <ATen/TensorIterator.h>
 #include <ATen/native/FunctionTraits.h>
 #include <c10/util/Half.h>
@@ -78,8 +79,9 @@ inline bool classify_inner_dim(const int64_t* strides, int* scalar_mask, std::in
 }  // namespace detail
 
 // Whether the loop reads and writes floating types only. The AVX2 and
-// AVX512 copies of the kernel files compile only such loops: DispatchStub
-// sends every other iterator to the DEFAULT copy (native/DispatchStub.h).
+// AVX512 copies of the kernel files compile only such loops, and only their
+// contiguous rows: DispatchStub sends every other iterator to the DEFAULT
+// copy (native/DispatchStub.h).
 template <typename traits, size_t... I>
 constexpr bool floating_loop(std::index_sequence<I...>) {
   return c10::is_floating_v<typename traits::result_type> && (c10::is_floating_v<typename traits::template arg<I>> && ...);
@@ -108,7 +110,11 @@ void run_loops(TensorIterator& iter, const op_t& op, int64_t grain_size) {
           if (contiguous) {
             contiguous_loop<traits>(ptrs, size0, scalar_mask, op, Indices{});
           } else {
-            strided_loop<traits>(ptrs, strides, size0, op, Indices{});
+            if constexpr (kWideCopy) {
+              wide_copy_reached("a strided row");
+            } else {
+              strided_loop<traits>(ptrs, strides, size0, op, Indices{});
+            }
           }
         }
       },
@@ -121,8 +127,7 @@ template <typename op_t>
 void cpu_kernel(TensorIterator& iter, const op_t& op, int64_t grain_size = 32768) {
   using traits = function_traits<op_t>;
   if constexpr (kWideCopy && !floating_loop<traits>(std::make_index_sequence<traits::arity>{})) {
-    TORCH_INTERNAL_ASSERT(false, "a loop over non-floating types reached a wide kernel copy (DispatchStub sends those "
-                                 "to the DEFAULT copy)");
+    wide_copy_reached("a loop over non-floating types");
   } else {
     detail::run_loops<traits>(iter, op, grain_size);
   }
