@@ -34,14 +34,19 @@ endif()
 if(USE_CCACHE AND NOT (TORCH_ZIG_TARGET AND CMAKE_HOST_WIN32))
   find_program(CCACHE_PROGRAM ccache)
   if(CCACHE_PROGRAM)
-    set(_launcher "${CCACHE_PROGRAM}")
+    # libtorch_cpu and libtorch_python compile with precompiled headers:
+    # ccache caches those compiles only with this sloppiness (and, for GCC's
+    # -include of the header, -fpch-preprocess), as its manual says.
+    set(_ccache_env "CCACHE_SLOPPINESS=pch_defines,time_macros")
+    add_compile_options("$<$<AND:$<COMPILE_LANGUAGE:CXX>,$<CXX_COMPILER_ID:GNU>>:-fpch-preprocess>")
     if(TORCH_ZIG_TARGET)
       # The zig toolchain's compilers are scripts written anew in each build
       # directory, naming its tree: ccache knows the compiler by zig's
       # version and the arguments the scripts add instead.
       list(JOIN TORCH_ZIG_ARGS "_" _zig_args)
-      set(_launcher "${CMAKE_COMMAND};-E;env;CCACHE_COMPILERCHECK=string:zig-${TORCH_ZIG_VERSION}${_zig_args};${CCACHE_PROGRAM}")
+      list(APPEND _ccache_env "CCACHE_COMPILERCHECK=string:zig-${TORCH_ZIG_VERSION}${_zig_args}")
     endif()
+    set(_launcher "${CMAKE_COMMAND};-E;env;${_ccache_env};${CCACHE_PROGRAM}")
     set(CMAKE_C_COMPILER_LAUNCHER "${_launcher}")
     set(CMAKE_CXX_COMPILER_LAUNCHER "${_launcher}")
     set(CMAKE_CUDA_COMPILER_LAUNCHER "${_launcher}")
