@@ -69,10 +69,12 @@ def scan(lines: list[str]):
         if header:
             current = (header.group(1).lower(), header.group(2))
             continue
-        if "%zmm" in line or "zmm" in line.split("#")[0].split(";")[0].lower():
+        # The instruction without its trailing comment ("#" AT&T, ";" Intel).
+        code = line.split("#")[0].split(";")[0].lower()
+        if "zmm" in code:
             zmm += 1
             widest[current] = 2
-        elif "ymm" in line.split("#")[0].split(";")[0].lower():
+        elif "ymm" in code:
             ymm += 1
             widest[current] = max(widest.get(current, 0), 1)
         call = CALL.search(line.strip())
