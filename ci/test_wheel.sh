@@ -26,6 +26,10 @@ fresh_venv "$venv"
 # The tests and their configuration, copied where no checkout is in sight.
 workdir="$(mktemp -d)"
 cp -r "$REPO_ROOT/tests" "$REPO_ROOT/examples" "$REPO_ROOT/pyproject.toml" "$workdir/"
+# The API coverage test compares the installed torch with the report in docs/.
+mkdir -p "$workdir/tools" "$workdir/docs"
+cp -r "$REPO_ROOT/tools/api_coverage" "$workdir/tools/"
+cp "$REPO_ROOT/docs/API_COVERAGE.md" "$workdir/docs/"
 log "running the tests in $workdir"
 cd "$workdir"
 TORCH_TEST_WHEEL=1 "$venv/bin/python" -m pytest tests "$@" -p no:cacheprovider -q
