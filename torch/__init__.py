@@ -111,6 +111,10 @@ for _name in ("matmul", "mm", "bmm", "addmm"):
 Tensor.__matmul__ = Tensor.matmul
 del _name
 
+from torch import _aliases  # noqa: E402
+
+_aliases.install(__import__("sys").modules[__name__])
+
 from torch._legacy import TYPES as _LEGACY_TYPES  # noqa: E402
 
 globals().update(_LEGACY_TYPES)
@@ -128,5 +132,6 @@ __all__ = sorted(
         "bfloat16", "float32", "float", "float64", "double", "bool",
     ]
     + list(_LEGACY_TYPES)
+    + [a + s for a, (_, forms) in _aliases.ALIASES.items() for s, f in (("", "f"), ("_", "f_")) if f in forms.split()]
 )
 del _export_functions

@@ -1,4 +1,6 @@
 """Unary pointwise ops."""
+import math
+
 import numpy as np
 
 import torch
@@ -47,6 +49,14 @@ def _gelu(x):
     return 0.5 * x64 * (1 + np.vectorize(lambda v: erf(v / sqrt(2)))(x64)) if x64.size else x64
 
 
+def _math(fn):
+    """A reference from the math module, elementwise in float64."""
+    def ref(x):
+        x64 = x.astype(np.float64)
+        return np.vectorize(fn, otypes=[np.float64])(x64) if x64.size else x64
+    return ref
+
+
 def _gelu_tanh(x, approximate="tanh"):
     x64 = x.astype(np.float64)
     return 0.5 * x64 * (1 + np.tanh(np.sqrt(2 / np.pi) * (x64 + 0.044715 * x64**3)))
@@ -84,6 +94,26 @@ UNARY_OPS = [
     unary("rsqrt", lambda x: 1 / np.sqrt(x), domain=(0.5, 5.0)),
     unary("sin", np.sin),
     unary("cos", np.cos),
+    unary("tan", np.tan, domain=(-1.4, 1.4)),
+    unary("asin", np.arcsin, domain=(-0.95, 0.95)),
+    unary("acos", np.arccos, domain=(-0.95, 0.95)),
+    unary("atan", np.arctan),
+    unary("sinh", np.sinh),
+    unary("cosh", np.cosh),
+    unary("asinh", np.arcsinh),
+    unary("acosh", np.arccosh, domain=(1.05, 5.0)),
+    unary("atanh", np.arctanh, domain=(-0.95, 0.95)),
+    unary("erf", _math(math.erf)),
+    unary("erfc", _math(math.erfc)),
+    unary("log2", np.log2, domain=(0.1, 10.0)),
+    unary("log10", np.log10, domain=(0.1, 10.0)),
+    unary("exp2", np.exp2),
+    unary("deg2rad", np.deg2rad),
+    unary("rad2deg", np.rad2deg),
+    # Floating types only, as PyTorch's kernel: NotImplementedError for integers and bool.
+    unary("frac", lambda x: x - np.trunc(x), dtypes=FLOATS, to_float=False, error_inputs=lambda: [
+        ErrorInput((torch.tensor([1, 2]),), {}, NotImplementedError, "\"frac_cpu\" not implemented for 'Long'"),
+        ErrorInput((torch.tensor([True]),), {}, NotImplementedError, "not implemented for 'Bool'")]),
     unary("sign", np.sign, dtypes=NUMERIC, to_float=False),
     unary("floor", np.floor, dtypes=NUMERIC, to_float=False),
     unary("ceil", np.ceil, dtypes=NUMERIC, to_float=False, error_inputs=lambda: [

@@ -69,6 +69,8 @@ def read_module(module_name):
             continue
         if not _counted(value):
             continue
+        if name == "Tensor" and module_name != "torch":  # torch.Tensor seen again through an import
+            continue
         names[name] = {"kind": "class" if isinstance(value, type) else "function", "params": _parameters(value)}
     return names
 

@@ -32,6 +32,23 @@ AT_UNARY_FORMULA(cos, std::cos(x))
 // 0.5 x (1 + erf(x / sqrt 2)) and its tanh approximation, as PyTorch's GELU.
 AT_UNARY_FORMULA(gelu, M(0.5) * x * (M(1) + std::erf(x * M(0.70710678118654752440))))
 AT_UNARY_FORMULA(gelu_tanh, M(0.5) * x * (M(1) + std::tanh(M(0.7978845608028654) * (x + M(0.044715) * x * x * x))))
+AT_UNARY_FORMULA(tan, std::tan(x))
+AT_UNARY_FORMULA(asin, std::asin(x))
+AT_UNARY_FORMULA(acos, std::acos(x))
+AT_UNARY_FORMULA(atan, std::atan(x))
+AT_UNARY_FORMULA(sinh, std::sinh(x))
+AT_UNARY_FORMULA(cosh, std::cosh(x))
+AT_UNARY_FORMULA(asinh, std::asinh(x))
+AT_UNARY_FORMULA(acosh, std::acosh(x))
+AT_UNARY_FORMULA(atanh, std::atanh(x))
+AT_UNARY_FORMULA(erf, std::erf(x))
+AT_UNARY_FORMULA(erfc, std::erfc(x))
+AT_UNARY_FORMULA(log2, std::log2(x))
+AT_UNARY_FORMULA(log10, std::log10(x))
+AT_UNARY_FORMULA(exp2, std::exp2(x))
+AT_UNARY_FORMULA(deg2rad, x * M(0.017453292519943295))
+AT_UNARY_FORMULA(rad2deg, x * M(57.29577951308232))
+AT_UNARY_FORMULA(frac, x - std::trunc(x))
 #undef AT_UNARY_FORMULA
 
 // The formula in the element type's arithmetic: float for float16/bfloat16.

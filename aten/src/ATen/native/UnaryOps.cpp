@@ -31,6 +31,24 @@ DEFINE_DISPATCH(isnan_stub);
 DEFINE_DISPATCH(isfinite_stub);
 DEFINE_DISPATCH(isinf_stub);
 DEFINE_DISPATCH(logical_not_stub);
+DEFINE_DISPATCH(tan_stub);
+DEFINE_DISPATCH(asin_stub);
+DEFINE_DISPATCH(acos_stub);
+DEFINE_DISPATCH(atan_stub);
+DEFINE_DISPATCH(sinh_stub);
+DEFINE_DISPATCH(cosh_stub);
+DEFINE_DISPATCH(asinh_stub);
+DEFINE_DISPATCH(acosh_stub);
+DEFINE_DISPATCH(atanh_stub);
+DEFINE_DISPATCH(erf_stub);
+DEFINE_DISPATCH(erfc_stub);
+DEFINE_DISPATCH(log2_stub);
+DEFINE_DISPATCH(log10_stub);
+DEFINE_DISPATCH(exp2_stub);
+DEFINE_DISPATCH(deg2rad_stub);
+DEFINE_DISPATCH(rad2deg_stub);
+DEFINE_DISPATCH(frac_stub);
+
 
 namespace {
 
@@ -105,6 +123,23 @@ DEFINE_UNARY(floor, Same, NO_CHECK)
 DEFINE_UNARY(ceil, Same, NO_CHECK)
 DEFINE_UNARY(round, Same, NO_CHECK)
 DEFINE_UNARY(trunc, Same, NO_CHECK)
+DEFINE_UNARY(tan, Float, NO_CHECK)
+DEFINE_UNARY(asin, Float, NO_CHECK)
+DEFINE_UNARY(acos, Float, NO_CHECK)
+DEFINE_UNARY(atan, Float, NO_CHECK)
+DEFINE_UNARY(sinh, Float, NO_CHECK)
+DEFINE_UNARY(cosh, Float, NO_CHECK)
+DEFINE_UNARY(asinh, Float, NO_CHECK)
+DEFINE_UNARY(acosh, Float, NO_CHECK)
+DEFINE_UNARY(atanh, Float, NO_CHECK)
+DEFINE_UNARY(erf, Float, NO_CHECK)
+DEFINE_UNARY(erfc, Float, NO_CHECK)
+DEFINE_UNARY(log2, Float, NO_CHECK)
+DEFINE_UNARY(log10, Float, NO_CHECK)
+DEFINE_UNARY(exp2, Float, NO_CHECK)
+DEFINE_UNARY(deg2rad, Float, NO_CHECK)
+DEFINE_UNARY(rad2deg, Float, NO_CHECK)
+DEFINE_UNARY(frac, Same, NO_CHECK)  // the kernel takes floating types only
 DEFINE_UNARY(logical_not, Bool, NO_CHECK)
 DEFINE_UNARY(bitwise_not, Same, NO_CHECK)  // the kernel takes integers and bool only
 

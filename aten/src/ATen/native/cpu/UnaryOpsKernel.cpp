@@ -54,6 +54,23 @@ void sin_generic_kernel(TensorIterator& iter) { float_unary_loop<sin_formula>(it
 void cos_generic_kernel(TensorIterator& iter) { float_unary_loop<cos_formula>(iter, "cos"); }
 void gelu_generic_kernel(TensorIterator& iter) { float_unary_loop<gelu_formula>(iter, "gelu"); }
 void gelu_tanh_kernel(TensorIterator& iter) { float_unary_loop<gelu_tanh_formula>(iter, "gelu_tanh"); }
+void tan_kernel(TensorIterator& iter) { float_unary_loop<tan_formula>(iter, "tan"); }
+void asin_kernel(TensorIterator& iter) { float_unary_loop<asin_formula>(iter, "asin"); }
+void acos_kernel(TensorIterator& iter) { float_unary_loop<acos_formula>(iter, "acos"); }
+void atan_kernel(TensorIterator& iter) { float_unary_loop<atan_formula>(iter, "atan"); }
+void sinh_kernel(TensorIterator& iter) { float_unary_loop<sinh_formula>(iter, "sinh"); }
+void cosh_kernel(TensorIterator& iter) { float_unary_loop<cosh_formula>(iter, "cosh"); }
+void asinh_kernel(TensorIterator& iter) { float_unary_loop<asinh_formula>(iter, "asinh"); }
+void acosh_kernel(TensorIterator& iter) { float_unary_loop<acosh_formula>(iter, "acosh"); }
+void atanh_kernel(TensorIterator& iter) { float_unary_loop<atanh_formula>(iter, "atanh"); }
+void erf_kernel(TensorIterator& iter) { float_unary_loop<erf_formula>(iter, "erf"); }
+void erfc_kernel(TensorIterator& iter) { float_unary_loop<erfc_formula>(iter, "erfc"); }
+void log2_kernel(TensorIterator& iter) { float_unary_loop<log2_formula>(iter, "log2"); }
+void log10_kernel(TensorIterator& iter) { float_unary_loop<log10_formula>(iter, "log10"); }
+void exp2_kernel(TensorIterator& iter) { float_unary_loop<exp2_formula>(iter, "exp2"); }
+void deg2rad_kernel(TensorIterator& iter) { float_unary_loop<deg2rad_formula>(iter, "deg2rad"); }
+void rad2deg_kernel(TensorIterator& iter) { float_unary_loop<rad2deg_formula>(iter, "rad2deg"); }
+void frac_kernel(TensorIterator& iter) { float_unary_loop<frac_formula>(iter, "frac_cpu"); }
 
 // Dense float32 goes through the vectorised loops of VecMath.
 template <void (*Fast)(const float*, float*, int64_t), void (*Generic)(TensorIterator&)>
@@ -138,6 +155,23 @@ REGISTER_CPU_DISPATCH(sin_stub, &sin_kernel);
 REGISTER_CPU_DISPATCH(cos_stub, &cos_kernel);
 REGISTER_CPU_DISPATCH(gelu_stub, &gelu_kernel);
 REGISTER_CPU_DISPATCH(gelu_tanh_stub, &gelu_tanh_kernel);
+REGISTER_CPU_DISPATCH(tan_stub, &tan_kernel);
+REGISTER_CPU_DISPATCH(asin_stub, &asin_kernel);
+REGISTER_CPU_DISPATCH(acos_stub, &acos_kernel);
+REGISTER_CPU_DISPATCH(atan_stub, &atan_kernel);
+REGISTER_CPU_DISPATCH(sinh_stub, &sinh_kernel);
+REGISTER_CPU_DISPATCH(cosh_stub, &cosh_kernel);
+REGISTER_CPU_DISPATCH(asinh_stub, &asinh_kernel);
+REGISTER_CPU_DISPATCH(acosh_stub, &acosh_kernel);
+REGISTER_CPU_DISPATCH(atanh_stub, &atanh_kernel);
+REGISTER_CPU_DISPATCH(erf_stub, &erf_kernel);
+REGISTER_CPU_DISPATCH(erfc_stub, &erfc_kernel);
+REGISTER_CPU_DISPATCH(log2_stub, &log2_kernel);
+REGISTER_CPU_DISPATCH(log10_stub, &log10_kernel);
+REGISTER_CPU_DISPATCH(exp2_stub, &exp2_kernel);
+REGISTER_CPU_DISPATCH(deg2rad_stub, &deg2rad_kernel);
+REGISTER_CPU_DISPATCH(rad2deg_stub, &rad2deg_kernel);
+REGISTER_CPU_DISPATCH(frac_stub, &frac_kernel);
 REGISTER_CPU_DISPATCH(sign_stub, &sign_kernel);
 REGISTER_CPU_DISPATCH(floor_stub, &floor_kernel);
 REGISTER_CPU_DISPATCH(ceil_stub, &ceil_kernel);

@@ -48,6 +48,23 @@ void sin_kernel_cuda(TensorIterator& iter) { float_unary_loop<sin_formula>(iter,
 void cos_kernel_cuda(TensorIterator& iter) { float_unary_loop<cos_formula>(iter, "cos_cuda"); }
 void gelu_kernel_cuda(TensorIterator& iter) { float_unary_loop<gelu_formula>(iter, "gelu_cuda"); }
 void gelu_tanh_kernel_cuda(TensorIterator& iter) { float_unary_loop<gelu_tanh_formula>(iter, "gelu_tanh_cuda"); }
+void tan_kernel_cuda(TensorIterator& iter) { float_unary_loop<tan_formula>(iter, "tan_cuda"); }
+void asin_kernel_cuda(TensorIterator& iter) { float_unary_loop<asin_formula>(iter, "asin_cuda"); }
+void acos_kernel_cuda(TensorIterator& iter) { float_unary_loop<acos_formula>(iter, "acos_cuda"); }
+void atan_kernel_cuda(TensorIterator& iter) { float_unary_loop<atan_formula>(iter, "atan_cuda"); }
+void sinh_kernel_cuda(TensorIterator& iter) { float_unary_loop<sinh_formula>(iter, "sinh_cuda"); }
+void cosh_kernel_cuda(TensorIterator& iter) { float_unary_loop<cosh_formula>(iter, "cosh_cuda"); }
+void asinh_kernel_cuda(TensorIterator& iter) { float_unary_loop<asinh_formula>(iter, "asinh_cuda"); }
+void acosh_kernel_cuda(TensorIterator& iter) { float_unary_loop<acosh_formula>(iter, "acosh_cuda"); }
+void atanh_kernel_cuda(TensorIterator& iter) { float_unary_loop<atanh_formula>(iter, "atanh_cuda"); }
+void erf_kernel_cuda(TensorIterator& iter) { float_unary_loop<erf_formula>(iter, "erf_cuda"); }
+void erfc_kernel_cuda(TensorIterator& iter) { float_unary_loop<erfc_formula>(iter, "erfc_cuda"); }
+void log2_kernel_cuda(TensorIterator& iter) { float_unary_loop<log2_formula>(iter, "log2_cuda"); }
+void log10_kernel_cuda(TensorIterator& iter) { float_unary_loop<log10_formula>(iter, "log10_cuda"); }
+void exp2_kernel_cuda(TensorIterator& iter) { float_unary_loop<exp2_formula>(iter, "exp2_cuda"); }
+void deg2rad_kernel_cuda(TensorIterator& iter) { float_unary_loop<deg2rad_formula>(iter, "deg2rad_cuda"); }
+void rad2deg_kernel_cuda(TensorIterator& iter) { float_unary_loop<rad2deg_formula>(iter, "rad2deg_cuda"); }
+void frac_kernel_cuda(TensorIterator& iter) { float_unary_loop<frac_formula>(iter, "frac_cuda"); }
 
 template <typename Formula>
 void rounding_loop(TensorIterator& iter, const char* name) {
@@ -108,6 +125,23 @@ REGISTER_CUDA_DISPATCH(sin_stub, &sin_kernel_cuda);
 REGISTER_CUDA_DISPATCH(cos_stub, &cos_kernel_cuda);
 REGISTER_CUDA_DISPATCH(gelu_stub, &gelu_kernel_cuda);
 REGISTER_CUDA_DISPATCH(gelu_tanh_stub, &gelu_tanh_kernel_cuda);
+REGISTER_CUDA_DISPATCH(tan_stub, &tan_kernel_cuda);
+REGISTER_CUDA_DISPATCH(asin_stub, &asin_kernel_cuda);
+REGISTER_CUDA_DISPATCH(acos_stub, &acos_kernel_cuda);
+REGISTER_CUDA_DISPATCH(atan_stub, &atan_kernel_cuda);
+REGISTER_CUDA_DISPATCH(sinh_stub, &sinh_kernel_cuda);
+REGISTER_CUDA_DISPATCH(cosh_stub, &cosh_kernel_cuda);
+REGISTER_CUDA_DISPATCH(asinh_stub, &asinh_kernel_cuda);
+REGISTER_CUDA_DISPATCH(acosh_stub, &acosh_kernel_cuda);
+REGISTER_CUDA_DISPATCH(atanh_stub, &atanh_kernel_cuda);
+REGISTER_CUDA_DISPATCH(erf_stub, &erf_kernel_cuda);
+REGISTER_CUDA_DISPATCH(erfc_stub, &erfc_kernel_cuda);
+REGISTER_CUDA_DISPATCH(log2_stub, &log2_kernel_cuda);
+REGISTER_CUDA_DISPATCH(log10_stub, &log10_kernel_cuda);
+REGISTER_CUDA_DISPATCH(exp2_stub, &exp2_kernel_cuda);
+REGISTER_CUDA_DISPATCH(deg2rad_stub, &deg2rad_kernel_cuda);
+REGISTER_CUDA_DISPATCH(rad2deg_stub, &rad2deg_kernel_cuda);
+REGISTER_CUDA_DISPATCH(frac_stub, &frac_kernel_cuda);
 REGISTER_CUDA_DISPATCH(floor_stub, &floor_kernel_cuda);
 REGISTER_CUDA_DISPATCH(ceil_stub, &ceil_kernel_cuda);
 REGISTER_CUDA_DISPATCH(round_stub, &round_kernel_cuda);
