@@ -126,3 +126,108 @@ def test_step_with_closure_returns_its_loss_and_records_gradients(make):
     assert loss.item() == 5.0
     assert w.tolist() != [1.0, -2.0]
     assert opt.step() is None
+
+
+# Every optimizer of torch.optim: PyTorch's own numbers are in oracle/cases.py
+# (optimizers_first_order, optimizers_lbfgs); these are their argument checks
+# and state handling.
+ALL_OPTIMIZERS = ["ASGD", "Adadelta", "Adagrad", "Adam", "AdamW", "Adamax", "LBFGS", "NAdam", "RAdam", "RMSprop",
+                  "Rprop", "SGD"]
+
+
+@pytest.mark.parametrize("cls,kw,message", [
+    ("Adagrad", dict(lr_decay=-1), "Invalid lr_decay value: -1"),
+    ("Adagrad", dict(initial_accumulator_value=-1), "Invalid initial_accumulator_value value: -1"),
+    ("Adagrad", dict(eps=-1), "Invalid epsilon value: -1"),
+    ("RMSprop", dict(alpha=-1), "Invalid alpha value: -1"),
+    ("NAdam", dict(momentum_decay=-1), "Invalid momentum_decay value: -1"),
+    ("Adadelta", dict(rho=2), "Invalid rho value: 2"),
+    ("Rprop", dict(etas=(2, 3)), "Invalid eta values: 2, 3"),
+    ("Rprop", dict(lr=-1), "Invalid learning rate: -1"),
+    ("Adamax", dict(betas=(2, 0.9)), "Invalid beta parameter at index 0: 2"),
+    ("RAdam", dict(betas=(0.9, 1.0)), "Invalid beta parameter at index 1: 1.0"),
+    ("ASGD", dict(weight_decay=-0.5), "Invalid weight_decay value: -0.5"),
+    ("LBFGS", dict(lr=-1), "Invalid learning rate: -1"),
+])
+def test_optimizer_argument_errors(cls, kw, message):
+    with pytest.raises(ValueError, match=message):
+        getattr(torch.optim, cls)([nn.Parameter(torch.ones(2))], **kw)
+
+
+@pytest.mark.parametrize("name", ALL_OPTIMIZERS)
+def test_implementation_flags(name):
+    cls = getattr(torch.optim, name)
+    p = [nn.Parameter(torch.ones(2))]
+    if name == "LBFGS":  # PyTorch's LBFGS takes none of the switches
+        with pytest.raises(TypeError):
+            cls(p, foreach=False)
+        return
+    opt = cls(p, foreach=False)
+    assert opt.param_groups[0]["foreach"] is False
+    with pytest.raises(NotImplementedError, match="differentiable=True"):
+        cls(p, differentiable=True)
+    if name in ("Adam", "AdamW", "SGD", "Adagrad"):
+        with pytest.raises(RuntimeError, match="`fused` and `foreach` cannot be `True` together"):
+            cls(p, foreach=True, fused=True)
+
+
+@pytest.mark.parametrize("name", [n for n in ALL_OPTIMIZERS if n != "LBFGS"])
+def test_state_dict_resumes_the_same_trajectory(name):
+    def make():
+        torch.manual_seed(0)
+        w = nn.Parameter(torch.randn(4, dtype=torch.float64))
+        return w, getattr(torch.optim, name)([w], lr=0.01)
+
+    def run(w, opt, steps):
+        for _ in range(steps):
+            opt.zero_grad()
+            (w.sin() * torch.arange(4.0, dtype=torch.float64)).sum().backward()
+            opt.step()
+
+    w, opt = make()
+    run(w, opt, 6)
+    expected = w.detach().clone()
+    w, opt = make()
+    run(w, opt, 3)
+    saved = opt.state_dict()
+    w2, opt2 = make()
+    with torch.no_grad():
+        w2.copy_(w)
+    opt2.load_state_dict(io_round_trip(saved))
+    run(w2, opt2, 3)
+    # Scalar state that PyTorch keeps in float32 (ASGD's eta, NAdam's mu_product)
+    # loads in the parameter's dtype, in PyTorch too: equal to float32 rounding.
+    assert torch.allclose(w2.detach(), expected, rtol=1e-6, atol=0)
+
+
+def io_round_trip(obj):
+    buffer = io.BytesIO()
+    torch.save(obj, buffer)
+    buffer.seek(0)
+    return torch.load(buffer)
+
+
+def test_lbfgs_refuses_groups_and_needs_a_closure():
+    a, b = nn.Parameter(torch.ones(2)), nn.Parameter(torch.ones(2))
+    with pytest.raises(ValueError, match="LBFGS doesn't support per-parameter options"):
+        torch.optim.LBFGS([{"params": [a]}, {"params": [b]}])
+    opt = torch.optim.LBFGS([a])
+    with pytest.raises(TypeError):  # closure is a required argument, as in PyTorch
+        opt.step()
+    with pytest.raises(RuntimeError, match="only 'strong_wolfe' is supported"):
+        torch.optim.LBFGS([a], line_search_fn="backtracking").step(lambda: a.sum())
+
+
+def test_lbfgs_minimises_a_quadratic_with_strong_wolfe():
+    target = torch.tensor([1.0, -2.0, 3.0], dtype=torch.float64)
+    w = nn.Parameter(torch.zeros(3, dtype=torch.float64))
+    opt = torch.optim.LBFGS([w], line_search_fn="strong_wolfe", max_iter=50)
+
+    def closure():
+        opt.zero_grad()
+        loss = ((w - target) ** 2 * torch.tensor([1.0, 10.0, 100.0], dtype=torch.float64)).sum()
+        loss.backward()
+        return loss
+
+    opt.step(closure)
+    assert torch.allclose(w.detach(), target, atol=1e-6)

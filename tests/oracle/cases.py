@@ -232,6 +232,73 @@ def lr_schedulers():
             + _lr_trace(lambda o: L.SequentialLR(o, [L.LinearLR(o, 0.1, 1.0, 3), L.CosineAnnealingLR(o, 5)], [3])))
 
 
+def _fit(optimizer, steps=6, closure_step=False, **kw):
+    """Parameters of a small float64 regression (two tensors, one without a
+    gradient at first) after `steps` steps of optimizer(**kw)."""
+    rng = np.random.default_rng(5)
+    w = nn.Parameter(torch.tensor(rng.standard_normal((3, 2)), dtype=torch.float64))
+    b = nn.Parameter(torch.tensor(rng.standard_normal(2), dtype=torch.float64))
+    x = torch.tensor(rng.standard_normal((8, 3)), dtype=torch.float64)
+    y = torch.tensor(rng.standard_normal((8, 2)), dtype=torch.float64)
+    opt = optimizer([w, b], **kw)
+
+    def closure():
+        opt.zero_grad()
+        loss = (torch.tanh(x @ w + b) - y).pow(2).mean()
+        loss.backward()
+        return loss
+
+    trace = []
+    for _ in range(steps):
+        if closure_step:
+            trace.append(opt.step(closure).item())
+        else:
+            closure()
+            opt.step()
+    return trace + w.detach().reshape(-1).tolist() + b.detach().tolist()
+
+
+@case
+def optimizers_first_order():
+    O = torch.optim
+    return (_fit(O.Adagrad, lr=0.1) + _fit(O.Adagrad, lr=0.1, lr_decay=0.05, weight_decay=0.1,
+                                            initial_accumulator_value=0.2)
+            + _fit(O.Adadelta) + _fit(O.Adadelta, lr=0.5, rho=0.8, weight_decay=0.1, maximize=True)
+            + _fit(O.Adamax, lr=0.05) + _fit(O.Adamax, lr=0.05, weight_decay=0.1)
+            + _fit(O.NAdam, lr=0.05) + _fit(O.NAdam, lr=0.05, weight_decay=0.1, decoupled_weight_decay=True)
+            + _fit(O.NAdam, lr=0.05, weight_decay=0.1, momentum_decay=0.01)
+            + _fit(O.RAdam, lr=0.05, steps=9) + _fit(O.RAdam, lr=0.05, weight_decay=0.1, decoupled_weight_decay=True,
+                                                     steps=9)
+            + _fit(O.RMSprop, lr=0.01) + _fit(O.RMSprop, lr=0.01, momentum=0.9, centered=True, weight_decay=0.1)
+            + _fit(O.Rprop, lr=0.05) + _fit(O.Rprop, lr=0.05, etas=(0.3, 1.5), step_sizes=(0.01, 0.2), maximize=True)
+            + _fit(O.ASGD, lr=0.1) + _fit(O.ASGD, lr=0.1, t0=2, lambd=0.01, weight_decay=0.1)
+            + _fit(O.Adam, lr=0.05, decoupled_weight_decay=True, weight_decay=0.1, foreach=False)
+            + _fit(O.SGD, lr=0.1, momentum=0.9, fused=False))
+
+
+@case
+def optimizers_lbfgs():
+    O = torch.optim
+    return (_fit(O.LBFGS, steps=3, closure_step=True, lr=0.5, max_iter=5)
+            + _fit(O.LBFGS, steps=3, closure_step=True, history_size=3, line_search_fn="strong_wolfe")
+            + _fit(O.LBFGS, steps=2, closure_step=True, max_iter=50, line_search_fn="strong_wolfe"))
+
+
+@case
+def lr_schedulers_cyclic_polynomial_chained():
+    L = torch.optim.lr_scheduler
+    return (_lr_trace(lambda o: L.PolynomialLR(o, total_iters=8, power=2.0))
+            + _lr_trace(lambda o: L.CyclicLR(o, 0.01, 0.1, step_size_up=3), momentum=0.9, steps=15)
+            + _lr_trace(lambda o: L.CyclicLR(o, 0.01, 0.1, step_size_up=2, step_size_down=4, mode="triangular2"),
+                        momentum=0.9, steps=15)
+            + _lr_trace(lambda o: L.CyclicLR(o, 0.01, 0.1, 2, mode="exp_range", gamma=0.9), torch.optim.Adam, steps=9)
+            + _lr_trace(lambda o: L.CyclicLR(o, 0.01, 0.1, 2, scale_fn=lambda x: 1 / (x + 1), scale_mode="iterations",
+                                             cycle_momentum=False))
+            + _lr_trace(lambda o: L.ChainedScheduler([L.ConstantLR(o, 0.1, total_iters=3), L.ExponentialLR(o, 0.9)]))
+            + _lr_trace(lambda o: L.ChainedScheduler([L.LinearLR(o, 0.5, total_iters=4), L.StepLR(o, 3, 0.5),
+                                                      L.PolynomialLR(o, 20)])))
+
+
 @case
 def clip_grad_norm():
     a, b = nn.Parameter(torch.tensor([3.0, 4.0])), nn.Parameter(torch.tensor([12.0]))

@@ -1,7 +1,7 @@
 import math
 
 import torch
-from torch.optim.optimizer import Optimizer, check_hyperparameters
+from torch.optim.optimizer import Optimizer, check_hyperparameters, implementation_flags
 
 
 class Adam(Optimizer):
@@ -9,14 +9,17 @@ class Adam(Optimizer):
 
     _decoupled = False
 
-    def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0, amsgrad=False, maximize=False):
+    def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0, amsgrad=False, *, foreach=None,
+                 maximize=False, capturable=False, differentiable=False, fused=None, decoupled_weight_decay=False):
         check_hyperparameters(lr=lr, eps=eps, weight_decay=weight_decay)
         if not 0.0 <= betas[0] < 1.0:
             raise ValueError(f"Invalid beta parameter at index 0: {betas[0]}")
         if not 0.0 <= betas[1] < 1.0:
             raise ValueError(f"Invalid beta parameter at index 1: {betas[1]}")
         super().__init__(params, dict(lr=lr, betas=tuple(betas), eps=eps, weight_decay=weight_decay,
-                                      amsgrad=amsgrad, maximize=maximize))
+                                      amsgrad=amsgrad, maximize=maximize,
+                                      decoupled_weight_decay=decoupled_weight_decay or self._decoupled,
+                                      **implementation_flags(foreach, fused, capturable, differentiable)))
 
     @torch.no_grad()
     def step(self, closure=None):
@@ -36,7 +39,7 @@ class Adam(Optimizer):
                     if group["amsgrad"]:
                         state["max_exp_avg_sq"] = torch.zeros_like(p)
                 if wd != 0:
-                    if self._decoupled:
+                    if group["decoupled_weight_decay"]:
                         p.mul_(1 - lr * wd)
                     else:
                         grad = grad.add(p, alpha=wd)
@@ -63,6 +66,7 @@ class AdamW(Adam):
 
     _decoupled = True
 
-    def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=1e-2, amsgrad=False,
-                 maximize=False):
-        super().__init__(params, lr, betas, eps, weight_decay, amsgrad, maximize)
+    def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=1e-2, amsgrad=False, *,
+                 maximize=False, foreach=None, capturable=False, differentiable=False, fused=None):
+        super().__init__(params, lr, betas, eps, weight_decay, amsgrad, foreach=foreach, maximize=maximize,
+                         capturable=capturable, differentiable=differentiable, fused=fused)

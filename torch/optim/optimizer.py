@@ -7,10 +7,25 @@ import torch
 def check_hyperparameters(**values):
     """Raises PyTorch's ValueError for a negative learning rate, epsilon, momentum or weight decay."""
     labels = {"lr": "learning rate", "eps": "epsilon value", "momentum": "momentum value",
-              "weight_decay": "weight_decay value"}
+              "weight_decay": "weight_decay value", "lr_decay": "lr_decay value",
+              "initial_accumulator_value": "initial_accumulator_value value", "alpha": "alpha value",
+              "momentum_decay": "momentum_decay value"}
     for name, value in values.items():
         if value < 0.0:
             raise ValueError(f"Invalid {labels[name]}: {value}")
+
+
+def implementation_flags(foreach=None, fused=None, capturable=False, differentiable=False):
+    """PyTorch's implementation switches, kept in the defaults as PyTorch keeps
+    them. Every optimizer here runs PyTorch's single-tensor update rule, which
+    foreach and fused only reorganise, and capturable only concerns CUDA
+    graphs; differentiable (a step autograd can see through) is refused."""
+    if differentiable:
+        raise NotImplementedError("differentiable=True is not supported by this build's optimizers: their steps run "
+                                  "under torch.no_grad()")
+    if foreach and fused:
+        raise RuntimeError("`fused` and `foreach` cannot be `True` together.")
+    return dict(foreach=foreach, fused=fused, capturable=capturable, differentiable=differentiable)
 
 
 class Optimizer:
