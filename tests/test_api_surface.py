@@ -480,3 +480,36 @@ def test_numpy_keyword_spellings_and_data_assignment():
     assert w.shape == (2, 2) and w.requires_grad
     with pytest.raises(RuntimeError, match="same dtype and device"):
         w.data = torch.zeros(2, dtype=torch.int64)
+
+
+def test_out_of_scope_modules_import_and_refuse_when_called():
+    # Scripts import these at the top and use them only on some paths.
+    import torch.distributed as dist
+    import torch.jit
+    import torch.onnx
+    from torch.distributed import all_reduce, init_process_group  # noqa: F401
+
+    assert not dist.is_available() and not dist.is_initialized() and not dist.is_nccl_available()
+    assert dist.ReduceOp.SUM is not dist.ReduceOp.MAX and dist.Backend("NCCL") == dist.Backend.NCCL == "nccl"
+    for call, feature in [(lambda: dist.init_process_group("gloo"), "torch.distributed.init_process_group"),
+                          (lambda: dist.all_reduce(torch.ones(1)), "torch.distributed.all_reduce"),
+                          (lambda: torch.onnx.export(nn.Linear(1, 1), torch.ones(1), "m.onnx"), "torch.onnx.export"),
+                          (lambda: torch.jit.script(nn.Linear(1, 1)), "torch.jit.script"),
+                          (lambda: torch.compile(nn.Linear(1, 1)), "torch.compile")]:
+        with pytest.raises(RuntimeError, match=rf"{feature}: .* is not part of this build of torch"):
+            call()
+    with pytest.raises(AttributeError, match="torch.distributed.no_such_name: this build of torch has no distributed"):
+        dist.no_such_name  # noqa: B018
+    # What eager model code calls behaves as in eager PyTorch.
+    assert not torch.onnx.is_in_onnx_export() and not torch.jit.is_scripting() and not torch.jit.is_tracing()
+    assert not torch.compiler.is_compiling()
+
+    @torch.jit.ignore
+    def kept(x):
+        return x + 1
+
+    @torch.compiler.disable(recursive=False)
+    def also_kept(x):
+        return x * 2
+
+    assert kept(1) == 2 and also_kept(3) == 6 and torch.jit.annotate(list, [1]) == [1]

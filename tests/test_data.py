@@ -227,3 +227,33 @@ def test_an_endless_sampler_with_replacement_draws_lazily():
     assert all(0 <= v < 10 for b in batches for v in b[0].tolist())
     # A count that is not a multiple of the chunk: every index drawn, no more.
     assert len(list(RandomSampler(data, replacement=True, num_samples=70))) == 70
+
+
+@pytest.mark.parametrize("kw,expected", [
+    # PyTorch 2.13's indices for these arguments over range(10) (and range(2)).
+    (dict(num_replicas=3, rank=1, shuffle=False), [1, 4, 7, 0]),
+    (dict(num_replicas=3, rank=2, shuffle=False, drop_last=True), [2, 5, 8]),
+    (dict(num_replicas=4, rank=3, shuffle=False), [3, 7, 1]),
+])
+def test_distributed_sampler_shards_as_pytorch(kw, expected):
+    sampler = torch.utils.data.DistributedSampler(range(10), **kw)
+    assert list(sampler) == expected and len(sampler) == len(expected)
+
+
+def test_distributed_sampler_shuffles_the_same_on_every_replica():
+    def shards(epoch):
+        out = []
+        for rank in range(3):
+            s = torch.utils.data.DistributedSampler(range(9), num_replicas=3, rank=rank, seed=4)
+            s.set_epoch(epoch)
+            out.append(list(s))
+        return out
+
+    first = shards(0)
+    assert sorted(i for shard in first for i in shard) == list(range(9))  # a partition of the dataset
+    assert shards(0) == first and shards(1) != first
+    assert list(torch.utils.data.DistributedSampler(range(2), num_replicas=5, rank=4, shuffle=False)) == [0]
+    with pytest.raises(ValueError, match=r"Invalid rank 2, rank should be in the interval \[0, 1\]"):
+        torch.utils.data.DistributedSampler(range(3), num_replicas=2, rank=2)
+    with pytest.raises(RuntimeError, match="Requires distributed package to be available"):
+        torch.utils.data.DistributedSampler(range(3))

@@ -6,12 +6,13 @@ from torch.utils.data.dataloader import DataLoader, get_worker_info
 from torch.utils.data.dataset import (
     ConcatDataset, Dataset, IterableDataset, Subset, TensorDataset, random_split,
 )
+from torch.utils.data.distributed import DistributedSampler
 from torch.utils.data.sampler import (
     BatchSampler, RandomSampler, Sampler, SequentialSampler, SubsetRandomSampler, WeightedRandomSampler,
 )
 
 __all__ = [
-    "BatchSampler", "ConcatDataset", "DataLoader", "Dataset", "IterableDataset", "RandomSampler", "Sampler",
+    "BatchSampler", "ConcatDataset", "DataLoader", "Dataset", "DistributedSampler", "IterableDataset", "RandomSampler", "Sampler",
     "SequentialSampler", "Subset", "SubsetRandomSampler", "TensorDataset", "WeightedRandomSampler",
     "default_collate", "default_convert", "get_worker_info", "random_split",
 ]
