@@ -33,14 +33,15 @@ def compare(reference, ours):
         have = ours["modules"].get(module) or {}
         entry = {"implemented": {}, "out_of_scope": {}, "missing": []}
         for name, ref in sorted((ref_names or {}).items()):
+            # Out of scope wins: a name kept only to refuse (torch.compile) is not coverage.
             reason = out_of_scope_reason(module, name)
-            if name in have:
+            if reason:
+                entry["out_of_scope"][name] = reason
+            elif name in have:
                 mine = have[name]["params"]
                 lacking = ([p for p in ref["params"] if p not in mine]
                            if ref["params"] is not None and mine is not None else [])
                 entry["implemented"][name] = lacking
-            elif reason:
-                entry["out_of_scope"][name] = reason
             else:
                 entry["missing"].append(name)
         result[module] = entry
