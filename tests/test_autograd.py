@@ -14,7 +14,7 @@ from opinfo.params import torch_args
 # piecewise-constant values whose derivative is 0 except where undefined).
 NOT_DIFFERENTIABLE = {"eq", "ne", "lt", "le", "gt", "ge", "logical_and", "logical_or", "logical_xor", "logical_not",
                       "isnan", "isinf", "isfinite", "argmax", "argmin", "nonzero", "bitwise_and", "bitwise_or",
-                      "bitwise_xor", "bitwise_not", "any", "all"}
+                      "bitwise_xor", "bitwise_not", "any", "all", "heaviside"}
 
 
 def _gradcheck_cases():

@@ -56,6 +56,8 @@ from torch._C import (
 from torch._interop import from_dlpack, from_numpy
 from torch._layout import layout, strided
 from torch._tensor import Tensor
+
+Tensor.__module__ = "torch"  # <class 'torch.Tensor'>, as PyTorch shows it
 from torch._tensor_str import set_printoptions
 from torch import cuda, nn, optim  # noqa: E402
 from torch.serialization import load, save  # noqa: E402
@@ -82,7 +84,7 @@ if TYPE_CHECKING:  # what _export_functions() put here, as type checkers see it 
 
 from torch.functional import split  # noqa: E402  (overrides the int-only binding)
 from torch.functional import (  # noqa: E402
-    allclose, as_tensor, bernoulli, broadcast_shapes, equal, index_put, index_put_, is_floating_point, is_tensor, isclose,
+    allclose, as_tensor, atleast_1d, atleast_2d, atleast_3d, bernoulli, broadcast_tensors, broadcast_shapes, equal, index_put, index_put_, is_floating_point, is_tensor, isclose,
     meshgrid, movedim, norm, normal, numel, unbind,
 )
 from torch import random  # noqa: E402
@@ -100,6 +102,8 @@ del _name
 
 from torch import accelerator, amp, backends, distributed, linalg, utils  # noqa: E402
 from torch import compiler, jit, onnx  # noqa: E402  (out of scope: importable, refuse when called)
+from torch import testing  # noqa: E402
+from torch._finfo import finfo, iinfo  # noqa: E402
 from torch._unsupported import unsupported as _unsupported  # noqa: E402
 
 compile = _unsupported("torch.compile", "torch.compile")
@@ -126,7 +130,7 @@ globals().update(_LEGACY_TYPES)
 __all__ = sorted(
     _function_names
     + [
-        "Size", "Tensor", "Generator", "accelerator", "amp", "compile", "compiler", "jit", "onnx", "autocast", "autograd", "backends", "distributed",
+        "Size", "Tensor", "Generator", "accelerator", "amp", "compile", "compiler", "jit", "onnx", "testing", "finfo", "iinfo", "autocast", "autograd", "backends", "distributed",
         "get_autocast_dtype", "is_autocast_enabled", "utils", "allclose", "as_tensor", "bernoulli", "broadcast_shapes",
         "default_generator", "equal", "get_rng_state", "inference_mode", "is_floating_point", "is_tensor", "isclose",
         "layout", "linalg", "meshgrid", "strided", "movedim", "norm", "normal", "numel", "index_put", "index_put_", "random", "seed", "set_rng_state", "unbind", "cuda", "device", "dtype", "enable_grad", "from_dlpack", "from_numpy",

@@ -30,6 +30,7 @@ ALIASES = {
     "swapdims": ("transpose", "f m"),
     "moveaxis": ("movedim", "f m"),
     "ger": ("outer", "f m"),
+    "row_stack": ("vstack", "f"),
 }
 
 

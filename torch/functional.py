@@ -53,11 +53,21 @@ def _dim_error(d, n):
 def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
     if input.dtype != other.dtype:
         raise RuntimeError(f"{input.dtype} did not match {other.dtype}")
-    close = (input - other).abs() <= atol + rtol * other.abs()
-    close = close | (input == other)
-    if equal_nan:
+    if rtol < 0:
+        raise RuntimeError(f"rtol must be greater than or equal to zero, but got {rtol}")
+    if atol < 0:
+        raise RuntimeError(f"atol must be greater than or equal to zero, but got {atol}")
+    # PyTorch's rule: equal values (infinities included) are close; otherwise
+    # the difference must be finite and within atol + rtol * |other|.
+    close = input == other
+    if equal_nan and input.is_floating_point():
         close = close | (input.isnan() & other.isnan())
-    return close
+    if rtol == 0 and atol == 0:
+        return close
+    if not input.is_floating_point():
+        input, other = input.to(torch.get_default_dtype()), other.to(torch.get_default_dtype())
+    error = (input - other).abs()
+    return close | (error.isfinite() & (error <= atol + (rtol * other).abs()))
 
 
 def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
@@ -164,3 +174,27 @@ def norm(input, p="fro", dim=None, keepdim=False, out=None, dtype=None):
                 _dim = list(range(input.dim()))
             return linalg.matrix_norm(input, p, _dim, keepdim, dtype=dtype, out=out)
         return linalg.vector_norm(input, 2.0 if p is None else p, _dim, keepdim, dtype=dtype, out=out)
+
+
+def _atleast(op):
+    def atleast(*tensors):
+        # PyTorch's forms: one tensor gives a tensor; several, or one sequence, a tuple.
+        if len(tensors) == 1:
+            if isinstance(tensors[0], torch.Tensor):
+                return op(tensors[0])
+            tensors = tuple(tensors[0])
+        return tuple(op(t) for t in tensors)
+
+    atleast.__name__ = atleast.__qualname__ = op.__name__
+    atleast.__doc__ = f"{op.__name__}(*tensors): each input viewed with at least {op.__name__[-2]} dimensions."
+    return atleast
+
+
+atleast_1d = _atleast(_F.atleast_1d)
+atleast_2d = _atleast(_F.atleast_2d)
+atleast_3d = _atleast(_F.atleast_3d)
+
+
+def broadcast_tensors(*tensors):
+    """The tensors expanded to their common broadcast shape (views)."""
+    return tuple(_F.broadcast_tensors(tensors))

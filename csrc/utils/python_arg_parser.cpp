@@ -311,9 +311,11 @@ bool FunctionSignature::parse(PyObject* const* args, Py_ssize_t nargs, PyObject*
                               PyObject** varargs_holder, bool allow_numbers, bool raise) const {
   const Py_ssize_t nkw = kwnames ? tuple_size(kwnames) : 0;
   size_t first_param = 0;
-  // view(2, 3) as well as view((2, 3)): an int list first parameter swallows
-  // all positional arguments when they are ints.
-  if (!params.empty() && params[0].type == ParamType::IntList && !params[0].keyword_only && nargs >= 1 &&
+  // view(2, 3) as well as view((2, 3)): an int list that is the only
+  // positional parameter swallows all positional arguments when they are ints
+  // (as PyTorch's parser: roll(1, 0) is shifts=1, dims=0).
+  if (!params.empty() && params[0].type == ParamType::IntList && !params[0].keyword_only && max_positional == 1 &&
+      nargs >= 1 &&
       is_int_like(args[0]) && (nargs > 1 || params[0].list_size == 0)) {
     bool all_ints = true;
     for (Py_ssize_t i = 0; i < nargs; ++i) all_ints = all_ints && is_int_like(args[i]);

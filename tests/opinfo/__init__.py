@@ -10,7 +10,8 @@ from .linalg import LINALG_OPS
 from .nn_ops import NN_OPS
 from .reduction import REDUCTION_OPS
 from .shape import SHAPE_OPS
+from .shape_composites import SHAPE_COMPOSITE_OPS
 from .ternary import TERNARY_OPS
 from .unary import UNARY_OPS
 
-ALL_OPS = UNARY_OPS + BINARY_OPS + TERNARY_OPS + REDUCTION_OPS + LINALG_OPS + SHAPE_OPS + NN_OPS
+ALL_OPS = UNARY_OPS + BINARY_OPS + TERNARY_OPS + REDUCTION_OPS + LINALG_OPS + SHAPE_OPS + SHAPE_COMPOSITE_OPS + NN_OPS

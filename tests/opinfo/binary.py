@@ -214,4 +214,38 @@ BINARY_OPS = [
            error_inputs=_clamp_errors),
     OpInfo("masked_fill", _masked_fill_ref, ALL, _masked_fill_samples, inplace=True,
            error_inputs=_masked_fill_errors),
+    OpInfo("fmod", np.fmod, FLOATS + INTS, lambda op, d, rng: binary_samples(op, d, rng, nonzero_rhs=True),
+           inplace=True, supports_out=True, error_inputs=lambda: [
+               ErrorInput((torch.tensor([5]), torch.tensor([0])), {}, RuntimeError, "ZeroDivisionError"),
+               ErrorInput((torch.tensor([True]), torch.tensor([True])), {}, NotImplementedError,
+                          "\"fmod_cpu\" not implemented for 'Bool'")],
+           known_values=lambda: [
+               KnownValue((torch.tensor([-2**31, 7], dtype=torch.int32), -1), {}, torch.tensor([0, 0], dtype=torch.int32),
+                          why="INT_MIN % -1 traps the CPU")]),
+    OpInfo("hypot", np.hypot, FLOATS, binary_samples, inplace=True, supports_out=True, takes_numbers=False,
+           error_inputs=lambda: [ErrorInput((torch.tensor([3]), torch.tensor([4])), {}, NotImplementedError,
+                                            "\"hypot_cpu\" not implemented for 'Long'")]),
+    OpInfo("copysign", lambda a, b: np.copysign(np.asarray(a, dtype=np.float64) if np.asarray(a).dtype.kind in "biu"
+                                                else a, b), FLOATS + INTS, binary_samples,
+           result_dtype=float_result, inplace=True, supports_out=True),
+    OpInfo("fmax", np.fmax, ALL, binary_samples, supports_out=True, takes_numbers=False, known_values=lambda: [
+        KnownValue((torch.tensor([1.0, float("nan"), 3.0]), torch.tensor([float("nan"), 2.0, 1.0])), {},
+                   torch.tensor([1.0, 2.0, 3.0]), why="NaN loses")]),
+    OpInfo("fmin", np.fmin, ALL, binary_samples, supports_out=True, takes_numbers=False),
+    OpInfo("logaddexp", np.logaddexp, FLOATS, binary_samples, supports_out=True, takes_numbers=False,
+           known_values=lambda: [KnownValue((torch.tensor([float("inf"), float("-inf"), 1000.0]),
+                                             torch.tensor([float("inf"), float("-inf"), 1000.0])), {},
+                                            torch.tensor([float("inf"), float("-inf"), 1000.6931471805599453]),
+                                            why="equal infinities give themselves, large values do not overflow")]),
+    OpInfo("logaddexp2", np.logaddexp2, FLOATS, binary_samples, supports_out=True, takes_numbers=False),
+    OpInfo("xlogy", lambda a, b: np.where(np.asarray(a) == 0, 0.0, np.asarray(a, dtype=np.float64) * np.log(b)),
+           FLOATS + INTS, lambda op, d, rng: binary_samples(op, d, rng, rhs_domain=(0.5, 5.0)), result_dtype=float_result,
+           inplace=True, supports_out=True, known_values=lambda: [
+               KnownValue((torch.tensor([0.0, 0.0, 2.0]), torch.tensor([0.0, float("nan"), float("nan")])), {},
+                          torch.tensor([0.0, float("nan"), float("nan")]), why="0 * log(0) is 0; NaN stays NaN")]),
+    OpInfo("nextafter", np.nextafter, FLOATS, binary_samples, inplace=True, supports_out=True, takes_numbers=False),
+    OpInfo("heaviside", lambda a, b: np.heaviside(a, b).astype(np.asarray(a).dtype), NUMERIC, binary_samples,
+           inplace=True, supports_out=True, takes_numbers=False, error_inputs=lambda: [
+               ErrorInput((torch.tensor([1.0]), torch.tensor([1])), {}, RuntimeError,
+                          "heaviside is not yet implemented for tensors with different dtypes.")]),
 ]

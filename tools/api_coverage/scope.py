@@ -7,7 +7,7 @@ features, or internals that user programs do not call."""
 RULES = [
     dict(
         reason='TorchScript / JIT internals',
-        modules=['torch'],
+        modules=['torch', 'torch.testing'],
         names=[
             'AliasDb', '*Type', 'Argument', 'ArgumentSpec', 'Block', 'CallStack', 'Capsule', 'ClassType', 'Code',
             'CompleteArgumentSpec', 'ConcreteModuleType*', 'DeepCopyMemoTable', 'ErrorReport', 'ExecutionPlan',

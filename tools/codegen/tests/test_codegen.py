@@ -140,7 +140,7 @@ def test_context_is_frozen():
 
 def test_node_names_follow_pytorch(tmp_path):
     names = {k: d.display for k, d in CTX.derivatives.items()}
-    assert names["copy_"] == "CopyBackwards"  # node_name in derivatives.yaml
+    assert names["copy_"] == "torch::autograd::CopyBackwards"  # node_name in derivatives.yaml
     assert names["log1p"] == "Log1PBackward0"  # PyTorch's capitalisation
     assert names["add_.Tensor"] == names["add.Tensor"] == "AddBackward0"
     assert names["_convolution_batched"] == "ConvolutionBackward0"

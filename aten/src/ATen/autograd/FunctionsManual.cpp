@@ -307,6 +307,29 @@ Tensor select_backward(const Tensor& grad, IntArrayRef sizes, int64_t dim, int64
   return out;
 }
 
+Tensor copysign_self_backward(const Tensor& grad, const Tensor& self, const Tensor& result) {
+  Tensor ratio = result.div(self);
+  return grad.mul(ratio.masked_fill(self.eq(wrapped_scalar_tensor(0)), 0));
+}
+
+Tensor roll_backward(const Tensor& grad, IntArrayRef shifts, IntArrayRef dims) {
+  std::vector<int64_t> back(shifts.size());
+  for (size_t i = 0; i < shifts.size(); ++i) back[i] = -shifts[i];
+  return grad.roll(back, dims);
+}
+
+Tensor diagonal_backward(const Tensor& grad, IntArrayRef sizes, int64_t offset, int64_t dim1, int64_t dim2) {
+  Tensor out = zeros_for(grad, sizes);
+  out.diagonal(offset, dim1, dim2).copy_(grad);
+  return out;
+}
+
+Tensor trace_backward(const Tensor& grad, IntArrayRef sizes) {
+  Tensor out = zeros_for(grad, sizes);
+  out.diagonal().copy_(grad);
+  return out;
+}
+
 Tensor slice_backward(const Tensor& grad, IntArrayRef sizes, int64_t dim, std::optional<int64_t> start,
                       std::optional<int64_t> end, int64_t step) {
   Tensor out = zeros_for(grad, sizes);

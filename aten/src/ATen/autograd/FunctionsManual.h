@@ -63,6 +63,13 @@ Tensor threshold_backward(const Tensor& grad, const Tensor& result, double thres
 Tensor extremum_backward(const Tensor& grad, const Tensor& self, const Tensor& other, bool self_wins_when_greater);
 
 Tensor select_backward(const Tensor& grad, IntArrayRef sizes, int64_t dim, int64_t index);
+// copysign: |self| took other's sign, so the gradient flips where the sign did (0 at self == 0).
+Tensor copysign_self_backward(const Tensor& grad, const Tensor& self, const Tensor& result);
+// roll back by the negated shifts.
+Tensor roll_backward(const Tensor& grad, IntArrayRef shifts, IntArrayRef dims);
+// The gradient laid on the diagonal of zeros of the input's sizes.
+Tensor diagonal_backward(const Tensor& grad, IntArrayRef sizes, int64_t offset, int64_t dim1, int64_t dim2);
+Tensor trace_backward(const Tensor& grad, IntArrayRef sizes);
 Tensor slice_backward(const Tensor& grad, IntArrayRef sizes, int64_t dim, std::optional<int64_t> start,
                       std::optional<int64_t> end, int64_t step);
 Tensor permute_backward(const Tensor& grad, IntArrayRef dims);

@@ -80,7 +80,7 @@ struct TORCH_API Node : std::enable_shared_from_this<Node> {
 struct TORCH_API NotImplementedBackward : Node {
   explicit NotImplementedBackward(std::string op) : op_(std::move(op)) {}
   variable_list apply(variable_list&& grads) override;
-  std::string name() const override { return "NotImplemented"; }
+  std::string name() const override { return "torch::autograd::NotImplemented"; }  // as PyTorch names it
 
  private:
   std::string op_;

@@ -245,4 +245,96 @@ C10_HOST_DEVICE T gelu_grad(T g_, T x_, bool tanh_form) {
   return g * (cdf + x * pdf);
 }
 
+
+// ---- fmod, hypot, copysign, fmax/fmin, logaddexp(2), xlogy, nextafter, heaviside ----
+// C's fmod: the result takes the dividend's sign (remainder_of takes the divisor's).
+template <typename T>
+C10_HOST_DEVICE T fmod_of(T x, T y) {
+  if constexpr (c10::is_floating_v<T>) {
+    using M = c10::opmath_t<T>;
+    return std::fmod(M(x), M(y));
+  } else {
+    if (y == 0) {
+      zero_division();
+      return T(0);
+    }
+    if constexpr (std::is_signed_v<T>) {
+      if (y == -1) return T(0);  // INT_MIN % -1 traps the CPU
+    }
+    return x % y;
+  }
+}
+
+template <typename T>
+C10_HOST_DEVICE T hypot_of(T x, T y) {
+  using M = c10::opmath_t<T>;
+  return std::hypot(M(x), M(y));
+}
+
+template <typename T>
+C10_HOST_DEVICE T copysign_of(T x, T y) {
+  using M = c10::opmath_t<T>;
+  return std::copysign(M(x), M(y));
+}
+
+// NaN loses, as numpy's fmax/fmin: the other operand comes back.
+template <typename T, bool Max>
+C10_HOST_DEVICE T fextremum(T x, T y) {
+  using M = c10::opmath_t<T>;
+  const M a = x, b = y;
+  if constexpr (c10::is_floating_v<T>) {
+    if (std::isnan(a)) return y;
+    if (std::isnan(b)) return x;
+  }
+  return Max ? (a < b ? y : x) : (b < a ? y : x);
+}
+
+// log(e^x + e^y) (Base2: log2(2^x + 2^y)) without overflow; equal infinities give themselves.
+template <bool Base2, typename T>
+C10_HOST_DEVICE T logaddexp_of(T x, T y) {
+  using M = c10::opmath_t<T>;
+  const M a = x, b = y;
+  if (std::isinf(a) && a == b) return a;
+  const M m = a < b ? b : a, d = -(a < b ? b - a : a - b);
+  if constexpr (Base2) {
+    return m + std::log1p(std::exp2(d)) * M(1.4426950408889634);
+  } else {
+    return m + std::log1p(std::exp(d));
+  }
+}
+
+// x * log(y), 0 where x is 0 (unless y is NaN).
+template <typename T>
+C10_HOST_DEVICE T xlogy_of(T x, T y) {
+  using M = c10::opmath_t<T>;
+  const M a = x, b = y;
+  if (std::isnan(b)) return b;
+  if (a == 0) return M(0);
+  return a * std::log(b);
+}
+
+// float16/bfloat16 step through their own bit patterns (sign and magnitude).
+template <typename T>
+C10_HOST_DEVICE T nextafter_of(T x, T y) {
+  if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
+    return std::nextafter(x, y);
+  } else {
+    const float a = x, b = y;
+    if (std::isnan(a) || std::isnan(b)) return T(a + b);
+    if (a == b) return y;
+    if (a == 0.0f) return T::from_bits(static_cast<uint16_t>((b > 0 ? 0x0000 : 0x8000) | 1));
+    const bool away_from_zero = (a < b) == (a > 0.0f);
+    return T::from_bits(static_cast<uint16_t>(away_from_zero ? x.x + 1 : x.x - 1));
+  }
+}
+
+template <typename T>
+C10_HOST_DEVICE T heaviside_of(T x, T y) {
+  if constexpr (std::is_same_v<T, bool>) {
+    return x ? true : y;
+  } else {
+    return x == T(0) ? y : static_cast<T>(x > T(0));
+  }
+}
+
 }  // namespace at::native

@@ -18,6 +18,16 @@ DEFINE_DISPATCH(div_trunc_stub);
 DEFINE_DISPATCH(div_floor_stub);
 DEFINE_DISPATCH(pow_stub);
 DEFINE_DISPATCH(remainder_stub);
+DEFINE_DISPATCH(fmod_stub);
+DEFINE_DISPATCH(hypot_stub);
+DEFINE_DISPATCH(copysign_stub);
+DEFINE_DISPATCH(fmax_stub);
+DEFINE_DISPATCH(fmin_stub);
+DEFINE_DISPATCH(logaddexp_stub);
+DEFINE_DISPATCH(logaddexp2_stub);
+DEFINE_DISPATCH(xlogy_stub);
+DEFINE_DISPATCH(nextafter_stub);
+DEFINE_DISPATCH(heaviside_stub);
 DEFINE_DISPATCH(minimum_stub);
 DEFINE_DISPATCH(maximum_stub);
 DEFINE_DISPATCH(clamp_stub);
@@ -239,6 +249,44 @@ const Tensor& pow_(const Tensor& self, const Scalar& exponent) {
   }
 
 DEFINE_BINARY(remainder, Common, (void)0)
+DEFINE_BINARY(fmod, Common, (void)0)
+DEFINE_BINARY(hypot, Common, (void)0)
+DEFINE_BINARY(copysign, IntegerToFloat, (void)0)
+DEFINE_BINARY(fmax, Common, (void)0)
+DEFINE_BINARY(fmin, Common, (void)0)
+DEFINE_BINARY(logaddexp, Common, (void)0)
+DEFINE_BINARY(logaddexp2, Common, (void)0)
+DEFINE_BINARY(xlogy, IntegerToFloat, (void)0)
+Tensor xlogy(const Scalar& self, const Tensor& other) { return at::xlogy(wrapped_scalar_tensor(self), other); }
+Tensor xlogy(const Tensor& self, const Scalar& other) { return at::xlogy(self, wrapped_scalar_tensor(other)); }
+const Tensor& xlogy_(const Tensor& self, const Scalar& other) { return self.xlogy_(wrapped_scalar_tensor(other)); }
+const Tensor& xlogy_out(const Tensor& out, const Scalar& self, const Tensor& other) {
+  return at::xlogy_out(out, wrapped_scalar_tensor(self), other);
+}
+const Tensor& xlogy_out(const Tensor& out, const Tensor& self, const Scalar& other) {
+  return at::xlogy_out(out, self, wrapped_scalar_tensor(other));
+}
+DEFINE_BINARY(nextafter, Common, (void)0)
+namespace {
+void check_heaviside_dtypes(const Tensor& self, const Tensor& other, const Tensor& out = Tensor()) {
+  TORCH_CHECK(self.scalar_type() == other.scalar_type() && (!out.defined() || out.scalar_type() == self.scalar_type()),
+              "heaviside is not yet implemented for tensors with different dtypes.");
+}
+}  // namespace
+Tensor heaviside(const Tensor& self, const Tensor& other) {
+  check_heaviside_dtypes(self, other);
+  return run_binary(heaviside_stub, Tensor(), self, other, Promote::Common, false);
+}
+const Tensor& heaviside_(const Tensor& self, const Tensor& other) {
+  check_heaviside_dtypes(self, other);
+  run_binary(heaviside_stub, self, self, other, Promote::Common, true);
+  return self;
+}
+const Tensor& heaviside_out(const Tensor& out, const Tensor& self, const Tensor& other) {
+  check_heaviside_dtypes(self, other, out);
+  run_binary(heaviside_stub, out, self, other, Promote::Common, false);
+  return out;
+}
 DEFINE_BINARY(minimum, Common, (void)0)
 DEFINE_BINARY(maximum, Common, (void)0)
 DEFINE_BINARY(bitwise_and, Common, (void)0)  // the kernel takes integers and bool only

@@ -14,6 +14,16 @@ DECLARE_DISPATCH(binary_fn, div_trunc_stub);
 DECLARE_DISPATCH(binary_fn, div_floor_stub);
 DECLARE_DISPATCH(binary_fn, pow_stub);
 DECLARE_DISPATCH(binary_fn, remainder_stub);
+DECLARE_DISPATCH(binary_fn, fmod_stub);
+DECLARE_DISPATCH(binary_fn, hypot_stub);
+DECLARE_DISPATCH(binary_fn, copysign_stub);
+DECLARE_DISPATCH(binary_fn, fmax_stub);
+DECLARE_DISPATCH(binary_fn, fmin_stub);
+DECLARE_DISPATCH(binary_fn, logaddexp_stub);
+DECLARE_DISPATCH(binary_fn, logaddexp2_stub);
+DECLARE_DISPATCH(binary_fn, xlogy_stub);
+DECLARE_DISPATCH(binary_fn, nextafter_stub);
+DECLARE_DISPATCH(binary_fn, heaviside_stub);
 DECLARE_DISPATCH(binary_fn, minimum_stub);
 DECLARE_DISPATCH(binary_fn, maximum_stub);
 // iter: output, self, min, max (a missing bound is the dtype's lowest/highest value).

@@ -133,6 +133,66 @@ void remainder_kernel(TensorIterator& iter) {
   });
 }
 
+void fmod_kernel(TensorIterator& iter) {
+  AT_DISPATCH_ALL_TYPES(iter.common_dtype(), "fmod_cpu", [&] {
+    cpu_kernel(iter, [](scalar_t x, scalar_t y) -> scalar_t { return fmod_of(x, y); });
+  });
+}
+
+void hypot_kernel(TensorIterator& iter) {
+  AT_DISPATCH_FLOATING_TYPES(iter.common_dtype(), "hypot_cpu", [&] {
+    cpu_kernel(iter, [](scalar_t x, scalar_t y) -> scalar_t { return hypot_of(x, y); });
+  });
+}
+
+void copysign_kernel(TensorIterator& iter) {
+  AT_DISPATCH_FLOATING_TYPES(iter.common_dtype(), "copysign_cpu", [&] {
+    cpu_kernel(iter, [](scalar_t x, scalar_t y) -> scalar_t { return copysign_of(x, y); });
+  });
+}
+
+void fmax_kernel(TensorIterator& iter) {
+  AT_DISPATCH_ALL_TYPES_AND_BOOL(iter.common_dtype(), "fmax_cpu", [&] {
+    cpu_kernel(iter, [](scalar_t x, scalar_t y) -> scalar_t { return fextremum<scalar_t, true>(x, y); });
+  });
+}
+
+void fmin_kernel(TensorIterator& iter) {
+  AT_DISPATCH_ALL_TYPES_AND_BOOL(iter.common_dtype(), "fmin_cpu", [&] {
+    cpu_kernel(iter, [](scalar_t x, scalar_t y) -> scalar_t { return fextremum<scalar_t, false>(x, y); });
+  });
+}
+
+void logaddexp_kernel(TensorIterator& iter) {
+  AT_DISPATCH_FLOATING_TYPES(iter.common_dtype(), "logaddexp_cpu", [&] {
+    cpu_kernel(iter, [](scalar_t x, scalar_t y) -> scalar_t { return logaddexp_of<false>(x, y); });
+  });
+}
+
+void logaddexp2_kernel(TensorIterator& iter) {
+  AT_DISPATCH_FLOATING_TYPES(iter.common_dtype(), "logaddexp2_cpu", [&] {
+    cpu_kernel(iter, [](scalar_t x, scalar_t y) -> scalar_t { return logaddexp_of<true>(x, y); });
+  });
+}
+
+void xlogy_kernel(TensorIterator& iter) {
+  AT_DISPATCH_FLOATING_TYPES(iter.common_dtype(), "xlogy_cpu", [&] {
+    cpu_kernel(iter, [](scalar_t x, scalar_t y) -> scalar_t { return xlogy_of(x, y); });
+  });
+}
+
+void nextafter_kernel(TensorIterator& iter) {
+  AT_DISPATCH_FLOATING_TYPES(iter.common_dtype(), "nextafter_cpu", [&] {
+    cpu_kernel(iter, [](scalar_t x, scalar_t y) -> scalar_t { return nextafter_of(x, y); });
+  });
+}
+
+void heaviside_kernel(TensorIterator& iter) {
+  AT_DISPATCH_ALL_TYPES_AND_BOOL(iter.common_dtype(), "heaviside_cpu", [&] {
+    cpu_kernel(iter, [](scalar_t x, scalar_t y) -> scalar_t { return heaviside_of(x, y); });
+  });
+}
+
 void gelu_backward_kernel(TensorIterator& iter, bool tanh_form) {
   // Dense float32 (erf's form) goes through VecMath's vectorised loop.
   if (!tanh_form && iter.common_dtype() == ScalarType::Float && iter.is_contiguous() &&
@@ -169,6 +229,16 @@ void maximum_kernel(TensorIterator& iter) {
 }  // namespace
 
 REGISTER_CPU_DISPATCH(remainder_stub, &remainder_kernel);
+REGISTER_CPU_DISPATCH(fmod_stub, &fmod_kernel);
+REGISTER_CPU_DISPATCH(hypot_stub, &hypot_kernel);
+REGISTER_CPU_DISPATCH(copysign_stub, &copysign_kernel);
+REGISTER_CPU_DISPATCH(fmax_stub, &fmax_kernel);
+REGISTER_CPU_DISPATCH(fmin_stub, &fmin_kernel);
+REGISTER_CPU_DISPATCH(logaddexp_stub, &logaddexp_kernel);
+REGISTER_CPU_DISPATCH(logaddexp2_stub, &logaddexp2_kernel);
+REGISTER_CPU_DISPATCH(xlogy_stub, &xlogy_kernel);
+REGISTER_CPU_DISPATCH(nextafter_stub, &nextafter_kernel);
+REGISTER_CPU_DISPATCH(heaviside_stub, &heaviside_kernel);
 REGISTER_CPU_DISPATCH(minimum_stub, &minimum_kernel);
 REGISTER_CPU_DISPATCH(clamp_stub, &clamp_kernel);
 REGISTER_CPU_DISPATCH(maximum_stub, &maximum_kernel);

@@ -122,6 +122,66 @@ void masked_fill_kernel_cuda(TensorIterator& iter, const Scalar& value) {
   });
 }
 
+void fmod_kernel_cuda(TensorIterator& iter) {
+  AT_DISPATCH_ALL_TYPES(iter.common_dtype(), "fmod_cuda", [&] {
+    gpu_kernel(iter, [] GPU_LAMBDA(scalar_t x, scalar_t y) -> scalar_t { return fmod_of(x, y); });
+  });
+}
+
+void hypot_kernel_cuda(TensorIterator& iter) {
+  AT_DISPATCH_FLOATING_TYPES(iter.common_dtype(), "hypot_cuda", [&] {
+    gpu_kernel(iter, [] GPU_LAMBDA(scalar_t x, scalar_t y) -> scalar_t { return hypot_of(x, y); });
+  });
+}
+
+void copysign_kernel_cuda(TensorIterator& iter) {
+  AT_DISPATCH_FLOATING_TYPES(iter.common_dtype(), "copysign_cuda", [&] {
+    gpu_kernel(iter, [] GPU_LAMBDA(scalar_t x, scalar_t y) -> scalar_t { return copysign_of(x, y); });
+  });
+}
+
+void fmax_kernel_cuda(TensorIterator& iter) {
+  AT_DISPATCH_ALL_TYPES_AND_BOOL(iter.common_dtype(), "fmax_cuda", [&] {
+    gpu_kernel(iter, [] GPU_LAMBDA(scalar_t x, scalar_t y) -> scalar_t { return fextremum<scalar_t, true>(x, y); });
+  });
+}
+
+void fmin_kernel_cuda(TensorIterator& iter) {
+  AT_DISPATCH_ALL_TYPES_AND_BOOL(iter.common_dtype(), "fmin_cuda", [&] {
+    gpu_kernel(iter, [] GPU_LAMBDA(scalar_t x, scalar_t y) -> scalar_t { return fextremum<scalar_t, false>(x, y); });
+  });
+}
+
+void logaddexp_kernel_cuda(TensorIterator& iter) {
+  AT_DISPATCH_FLOATING_TYPES(iter.common_dtype(), "logaddexp_cuda", [&] {
+    gpu_kernel(iter, [] GPU_LAMBDA(scalar_t x, scalar_t y) -> scalar_t { return logaddexp_of<false>(x, y); });
+  });
+}
+
+void logaddexp2_kernel_cuda(TensorIterator& iter) {
+  AT_DISPATCH_FLOATING_TYPES(iter.common_dtype(), "logaddexp2_cuda", [&] {
+    gpu_kernel(iter, [] GPU_LAMBDA(scalar_t x, scalar_t y) -> scalar_t { return logaddexp_of<true>(x, y); });
+  });
+}
+
+void xlogy_kernel_cuda(TensorIterator& iter) {
+  AT_DISPATCH_FLOATING_TYPES(iter.common_dtype(), "xlogy_cuda", [&] {
+    gpu_kernel(iter, [] GPU_LAMBDA(scalar_t x, scalar_t y) -> scalar_t { return xlogy_of(x, y); });
+  });
+}
+
+void nextafter_kernel_cuda(TensorIterator& iter) {
+  AT_DISPATCH_FLOATING_TYPES(iter.common_dtype(), "nextafter_cuda", [&] {
+    gpu_kernel(iter, [] GPU_LAMBDA(scalar_t x, scalar_t y) -> scalar_t { return nextafter_of(x, y); });
+  });
+}
+
+void heaviside_kernel_cuda(TensorIterator& iter) {
+  AT_DISPATCH_ALL_TYPES_AND_BOOL(iter.common_dtype(), "heaviside_cuda", [&] {
+    gpu_kernel(iter, [] GPU_LAMBDA(scalar_t x, scalar_t y) -> scalar_t { return heaviside_of(x, y); });
+  });
+}
+
 }  // namespace
 
 REGISTER_CUDA_DISPATCH(add_stub, &add_kernel_cuda);
@@ -132,6 +192,16 @@ REGISTER_CUDA_DISPATCH(div_trunc_stub, &div_trunc_kernel_cuda);
 REGISTER_CUDA_DISPATCH(div_floor_stub, &div_floor_kernel_cuda);
 REGISTER_CUDA_DISPATCH(pow_stub, &pow_kernel_cuda);
 REGISTER_CUDA_DISPATCH(remainder_stub, &remainder_kernel_cuda);
+REGISTER_CUDA_DISPATCH(fmod_stub, &fmod_kernel_cuda);
+REGISTER_CUDA_DISPATCH(hypot_stub, &hypot_kernel_cuda);
+REGISTER_CUDA_DISPATCH(copysign_stub, &copysign_kernel_cuda);
+REGISTER_CUDA_DISPATCH(fmax_stub, &fmax_kernel_cuda);
+REGISTER_CUDA_DISPATCH(fmin_stub, &fmin_kernel_cuda);
+REGISTER_CUDA_DISPATCH(logaddexp_stub, &logaddexp_kernel_cuda);
+REGISTER_CUDA_DISPATCH(logaddexp2_stub, &logaddexp2_kernel_cuda);
+REGISTER_CUDA_DISPATCH(xlogy_stub, &xlogy_kernel_cuda);
+REGISTER_CUDA_DISPATCH(nextafter_stub, &nextafter_kernel_cuda);
+REGISTER_CUDA_DISPATCH(heaviside_stub, &heaviside_kernel_cuda);
 REGISTER_CUDA_DISPATCH(minimum_stub, &minimum_kernel_cuda);
 REGISTER_CUDA_DISPATCH(clamp_stub, &clamp_kernel_cuda);
 REGISTER_CUDA_DISPATCH(maximum_stub, &maximum_kernel_cuda);
