@@ -85,7 +85,7 @@ if TYPE_CHECKING:  # what _export_functions() put here, as type checkers see it 
 from torch.functional import split  # noqa: E402  (overrides the int-only binding)
 from torch.functional import (  # noqa: E402
     allclose, as_tensor, atleast_1d, atleast_2d, atleast_3d, bernoulli, broadcast_tensors, broadcast_shapes, equal, index_put, index_put_, is_floating_point, is_tensor, isclose,
-    meshgrid, movedim, norm, normal, numel, unbind,
+    meshgrid, movedim, norm, normal, numel, tril_indices, triu_indices, unbind,
 )
 from torch import random  # noqa: E402
 from torch.random import (  # noqa: E402

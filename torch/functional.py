@@ -198,3 +198,22 @@ atleast_3d = _atleast(_F.atleast_3d)
 def broadcast_tensors(*tensors):
     """The tensors expanded to their common broadcast shape (views)."""
     return tuple(_F.broadcast_tensors(tensors))
+
+
+def _triangle_indices(row, col, offset, upper, dtype, device):
+    if row < 0 or col < 0:
+        raise RuntimeError(f"row must be non-negative, got{row}" if row < 0 else f"col must be non-negative, got{col}")
+    r = torch.arange(row, device=device).unsqueeze(1).expand(row, col)
+    c = torch.arange(col, device=device).unsqueeze(0).expand(row, col)
+    keep = (c - r >= offset) if upper else (c - r <= offset)
+    return torch.stack([r[keep], c[keep]]).to(dtype)
+
+
+def triu_indices(row, col, offset=0, *, dtype=torch.int64, device=None, layout=None):
+    """The (row, column) indices of the upper triangle of a row x col matrix, in row-major order."""
+    return _triangle_indices(row, col, offset, True, dtype, device)
+
+
+def tril_indices(row, col, offset=0, *, dtype=torch.int64, device=None, layout=None):
+    """The (row, column) indices of the lower triangle of a row x col matrix, in row-major order."""
+    return _triangle_indices(row, col, offset, False, dtype, device)

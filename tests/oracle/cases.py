@@ -351,3 +351,102 @@ def autograd_function():
 
     x = _x(4)
     return _summary(Cube.apply(x, 2.0) + x, x)
+
+
+# ---- functional breadth: activations, losses, layers ----
+@case
+def functional_activations():
+    x = _x(3, 4, seed=3)
+    outs = [F.relu6(x * 3), F.hardsigmoid(x * 3), F.hardswish(x * 3), F.selu(x), F.celu(x, 0.7), F.mish(x),
+            F.logsigmoid(x), F.softsign(x), F.softshrink(x, 0.4), F.hardshrink(x, 0.4), F.tanhshrink(x),
+            F.threshold(x, 0.1, -2.0), F.glu(x, 1), F.softmin(x, 1), F.rrelu(x),
+            F.prelu(x.reshape(3, 4, 1), torch.tensor([0.1, 0.2, 0.3, 0.4], dtype=torch.float64)),
+            F.prelu(x, torch.tensor([0.25], dtype=torch.float64))]
+    return _summary(outs, x)
+
+
+@case
+def functional_losses():
+    a, b = _x(4, 3, seed=4), _x(4, 3, seed=5)
+    t = torch.tensor([1.0, -1.0, 1.0, -1.0], dtype=torch.float64)
+    probs = a.softmax(1)
+    target = torch.tensor(np.random.default_rng(6).uniform(0.1, 1.0, (4, 3)), dtype=torch.float64)
+    labels = torch.tensor([0, 2, 1, 2])
+    multi = torch.tensor([[0, 2, -1], [1, -1, 0], [2, 1, 0], [-1, 0, 0]])
+    var = torch.tensor(np.random.default_rng(7).uniform(0.5, 2.0, (4, 3)), dtype=torch.float64)
+    outs = [F.huber_loss(a, b, delta=0.5), F.huber_loss(a, b, reduction="none"),
+            F.kl_div(probs.log(), target, reduction="batchmean"), F.kl_div(a, b, reduction="sum", log_target=True),
+            F.margin_ranking_loss(a[:, 0], b[:, 0], t, margin=0.2), F.hinge_embedding_loss(a, torch.ones(4, 3) * -1),
+            F.soft_margin_loss(a, b.detach().sign()), F.multilabel_soft_margin_loss(a, (b > 0).double()),
+            F.cosine_similarity(a, b), F.pairwise_distance(a, b), F.pdist(a),
+            F.cosine_embedding_loss(a, b, t, margin=0.1), F.triplet_margin_loss(a, b, a.flip(0), swap=True),
+            F.triplet_margin_with_distance_loss(a, b, a.flip(0)), F.poisson_nll_loss(a, target),
+            F.poisson_nll_loss(target, target * 3, log_input=False, full=True),
+            F.gaussian_nll_loss(a, b, var), F.gaussian_nll_loss(a, b, var[:, 0], full=True),
+            F.multi_margin_loss(a, labels), F.multi_margin_loss(a, labels, p=2, margin=0.5),
+            F.multilabel_margin_loss(a, multi)]
+    return _summary(outs, a, b)
+
+
+@case
+def functional_layers():
+    x = _x(2, 4, 5, 6, seed=8)
+    w = torch.tensor(np.random.default_rng(9).standard_normal(4), dtype=torch.float64)
+    outs = [F.group_norm(x, 2, w, w * 0.5), F.instance_norm(x), F.local_response_norm(x, 3),
+            F.rms_norm(x, (6,)), F.pixel_shuffle(_x(1, 8, 2, 3, seed=10), 2), F.pixel_unshuffle(x, 1),
+            F.channel_shuffle(x, 2), F.pad(x, (2, 1, 1, 3), mode="reflect"), F.pad(x, (2, 1, 1, 3), mode="replicate"),
+            F.pad(x, (2, 1, 1, 3), mode="circular"), F.pad(x[0], (1, 2), mode="reflect"),
+            F.avg_pool1d(x[0], 3, 2, 1), F.adaptive_avg_pool2d(x, (3, 4)), F.adaptive_max_pool2d(x, (2, 4)),
+            F.adaptive_avg_pool1d(x[0], 4), F.adaptive_max_pool1d(x[0], 4), F.lp_pool2d(x.abs() + 0.1, 2, 2),
+            F.interpolate(x, scale_factor=2, mode="nearest"), F.interpolate(x, size=(7, 9), mode="bilinear"),
+            F.interpolate(x, size=(3, 4), mode="bilinear", align_corners=True),
+            F.interpolate(x[0], scale_factor=1.5, mode="linear"), F.interpolate(x, size=(3, 4), mode="area"),
+            F.interpolate(x, size=(7, 9), mode="nearest-exact"),
+            F.unfold(x, (2, 3), padding=1, stride=2), F.fold(F.unfold(x, 3, padding=1), (5, 6), 3, padding=1)]
+    return _summary(outs, x)
+
+
+@case
+def functional_convolutions_and_3d():
+    x = _x(2, 4, 5, 6, seed=11)
+    w = torch.tensor(np.random.default_rng(12).standard_normal((4, 3, 3, 2)), dtype=torch.float64).requires_grad_()
+    v = _x(1, 2, 4, 5, 6, seed=13)
+    wk = torch.tensor(np.random.default_rng(14).standard_normal((3, 2, 2, 3, 2)), dtype=torch.float64)
+    e = torch.tensor(np.random.default_rng(15).standard_normal((10, 3)), dtype=torch.float64)
+    outs = [F.conv_transpose2d(x, w, stride=2, padding=1, output_padding=1),
+            F.conv_transpose2d(x, torch.tensor(np.random.default_rng(17).standard_normal((4, 2, 3, 2)),
+                                               dtype=torch.float64), stride=(1, 2), groups=2, dilation=2),
+            F.conv_transpose1d(x[:, :, 0], w[:, :, 0], stride=3, padding=1),
+            F.conv3d(v, wk, stride=(1, 2, 1), padding=1), F.avg_pool3d(v, 2), F.max_pool3d(v, (2, 2, 3), stride=1),
+            F.adaptive_avg_pool3d(v, (3, 2, 4)), F.adaptive_max_pool3d(v, 2),
+            F.bilinear(x[:, :, 0, :3], x[:, :, 1, :5],
+                       torch.tensor(np.random.default_rng(16).standard_normal((2, 3, 5)), dtype=torch.float64)),
+            F.embedding_bag(torch.tensor([1, 2, 4, 5, 4, 3, 2, 9]), e, torch.tensor([0, 4])),
+            F.embedding_bag(torch.tensor([[1, 2, 4], [4, 3, 9]]), e, mode="max"),
+            F.embedding_bag(torch.tensor([1, 2, 4, 5]), e, torch.tensor([0, 1]), mode="sum",
+                            per_sample_weights=torch.tensor([0.5, 1.0, 2.0, -1.0], dtype=torch.float64))]
+    return _summary(outs, x, w, v)
+
+
+@case
+def nn_modules_breadth():
+    x = _x(2, 4, 6, 6, seed=21)
+    stack = _fill(nn.Sequential(nn.Conv2d(4, 6, 3, padding=1), nn.GroupNorm(3, 6), nn.Hardswish(), nn.ReflectionPad2d(1),
+                                nn.ConvTranspose2d(6, 4, 4, stride=2, padding=1), nn.InstanceNorm2d(4, affine=True),
+                                nn.Mish(), nn.AdaptiveMaxPool2d((3, 5)), nn.PReLU(4), nn.ReplicationPad2d((1, 0, 2, 1)),
+                                nn.LPPool2d(2, 2), nn.Upsample(scale_factor=2, mode="bilinear"), nn.CELU(0.5),
+                                nn.PixelUnshuffle(2), nn.ChannelShuffle(4), nn.LocalResponseNorm(3),
+                                nn.Flatten(), nn.Linear(144, 5), nn.SELU(), nn.RMSNorm(5)).double())
+    v = _x(1, 2, 4, 5, 5, seed=22)
+    three_d = _fill(nn.Sequential(nn.Conv3d(2, 3, 2, padding=1), nn.BatchNorm3d(3), nn.MaxPool3d(2), nn.AvgPool3d(1),
+                                  nn.AdaptiveAvgPool3d(2)).double())
+    a, b = _x(3, 4, seed=23), _x(3, 5, seed=24)
+    bil = _fill(nn.Bilinear(4, 5, 2).double())
+    bag = _fill(nn.EmbeddingBag(10, 3, mode="sum").double())
+    running = nn.InstanceNorm1d(4, track_running_stats=True).double()
+    running(_x(3, 4, 7, seed=25).detach())
+    outs = [stack(x), three_d(v), bil(a, b), bag(torch.tensor([1, 2, 4, 5, 4, 3]), torch.tensor([0, 2])),
+            running.running_mean, running.running_var,
+            nn.Fold((6, 6), 3, padding=1)(nn.Unfold(3, padding=1)(x)), nn.Softmax2d()(x), nn.GLU(1)(x),
+            nn.ConstantPad3d(1, 2.0)(v), nn.CircularPad1d(2)(x[0]), nn.PixelShuffle(2)(x)]
+    return _summary(outs, x, v, a, b, *stack.parameters(), *three_d.parameters())

@@ -28,6 +28,25 @@ class Sequential(Module):
             return Sequential(*modules[idx])
         return modules[idx]
 
+    def _key(self, idx):
+        keys = list(self._modules)
+        if not -len(keys) <= idx < len(keys):
+            raise IndexError(f"index {idx} is out of range")
+        return keys[idx]
+
+    def __setitem__(self, idx, module):
+        setattr(self, self._key(idx), module)
+
+    def __delitem__(self, idx):
+        keys = list(self._modules)[idx] if isinstance(idx, slice) else [self._key(idx)]
+        for key in keys:
+            del self._modules[key]
+        # PyTorch renumbers the remaining modules 0, 1, ...
+        modules = list(self._modules.values())
+        self._modules.clear()
+        for i, module in enumerate(modules):
+            self._modules[str(i)] = module
+
     def __len__(self):
         return len(self._modules)
 
@@ -37,6 +56,27 @@ class Sequential(Module):
     def append(self, module):
         self.add_module(str(len(self)), module)
         return self
+
+    def insert(self, index, module):
+        modules = list(self._modules.values())
+        n = len(modules)
+        if not -n <= index <= n:
+            raise IndexError(f"Index out of range: {index}")
+        modules.insert(index if index >= 0 else index + n, module)
+        self._modules.clear()
+        for i, m in enumerate(modules):
+            self._modules[str(i)] = m
+        return self
+
+    def extend(self, sequential):
+        for module in sequential:
+            self.append(module)
+        return self
+
+    def pop(self, key):
+        module = self[key]
+        del self[key]
+        return module
 
 
 class ModuleList(Module):

@@ -14,6 +14,7 @@ def _tuple(value, n):
 
 class _ConvNd(Module):
     _dims = 0
+    _transposed = False  # weight (in, out / groups, k...) instead of (out, in / groups, k...)
 
     def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, dilation=1, groups=1, bias=True,
                  padding_mode="zeros", device=None, dtype=None):
@@ -34,7 +35,8 @@ class _ConvNd(Module):
         self.padding = padding if isinstance(padding, str) else _tuple(padding, n)
         self.dilation, self.groups, self.padding_mode = _tuple(dilation, n), groups, padding_mode
         kw = {"device": device, "dtype": dtype}
-        self.weight = Parameter(torch.empty((out_channels, in_channels // groups) + self.kernel_size, **kw))
+        channels = (in_channels, out_channels // groups) if self._transposed else (out_channels, in_channels // groups)
+        self.weight = Parameter(torch.empty(channels + self.kernel_size, **kw))
         if bias:
             self.bias = Parameter(torch.empty(out_channels, **kw))
         else:

@@ -21,12 +21,12 @@ class Module:
         if isinstance(value, Parameter):
             if params is None:
                 raise AttributeError("cannot assign parameters before Module.__init__() call")
-            self._remove(name)
+            self._remove(name, keep=params)  # a reassigned parameter keeps its place, as in PyTorch
             params[name] = value
         elif isinstance(value, Module):
             if params is None:
                 raise AttributeError("cannot assign module before Module.__init__() call")
-            self._remove(name)
+            self._remove(name, keep=self._modules)
             self._modules[name] = value
         elif params is not None and name in params:
             if value is not None:
@@ -38,9 +38,10 @@ class Module:
         else:
             object.__setattr__(self, name, value)
 
-    def _remove(self, name):
+    def _remove(self, name, keep=None):
         for store in (self.__dict__, self._parameters, self._buffers, self._modules):
-            store.pop(name, None)
+            if store is not keep:
+                store.pop(name, None)
 
     def __getattr__(self, name):
         for store in ("_parameters", "_buffers", "_modules"):

@@ -1,0 +1,101 @@
+"""The nn layers and functions written from other ops (torch/nn/_activations.py,
+_losses.py, _layers.py and the modules over them): their errors, module
+bookkeeping and the shapes they produce. Their values and gradients are
+checked against PyTorch 2.13 in oracle/cases.py (functional_*, nn_modules_breadth)."""
+import pytest
+
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+@pytest.mark.parametrize("call,error,message", [
+    (lambda: F.glu(torch.ones(2, 3), 1), RuntimeError, "Halving dimension must be even, but dimension 1 is size 3"),
+    (lambda: F.pixel_shuffle(torch.ones(1, 3, 2, 2), 2), RuntimeError,
+     r"input.size\(-3\)=3 is not divisible by 4"),
+    (lambda: F.group_norm(torch.ones(2, 3, 4), 2), RuntimeError,
+     r"Expected number of channels in input to be divisible by num_groups, but got input of shape \[2, 3, 4\]"),
+    (lambda: F.pad(torch.ones(1, 1, 3), (3, 3), mode="reflect"), RuntimeError,
+     "Padding size should be less than the corresponding input dimension"),
+    (lambda: F.bilinear(torch.ones(2, 3), torch.ones(2, 2, 4), torch.ones(1, 3, 4)), RuntimeError,
+     "bilinear\\(\\): input dimensions do not match: got 2 and 3"),
+    (lambda: F.embedding_bag(torch.tensor([1]), torch.ones(3, 2), torch.tensor([0]), mode="median"), ValueError,
+     "mode has to be one of sum, mean or max"),
+    (lambda: F.softshrink(torch.ones(2), -1.0), RuntimeError, "lambda must be greater or equal to 0, but found"),
+    (lambda: F.prelu(torch.ones(2, 3), torch.ones(2)), RuntimeError, "Mismatch of parameter numbers and input channel"),
+    (lambda: F.interpolate(torch.ones(1, 1, 4), scale_factor=2, mode="bilinear"), NotImplementedError,
+     "Got 3D input, but bilinear mode needs 4D input"),
+    (lambda: F.interpolate(torch.ones(1, 1, 4), size=3, scale_factor=2), ValueError,
+     "only one of size or scale_factor should be defined"),
+    (lambda: F.multi_margin_loss(torch.ones(2, 3), torch.tensor([0, 1]), p=3), ValueError,
+     "only p == 1 and p == 2 supported"),
+    (lambda: F.gaussian_nll_loss(torch.ones(2), torch.ones(2), -torch.ones(2)), ValueError,
+     "var has negative entry"),
+    (lambda: nn.TripletMarginLoss(margin=0), ValueError, "expected margin to be greater than 0"),
+    (lambda: nn.GroupNorm(2, 3), ValueError, "num_channels must be divisible by num_groups"),
+    (lambda: F.fold(torch.ones(1, 9, 5), (4, 4), 3), RuntimeError, "calculated number of sliding blocks"),
+    (lambda: F.pdist(torch.ones(2, 3, 4)), RuntimeError, "pdist only supports 2D tensors, got: 3D"),
+])
+def test_errors_name_the_problem(call, error, message):
+    with pytest.raises(error, match=message):
+        call()
+
+
+@pytest.mark.parametrize("module,shape,out_shape", [
+    (nn.ConvTranspose2d(3, 5, 4, stride=2, padding=1), (2, 3, 7, 8), (2, 5, 14, 16)),
+    (nn.ConvTranspose1d(3, 4, 3, stride=3, output_padding=1), (3, 5), (4, 16)),
+    (nn.Conv3d(2, 4, (2, 3, 3), stride=(1, 2, 2), padding=1), (1, 2, 5, 6, 6), (1, 4, 6, 3, 3)),
+    (nn.MaxPool3d(2), (2, 3, 4, 4, 6), (2, 3, 2, 2, 3)),
+    (nn.AdaptiveAvgPool2d((5, 3)), (2, 7, 11), (2, 5, 3)),
+    (nn.AdaptiveMaxPool1d(4), (2, 3, 9), (2, 3, 4)),
+    (nn.Upsample(size=(5, 7), mode="bilinear", align_corners=True), (1, 2, 3, 4), (1, 2, 5, 7)),
+    (nn.UpsamplingNearest2d(scale_factor=3), (1, 2, 3, 4), (1, 2, 9, 12)),
+    (nn.ReflectionPad3d(1), (1, 2, 3, 3, 3), (1, 2, 5, 5, 5)),
+    (nn.CircularPad2d((1, 2, 0, 1)), (2, 3, 4), (2, 4, 7)),
+    (nn.Unfold((2, 3), stride=(1, 2)), (2, 3, 5, 7), (2, 18, 12)),
+    (nn.PixelUnshuffle(2), (1, 3, 4, 6), (1, 12, 2, 3)),
+    (nn.InstanceNorm1d(3), (3, 7), (3, 7)),
+    (nn.EmbeddingBag(10, 4, mode="max"), None, (2, 4)),
+])
+def test_shapes_and_gradients(module, shape, out_shape):
+    module = module.double()
+    if shape is None:
+        out = module(torch.tensor([[1, 2, 3], [4, 5, 6]]))
+    else:
+        x = torch.randn(shape, dtype=torch.float64, requires_grad=True)
+        out = module(x)
+        out.sum().backward()
+        assert x.grad is not None and x.grad.shape == x.shape
+    assert tuple(out.shape) == out_shape
+
+
+def test_sequential_edits_and_parameter_order():
+    s = nn.Sequential(nn.Linear(1, 1), nn.ReLU(), nn.Tanh())
+    s[0] = nn.Linear(1, 2)
+    assert list(s._modules) == ["0", "1", "2"] and s[0].out_features == 2
+    del s[1]
+    assert list(s._modules) == ["0", "1"] and isinstance(s[1], nn.Tanh)
+    s.insert(1, nn.ReLU())
+    assert [type(m).__name__ for m in s] == ["Linear", "ReLU", "Tanh"]
+    assert isinstance(s.pop(1), nn.ReLU) and len(s) == 2
+    with pytest.raises(IndexError):
+        s[5] = nn.ReLU()
+    m = nn.Linear(2, 3)
+    m.weight = nn.Parameter(torch.ones(3, 2))  # a reassigned parameter keeps its place (state_dict order)
+    assert list(m.state_dict()) == ["weight", "bias"]
+    assert list(dict(nn.ConvTranspose2d(2, 3, 2).named_parameters())) == ["weight", "bias"]
+
+
+def test_alpha_dropout_keeps_mean_and_variance():
+    torch.manual_seed(0)
+    x = torch.randn(200000)
+    y = F.alpha_dropout(x, 0.3, training=True)
+    assert abs(float(y.mean())) < 0.02 and abs(float(y.std()) - 1) < 0.02
+    assert torch.equal(F.alpha_dropout(x, 0.3, training=False), x)
+
+
+def test_triangle_indices_match_a_mask():
+    rows, cols = torch.triu_indices(4, 5, 1)
+    assert bool((cols - rows >= 1).all()) and rows.numel() == int(torch.ones(4, 5).triu(1).sum())
+    rows, cols = torch.tril_indices(5, 3, -1)
+    assert bool((cols - rows <= -1).all()) and rows.numel() == int(torch.ones(5, 3).tril(-1).sum())

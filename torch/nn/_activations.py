@@ -1,0 +1,134 @@
+"""The activation functions of torch.nn.functional written from other ops
+(their gradients follow), with PyTorch's formulas and argument checks."""
+import torch
+
+_SELU_ALPHA = 1.6732632423543772848170429916717
+_SELU_SCALE = 1.0507009873554804934193349852946
+
+
+def _maybe_inplace(input, out, inplace):
+    return input.copy_(out) if inplace else out
+
+
+def relu_(input):
+    return input.relu_()
+
+
+def relu6(input, inplace=False):
+    return input.clamp_(0, 6) if inplace else input.clamp(0, 6)
+
+
+def hardtanh_(input, min_val=-1.0, max_val=1.0):
+    return input.clamp_(min_val, max_val)
+
+
+def hardsigmoid(input, inplace=False):
+    return _maybe_inplace(input, (input + 3).clamp(0, 6) / 6, inplace)
+
+
+def hardswish(input, inplace=False):
+    return _maybe_inplace(input, input * (input + 3).clamp(0, 6) / 6, inplace)
+
+
+def selu(input, inplace=False):
+    out = _SELU_SCALE * torch.where(input > 0, input, _SELU_ALPHA * (input.clamp(max=0).exp() - 1))
+    return _maybe_inplace(input, out, inplace)
+
+
+def selu_(input):
+    return selu(input, inplace=True)
+
+
+def celu(input, alpha=1.0, inplace=False):
+    if alpha == 0:
+        raise RuntimeError("ZeroDivisionError")
+    out = torch.where(input > 0, input, alpha * ((input.clamp(max=0) / alpha).exp() - 1))
+    return _maybe_inplace(input, out, inplace)
+
+
+def celu_(input, alpha=1.0):
+    return celu(input, alpha, inplace=True)
+
+
+def elu_(input, alpha=1.0):
+    from torch.nn.functional import elu
+    return elu(input, alpha, inplace=True)
+
+
+def leaky_relu_(input, negative_slope=0.01):
+    from torch.nn.functional import leaky_relu
+    return leaky_relu(input, negative_slope, inplace=True)
+
+
+def _softplus(x):
+    return (-x.abs()).exp().log1p() + x.relu()
+
+
+def mish(input, inplace=False):
+    return _maybe_inplace(input, input * _softplus(input).tanh(), inplace)
+
+
+def logsigmoid(input):
+    return -_softplus(-input)
+
+
+def softsign(input):
+    return input / (input.abs() + 1)
+
+
+def tanhshrink(input):
+    return input - input.tanh()
+
+
+def softshrink(input, lambd=0.5):
+    if lambd < 0:
+        raise RuntimeError(f"lambda must be greater or equal to 0, but found to be {lambd}.")
+    return torch.where(input > lambd, input - lambd, torch.where(input < -lambd, input + lambd, input * 0))
+
+
+def hardshrink(input, lambd=0.5):
+    return torch.where((input > lambd) | (input < -lambd), input, input * 0)
+
+
+def threshold(input, threshold, value, inplace=False):
+    return _maybe_inplace(input, torch.where(input > threshold, input, torch.full_like(input, value)), inplace)
+
+
+def threshold_(input, threshold, value):
+    return globals()["threshold"](input, threshold, value, inplace=True)
+
+
+def glu(input, dim=-1):
+    if input.dim() == 0:
+        raise RuntimeError("glu does not support scalars because halving size must be even")
+    size = input.shape[dim]
+    if size % 2:
+        raise RuntimeError(f"Halving dimension must be even, but dimension {dim % input.dim()} is size {size}")
+    a, b = input.chunk(2, dim)
+    return a * b.sigmoid()
+
+
+def softmin(input, dim=None, _stacklevel=3, dtype=None):
+    return torch.softmax(-input if dtype is None else -input.to(dtype), -1 if dim is None else dim)
+
+
+def prelu(input, weight):
+    if weight.numel() != 1:
+        if input.dim() < 2 or weight.numel() != input.shape[1]:
+            channels = input.shape[1] if input.dim() >= 2 else 1
+            raise RuntimeError(f"Mismatch of parameter numbers and input channel size. Found parameter numbers = "
+                               f"{weight.numel()} and channel size = {channels}.")
+        weight = weight.reshape((1, -1) + (1,) * (input.dim() - 2))
+    return torch.where(input >= 0, input, weight * input)
+
+
+def rrelu(input, lower=1.0 / 8, upper=1.0 / 3, training=False, inplace=False):
+    if not training:
+        slope = (lower + upper) / 2
+        return _maybe_inplace(input, torch.where(input >= 0, input, input * slope), inplace)
+    slopes = torch.empty_like(input).uniform_(lower, upper)
+    return _maybe_inplace(input, torch.where(input >= 0, input, input * slopes), inplace)
+
+
+def rrelu_(input, lower=1.0 / 8, upper=1.0 / 3, training=False):
+    return rrelu(input, lower, upper, training, inplace=True)

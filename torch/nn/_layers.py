@@ -1,0 +1,575 @@
+"""Layer functions of torch.nn.functional written from other ops:
+normalisations, pixel and channel shuffles, padding modes, 1-D/3-D and
+adaptive pooling, interpolation, transposed and 3-D convolutions, fold and
+unfold, bilinear, embedding bags and alpha dropout. Their gradients come
+from the ops they call."""
+import math
+
+import torch
+
+
+def _tuple(value, n):
+    return (value,) * n if isinstance(value, int) else tuple(value)
+
+
+# ---- normalisation ----------------------------------------------------------
+def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
+    if input.dim() < 2 or input.shape[1] % num_groups:
+        raise RuntimeError(f"Expected number of channels in input to be divisible by num_groups, but got input of "
+                           f"shape {list(input.shape)} and num_groups={num_groups}")
+    n, c = input.shape[:2]
+    x = input.reshape(n, num_groups, -1)
+    mean = x.mean(-1, keepdim=True)
+    var = x.var(-1, unbiased=False, keepdim=True)
+    out = ((x - mean) / (var + eps).sqrt()).reshape(input.shape)
+    affine_shape = (1, c) + (1,) * (input.dim() - 2)
+    if weight is not None:
+        out = out * weight.reshape(affine_shape)
+    if bias is not None:
+        out = out + bias.reshape(affine_shape)
+    return out
+
+
+def instance_norm(input, running_mean=None, running_var=None, weight=None, bias=None, use_input_stats=True,
+                  momentum=0.1, eps=1e-5):
+    dims = tuple(range(2, input.dim()))
+    c = input.shape[1]
+    shape = (1, c) + (1,) * (input.dim() - 2)
+    if use_input_stats:
+        mean = input.mean(dims, keepdim=True)
+        var = input.var(dims, unbiased=False, keepdim=True)
+        if running_mean is not None:
+            with torch.no_grad():
+                count = math.prod(input.shape[2:])
+                running_mean.mul_(1 - momentum).add_(mean.mean(0).reshape(-1), alpha=momentum)
+                unbiased = input.var(dims, unbiased=True) if count > 1 else var.reshape(input.shape[:2])
+                running_var.mul_(1 - momentum).add_(unbiased.mean(0).reshape(-1), alpha=momentum)
+    else:
+        mean, var = running_mean.reshape(shape), running_var.reshape(shape)
+    out = (input - mean) / (var + eps).sqrt()
+    if weight is not None:
+        out = out * weight.reshape(shape)
+    if bias is not None:
+        out = out + bias.reshape(shape)
+    return out
+
+
+def local_response_norm(input, size, alpha=1e-4, beta=0.75, k=1.0):
+    if input.dim() < 3:
+        raise ValueError(f"Expected 3D or higher dimensionality input (got {input.dim()} dimensions)")
+    if input.numel() == 0:
+        return input
+    # The mean of squares over a window of `size` channels, zero-padded as PyTorch pads it.
+    sq = input * input
+    padded = torch.cat([sq.new_zeros((sq.shape[0], size // 2) + sq.shape[2:]), sq,
+                        sq.new_zeros((sq.shape[0], (size - 1) // 2) + sq.shape[2:])], 1)
+    window = sum(padded.narrow(1, i, input.shape[1]) for i in range(size)) / size
+    return input / (window * alpha + k) ** beta
+
+
+def rms_norm(input, normalized_shape, weight=None, eps=None):
+    shape = _tuple(normalized_shape, 1)
+    if tuple(input.shape[input.dim() - len(shape):]) != shape:
+        raise RuntimeError(f"Given normalized_shape={list(shape)}, expected input with shape [*, "
+                           f"{', '.join(map(str, shape))}], but got input of size{list(input.shape)}")
+    eps = torch.finfo(input.dtype).eps if eps is None else eps
+    dims = tuple(range(-len(shape), 0))
+    out = input * (input.pow(2).mean(dims, keepdim=True) + eps).rsqrt()
+    return out * weight if weight is not None else out
+
+
+# ---- shuffles -----------------------------------------------------------------
+def pixel_shuffle(input, upscale_factor):
+    r = upscale_factor
+    if input.dim() < 3:
+        raise RuntimeError(f"pixel_shuffle expects input to have at least 3 dimensions, but got input with "
+                           f"{input.dim()} dimension(s)")
+    c, h, w = input.shape[-3:]
+    if c % (r * r):
+        raise RuntimeError(f"pixel_shuffle expects its input's 'channel' dimension to be divisible by the square of "
+                           f"upscale_factor, but input.size(-3)={c} is not divisible by {r * r}")
+    lead = tuple(input.shape[:-3])
+    x = input.reshape(lead + (c // (r * r), r, r, h, w))
+    n = len(lead)
+    x = x.permute(tuple(range(n)) + (n, n + 3, n + 1, n + 4, n + 2))
+    return x.reshape(lead + (c // (r * r), h * r, w * r))
+
+
+def pixel_unshuffle(input, downscale_factor):
+    r = downscale_factor
+    if input.dim() < 3:
+        raise RuntimeError(f"pixel_unshuffle expects input to have at least 3 dimensions, but got input with "
+                           f"{input.dim()} dimension(s)")
+    c, h, w = input.shape[-3:]
+    if h % r or w % r:
+        which, size = ("height", h) if h % r else ("width", w)
+        raise RuntimeError(f"pixel_unshuffle expects {which} to be divisible by downscale_factor, but input.size"
+                           f"({-2 if which == 'height' else -1})={size} is not divisible by {r}")
+    lead = tuple(input.shape[:-3])
+    n = len(lead)
+    x = input.reshape(lead + (c, h // r, r, w // r, r))
+    x = x.permute(tuple(range(n)) + (n, n + 2, n + 4, n + 1, n + 3))
+    return x.reshape(lead + (c * r * r, h // r, w // r))
+
+
+def channel_shuffle(input, groups):
+    n, c = input.shape[:2]
+    if groups <= 0:
+        raise RuntimeError(f"Number of groups to divide channels in must be positive. Value of groups:{groups}")
+    if c % groups:
+        raise RuntimeError(f"Number of channels must be divisible by groups. Got {c} channels and {groups} groups.")
+    rest = tuple(input.shape[2:])
+    return input.reshape((n, groups, c // groups) + rest).transpose(1, 2).reshape(input.shape)
+
+
+# ---- padding ------------------------------------------------------------------
+def _pad_index(size, lo, hi, mode, device):
+    i = torch.arange(-lo, size + hi, device=device)
+    if mode == "reflect":
+        period = 2 * (size - 1)
+        i = i.remainder(period) if period else i * 0
+        return torch.where(i >= size, period - i, i)
+    if mode == "replicate":
+        return i.clamp(0, size - 1)
+    return i.remainder(size)  # circular
+
+
+def pad_modes(input, pad, mode):
+    """reflect, replicate and circular padding: an index along each padded dim."""
+    if len(pad) % 2:
+        raise ValueError("Padding length must be divisible by 2")
+    n = len(pad) // 2
+    if input.dim() not in (n + 1, n + 2) or n > 3:
+        raise NotImplementedError(f"Only 2D, 3D, 4D, 5D padding with non-constant padding are supported for now")
+    result = input
+    for i in range(n):
+        d = input.dim() - 1 - i
+        lo, hi = pad[2 * i], pad[2 * i + 1]
+        size = input.shape[d]
+        if mode == "reflect" and (lo >= size or hi >= size):
+            raise RuntimeError(f"Argument #4: Padding size should be less than the corresponding input dimension, "
+                               f"but got: padding ({lo}, {hi}) at dimension {d} of input {list(input.shape)}")
+        if mode == "circular" and (lo > size or hi > size):
+            raise RuntimeError("Padding value causes wrapping around more than once.")
+        if mode == "replicate" and size == 0 and (lo or hi):
+            raise RuntimeError(f"padding size is expected to be less than the input dimension")
+        result = result.index_select(d, _pad_index(size, lo, hi, mode, input.device))
+    return result
+
+
+# ---- pooling ------------------------------------------------------------------
+def avg_pool1d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True):
+    from torch.nn.functional import avg_pool2d
+    k, s, p = _tuple(kernel_size, 1)[0], _tuple(kernel_size if stride is None else stride, 1)[0], _tuple(padding, 1)[0]
+    return avg_pool2d(input.unsqueeze(-2), (1, k), (1, s), (0, p), ceil_mode, count_include_pad).squeeze(-2)
+
+
+def _pool3d_split(input):
+    unbatched = input.dim() == 4
+    x = input.unsqueeze(0) if unbatched else input
+    if x.dim() != 5:
+        raise RuntimeError(f"Expected 4D or 5D input, but got a {input.dim()}D input")
+    return x, unbatched
+
+
+def avg_pool3d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True,
+               divisor_override=None):
+    from torch.nn.functional import avg_pool2d
+    k, p = _tuple(kernel_size, 3), _tuple(padding, 3)
+    s = _tuple(k if stride is None else stride, 3)
+    x, unbatched = _pool3d_split(input)
+    n, c, d, h, w = x.shape
+    # A box mean is separable: height and width first, then depth.
+    hw = avg_pool2d(x.reshape(n, c * d, h, w), k[1:], s[1:], p[1:], ceil_mode, count_include_pad)
+    oh, ow = hw.shape[-2:]
+    depth = avg_pool2d(hw.reshape(n, c, d, oh * ow), (k[0], 1), (s[0], 1), (p[0], 0), ceil_mode, count_include_pad)
+    out = depth.reshape(n, c, -1, oh, ow)
+    if divisor_override:
+        out = out * (k[0] * k[1] * k[2]) / divisor_override
+    return out.squeeze(0) if unbatched else out
+
+
+def max_pool3d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
+    from torch.nn.functional import max_pool2d
+    if return_indices:
+        raise NotImplementedError("max_pool3d: return_indices=True is not supported")
+    k, p, dl = _tuple(kernel_size, 3), _tuple(padding, 3), _tuple(dilation, 3)
+    s = _tuple(k if stride is None else stride, 3)
+    x, unbatched = _pool3d_split(input)
+    n, c, d, h, w = x.shape
+    hw = max_pool2d(x.reshape(n, c * d, h, w), k[1:], s[1:], p[1:], dl[1:], ceil_mode)
+    oh, ow = hw.shape[-2:]
+    depth = max_pool2d(hw.reshape(n, c, d, oh * ow), (k[0], 1), (s[0], 1), (p[0], 0), (dl[0], 1), ceil_mode)
+    out = depth.reshape(n, c, -1, oh, ow)
+    return out.squeeze(0) if unbatched else out
+
+
+def _bins(size, out):
+    return [(math.floor(i * size / out), math.ceil((i + 1) * size / out)) for i in range(out)]
+
+
+def _adaptive(input, output_size, nd, reduce, name):
+    if input.dim() not in (nd + 1, nd + 2):
+        raise RuntimeError(f"{name}(): Expected {nd + 1}D or {nd + 2}D tensor, but got {list(input.shape)}")
+    sizes = _tuple(output_size, nd)
+    out = input
+    for i, target in enumerate(sizes):
+        dim = input.dim() - nd + i
+        target = input.shape[dim] if target is None else target
+        pieces = [reduce(out.narrow(dim, a, b - a), dim) for a, b in _bins(input.shape[dim], target)]
+        out = torch.stack(pieces, dim) if pieces else out.narrow(dim, 0, 0)
+    return out
+
+
+def adaptive_avg_pool1d(input, output_size):
+    return _adaptive(input, output_size, 1, lambda t, d: t.mean(d), "adaptive_avg_pool1d")
+
+
+def adaptive_avg_pool2d(input, output_size):
+    return _adaptive(input, output_size, 2, lambda t, d: t.mean(d), "adaptive_avg_pool2d")
+
+
+def adaptive_avg_pool3d(input, output_size):
+    return _adaptive(input, output_size, 3, lambda t, d: t.mean(d), "adaptive_avg_pool3d")
+
+
+def _adaptive_max(input, output_size, nd, return_indices, name):
+    if return_indices:
+        raise NotImplementedError(f"{name}: return_indices=True is not supported")
+    return _adaptive(input, output_size, nd, lambda t, d: t.amax(d), name)
+
+
+def adaptive_max_pool1d(input, output_size, return_indices=False):
+    return _adaptive_max(input, output_size, 1, return_indices, "adaptive_max_pool1d")
+
+
+def adaptive_max_pool2d(input, output_size, return_indices=False):
+    return _adaptive_max(input, output_size, 2, return_indices, "adaptive_max_pool2d")
+
+
+def adaptive_max_pool3d(input, output_size, return_indices=False):
+    return _adaptive_max(input, output_size, 3, return_indices, "adaptive_max_pool3d")
+
+
+def _lp(out, norm_type, kernel_numel):
+    return (out.sign() * out.abs().relu()).mul(kernel_numel).pow(1.0 / norm_type)
+
+
+def lp_pool1d(input, norm_type, kernel_size, stride=None, ceil_mode=False):
+    return _lp(avg_pool1d(input.pow(norm_type), kernel_size, stride, 0, ceil_mode), norm_type, kernel_size)
+
+
+def lp_pool2d(input, norm_type, kernel_size, stride=None, ceil_mode=False):
+    from torch.nn.functional import avg_pool2d
+    k = _tuple(kernel_size, 2)
+    return _lp(avg_pool2d(input.pow(norm_type), k, stride, 0, ceil_mode), norm_type, k[0] * k[1])
+
+
+def lp_pool3d(input, norm_type, kernel_size, stride=None, ceil_mode=False):
+    k = _tuple(kernel_size, 3)
+    return _lp(avg_pool3d(input.pow(norm_type), k, stride, 0, ceil_mode), norm_type, k[0] * k[1] * k[2])
+
+
+# ---- interpolation ------------------------------------------------------------
+_LINEAR = {"linear": 1, "bilinear": 2, "trilinear": 3}
+
+
+def _source(out_size, in_size, scale, align_corners, mode, device):
+    """Where each output position samples the input along one dim (PyTorch's coordinate maps)."""
+    i = torch.arange(out_size, dtype=torch.float64, device=device)
+    if mode in ("nearest", "nearest-exact"):
+        ratio = in_size / out_size if scale is None else 1.0 / scale
+        src = ((i + 0.5) * ratio).floor() if mode == "nearest-exact" else (i * ratio).floor()
+        return src.clamp(max=in_size - 1).long()
+    if align_corners:
+        ratio = (in_size - 1) / (out_size - 1) if out_size > 1 else 0.0
+        return i * ratio
+    ratio = in_size / out_size if scale is None else 1.0 / scale
+    return ((i + 0.5) * ratio - 0.5).clamp(min=0)
+
+
+def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corners=None, recompute_scale_factor=None,
+                antialias=False):
+    nd = input.dim() - 2
+    if nd < 1:
+        raise ValueError(f"Input Error: Only 3D, 4D and 5D input Tensors supported (got {input.dim()}D) for the input "
+                         f"dimensions")
+    if mode in ("nearest", "nearest-exact", "area") and align_corners is not None:
+        raise ValueError("align_corners option can only be set with the interpolating modes: linear | bilinear | "
+                         "bicubic | trilinear")
+    if mode in _LINEAR and _LINEAR[mode] != nd:
+        raise NotImplementedError(f"Got {input.dim()}D input, but {mode} mode needs {_LINEAR[mode] + 2}D input")
+    if mode not in ("nearest", "nearest-exact", "area") and mode not in _LINEAR:
+        raise NotImplementedError(f"interpolate: mode {mode!r} is not supported")
+    if antialias:
+        raise NotImplementedError("interpolate: antialias=True is not supported")
+    if (size is None) == (scale_factor is None):
+        raise ValueError("only one of size or scale_factor should be defined")
+    in_sizes = tuple(input.shape[2:])
+    if size is not None:
+        out_sizes, scales = _tuple(size, nd), (None,) * nd
+    else:
+        scales = tuple(float(s) for s in _tuple(scale_factor, nd)) if not isinstance(scale_factor, float) \
+            else (scale_factor,) * nd
+        out_sizes = tuple(int(math.floor(n * s)) for n, s in zip(in_sizes, scales))
+        if recompute_scale_factor:
+            scales = (None,) * nd
+    if mode == "area":
+        return _adaptive(input, out_sizes, nd, lambda t, d: t.mean(d), "adaptive_avg_pool")
+    out = input
+    for i in range(nd):
+        dim = 2 + i
+        src = _source(out_sizes[i], in_sizes[i], scales[i], align_corners, mode, input.device)
+        if mode in ("nearest", "nearest-exact"):
+            out = out.index_select(dim, src)
+            continue
+        low = src.floor().long().clamp(max=in_sizes[i] - 1)
+        high = (low + 1).clamp(max=in_sizes[i] - 1)
+        shape = [1] * out.dim()
+        shape[dim] = -1
+        weight = (src - low.to(torch.float64)).to(out.dtype).reshape(shape)
+        out = out.index_select(dim, low) * (1 - weight) + out.index_select(dim, high) * weight
+    return out
+
+
+def upsample(input, size=None, scale_factor=None, mode="nearest", align_corners=None):
+    return interpolate(input, size, scale_factor, mode, align_corners)
+
+
+def upsample_nearest(input, size=None, scale_factor=None):
+    return interpolate(input, size, scale_factor, mode="nearest")
+
+
+def upsample_bilinear(input, size=None, scale_factor=None):
+    return interpolate(input, size, scale_factor, mode="bilinear", align_corners=True)
+
+
+# ---- convolutions ---------------------------------------------------------------
+def _dilate(x, dim, stride):
+    """stride - 1 zeros between neighbours along dim (a transposed convolution's input)."""
+    if stride == 1:
+        return x
+    n = x.shape[dim]
+    zeros = torch.zeros_like(x.unsqueeze(dim + 1)).expand(*x.shape[:dim + 1], stride - 1, *x.shape[dim + 1:])
+    inter = torch.cat([x.unsqueeze(dim + 1), zeros], dim + 1)  # (..., n, stride, ...)
+    merged = inter.reshape(*x.shape[:dim], n * stride, *x.shape[dim + 1:])
+    return merged.narrow(dim, 0, (n - 1) * stride + 1)
+
+
+def _conv_transpose(input, weight, bias, stride, padding, output_padding, groups, dilation, nd):
+    from torch.nn.functional import conv1d, conv2d
+    unbatched = input.dim() == nd + 1
+    x = input.unsqueeze(0) if unbatched else input
+    stride, padding = _tuple(stride, nd), _tuple(padding, nd)
+    output_padding, dilation = _tuple(output_padding, nd), _tuple(dilation, nd)
+    k = tuple(weight.shape[2:])
+    for i in range(nd):
+        if output_padding[i] >= stride[i] and output_padding[i] >= dilation[i]:
+            raise RuntimeError("output padding must be smaller than either stride or dilation, but got "
+                               f"output_padding_height: {output_padding[i]} stride: {stride[i]} dilation: "
+                               f"{dilation[i]}")
+    for i in range(nd):
+        x = _dilate(x, 2 + i, stride[i])
+    pads = []
+    for i in reversed(range(nd)):
+        edge = dilation[i] * (k[i] - 1) - padding[i]
+        pads += [edge, edge + output_padding[i]]
+    from torch.nn.functional import pad
+    x = pad(x, pads)
+    # (C_in, C_out/g, k...) -> (C_out, C_in/g, k...), kernel flipped.
+    c_in, c_out_g = weight.shape[:2]
+    w = weight.reshape((groups, c_in // groups, c_out_g) + k).transpose(1, 2)
+    w = w.reshape((groups * c_out_g, c_in // groups) + k).flip(tuple(range(2, 2 + nd)))
+    conv = conv1d if nd == 1 else conv2d
+    out = conv(x, w, bias, 1, 0, dilation, groups)
+    return out.squeeze(0) if unbatched else out
+
+
+def conv_transpose1d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1):
+    return _conv_transpose(input, weight, bias, stride, padding, output_padding, groups, dilation, 1)
+
+
+def conv_transpose2d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1):
+    return _conv_transpose(input, weight, bias, stride, padding, output_padding, groups, dilation, 2)
+
+
+def conv3d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
+    """A sum over the kernel's depth of 2-D convolutions of input depth slices."""
+    from torch.nn.functional import conv2d, pad
+    unbatched = input.dim() == 4
+    x = input.unsqueeze(0) if unbatched else input
+    if x.dim() != 5:
+        raise RuntimeError(f"Expected 4D (unbatched) or 5D (batched) input to conv3d, but got input of size: "
+                           f"{list(input.shape)}")
+    s, p, dl = _tuple(stride, 3), _tuple(padding, 3), _tuple(dilation, 3)
+    kd = weight.shape[2]
+    x = pad(x, (0, 0, 0, 0, p[0], p[0]))
+    depth = (x.shape[2] - dl[0] * (kd - 1) - 1) // s[0] + 1
+    slices = []
+    for od in range(depth):
+        acc = None
+        for i in range(kd):
+            term = conv2d(x[:, :, od * s[0] + i * dl[0]], weight[:, :, i], None, s[1:], p[1:], dl[1:], groups)
+            acc = term if acc is None else acc + term
+        slices.append(acc)
+    out = torch.stack(slices, 2)
+    if bias is not None:
+        out = out + bias.reshape(1, -1, 1, 1, 1)
+    return out.squeeze(0) if unbatched else out
+
+
+def _patch_weight(channels, kh, kw, dtype, device):
+    """One-hot kernels: output channel c*kh*kw + t copies input channel c at kernel offset t."""
+    eye = torch.eye(kh * kw, dtype=dtype, device=device).reshape(kh * kw, 1, kh, kw)
+    return eye.repeat(channels, 1, 1, 1)
+
+
+def unfold(input, kernel_size, dilation=1, padding=0, stride=1):
+    from torch.nn.functional import conv2d
+    if input.dim() not in (3, 4):
+        raise NotImplementedError(f"Input Error: Only 3D or 4D input Tensors are supported (got {input.dim()}D)")
+    unbatched = input.dim() == 3
+    x = input.unsqueeze(0) if unbatched else input
+    kh, kw = _tuple(kernel_size, 2)
+    c = x.shape[1]
+    cols = conv2d(x, _patch_weight(c, kh, kw, x.dtype, x.device), None, stride, padding, dilation, c)
+    out = cols.reshape(x.shape[0], c * kh * kw, -1)
+    return out.squeeze(0) if unbatched else out
+
+
+def fold(input, output_size, kernel_size, dilation=1, padding=0, stride=1):
+    if input.dim() not in (2, 3):
+        raise NotImplementedError(f"Input Error: Only unbatched (2D) or batched (3D) input Tensors are supported "
+                                  f"(got {input.dim()}D)")
+    unbatched = input.dim() == 2
+    x = input.unsqueeze(0) if unbatched else input
+    kh, kw = _tuple(kernel_size, 2)
+    oh, ow = _tuple(output_size, 2)
+    (dh, dw), (ph, pw), (sh, sw) = _tuple(dilation, 2), _tuple(padding, 2), _tuple(stride, 2)
+    if x.shape[1] % (kh * kw):
+        raise RuntimeError(f"Expected size of input's dimension 1 to be divisible by the product of kernel_size, but "
+                           f"got input.size(1)={x.shape[1]} and kernel_size={(kh, kw)}")
+    c = x.shape[1] // (kh * kw)
+    bh = (oh + 2 * ph - dh * (kh - 1) - 1) // sh + 1
+    bw = (ow + 2 * pw - dw * (kw - 1) - 1) // sw + 1
+    if bh * bw != x.shape[2]:
+        raise RuntimeError(f"Given output_size={(oh, ow)}, kernel_size={(kh, kw)}, dilation={(dh, dw)}, "
+                           f"padding={(ph, pw)}, stride={(sh, sw)}, expected size of input's dimension 2 to match the "
+                           f"calculated number of sliding blocks {bh} * {bw} = {bh * bw}, but got "
+                           f"input.size(2)={x.shape[2]}.")
+    blocks = x.reshape(x.shape[0], c * kh * kw, bh, bw)
+    extra = (oh + 2 * ph - ((bh - 1) * sh + dh * (kh - 1) + 1), ow + 2 * pw - ((bw - 1) * sw + dw * (kw - 1) + 1))
+    out = conv_transpose2d(blocks, _patch_weight(c, kh, kw, x.dtype, x.device), None, (sh, sw), (ph, pw), 0, c,
+                           (dh, dw))
+    if extra != (0, 0):
+        from torch.nn.functional import pad
+        out = pad(out, (0, extra[1], 0, extra[0]))
+    return out.squeeze(0) if unbatched else out
+
+
+def bilinear(input1, input2, weight, bias=None):
+    if input1.dim() != input2.dim():
+        raise RuntimeError(f"bilinear(): input dimensions do not match: got {input1.dim()} and {input2.dim()}")
+    if input1.shape[:-1] != input2.shape[:-1]:
+        raise RuntimeError(f"bilinear(): input batch dimensions do not match: got {list(input1.shape[:-1])} and "
+                           f"{list(input2.shape[:-1])}")
+    out_features, in1, in2 = weight.shape
+    lead = tuple(input1.shape[:-1])
+    x1, x2 = input1.reshape(-1, in1), input2.reshape(-1, in2)
+    mixed = (x1 @ weight.permute(1, 0, 2).reshape(in1, out_features * in2)).reshape(-1, out_features, in2)
+    out = (mixed * x2.unsqueeze(1)).sum(-1)
+    if bias is not None:
+        out = out + bias
+    return out.reshape(lead + (out_features,))
+
+
+def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2, scale_grad_by_freq=False, mode="mean",
+                  sparse=False, per_sample_weights=None, include_last_offset=False, padding_idx=None):
+    from torch.nn.functional import embedding
+    if mode not in ("sum", "mean", "max"):
+        raise ValueError(f"mode has to be one of sum, mean or max, but got {mode}")
+    if per_sample_weights is not None and mode != "sum":
+        raise NotImplementedError(f"embedding_bag: per_sample_weights was not None. per_sample_weights is only "
+                                  f"supported for mode='sum' (got mode='{mode}'). Please open a feature request on "
+                                  f"GitHub.")
+    if input.dim() == 2:
+        if offsets is not None:
+            raise ValueError("if input is 2D, then offsets has to be None, as input is treated is a mini-batch of "
+                             "fixed length sequences.")
+        bags = [(i * input.shape[1], (i + 1) * input.shape[1]) for i in range(input.shape[0])]
+        flat = input.reshape(-1)
+        weights = per_sample_weights.reshape(-1) if per_sample_weights is not None else None
+    else:
+        if offsets is None:
+            raise ValueError("offsets has to be a 1D Tensor but got None")
+        starts = offsets.tolist()
+        ends = starts[1:] + [input.shape[0]]
+        if include_last_offset:
+            starts, ends = starts[:-1], ends[:-1]
+        bags, flat, weights = list(zip(starts, ends)), input, per_sample_weights
+    rows = embedding(flat, weight, padding_idx, max_norm, norm_type)
+    if weights is not None:
+        rows = rows * weights.unsqueeze(-1)
+    keep = (flat != padding_idx) if padding_idx is not None else None
+    out = []
+    for a, b in bags:
+        piece = rows[a:b]
+        if keep is not None:
+            piece = piece[keep[a:b]]
+        if piece.shape[0] == 0:
+            out.append(weight.new_zeros(weight.shape[1]))
+        elif mode == "sum":
+            out.append(piece.sum(0))
+        elif mode == "mean":
+            out.append(piece.mean(0))
+        else:
+            out.append(piece.amax(0))
+    return torch.stack(out) if out else weight.new_zeros(0, weight.shape[1])
+
+
+# ---- dropout variants ---------------------------------------------------------
+_ALPHA = 1.7580993408473766
+
+
+def _alpha_drop(input, p, noise_shape, inplace):
+    keep = torch.empty(noise_shape, dtype=input.dtype, device=input.device).bernoulli_(1 - p)
+    a = 1.0 / math.sqrt((_ALPHA * _ALPHA * p + 1) * (1 - p))
+    b = (keep - 1) * (_ALPHA * a) + _ALPHA * a * p
+    out = input * (keep * a) + b
+    return input.copy_(out) if inplace else out
+
+
+def alpha_dropout(input, p=0.5, training=False, inplace=False):
+    if p < 0.0 or p > 1.0:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    if not training or p == 0.0 or input.numel() == 0:
+        return input
+    if p == 1.0:
+        return input.mul_(0) if inplace else input * 0
+    return _alpha_drop(input, p, input.shape, inplace)
+
+
+def feature_alpha_dropout(input, p=0.5, training=False, inplace=False):
+    if p < 0.0 or p > 1.0:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    if not training or p == 0.0 or input.numel() == 0:
+        return input
+    if p == 1.0:
+        return input.mul_(0) if inplace else input * 0
+    return _alpha_drop(input, p, tuple(input.shape[:2]) + (1,) * (input.dim() - 2), inplace)
+
+
+def dropout3d(input, p=0.5, training=True, inplace=False):
+    from torch.nn.functional import _feature_dropout
+    return _feature_dropout(input, p, training, 5, "dropout3d", inplace)
+
+
+def gumbel_softmax(logits, tau=1, hard=False, eps=1e-10, dim=-1):
+    uniform = torch.rand_like(logits)
+    gumbels = -(-(uniform.clamp(min=torch.finfo(logits.dtype).tiny)).log()).log()
+    soft = ((logits + gumbels) / tau).softmax(dim)
+    if not hard:
+        return soft
+    index = soft.argmax(dim, keepdim=True)
+    one_hot = torch.zeros_like(logits).scatter(dim, index, torch.ones_like(index, dtype=logits.dtype))
+    return one_hot - soft.detach() + soft
