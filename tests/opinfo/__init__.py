@@ -11,7 +11,8 @@ from .nn_ops import NN_OPS
 from .reduction import REDUCTION_OPS
 from .shape import SHAPE_OPS
 from .shape_composites import SHAPE_COMPOSITE_OPS
+from .special import SPECIAL_OPS
 from .ternary import TERNARY_OPS
 from .unary import UNARY_OPS
 
-ALL_OPS = UNARY_OPS + BINARY_OPS + TERNARY_OPS + REDUCTION_OPS + LINALG_OPS + SHAPE_OPS + SHAPE_COMPOSITE_OPS + NN_OPS
+ALL_OPS = UNARY_OPS + BINARY_OPS + TERNARY_OPS + REDUCTION_OPS + LINALG_OPS + SHAPE_OPS + SHAPE_COMPOSITE_OPS + NN_OPS + SPECIAL_OPS

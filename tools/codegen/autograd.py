@@ -171,6 +171,7 @@ _VALUE_TYPES = {
     ("bool", False, False): "bool",
     ("bool", True, False): "std::optional<bool>",
     ("float", False, False): "double",
+    ("float", True, False): "std::optional<double>",
     ("str", False, False): "std::string",
     ("str", True, False): "std::optional<std::string>",
     ("ScalarType", True, False): "std::optional<at::ScalarType>",

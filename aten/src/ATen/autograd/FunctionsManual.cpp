@@ -312,6 +312,33 @@ Tensor copysign_self_backward(const Tensor& grad, const Tensor& self, const Tens
   return grad.mul(ratio.masked_fill(self.eq(wrapped_scalar_tensor(0)), 0));
 }
 
+Tensor not_implemented(const char* what) {
+  TORCH_CHECK_NOT_IMPLEMENTED(false, "the ", what, " is not implemented");
+  return Tensor();
+}
+
+Tensor sinc_backward(const Tensor& grad, const Tensor& self) {
+  const Tensor px = self.mul(wrapped_scalar_tensor(3.14159265358979323846));
+  const Tensor denom = px.mul(self);
+  const Tensor d = px.mul(px.cos()).sub(px.sin()).div(denom);
+  return grad.mul(d.masked_fill(denom.eq(wrapped_scalar_tensor(0)), 0));  // 0 where pi x^2 underflows, as PyTorch
+}
+
+Tensor logit_backward(const Tensor& grad, const Tensor& self, std::optional<double> eps) {
+  const Tensor d = grad.div(self.mul(self.neg().add(wrapped_scalar_tensor(1))));
+  if (eps && *eps >= 0) {
+    const Tensor outside = self.lt(wrapped_scalar_tensor(*eps)).logical_or(self.gt(wrapped_scalar_tensor(1 - *eps)));
+    return d.masked_fill(outside, 0);
+  }
+  const Tensor outside = self.lt(wrapped_scalar_tensor(0)).logical_or(self.gt(wrapped_scalar_tensor(1)));
+  return d.masked_fill(outside, std::numeric_limits<double>::quiet_NaN());
+}
+
+Tensor mvlgamma_backward(const Tensor& grad, const Tensor& self, int64_t p) {
+  const Tensor offsets = at::arange(Scalar(-0.5 * p + 0.5), Scalar(0.5), Scalar(0.5), self.scalar_type(), self.device());
+  return grad.mul(at::digamma(self.unsqueeze(-1).add(offsets)).sum(IntArrayRef{-1}, false, std::nullopt));
+}
+
 Tensor roll_backward(const Tensor& grad, IntArrayRef shifts, IntArrayRef dims) {
   std::vector<int64_t> back(shifts.size());
   for (size_t i = 0; i < shifts.size(); ++i) back[i] = -shifts[i];

@@ -65,6 +65,14 @@ Tensor extremum_backward(const Tensor& grad, const Tensor& self, const Tensor& o
 Tensor select_backward(const Tensor& grad, IntArrayRef sizes, int64_t dim, int64_t index);
 // copysign: |self| took other's sign, so the gradient flips where the sign did (0 at self == 0).
 Tensor copysign_self_backward(const Tensor& grad, const Tensor& self, const Tensor& result);
+// An input PyTorch has no formula for either: backward raises NotImplementedError naming it.
+Tensor not_implemented(const char* what);
+// d/dx sin(pi x)/(pi x) = (pi x cos(pi x) - sin(pi x)) / (pi x^2), 0 at 0.
+Tensor sinc_backward(const Tensor& grad, const Tensor& self);
+// 1 / (x (1 - x)); with eps, 0 outside [eps, 1 - eps]; without, NaN outside [0, 1].
+Tensor logit_backward(const Tensor& grad, const Tensor& self, std::optional<double> eps);
+// d/dx log Gamma_p(x) = sum_j digamma(x - j/2), j < p.
+Tensor mvlgamma_backward(const Tensor& grad, const Tensor& self, int64_t p);
 // roll back by the negated shifts.
 Tensor roll_backward(const Tensor& grad, IntArrayRef shifts, IntArrayRef dims);
 // The gradient laid on the diagonal of zeros of the input's sizes.

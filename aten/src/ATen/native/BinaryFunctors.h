@@ -3,6 +3,7 @@
 // (native/cpu/BinaryOpsKernel.cpp) and the CUDA ones
 // (native/cuda/BinaryOpsKernel.cu): compiled for host and device, so the
 // CPU tests check the arithmetic both run.
+#include <ATen/native/SpecialFunctions.h>
 #include <c10/macros/Macros.h>
 #include <c10/util/Exception.h>
 #include <c10/util/Half.h>
@@ -335,6 +336,13 @@ C10_HOST_DEVICE T heaviside_of(T x, T y) {
   } else {
     return x == T(0) ? y : static_cast<T>(x > T(0));
   }
+}
+
+
+template <typename T>
+C10_HOST_DEVICE T zeta_of(T s, T q) {
+  using M = c10::opmath_t<T>;
+  return special::zeta(M(s), M(q));
 }
 
 }  // namespace at::native

@@ -6,6 +6,7 @@
 // in that device's loop (grep an op's name to find all three).
 #include <c10/macros/Macros.h>
 #include <c10/util/Half.h>
+#include <ATen/native/SpecialFunctions.h>
 
 #include <cmath>
 #include <type_traits>
@@ -49,6 +50,11 @@ AT_UNARY_FORMULA(exp2, std::exp2(x))
 AT_UNARY_FORMULA(deg2rad, x * M(0.017453292519943295))
 AT_UNARY_FORMULA(rad2deg, x * M(57.29577951308232))
 AT_UNARY_FORMULA(frac, x - std::trunc(x))
+AT_UNARY_FORMULA(lgamma, std::lgamma(x))
+// In double whatever the type: near its poles float arithmetic loses the digits.
+AT_UNARY_FORMULA(digamma, static_cast<M>(special::digamma(static_cast<double>(x))))
+AT_UNARY_FORMULA(erfinv, special::erfinv(x))
+AT_UNARY_FORMULA(sinc, x == M(0) ? M(1) : std::sin(M(special::kPi) * x) / (M(special::kPi) * x))
 #undef AT_UNARY_FORMULA
 
 // The formula in the element type's arithmetic: float for float16/bfloat16.

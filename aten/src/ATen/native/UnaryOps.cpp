@@ -31,6 +31,10 @@ DEFINE_DISPATCH(isnan_stub);
 DEFINE_DISPATCH(isfinite_stub);
 DEFINE_DISPATCH(isinf_stub);
 DEFINE_DISPATCH(logical_not_stub);
+DEFINE_DISPATCH(sinc_stub);
+DEFINE_DISPATCH(lgamma_stub);
+DEFINE_DISPATCH(digamma_stub);
+DEFINE_DISPATCH(erfinv_stub);
 DEFINE_DISPATCH(tan_stub);
 DEFINE_DISPATCH(asin_stub);
 DEFINE_DISPATCH(acos_stub);
@@ -140,6 +144,10 @@ DEFINE_UNARY(exp2, Float, NO_CHECK)
 DEFINE_UNARY(deg2rad, Float, NO_CHECK)
 DEFINE_UNARY(rad2deg, Float, NO_CHECK)
 DEFINE_UNARY(frac, Same, NO_CHECK)  // the kernel takes floating types only
+DEFINE_UNARY(lgamma, Float, NO_CHECK)
+DEFINE_UNARY(digamma, Float, NO_CHECK)
+DEFINE_UNARY(erfinv, Float, NO_CHECK)
+DEFINE_UNARY(sinc, Float, NO_CHECK)
 DEFINE_UNARY(logical_not, Bool, NO_CHECK)
 DEFINE_UNARY(bitwise_not, Same, NO_CHECK)  // the kernel takes integers and bool only
 

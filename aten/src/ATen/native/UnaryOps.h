@@ -38,6 +38,10 @@ DECLARE_DISPATCH(unary_fn, log10_stub);
 DECLARE_DISPATCH(unary_fn, exp2_stub);
 DECLARE_DISPATCH(unary_fn, deg2rad_stub);
 DECLARE_DISPATCH(unary_fn, rad2deg_stub);
+DECLARE_DISPATCH(unary_fn, lgamma_stub);
+DECLARE_DISPATCH(unary_fn, digamma_stub);
+DECLARE_DISPATCH(unary_fn, erfinv_stub);
+DECLARE_DISPATCH(unary_fn, sinc_stub);
 DECLARE_DISPATCH(unary_fn, gelu_stub);
 DECLARE_DISPATCH(unary_fn, gelu_tanh_stub);
 // Ops that keep the dtype (integers pass through the rounding ones unchanged).

@@ -193,6 +193,12 @@ void heaviside_kernel(TensorIterator& iter) {
   });
 }
 
+void special_zeta_kernel(TensorIterator& iter) {
+  AT_DISPATCH_FLOATING_TYPES(iter.common_dtype(), "zeta_cpu", [&] {
+    cpu_kernel(iter, [](scalar_t s, scalar_t q) -> scalar_t { return zeta_of(s, q); });
+  });
+}
+
 void gelu_backward_kernel(TensorIterator& iter, bool tanh_form) {
   // Dense float32 (erf's form) goes through VecMath's vectorised loop.
   if (!tanh_form && iter.common_dtype() == ScalarType::Float && iter.is_contiguous() &&
@@ -229,6 +235,7 @@ void maximum_kernel(TensorIterator& iter) {
 }  // namespace
 
 REGISTER_CPU_DISPATCH(remainder_stub, &remainder_kernel);
+REGISTER_CPU_DISPATCH(special_zeta_stub, &special_zeta_kernel);
 REGISTER_CPU_DISPATCH(fmod_stub, &fmod_kernel);
 REGISTER_CPU_DISPATCH(hypot_stub, &hypot_kernel);
 REGISTER_CPU_DISPATCH(copysign_stub, &copysign_kernel);

@@ -54,6 +54,10 @@ void sin_generic_kernel(TensorIterator& iter) { float_unary_loop<sin_formula>(it
 void cos_generic_kernel(TensorIterator& iter) { float_unary_loop<cos_formula>(iter, "cos"); }
 void gelu_generic_kernel(TensorIterator& iter) { float_unary_loop<gelu_formula>(iter, "gelu"); }
 void gelu_tanh_kernel(TensorIterator& iter) { float_unary_loop<gelu_tanh_formula>(iter, "gelu_tanh"); }
+void sinc_kernel(TensorIterator& iter) { float_unary_loop<sinc_formula>(iter, "sinc"); }
+void lgamma_kernel(TensorIterator& iter) { float_unary_loop<lgamma_formula>(iter, "lgamma"); }
+void digamma_kernel(TensorIterator& iter) { float_unary_loop<digamma_formula>(iter, "digamma"); }
+void erfinv_kernel(TensorIterator& iter) { float_unary_loop<erfinv_formula>(iter, "erfinv"); }
 void tan_kernel(TensorIterator& iter) { float_unary_loop<tan_formula>(iter, "tan"); }
 void asin_kernel(TensorIterator& iter) { float_unary_loop<asin_formula>(iter, "asin"); }
 void acos_kernel(TensorIterator& iter) { float_unary_loop<acos_formula>(iter, "acos"); }
@@ -155,6 +159,10 @@ REGISTER_CPU_DISPATCH(sin_stub, &sin_kernel);
 REGISTER_CPU_DISPATCH(cos_stub, &cos_kernel);
 REGISTER_CPU_DISPATCH(gelu_stub, &gelu_kernel);
 REGISTER_CPU_DISPATCH(gelu_tanh_stub, &gelu_tanh_kernel);
+REGISTER_CPU_DISPATCH(sinc_stub, &sinc_kernel);
+REGISTER_CPU_DISPATCH(lgamma_stub, &lgamma_kernel);
+REGISTER_CPU_DISPATCH(digamma_stub, &digamma_kernel);
+REGISTER_CPU_DISPATCH(erfinv_stub, &erfinv_kernel);
 REGISTER_CPU_DISPATCH(tan_stub, &tan_kernel);
 REGISTER_CPU_DISPATCH(asin_stub, &asin_kernel);
 REGISTER_CPU_DISPATCH(acos_stub, &acos_kernel);

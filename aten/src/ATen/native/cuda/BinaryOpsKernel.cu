@@ -182,6 +182,12 @@ void heaviside_kernel_cuda(TensorIterator& iter) {
   });
 }
 
+void special_zeta_kernel_cuda(TensorIterator& iter) {
+  AT_DISPATCH_FLOATING_TYPES(iter.common_dtype(), "zeta_cuda", [&] {
+    gpu_kernel(iter, [] GPU_LAMBDA(scalar_t s, scalar_t q) -> scalar_t { return zeta_of(s, q); });
+  });
+}
+
 }  // namespace
 
 REGISTER_CUDA_DISPATCH(add_stub, &add_kernel_cuda);
@@ -192,6 +198,7 @@ REGISTER_CUDA_DISPATCH(div_trunc_stub, &div_trunc_kernel_cuda);
 REGISTER_CUDA_DISPATCH(div_floor_stub, &div_floor_kernel_cuda);
 REGISTER_CUDA_DISPATCH(pow_stub, &pow_kernel_cuda);
 REGISTER_CUDA_DISPATCH(remainder_stub, &remainder_kernel_cuda);
+REGISTER_CUDA_DISPATCH(special_zeta_stub, &special_zeta_kernel_cuda);
 REGISTER_CUDA_DISPATCH(fmod_stub, &fmod_kernel_cuda);
 REGISTER_CUDA_DISPATCH(hypot_stub, &hypot_kernel_cuda);
 REGISTER_CUDA_DISPATCH(copysign_stub, &copysign_kernel_cuda);

@@ -48,6 +48,10 @@ void sin_kernel_cuda(TensorIterator& iter) { float_unary_loop<sin_formula>(iter,
 void cos_kernel_cuda(TensorIterator& iter) { float_unary_loop<cos_formula>(iter, "cos_cuda"); }
 void gelu_kernel_cuda(TensorIterator& iter) { float_unary_loop<gelu_formula>(iter, "gelu_cuda"); }
 void gelu_tanh_kernel_cuda(TensorIterator& iter) { float_unary_loop<gelu_tanh_formula>(iter, "gelu_tanh_cuda"); }
+void sinc_kernel_cuda(TensorIterator& iter) { float_unary_loop<sinc_formula>(iter, "sinc_cuda"); }
+void lgamma_kernel_cuda(TensorIterator& iter) { float_unary_loop<lgamma_formula>(iter, "lgamma_cuda"); }
+void digamma_kernel_cuda(TensorIterator& iter) { float_unary_loop<digamma_formula>(iter, "digamma_cuda"); }
+void erfinv_kernel_cuda(TensorIterator& iter) { float_unary_loop<erfinv_formula>(iter, "erfinv_cuda"); }
 void tan_kernel_cuda(TensorIterator& iter) { float_unary_loop<tan_formula>(iter, "tan_cuda"); }
 void asin_kernel_cuda(TensorIterator& iter) { float_unary_loop<asin_formula>(iter, "asin_cuda"); }
 void acos_kernel_cuda(TensorIterator& iter) { float_unary_loop<acos_formula>(iter, "acos_cuda"); }
@@ -125,6 +129,10 @@ REGISTER_CUDA_DISPATCH(sin_stub, &sin_kernel_cuda);
 REGISTER_CUDA_DISPATCH(cos_stub, &cos_kernel_cuda);
 REGISTER_CUDA_DISPATCH(gelu_stub, &gelu_kernel_cuda);
 REGISTER_CUDA_DISPATCH(gelu_tanh_stub, &gelu_tanh_kernel_cuda);
+REGISTER_CUDA_DISPATCH(sinc_stub, &sinc_kernel_cuda);
+REGISTER_CUDA_DISPATCH(lgamma_stub, &lgamma_kernel_cuda);
+REGISTER_CUDA_DISPATCH(digamma_stub, &digamma_kernel_cuda);
+REGISTER_CUDA_DISPATCH(erfinv_stub, &erfinv_kernel_cuda);
 REGISTER_CUDA_DISPATCH(tan_stub, &tan_kernel_cuda);
 REGISTER_CUDA_DISPATCH(asin_stub, &asin_kernel_cuda);
 REGISTER_CUDA_DISPATCH(acos_stub, &acos_kernel_cuda);

@@ -1,0 +1,110 @@
+#pragma once
+// Scalar special functions for the CPU and CUDA kernels: digamma, the
+// Hurwitz zeta function (behind polygamma) and the inverse error function.
+// Each is computed in double for double and in float for the narrower
+// types (M = opmath_t), by series whose truncation is below that type's
+// rounding.
+#include <c10/macros/Macros.h>
+
+#include <cmath>
+#include <limits>
+
+namespace at::native::special {
+
+constexpr double kPi = 3.14159265358979323846;
+
+// psi(x) = d/dx log Gamma(x): the recurrence psi(x) = psi(x + 1) - 1/x up to
+// x >= 10, then the asymptotic series log x - 1/(2x) - sum B_2k / (2k x^2k);
+// reflection psi(1 - x) - pi / tan(pi x) below 0. psi(0) is -inf with 0's
+// sign flipped, as in PyTorch and SciPy; negative integers give NaN.
+template <typename M>
+C10_HOST_DEVICE M digamma(M x) {
+  if (x == M(0)) return std::copysign(std::numeric_limits<M>::infinity(), -x);
+  if (x < M(0)) {
+    if (x == std::trunc(x)) return std::numeric_limits<M>::quiet_NaN();
+    const M frac = x - std::floor(x);
+    return digamma(M(1) - x) - M(kPi) / std::tan(M(kPi) * frac);
+  }
+  M shift = 0;
+  while (x < M(10)) {
+    shift -= M(1) / x;
+    x += M(1);
+  }
+  const M z = M(1) / (x * x);
+  // B_2k / 2k for k = 1..7: 1/12, -1/120, 1/252, -1/240, 1/132, -691/32760, 1/12.
+  const M series =
+      z * (M(1.0 / 12) +
+           z * (M(-1.0 / 120) +
+                z * (M(1.0 / 252) + z * (M(-1.0 / 240) + z * (M(1.0 / 132) + z * (M(-691.0 / 32760) + z * M(1.0 / 12)))))));
+  return shift + std::log(x) - M(0.5) / x - series;
+}
+
+// Hurwitz zeta(s, q) = sum_k (q + k)^-s for s > 1, by Euler-Maclaurin:
+// the first N terms, the integral of the rest, and Bernoulli corrections.
+// s == 1 is a pole (inf); s < 1 is NaN; q a non-positive integer is inf,
+// other negative q NaN (PyTorch's and Cephes's conventions).
+template <typename M>
+C10_HOST_DEVICE M zeta(M s, M q) {
+  const M inf = std::numeric_limits<M>::infinity();
+  if (s == M(1)) return inf;
+  if (s < M(1)) return std::numeric_limits<M>::quiet_NaN();
+  if (std::isinf(q)) return q > M(0) ? M(0) : std::numeric_limits<M>::quiet_NaN();
+  if (q <= M(0)) {
+    if (q == std::floor(q)) return inf;
+    // (q + k)^-s of a negative base is real only for an integer s.
+    if (s != std::floor(s)) return std::numeric_limits<M>::quiet_NaN();
+  }
+  // Direct terms until q + k > 9 (at least 9 of them), then the tail.
+  M sum = 0, a = q;
+  for (int k = 0; k < 9 || a <= M(9); ++k, a += M(1)) {
+    const M term = std::pow(a, -s);
+    sum += term;
+    if (k >= 9 && std::fabs(term / sum) < std::numeric_limits<M>::epsilon()) return sum;
+  }
+  // Tail: a^(1-s)/(s-1) + a^-s/2 + sum_j B_2j/(2j)! s(s+1)...(s+2j-2) a^(-s-2j+1).
+  const M w = std::pow(a, -s);
+  sum += a * w / (s - M(1)) + M(0.5) * w;
+  // (2j)! / B_2j for j = 1..12.
+  constexpr double kFactorialOverBernoulli[12] = {
+      12.0, -720.0, 30240.0, -1209600.0, 47900160.0, -1.8924375803183791606e9, 7.47242496e10,
+      -2.950130727918164224e12, 1.1646782814350067249e14, -4.5979787224074726105e15,
+      1.8152105401943546773e17, -7.1661652561756670113e18};
+  M factor = M(1), power = w / a;  // s(s+1)...(s+2j-2) and a^(-s-2j+1)
+  for (int j = 0; j < 12; ++j) {
+    factor *= s + M(2 * j);
+    const M term = factor * power / M(kFactorialOverBernoulli[j]);
+    sum += term;
+    if (std::fabs(term / sum) < std::numeric_limits<M>::epsilon()) break;
+    factor *= s + M(2 * j + 1);
+    power /= a * a;
+  }
+  return sum;
+}
+
+// erf^-1(y) on [-1, 1]: Winitzki's closed-form approximation (about 2e-3
+// relative) as the start, then Newton steps on erf(x) = y, or on
+// erfc(x) = 1 - |y| in the tails where erf's values crowd near 1 (1 - |y|
+// is exact there). Exact +-inf at +-1, NaN outside.
+template <typename M>
+C10_HOST_DEVICE M erfinv(M y) {
+  if (std::isnan(y) || y < M(-1) || y > M(1)) return std::numeric_limits<M>::quiet_NaN();
+  if (y == M(1)) return std::numeric_limits<M>::infinity();
+  if (y == M(-1)) return -std::numeric_limits<M>::infinity();
+  if (y == M(0)) return y;
+  const double v = std::fabs(static_cast<double>(y));
+  constexpr double a = 0.147;
+  const double ln = std::log((1.0 - v) * (1.0 + v));
+  const double t = 2.0 / (kPi * a) + 0.5 * ln;
+  double x = std::sqrt(std::sqrt(t * t - ln / a) - t);
+  const bool tail = v > 0.5;
+  const double target = tail ? 1.0 - v : v;
+  for (int i = 0; i < 4; ++i) {
+    const double slope = 1.1283791670955126 * std::exp(-x * x);  // erf'(x); erfc' is its negative
+    const double err = tail ? target - std::erfc(x) : std::erf(x) - target;
+    if (slope == 0.0) break;
+    x -= err / slope;
+  }
+  return static_cast<M>(y < M(0) ? -x : x);
+}
+
+}  // namespace at::native::special

@@ -1,0 +1,76 @@
+"""torch.special: the functions composed in Python (ndtr, ndtri, log_ndtr,
+erfcx, entr, xlog1py) against float64 references, the aliases being the ops
+they name, and the edges of the kernels (zeta's poles, polygamma_)."""
+import math
+
+import pytest
+
+import torch
+
+S = torch.special
+
+
+def _close(t, expected, rel=1e-12, abs_=1e-300):
+    got = t.tolist()
+    for g, e in zip(got, expected):
+        if math.isnan(e):
+            assert math.isnan(g)
+        elif math.isinf(e):
+            assert g == e
+        else:
+            assert g == pytest.approx(e, rel=rel, abs=abs_)
+
+
+def test_normal_distribution_functions():
+    x = torch.tensor([-40.0, -3.0, 0.0, 1.5, 10.0], dtype=torch.float64)
+    _close(S.ndtr(x), [0.5 * math.erfc(-v / math.sqrt(2)) for v in x.tolist()])
+    # log_ndtr stays finite far into the left tail, where ndtr underflows to 0.
+    expected_log = [math.log(0.5 * math.erfc(-v / math.sqrt(2))) if v > -30 else None for v in x.tolist()]
+    got = S.log_ndtr(x).tolist()
+    assert got[0] == pytest.approx(-804.6084420137538, rel=1e-10)  # the asymptotic value at -40
+    for g, e in zip(got[1:], expected_log[1:]):
+        assert g == pytest.approx(e, rel=1e-12)
+    p = torch.tensor([0.01, 0.5, 0.975], dtype=torch.float64)
+    _close(S.ndtr(S.ndtri(p)), p.tolist(), rel=1e-12)
+    erfcx = S.erfcx(torch.tensor([-2.0, 0.0, 1.5, 10.0, 30.0], dtype=torch.float64)).tolist()
+    for v, g in zip([-2.0, 0.0, 1.5, 10.0], erfcx):
+        assert g == pytest.approx(math.exp(v * v) * math.erfc(v), rel=1e-12)
+    assert erfcx[4] == pytest.approx(0.018795888861416751, rel=1e-12)
+
+
+def test_entr_and_xlog1py():
+    _close(S.entr(torch.tensor([-1.0, 0.0, 0.5, 2.0], dtype=torch.float64)),
+           [-math.inf, 0.0, -0.5 * math.log(0.5), -2 * math.log(2)])
+    _close(S.xlog1py(torch.tensor([0.0, 2.0, 0.0], dtype=torch.float64),
+                     torch.tensor([-1.0, 3.0, float("nan")], dtype=torch.float64)), [0.0, 2 * math.log(4), math.nan])
+
+
+def test_aliases_are_the_ops():
+    assert S.expit is torch.sigmoid and S.psi is torch.digamma and S.gammaln is torch.lgamma
+    assert S.multigammaln is torch.mvlgamma and not hasattr(torch, "special_zeta")
+
+
+def test_zeta_edges_and_gradient():
+    s = torch.tensor([2.0, 3.0, 1.0, 0.5, 3.0], dtype=torch.float64)
+    q = torch.tensor([1.0, -1.0, 1.0, 1.0, -1.5], dtype=torch.float64)
+    got = S.zeta(s, q).tolist()
+    assert got[0] == pytest.approx(math.pi ** 2 / 6, rel=1e-14)
+    assert got[1] == math.inf and got[2] == math.inf and math.isnan(got[3])
+    assert got[4] == pytest.approx(0.11810202151536942 / 1.0, rel=1e-6)  # an integer s reaches negative q
+    q = torch.tensor([1.5], dtype=torch.float64, requires_grad=True)
+    S.zeta(torch.tensor([2.0], dtype=torch.float64), q).backward()
+    assert q.grad.item() == pytest.approx(-2 * S.zeta(3.0, torch.tensor([1.5], dtype=torch.float64)).item())
+    x = torch.tensor([2.0], requires_grad=True)
+    out = S.zeta(x, torch.tensor([1.0]))
+    with pytest.raises(NotImplementedError, match="derivative for 'self' of special_zeta"):
+        out.backward()
+
+
+def test_polygamma_in_place_and_its_gradient():
+    x = torch.tensor([0.5, 2.0], dtype=torch.float64)
+    expected = torch.polygamma(1, x)
+    assert torch.equal(x.clone().polygamma_(1), expected)
+    assert expected.tolist()[0] == pytest.approx(math.pi ** 2 / 2, rel=1e-14)  # trigamma(1/2)
+    x.requires_grad_()
+    assert torch.autograd.gradcheck(lambda t: torch.polygamma(2, t), (x,))
+    assert torch.polygamma(2, x).grad_fn.name() == "PolygammaBackward0"
