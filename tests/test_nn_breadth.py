@@ -99,3 +99,17 @@ def test_triangle_indices_match_a_mask():
     assert bool((cols - rows >= 1).all()) and rows.numel() == int(torch.ones(4, 5).triu(1).sum())
     rows, cols = torch.tril_indices(5, 3, -1)
     assert bool((cols - rows <= -1).all()) and rows.numel() == int(torch.ones(5, 3).tril(-1).sum())
+
+
+def test_softplus_family_gradient_at_zero():
+    # The |x| + relu form of log(1 + e^x) has gradient 0 at x = 0; the true one is 1/2
+    # (found by the oracle: Bernoulli.log_prob's gradient at p = 0.5 had the wrong sign).
+    x = torch.zeros(3, dtype=torch.float64, requires_grad=True)
+    F.softplus(x).sum().backward()
+    assert x.grad.tolist() == [0.5, 0.5, 0.5]
+    x.grad = None
+    F.binary_cross_entropy_with_logits(x, torch.ones(3, dtype=torch.float64), reduction="sum").backward()
+    assert x.grad.tolist() == [-0.5, -0.5, -0.5]
+    x.grad = None
+    F.logsigmoid(x).sum().backward()
+    assert x.grad.tolist() == [0.5, 0.5, 0.5]

@@ -450,3 +450,72 @@ def nn_modules_breadth():
             nn.Fold((6, 6), 3, padding=1)(nn.Unfold(3, padding=1)(x)), nn.Softmax2d()(x), nn.GLU(1)(x),
             nn.ConstantPad3d(1, 2.0)(v), nn.CircularPad1d(2)(x[0]), nn.PixelShuffle(2)(x)]
     return _summary(outs, x, v, a, b, *stack.parameters(), *three_d.parameters())
+
+
+# ---- torch.distributions ----
+@case
+def distributions_densities():
+    D = torch.distributions
+    loc, scale = _x(3, seed=31), (_x(3, seed=32).detach().abs() + 0.5).requires_grad_()
+    v = torch.tensor([0.3, -1.2, 2.0], dtype=torch.float64)
+    pos = torch.tensor([0.3, 1.2, 2.0], dtype=torch.float64)
+    unit = torch.tensor([0.2, 0.5, 0.9], dtype=torch.float64)
+    conc = torch.tensor([0.7, 2.0, 3.5], dtype=torch.float64).requires_grad_()
+    probs = torch.tensor([0.2, 0.5, 0.9], dtype=torch.float64).requires_grad_()
+    cov = torch.tensor([[2.0, 0.5, 0.1], [0.5, 1.0, 0.2], [0.1, 0.2, 1.5]], dtype=torch.float64)
+    dists = [D.Normal(loc, scale), D.Laplace(loc, scale), D.Cauchy(loc, scale), D.Gumbel(loc, scale),
+             D.LogNormal(loc, scale), D.HalfNormal(scale), D.HalfCauchy(scale), D.Exponential(scale),
+             D.Uniform(loc - 3, loc + scale + 3), D.Gamma(conc, scale), D.Chi2(conc), D.Beta(conc, scale),
+             D.StudentT(conc + 2, loc, scale)]
+    outs = []
+    for d in dists:
+        value = unit if isinstance(d, D.Beta) else (pos if isinstance(d, (D.LogNormal, D.HalfNormal, D.HalfCauchy,
+                                                                           D.Exponential, D.Gamma, D.Chi2)) else v)
+        outs += [d.log_prob(value), d.entropy()]
+        if not isinstance(d, (D.Cauchy, D.HalfCauchy)):
+            outs += [d.mean, d.variance]
+        if isinstance(d, (D.Normal, D.Laplace, D.Cauchy, D.Exponential, D.Uniform, D.HalfNormal, D.LogNormal,
+                          D.Gumbel)):
+            outs += [d.cdf(value), d.icdf(unit)]
+    discrete = [(D.Bernoulli(probs), torch.tensor([0.0, 1.0, 1.0], dtype=torch.float64)),
+                (D.Bernoulli(logits=loc), torch.tensor([1.0, 0.0, 1.0], dtype=torch.float64)),
+                (D.Geometric(probs), torch.tensor([0.0, 2.0, 5.0], dtype=torch.float64)),
+                (D.Poisson(scale), torch.tensor([0.0, 2.0, 5.0], dtype=torch.float64)),
+                (D.Binomial(5, probs), torch.tensor([0.0, 2.0, 5.0], dtype=torch.float64)),
+                (D.Categorical(probs), torch.tensor(1)), (D.Categorical(logits=loc), torch.tensor([2, 0])),
+                (D.OneHotCategorical(probs), torch.tensor([0.0, 0.0, 1.0], dtype=torch.float64)),
+                (D.Multinomial(4, probs), torch.tensor([1.0, 0.0, 3.0], dtype=torch.float64))]
+    for d, value in discrete:
+        outs += [d.log_prob(value)] + ([] if isinstance(d, D.Poisson) else [d.entropy()])  # PyTorch has no Poisson entropy
+        if not isinstance(d, D.Categorical):
+            outs += [d.mean, d.variance]
+    mvn = D.MultivariateNormal(loc, cov * scale.detach().mean())
+    dirichlet = D.Dirichlet(conc)
+    outs += [mvn.log_prob(v), mvn.entropy(), mvn.variance, D.MultivariateNormal(loc, scale_tril=torch.linalg.cholesky(cov)).log_prob(v),
+             dirichlet.log_prob(unit / unit.sum()), dirichlet.entropy(), dirichlet.mean, dirichlet.variance,
+             D.Independent(D.Normal(loc, scale), 1).log_prob(v),
+             D.TransformedDistribution(D.Normal(loc, scale), [D.AffineTransform(1.0, 2.0), D.ExpTransform()]).log_prob(pos),
+             D.TransformedDistribution(D.Normal(loc, scale), D.SigmoidTransform()).log_prob(unit),
+             D.TransformedDistribution(D.Normal(loc, scale), D.TanhTransform()).log_prob(unit - 0.5)]
+    return _summary(outs, loc, scale, conc, probs)
+
+
+@case
+def distributions_kl():
+    D = torch.distributions
+    a, b = _x(3, seed=33), _x(3, seed=34)
+    s1 = (a.detach().abs() + 0.5).requires_grad_()
+    s2 = (b.detach().abs() + 0.7).requires_grad_()
+    p1 = torch.tensor([0.2, 0.5, 0.9], dtype=torch.float64)
+    p2 = torch.tensor([0.3, 0.4, 0.6], dtype=torch.float64)
+    cov1 = torch.tensor([[2.0, 0.5], [0.5, 1.0]], dtype=torch.float64)
+    cov2 = torch.tensor([[1.0, -0.2], [-0.2, 0.5]], dtype=torch.float64)
+    pairs = [(D.Normal(a, s1), D.Normal(b, s2)), (D.Laplace(a, s1), D.Laplace(b, s2)),
+             (D.Exponential(s1), D.Exponential(s2)), (D.Gamma(s1, s2), D.Gamma(s2, s1)),
+             (D.Beta(s1, s2), D.Beta(s2, s1)), (D.Uniform(a - 1, a + 1), D.Uniform(a - 2, a + 3)),
+             (D.Bernoulli(p1), D.Bernoulli(p2)), (D.Categorical(p1), D.Categorical(p2)),
+             (D.Poisson(s1), D.Poisson(s2)), (D.Geometric(p1), D.Geometric(p2)), (D.Gumbel(a, s1), D.Gumbel(b, s2)),
+             (D.Dirichlet(s1), D.Dirichlet(s2)), (D.Binomial(5, p1), D.Binomial(5, p2)),
+             (D.MultivariateNormal(a[:2], cov1), D.MultivariateNormal(b[:2], cov2)),
+             (D.Independent(D.Normal(a, s1), 1), D.Independent(D.Normal(b, s2), 1))]
+    return _summary([D.kl_divergence(p, q) for p, q in pairs], a, b, s1, s2)

@@ -77,3 +77,169 @@ def norm(A, ord=None, dim=None, keepdim=False, *, out=None, dtype=None):
     if isinstance(ord, str) or (ord is not None and (dim is not None and len(dim) == 2 or dim is None and A.dim() == 2)):
         return matrix_norm(A, ord, (0, 1) if dim is None else dim, keepdim, dtype=dtype, out=out)
     return vector_norm(A, 2 if ord is None else ord, dim, keepdim, dtype=dtype, out=out)
+
+
+# ---- solves, factorisations and products (torch/linalg/_decompositions.py) ----
+from torch.linalg._decompositions import (  # noqa: E402
+    LinAlgError, cholesky, cholesky_ex, det, eigh, eigvalsh, inv, inv_ex, lu, lu_factor, lu_factor_ex, qr, slogdet,
+    solve, solve_ex, solve_triangular, svd, svdvals,
+)
+
+
+def matmul(input, other, *, out=None):
+    return torch.matmul(input, other, out=out) if out is not None else torch.matmul(input, other)
+
+
+def diagonal(A, *, offset=0, dim1=-2, dim2=-1):
+    return torch.diagonal(A, offset, dim1, dim2)
+
+
+def vecdot(x, y, *, dim=-1, out=None):
+    result = (x * y).sum(dim)
+    return out.resize_(result.shape).copy_(result) if out is not None else result
+
+
+def cross(input, other, *, dim=-1, out=None):
+    if input.shape[dim] != 3 or other.shape[dim] != 3:
+        raise RuntimeError(f"linalg.cross: inputs dimension {dim} must have length 3. Got {input.shape[dim]} and "
+                           f"{other.shape[dim]}")
+    a, b = torch.broadcast_tensors(input, other)
+    a0, a1, a2 = a.unbind(dim)
+    b0, b1, b2 = b.unbind(dim)
+    result = torch.stack([a1 * b2 - a2 * b1, a2 * b0 - a0 * b2, a0 * b1 - a1 * b0], dim)
+    return out.resize_(result.shape).copy_(result) if out is not None else result
+
+
+def matrix_power(A, n, *, out=None):
+    if A.dim() < 2 or A.shape[-1] != A.shape[-2]:
+        raise RuntimeError("linalg.matrix_power: A must be batches of square matrices, but they are "
+                           f"{A.shape[-2] if A.dim() > 1 else 1} by {A.shape[-1]} matrices")
+    if n < 0:
+        A, n = inv(A), -n
+    result = torch.eye(A.shape[-1], dtype=A.dtype, device=A.device).expand(A.shape).clone() if n == 0 else None
+    base = A
+    while n:
+        if n & 1:
+            result = base if result is None else result @ base
+        n >>= 1
+        if n:
+            base = base @ base
+    return out.resize_(result.shape).copy_(result) if out is not None else result
+
+
+def multi_dot(tensors, *, out=None):
+    if len(tensors) < 2:
+        raise RuntimeError(f"multi_dot(): expected at least 2 tensors but got {len(tensors)}")
+    first_vector, last_vector = tensors[0].dim() == 1, tensors[-1].dim() == 1
+    mats = list(tensors)
+    if first_vector:
+        mats[0] = mats[0].unsqueeze(0)
+    if last_vector:
+        mats[-1] = mats[-1].unsqueeze(-1)
+    result = mats[0]
+    for m in mats[1:]:
+        result = result @ m
+    if first_vector:
+        result = result.squeeze(0)
+    if last_vector:
+        result = result.squeeze(-1)
+    return out.resize_(result.shape).copy_(result) if out is not None else result
+
+
+def matrix_exp(A):
+    """Scaling and squaring with a degree-18 Taylor series in the scaled matrix."""
+    norm = A.abs().sum(-2).amax(-1).max() if A.numel() else torch.tensor(0.0)
+    squarings = max(0, int(torch.ceil(torch.log2(norm.clamp(min=1e-300)))) + 1) if float(norm) > 0.5 else 0
+    X = A / (2 ** squarings)
+    eye = torch.eye(A.shape[-1], dtype=A.dtype, device=A.device).expand(A.shape)
+    term, total = eye, eye
+    for k in range(1, 19):
+        term = term @ X / k
+        total = total + term
+    for _ in range(squarings):
+        total = total @ total
+    return total
+
+
+def vander(x, *, N=None):
+    n = x.shape[-1] if N is None else N
+    if n <= 0 and N is not None:
+        raise RuntimeError("N must be greater than 1.")
+    return torch.stack([x ** k for k in range(n)], -1)
+
+
+def tensorinv(A, ind=2, *, out=None):
+    if ind <= 0:
+        raise RuntimeError(f"Expected a strictly positive integer for 'ind', but got {ind}")
+    rows, cols = A.shape[:ind], A.shape[ind:]
+    result = inv(A.reshape(int(torch.tensor(rows).prod()) if rows else 1, -1)).reshape(tuple(cols) + tuple(rows))
+    return out.resize_(result.shape).copy_(result) if out is not None else result
+
+
+def tensorsolve(A, B, dims=None, *, out=None):
+    if dims is not None:
+        A = A.movedim(list(dims), list(range(A.dim() - len(dims), A.dim())))
+    result_shape = A.shape[B.dim():]
+    n = 1
+    for s in result_shape:
+        n *= s
+    result = solve(A.reshape(-1, n), B.reshape(-1)).reshape(result_shape)
+    return out.resize_(result.shape).copy_(result) if out is not None else result
+
+
+def pinv(A, *, atol=None, rtol=None, hermitian=False, out=None):
+    U, S, Vh = svd(A, full_matrices=False)
+    if rtol is None and atol is None:
+        rtol = torch.finfo(A.dtype).eps * max(A.shape[-2:])
+    cutoff = S.amax(-1, keepdim=True) * (rtol or 0)
+    if atol is not None:
+        cutoff = torch.maximum(cutoff, torch.as_tensor(atol, dtype=A.dtype))
+    inv_s = torch.where(S > cutoff, 1 / torch.where(S > 0, S, torch.ones_like(S)), torch.zeros_like(S))
+    result = (Vh.mT * inv_s.unsqueeze(-2)) @ U.mT
+    return out.resize_(result.shape).copy_(result) if out is not None else result
+
+
+def matrix_rank(A, *, atol=None, rtol=None, hermitian=False, out=None):
+    S = svdvals(A)
+    if rtol is None and atol is None:
+        rtol = torch.finfo(A.dtype).eps * max(A.shape[-2:])
+    cutoff = S.amax(-1, keepdim=True) * (rtol or 0)
+    if atol is not None:
+        cutoff = torch.maximum(cutoff, torch.as_tensor(atol, dtype=A.dtype))
+    result = (S > cutoff).sum(-1)
+    return out.resize_(result.shape).copy_(result) if out is not None else result
+
+
+def lstsq(A, B, rcond=None, *, driver=None):
+    """Least squares by QR (A of full column rank, m >= n)."""
+    m, n = A.shape[-2:]
+    if m < n:
+        raise NotImplementedError("linalg.lstsq: underdetermined systems (m < n) are not supported")
+    vector = B.dim() == A.dim() - 1
+    Bm = B.unsqueeze(-1) if vector else B
+    Q, R = qr(A)
+    X = solve_triangular(R, Q.mT @ Bm, upper=True)
+    X = X.squeeze(-1) if vector else X
+    named = _lstsq_result()
+    empty = A.new_zeros(0)
+    return named(X, empty, empty.long(), empty)
+
+
+def _lstsq_result():
+    from torch.linalg._decompositions import _named
+    return _named("lstsq", ("solution", "residuals", "rank", "singular_values"))
+
+
+def cond(A, p=None, *, out=None):
+    if p is None or p == 2 or p == -2:
+        S = svdvals(A)
+        result = S[..., 0] / S[..., -1] if p in (None, 2) else S[..., -1] / S[..., 0]
+    else:
+        result = matrix_norm(A, p) * matrix_norm(inv(A), p)
+    return out.resize_(result.shape).copy_(result) if out is not None else result
+
+
+__all__ += ["LinAlgError", "cholesky", "cholesky_ex", "cond", "cross", "det", "diagonal", "eigh", "eigvalsh", "inv",
+            "inv_ex", "lstsq", "lu", "lu_factor", "lu_factor_ex", "matmul", "matrix_exp", "matrix_power",
+            "matrix_rank", "multi_dot", "pinv", "qr", "slogdet", "solve", "solve_ex", "solve_triangular", "svd",
+            "svdvals", "tensorinv", "tensorsolve", "vander", "vecdot"]

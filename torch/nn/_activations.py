@@ -61,7 +61,7 @@ def leaky_relu_(input, negative_slope=0.01):
 
 
 def _softplus(x):
-    return (-x.abs()).exp().log1p() + x.relu()
+    return torch.logaddexp(x, torch.zeros_like(x))  # log(1 + e^x), gradient 1/2 at 0
 
 
 def mish(input, inplace=False):

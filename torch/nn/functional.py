@@ -64,8 +64,9 @@ def silu(input, inplace=False):
 
 def softplus(input, beta=1.0, threshold=20.0):
     scaled = input * beta
-    # log1p(exp(-|x|)) + max(x, 0): no overflow for large x.
-    soft = ((-scaled.abs()).exp().log1p() + scaled.relu()) / beta
+    # log(1 + e^x) as logaddexp(x, 0): no overflow, and the gradient at x = 0
+    # is 1/2 (the |x| + relu form gives 0 there).
+    soft = torch.logaddexp(scaled, torch.zeros_like(scaled)) / beta
     return torch.where(scaled > threshold, input, soft)
 
 
@@ -307,8 +308,8 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
     reduction = _legacy_reduction(size_average, reduce, reduction)
     if input.shape != target.shape:
         raise ValueError(f"Target size ({list(target.shape)}) must be the same as input size ({list(input.shape)})")
-    # log(1 + exp(-|x|)) + max(-x, 0): stable for large |x|.
-    softplus_neg = (-input.abs()).exp().log1p() + (-input).relu()
+    # log(1 + e^-x), stable for large |x| and with its true gradient at x = 0.
+    softplus_neg = torch.logaddexp(-input, torch.zeros_like(input))
     if pos_weight is not None:
         losses = (1 - target) * input + (1 + (pos_weight - 1) * target) * softplus_neg
     else:

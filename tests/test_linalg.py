@@ -1,0 +1,77 @@
+"""torch.linalg's solves and factorisations (torch/linalg/_decompositions.py)
+against numpy.linalg, their gradients by gradcheck, and their errors."""
+import numpy as np
+import pytest
+
+import torch
+import torch.linalg as LA
+
+RNG = np.random.default_rng(7)
+A = RNG.standard_normal((3, 4, 4))
+SPD = A @ np.swapaxes(A, -1, -2) + 4 * np.eye(4)
+B = RNG.standard_normal((3, 4, 2))
+TALL = RNG.standard_normal((5, 3))
+
+
+def t(x):
+    return torch.tensor(x, dtype=torch.float64)
+
+
+@pytest.mark.parametrize("ours,theirs", [
+    (lambda: LA.det(t(A)), lambda: np.linalg.det(A)),
+    (lambda: LA.slogdet(t(A))[1], lambda: np.linalg.slogdet(A)[1]),
+    (lambda: LA.slogdet(t(A))[0], lambda: np.linalg.slogdet(A)[0]),
+    (lambda: LA.inv(t(A)), lambda: np.linalg.inv(A)),
+    (lambda: LA.solve(t(A), t(B)), lambda: np.linalg.solve(A, B)),
+    (lambda: LA.solve(t(A[0]), t(B[0, :, 0])), lambda: np.linalg.solve(A[0], B[0, :, 0])),
+    (lambda: LA.cholesky(t(SPD)), lambda: np.linalg.cholesky(SPD)),
+    (lambda: LA.solve_triangular(t(np.tril(A)), t(B), upper=False), lambda: np.linalg.solve(np.tril(A), B)),
+    (lambda: LA.eigvalsh(t(SPD)), lambda: np.linalg.eigvalsh(SPD)),
+    (lambda: LA.svdvals(t(TALL)), lambda: np.linalg.svd(TALL, compute_uv=False)),
+    (lambda: LA.qr(t(TALL)).R.abs(), lambda: np.abs(np.linalg.qr(TALL)[1])),
+    (lambda: LA.matrix_power(t(A), 3), lambda: np.linalg.matrix_power(A, 3)),
+    (lambda: LA.matrix_power(t(A), -2), lambda: np.linalg.matrix_power(A, -2)),
+    (lambda: LA.pinv(t(TALL)), lambda: np.linalg.pinv(TALL)),
+    (lambda: LA.lstsq(t(TALL), t(TALL[:, 0] + 1)).solution, lambda: np.linalg.lstsq(TALL, TALL[:, 0] + 1, None)[0]),
+    (lambda: LA.multi_dot([t(A[0]), t(A[1]), t(B[0])]), lambda: A[0] @ A[1] @ B[0]),
+    (lambda: LA.cross(t(B[..., 0][:, :3]), t(B[..., 1][:, :3])), lambda: np.cross(B[..., 0][:, :3], B[..., 1][:, :3])),
+    (lambda: LA.matrix_rank(t(np.outer([1.0, 2, 3], [4.0, 5, 6]))), lambda: np.array(1)),
+])
+def test_matches_numpy(ours, theirs):
+    np.testing.assert_allclose(ours().detach().numpy(), theirs(), rtol=1e-9, atol=1e-9)
+
+
+def test_factorisations_reconstruct():
+    Q, R = LA.qr(t(TALL))
+    assert torch.allclose(Q @ R, t(TALL)) and torch.allclose(Q.T @ Q, torch.eye(3, dtype=torch.float64))
+    w, V = LA.eigh(t(SPD))
+    assert torch.allclose(V @ torch.diag_embed(w) @ V.mT, t(SPD))
+    U, S, Vh = LA.svd(t(TALL), full_matrices=False)
+    assert torch.allclose(U @ torch.diag(S) @ Vh, t(TALL))
+    P, L, U = LA.lu(t(A[0]))
+    assert torch.allclose(P @ L @ U, t(A[0]))
+    E = LA.matrix_exp(t(np.array([[0.0, 1.0], [-1.0, 0.0]])))
+    assert torch.allclose(E, t(np.array([[np.cos(1), np.sin(1)], [-np.sin(1), np.cos(1)]])))
+
+
+@pytest.mark.parametrize("fn,make", [
+    (LA.det, lambda: A[0]), (LA.inv, lambda: A[0]), (lambda M: LA.solve(M, t(B[0])), lambda: A[0]),
+    (LA.cholesky, lambda: SPD[0]), (lambda M: LA.slogdet(M)[1], lambda: A[0]), (lambda M: LA.qr(M).R, lambda: TALL),
+])
+def test_gradcheck(fn, make):
+    x = t(make()).requires_grad_()
+    assert torch.autograd.gradcheck(fn, (x,))
+
+
+def test_errors():
+    with pytest.raises(LA.LinAlgError, match="the leading minor of order 2 is not positive-definite"):
+        LA.cholesky(t(np.array([[4.0, 2.0], [2.0, -5.0]])))
+    with pytest.raises(LA.LinAlgError, match="The solver failed because the input matrix is singular"):
+        LA.solve(t(np.array([[1.0, 2.0], [2.0, 4.0]])), t(np.array([1.0, 2.0])))
+    with pytest.raises(RuntimeError, match="A must be batches of square matrices, but they are 2 by 3 matrices"):
+        LA.inv(torch.ones(2, 3))
+    with pytest.raises(RuntimeError, match="Expected a floating point or complex tensor as input. Got torch.int64"):
+        LA.det(torch.ones(2, 2, dtype=torch.int64))
+    assert issubclass(LA.LinAlgError, RuntimeError)
+    L, info = LA.cholesky_ex(t(np.array([[[4.0, 2.0], [2.0, -5.0]], [[2.0, 0.0], [0.0, 1.0]]])))
+    assert info.tolist() == [2, 0]
