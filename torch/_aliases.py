@@ -31,6 +31,7 @@ ALIASES = {
     "moveaxis": ("movedim", "f m"),
     "ger": ("outer", "f m"),
     "row_stack": ("vstack", "f"),
+    "arctan2": ("atan2", "f m m_"),
 }
 
 

@@ -243,6 +243,9 @@ BINARY_OPS = [
            inplace=True, supports_out=True, known_values=lambda: [
                KnownValue((torch.tensor([0.0, 0.0, 2.0]), torch.tensor([0.0, float("nan"), float("nan")])), {},
                           torch.tensor([0.0, float("nan"), float("nan")]), why="0 * log(0) is 0; NaN stays NaN")]),
+    OpInfo("atan2", lambda a, b: np.arctan2(np.asarray(a, dtype=np.float64) if np.asarray(a).dtype.kind in "biu"
+                                            else a, b), FLOATS + INTS, binary_samples, result_dtype=float_result,
+           inplace=True, supports_out=True, takes_numbers=False),
     OpInfo("nextafter", np.nextafter, FLOATS, binary_samples, inplace=True, supports_out=True, takes_numbers=False),
     OpInfo("heaviside", lambda a, b: np.heaviside(a, b).astype(np.asarray(a).dtype), NUMERIC, binary_samples,
            inplace=True, supports_out=True, takes_numbers=False, error_inputs=lambda: [

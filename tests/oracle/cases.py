@@ -519,3 +519,29 @@ def distributions_kl():
              (D.MultivariateNormal(a[:2], cov1), D.MultivariateNormal(b[:2], cov2)),
              (D.Independent(D.Normal(a, s1), 1), D.Independent(D.Normal(b, s2), 1))]
     return _summary([D.kl_divergence(p, q) for p, q in pairs], a, b, s1, s2)
+
+
+@case
+def python_composed_ops():
+    x = _x(3, 4, seed=41)
+    y = _x(3, 4, seed=42)
+    v = _x(4, seed=43)
+    m = _x(4, 4, seed=44)
+    zeros = torch.tensor([[1.5, 0.0, 2.0, -1.0], [0.5, 2.0, 0.0, 0.0]], dtype=torch.float64).requires_grad_()
+    outs = [torch.addmv(x[:, 0], x, v, beta=0.5, alpha=2), torch.addr(x, v[:3], v, alpha=0.3),
+            torch.baddbmm(x.unsqueeze(0), x.unsqueeze(0), m.unsqueeze(0), beta=2), torch.inner(x, y), torch.kron(x[:2, :2], y[:2, :2]),
+            torch.dist(x, y, 3), torch.cross(x[:, :3], y[:, :3], dim=1), torch.nan_to_num(x / (x - x[0, 0])),
+            torch.float_power(x.abs(), 1.5), torch.ldexp(x, torch.tensor([1, 2, 3, 4])), torch.cumprod(x, 1),
+            torch.cumprod(zeros, 1), torch.logcumsumexp(x, 1), torch.cummax(x, 1).values, torch.cummin(x, 0).values,
+            torch.median(x, 1).values, torch.median(x), torch.quantile(x, 0.3, dim=1),
+            torch.quantile(x.reshape(-1), torch.tensor([0.1, 0.9], dtype=torch.float64)), torch.kthvalue(x, 2, 0).values,
+            torch.index_add(x, 0, torch.tensor([0, 2]), y[:2], alpha=2), torch.index_copy(x, 1, torch.tensor([3, 0]), y[:, :2]),
+            torch.masked_scatter(x, x > 0, y.reshape(-1)), torch.select_scatter(x, y[0], 0, 1),
+            torch.diagonal_scatter(m, v, 0), torch.renorm(x, 2, 0, 1.0), torch.repeat_interleave(x, 2, dim=1),
+            torch.cov(x), torch.corrcoef(x), torch.cdist(x, y), torch.trapezoid(x, dim=1),
+            torch.cumulative_trapezoid(x, dim=1), torch.logdet(m @ m.T + torch.eye(4)), torch.det(m), torch.inverse(m),
+            torch.linalg.solve(m, v), torch.linalg.qr(m).R, torch.linalg.eigvalsh(m + m.T), torch.linalg.svdvals(m),
+            torch.cholesky_solve(y[:, :2], torch.linalg.cholesky(m[:3, :3] @ m[:3, :3].T + torch.eye(3))),
+            torch.atan2(x, y), torch.special.zeta(x.detach().abs() + 2, y.abs() + 1), torch.special.entr(x.abs()),
+            torch.special.ndtr(x), torch.special.log_ndtr(x), torch.special.xlog1py(x, y.abs())]
+    return _summary(outs, x, y, v, m, zeros)

@@ -90,7 +90,7 @@ def erfcx(input, *, out=None):
 def log_ndtr(input, *, out=None):
     """log of the normal CDF, through erfcx in the left tail where the CDF underflows."""
     x = input if input.is_floating_point() else input.to(torch.get_default_dtype())
-    t = -x * (1 / math.sqrt(2))
-    tail = erfcx(t.clamp(min=1.0)).log() - t.clamp(min=1.0) ** 2 - math.log(2)
+    t = (-x * (1 / math.sqrt(2))).clamp(min=0.0)  # the tail form holds for every t > 0; it is used below x = -1
+    tail = erfcx(t).log() - t ** 2 - math.log(2)
     result = torch.where(x < -1, tail, ndtr(x).log())
     return out.copy_(result) if out is not None else result

@@ -345,4 +345,11 @@ C10_HOST_DEVICE T zeta_of(T s, T q) {
   return special::zeta(M(s), M(q));
 }
 
+
+template <typename T>
+C10_HOST_DEVICE T atan2_of(T y, T x) {
+  using M = c10::opmath_t<T>;
+  return std::atan2(M(y), M(x));
+}
+
 }  // namespace at::native

@@ -18,6 +18,7 @@ DEFINE_DISPATCH(div_trunc_stub);
 DEFINE_DISPATCH(div_floor_stub);
 DEFINE_DISPATCH(pow_stub);
 DEFINE_DISPATCH(remainder_stub);
+DEFINE_DISPATCH(atan2_stub);
 DEFINE_DISPATCH(special_zeta_stub);
 DEFINE_DISPATCH(fmod_stub);
 DEFINE_DISPATCH(hypot_stub);
@@ -250,6 +251,7 @@ const Tensor& pow_(const Tensor& self, const Scalar& exponent) {
   }
 
 DEFINE_BINARY(remainder, Common, (void)0)
+DEFINE_BINARY(atan2, IntegerToFloat, (void)0)
 Tensor special_zeta(const Tensor& self, const Tensor& other) {
   return run_binary(special_zeta_stub, Tensor(), self, other, Promote::IntegerToFloat, false);
 }

@@ -14,6 +14,7 @@ DECLARE_DISPATCH(binary_fn, div_trunc_stub);
 DECLARE_DISPATCH(binary_fn, div_floor_stub);
 DECLARE_DISPATCH(binary_fn, pow_stub);
 DECLARE_DISPATCH(binary_fn, remainder_stub);
+DECLARE_DISPATCH(binary_fn, atan2_stub);
 DECLARE_DISPATCH(binary_fn, special_zeta_stub);
 DECLARE_DISPATCH(binary_fn, fmod_stub);
 DECLARE_DISPATCH(binary_fn, hypot_stub);

@@ -199,6 +199,12 @@ void special_zeta_kernel(TensorIterator& iter) {
   });
 }
 
+void atan2_kernel(TensorIterator& iter) {
+  AT_DISPATCH_FLOATING_TYPES(iter.common_dtype(), "atan2_cpu", [&] {
+    cpu_kernel(iter, [](scalar_t y, scalar_t x) -> scalar_t { return atan2_of(y, x); });
+  });
+}
+
 void gelu_backward_kernel(TensorIterator& iter, bool tanh_form) {
   // Dense float32 (erf's form) goes through VecMath's vectorised loop.
   if (!tanh_form && iter.common_dtype() == ScalarType::Float && iter.is_contiguous() &&
@@ -235,6 +241,7 @@ void maximum_kernel(TensorIterator& iter) {
 }  // namespace
 
 REGISTER_CPU_DISPATCH(remainder_stub, &remainder_kernel);
+REGISTER_CPU_DISPATCH(atan2_stub, &atan2_kernel);
 REGISTER_CPU_DISPATCH(special_zeta_stub, &special_zeta_kernel);
 REGISTER_CPU_DISPATCH(fmod_stub, &fmod_kernel);
 REGISTER_CPU_DISPATCH(hypot_stub, &hypot_kernel);

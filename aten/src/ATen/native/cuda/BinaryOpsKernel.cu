@@ -188,6 +188,12 @@ void special_zeta_kernel_cuda(TensorIterator& iter) {
   });
 }
 
+void atan2_kernel_cuda(TensorIterator& iter) {
+  AT_DISPATCH_FLOATING_TYPES(iter.common_dtype(), "atan2_cuda", [&] {
+    gpu_kernel(iter, [] GPU_LAMBDA(scalar_t y, scalar_t x) -> scalar_t { return atan2_of(y, x); });
+  });
+}
+
 }  // namespace
 
 REGISTER_CUDA_DISPATCH(add_stub, &add_kernel_cuda);
@@ -198,6 +204,7 @@ REGISTER_CUDA_DISPATCH(div_trunc_stub, &div_trunc_kernel_cuda);
 REGISTER_CUDA_DISPATCH(div_floor_stub, &div_floor_kernel_cuda);
 REGISTER_CUDA_DISPATCH(pow_stub, &pow_kernel_cuda);
 REGISTER_CUDA_DISPATCH(remainder_stub, &remainder_kernel_cuda);
+REGISTER_CUDA_DISPATCH(atan2_stub, &atan2_kernel_cuda);
 REGISTER_CUDA_DISPATCH(special_zeta_stub, &special_zeta_kernel_cuda);
 REGISTER_CUDA_DISPATCH(fmod_stub, &fmod_kernel_cuda);
 REGISTER_CUDA_DISPATCH(hypot_stub, &hypot_kernel_cuda);

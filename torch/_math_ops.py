@@ -1,0 +1,919 @@
+"""torch functions and Tensor methods composed in Python from the ops of
+native_functions.yaml: products with a bias (addmv, addr, addbmm, baddbmm),
+NaN-aware and order statistics (nansum, median, quantile, mode, kthvalue),
+running reductions (cumprod, cummax, logcumsumexp), index updates
+(index_add, index_copy, index_fill, put, masked_scatter, the *_scatter
+ops), counting (unique, bincount, histc, bucketize, searchsorted), and the
+smaller helpers. Their gradients come from the ops they call; tests/oracle
+compares values and gradients with PyTorch 2.13. install() binds them as
+PyTorch spells them (torch.f, Tensor.f, Tensor.f_)."""
+import collections
+import functools
+import math
+
+import torch
+
+
+def _named(name, fields):
+    cls = collections.namedtuple(name, fields)
+    cls.__module__ = "torch.return_types"
+    return cls
+
+
+_aminmax_t = _named("aminmax", ("min", "max"))
+_values_indices = {n: _named(n, ("values", "indices")) for n in ("median", "nanmedian", "mode", "kthvalue",
+                                                                 "cummax", "cummin")}
+_frexp_t = _named("frexp", ("mantissa", "exponent"))
+_slogdet_t = _named("slogdet", ("sign", "logabsdet"))
+_qr_t = _named("qr", ("Q", "R"))
+_svd_t = _named("svd", ("U", "S", "V"))
+
+
+def _scaled_sum(input, product, beta, alpha):
+    """beta * input + alpha * product, ignoring input's values (NaN included) when beta is 0, as PyTorch."""
+    scaled = product if alpha == 1 else product * alpha
+    if beta == 0:
+        return scaled.expand(torch.broadcast_shapes(input.shape, scaled.shape)).clone() \
+            if input.shape != scaled.shape else scaled
+    return (input if beta == 1 else input * beta) + scaled
+
+
+def addmv(input, mat, vec, *, beta=1, alpha=1, out=None):
+    return _out(_scaled_sum(input, torch.mv(mat, vec), beta, alpha), out)
+
+
+def addr(input, vec1, vec2, *, beta=1, alpha=1, out=None):
+    if vec1.dim() != 1 or vec2.dim() != 1:
+        raise RuntimeError(f"addr: Expected 1-D argument vec1, but got {vec1.dim()}-D")
+    return _out(_scaled_sum(input, torch.outer(vec1, vec2), beta, alpha), out)
+
+
+def addbmm(input, batch1, batch2, *, beta=1, alpha=1, out=None):
+    return _out(_scaled_sum(input, torch.bmm(batch1, batch2).sum(0), beta, alpha), out)
+
+
+def baddbmm(input, batch1, batch2, *, beta=1, alpha=1, out=None):
+    return _out(_scaled_sum(input, torch.bmm(batch1, batch2), beta, alpha), out)
+
+
+def _out(result, out):
+    if out is None:
+        return result
+    return out.resize_(result.shape).copy_(result)
+
+
+def _inplace(fn):
+    @functools.wraps(fn)
+    def method(self, *args, **kwargs):
+        result = fn(self, *args, **kwargs)
+        if result.dtype != self.dtype and not (result.is_floating_point() and self.is_floating_point()):
+            if torch.promote_types(result.dtype, self.dtype) != self.dtype:
+                raise RuntimeError(f"result type {_dtype_name(result.dtype)} can't be cast to the desired output "
+                                   f"type {_dtype_name(self.dtype)}")
+        return self.copy_(result)
+    method.__name__ = fn.__name__ + "_"
+    return method
+
+
+def _dtype_name(dtype):
+    return {torch.float32: "Float", torch.float64: "Double", torch.float16: "Half", torch.bfloat16: "BFloat16",
+            torch.int64: "Long", torch.int32: "Int", torch.int16: "Short", torch.int8: "Char", torch.uint8: "Byte",
+            torch.bool: "Bool"}[dtype]
+
+
+def inner(input, other, *, out=None):
+    if input.dim() == 0 or other.dim() == 0:
+        return _out(input * other, out)
+    if input.shape[-1] != other.shape[-1]:
+        raise RuntimeError(f"inner() the last dimension must match on both input tensors but got shapes "
+                           f"{list(input.shape)} and {list(other.shape)}")
+    return _out(torch.tensordot(input, other, ([-1], [-1])), out)
+
+
+def tensordot(a, b, dims=2, out=None):
+    if isinstance(dims, int):
+        dims_a, dims_b = list(range(a.dim() - dims, a.dim())), list(range(dims))
+    elif isinstance(dims, torch.Tensor):
+        dims = dims.tolist()
+        dims_a, dims_b = ([dims[0]], [dims[1]]) if isinstance(dims[0], int) else (dims[0], dims[1])
+    else:
+        dims_a, dims_b = ([dims[0]], [dims[1]]) if isinstance(dims[0], int) else (list(dims[0]), list(dims[1]))
+    dims_a = [d % a.dim() for d in dims_a]
+    dims_b = [d % b.dim() for d in dims_b]
+    free_a = [d for d in range(a.dim()) if d not in dims_a]
+    free_b = [d for d in range(b.dim()) if d not in dims_b]
+    size = 1
+    for d in dims_a:
+        size *= a.shape[d]
+    left = a.permute(free_a + dims_a).reshape(-1, size)
+    right = b.permute(dims_b + free_b).reshape(size, -1)
+    result = (left @ right).reshape([a.shape[d] for d in free_a] + [b.shape[d] for d in free_b])
+    return _out(result, out)
+
+
+def kron(input, other, *, out=None):
+    nd = max(input.dim(), other.dim())
+    a = input.reshape((1,) * (nd - input.dim()) + tuple(input.shape))
+    b = other.reshape((1,) * (nd - other.dim()) + tuple(other.shape))
+    interleaved_a, interleaved_b = [], []
+    for i in range(nd):
+        interleaved_a += [a.shape[i], 1]
+        interleaved_b += [1, b.shape[i]]
+    result = a.reshape(interleaved_a) * b.reshape(interleaved_b)
+    return _out(result.reshape([a.shape[i] * b.shape[i] for i in range(nd)]), out)
+
+
+def vdot(input, other, *, out=None):
+    if input.dim() != 1 or other.dim() != 1:
+        raise RuntimeError(f"1D tensors expected, but got {input.dim()}D and {other.dim()}D tensors")
+    return _out(torch.dot(input, other), out)
+
+
+def dist(input, other, p=2):
+    return torch.linalg.vector_norm(input - other, p)
+
+
+def cross(input, other, dim=None, *, out=None):
+    if dim is None:
+        shape = torch.broadcast_shapes(input.shape, other.shape)
+        candidates = [i for i, s in enumerate(shape) if s == 3]
+        if not candidates:
+            raise RuntimeError(f"no dimension of size 3 in input")
+        dim = candidates[0]
+    return _out(torch.linalg.cross(input, other, dim=dim), out)
+
+
+def clamp_min(input, min):
+    return torch.clamp(input, min=min)
+
+
+def clamp_max(input, max):
+    return torch.clamp(input, max=max)
+
+
+def positive(input):
+    if input.dtype == torch.bool:
+        raise RuntimeError("The `+` operator, on a bool tensor is not supported.")
+    return input
+
+
+def isneginf(input, *, out=None):
+    return _out(input.isinf() & (input < 0) if input.is_floating_point() else torch.zeros_like(input, dtype=torch.bool),
+                out)
+
+
+def isposinf(input, *, out=None):
+    return _out(input.isinf() & (input > 0) if input.is_floating_point() else torch.zeros_like(input, dtype=torch.bool),
+                out)
+
+
+def isreal(input):
+    return torch.ones_like(input, dtype=torch.bool)
+
+
+def nan_to_num(input, nan=0.0, posinf=None, neginf=None, *, out=None):
+    if not input.is_floating_point():
+        return _out(input.clone(), out)
+    info = torch.finfo(input.dtype)
+    posinf = info.max if posinf is None else posinf
+    neginf = info.min if neginf is None else neginf
+    result = torch.where(input.isnan(), torch.full_like(input, nan), input)
+    result = torch.where(result == math.inf, torch.full_like(input, posinf), result)
+    result = torch.where(result == -math.inf, torch.full_like(input, neginf), result)
+    return _out(result, out)
+
+
+def nansum(input, dim=None, keepdim=False, *, dtype=None, out=None):
+    x = torch.where(input.isnan(), torch.zeros_like(input), input) if input.is_floating_point() else input
+    result = x.sum(dtype=dtype) if dim is None else x.sum(dim, keepdim=keepdim, dtype=dtype)
+    return _out(result, out)
+
+
+def nanmean(input, dim=None, keepdim=False, *, dtype=None, out=None):
+    if not input.is_floating_point():
+        raise RuntimeError(f"nanmean(): expected input to have floating point or complex dtype but got "
+                           f"{_dtype_name(input.dtype)}")
+    count = (~input.isnan()).sum() if dim is None else (~input.isnan()).sum(dim, keepdim=keepdim)
+    return _out(nansum(input, dim, keepdim, dtype=dtype) / count, out)
+
+
+def count_nonzero(input, dim=None):
+    nonzero = input != 0
+    return nonzero.sum() if dim is None else nonzero.sum(dim)
+
+
+def float_power(input, exponent, *, out=None):
+    base = input.to(torch.float64) if isinstance(input, torch.Tensor) else input
+    power = exponent.to(torch.float64) if isinstance(exponent, torch.Tensor) else exponent
+    return _out(torch.pow(base, power), out)
+
+
+def floor_divide(input, other, *, out=None):
+    return _out(torch.div(input, other, rounding_mode="floor"), out)
+
+
+def ldexp(input, other, *, out=None):
+    return _out(input * torch.pow(2.0, other), out)
+
+
+def msort(input, *, out=None):
+    return _out(input.sort(0).values, out)
+
+
+def argwhere(input):
+    return input.nonzero()
+
+
+def take(input, index):
+    n = input.numel()
+    if index.numel() and (bool((index >= n).any()) or bool((index < -n).any())):
+        bad = index[(index >= n) | (index < -n)].reshape(-1)[0]
+        raise IndexError(f"out of range: tried to access index {int(bad)} on a tensor of {n} elements.")
+    return input.reshape(-1)[index.remainder(max(n, 1)) if n else index]
+
+
+def aminmax(input, *, dim=None, keepdim=False):
+    if dim is None:
+        return _aminmax_t(input.amin(), input.amax()) if not keepdim else _aminmax_t(
+            input.amin(list(range(input.dim())), keepdim=True), input.amax(list(range(input.dim())), keepdim=True))
+    return _aminmax_t(input.amin(dim, keepdim), input.amax(dim, keepdim))
+
+
+def _running(input, dim, step):
+    """A cumulative scan along dim by Python steps of tensor ops (differentiable)."""
+    dim = dim % max(input.dim(), 1)
+    if input.dim() == 0:
+        return input.clone()
+    pieces = input.unbind(dim)
+    acc, out = None, []
+    for piece in pieces:
+        acc = piece if acc is None else step(acc, piece)
+        out.append(acc)
+    return torch.stack(out, dim) if out else input.clone()
+
+
+def cumprod(input, dim, *, dtype=None, out=None):
+    x = input.to(dtype) if dtype is not None else (input.to(torch.int64) if not input.is_floating_point()
+                                                    and input.dtype != torch.int64 else input)
+    return _out(_running(x, dim, lambda a, b: a * b), out)
+
+
+def logcumsumexp(input, dim, *, out=None):
+    return _out(_running(input, dim, lambda a, b: torch.logaddexp(a, b)), out)
+
+
+def _cumulative_extreme(input, dim, maximum, name):
+    dim = dim % max(input.dim(), 1)
+    if input.dim() == 0:
+        return _values_indices[name](input.clone(), torch.zeros((), dtype=torch.int64))
+    values, indices = [], []
+    best = best_index = None
+    for i, piece in enumerate(input.unbind(dim)):
+        if best is None:
+            best, best_index = piece, torch.zeros_like(piece, dtype=torch.int64)
+        else:
+            better = (piece >= best) if maximum else (piece <= best)
+            if piece.is_floating_point():
+                better = better | piece.isnan()
+                better = better & ~best.isnan()
+            best = torch.where(better, piece, best)
+            best_index = torch.where(better, torch.full_like(best_index, i), best_index)
+        values.append(best)
+        indices.append(best_index)
+    return _values_indices[name](torch.stack(values, dim), torch.stack(indices, dim))
+
+
+def cummax(input, dim):
+    return _cumulative_extreme(input, dim, True, "cummax")
+
+
+def cummin(input, dim):
+    return _cumulative_extreme(input, dim, False, "cummin")
+
+
+def _nan_last_sort(x, dim):
+    return x.sort(dim)
+
+
+def median(input, dim=None, keepdim=False):
+    if dim is None:
+        flat = input.reshape(-1)
+        if flat.numel() == 0:
+            return torch.full((), math.nan, dtype=input.dtype)
+        if input.is_floating_point() and bool(flat.isnan().any()):
+            return torch.full((), math.nan, dtype=input.dtype)
+        return flat.sort().values[(flat.numel() - 1) // 2]
+    values, indices = input.sort(dim)
+    k = (input.shape[dim] - 1) // 2
+    v, i = values.select(dim, k), indices.select(dim, k)
+    if input.is_floating_point():
+        nan = input.isnan().any(dim)
+        first_nan = input.isnan().to(torch.int64).argmax(dim)
+        v = torch.where(nan, torch.full_like(v, math.nan), v)
+        i = torch.where(nan, first_nan, i)
+    if keepdim:
+        v, i = v.unsqueeze(dim), i.unsqueeze(dim)
+    return _values_indices["median"](v, i)
+
+
+def nanmedian(input, dim=None, keepdim=False):
+    if dim is None:
+        flat = input.reshape(-1)
+        flat = flat[~flat.isnan()] if input.is_floating_point() else flat
+        if flat.numel() == 0:
+            return torch.full((), math.nan, dtype=input.dtype)
+        return flat.sort().values[(flat.numel() - 1) // 2]
+    values, indices = input.sort(dim)  # NaN sorts last
+    count = (~input.isnan()).sum(dim, keepdim=True) if input.is_floating_point() else \
+        torch.full_like(values.select(dim, 0).unsqueeze(dim), input.shape[dim], dtype=torch.int64)
+    k = ((count - 1).clamp(min=0)) // 2
+    v, i = values.gather(dim, k).squeeze(dim), indices.gather(dim, k).squeeze(dim)
+    if keepdim:
+        v, i = v.unsqueeze(dim), i.unsqueeze(dim)
+    return _values_indices["nanmedian"](v, i)
+
+
+def quantile(input, q, dim=None, keepdim=False, *, interpolation="linear", out=None, _ignore_nan=False):
+    if interpolation not in ("linear", "lower", "higher", "midpoint", "nearest"):
+        raise ValueError(f"quantile() interpolation must be one of linear, lower, higher, midpoint or nearest. Got "
+                         f"{interpolation}")
+    if not input.is_floating_point():
+        raise RuntimeError(f"quantile() input tensor must be either float or double dtype")
+    scalar_q = not isinstance(q, torch.Tensor)
+    qt = torch.tensor(q, dtype=input.dtype) if scalar_q else q.to(input.dtype)
+    if bool(((qt < 0) | (qt > 1)).any()):
+        raise RuntimeError("quantile() q values must be in the range [0, 1]")
+    x = input.reshape(-1) if dim is None else input.movedim(dim, -1)
+    values = x.sort(-1).values
+    n = x.shape[-1]
+    valid = (~values.isnan()).sum(-1, keepdim=True) if _ignore_nan else torch.full(values.shape[:-1] + (1,), n)
+    qs = qt.reshape(-1)
+    results = []
+    for qv in qs:
+        pos = qv * (valid.to(input.dtype) - 1)
+        lo = pos.floor().clamp(min=0).to(torch.int64)
+        hi = pos.ceil().clamp(min=0).to(torch.int64)
+        a, b = values.gather(-1, lo.clamp(max=max(n - 1, 0))), values.gather(-1, hi.clamp(max=max(n - 1, 0)))
+        frac = pos - lo.to(input.dtype)
+        if interpolation == "linear":
+            r = a + (b - a) * frac
+        elif interpolation == "lower":
+            r = a
+        elif interpolation == "higher":
+            r = b
+        elif interpolation == "midpoint":
+            r = (a + b) / 2
+        else:
+            r = torch.where(frac <= 0.5, a, b) if True else a
+            rounded = pos.round().to(torch.int64)
+            r = values.gather(-1, rounded.clamp(max=max(n - 1, 0)))
+        if not _ignore_nan:
+            r = torch.where(values.isnan().any(-1, keepdim=True), torch.full_like(r, math.nan), r)
+        else:
+            r = torch.where(valid == 0, torch.full_like(r, math.nan), r)
+        results.append(r.squeeze(-1))
+    result = torch.stack(results, 0)
+    if keepdim:
+        if dim is None:
+            result = result.reshape((result.shape[0],) + (1,) * input.dim())
+        else:
+            result = result.unsqueeze(dim % input.dim() + 1)
+    if scalar_q or qt.dim() == 0:
+        result = result.squeeze(0)
+    return _out(result, out)
+
+
+def nanquantile(input, q, dim=None, keepdim=False, *, interpolation="linear", out=None):
+    return quantile(input, q, dim, keepdim, interpolation=interpolation, out=out, _ignore_nan=True)
+
+
+def mode(input, dim=-1, keepdim=False):
+    dim = dim % max(input.dim(), 1)
+    values, indices = input.sort(stable=True, dim=dim)
+    n = input.shape[dim]
+    x = values.movedim(dim, -1)
+    idx = indices.movedim(dim, -1)
+    equal_prev = torch.cat([torch.zeros_like(x[..., :1], dtype=torch.bool), x[..., 1:] == x[..., :-1]], -1)
+    run = torch.zeros_like(x, dtype=torch.int64)
+    runs = []
+    current = None
+    for j in range(n):
+        current = torch.ones_like(x[..., 0], dtype=torch.int64) if j == 0 else torch.where(
+            equal_prev[..., j], current + 1, torch.ones_like(current))
+        runs.append(current)
+    run = torch.stack(runs, -1)
+    best = run.max(-1, keepdim=True).values
+    # The smallest value with the longest run; its index is the last occurrence, as PyTorch's CPU kernel.
+    first_best = (run == best).to(torch.int64).argmax(-1, keepdim=True)
+    value = x.gather(-1, first_best).squeeze(-1)
+    index = idx.gather(-1, first_best).squeeze(-1)
+    if keepdim:
+        value, index = value.unsqueeze(dim), index.unsqueeze(dim)
+    return _values_indices["mode"](value, index)
+
+
+def kthvalue(input, k, dim=-1, keepdim=False):
+    n = input.shape[dim] if input.dim() else 1
+    if not 1 <= k <= n:
+        raise RuntimeError(f"kthvalue(): selected number k out of range for dimension {dim % max(input.dim(), 1)}")
+    values, indices = input.sort(dim)
+    v, i = values.select(dim, k - 1), indices.select(dim, k - 1)
+    if keepdim:
+        v, i = v.unsqueeze(dim), i.unsqueeze(dim)
+    return _values_indices["kthvalue"](v, i)
+
+
+def _index_shape(index, dim, like):
+    shape = [1] * like.dim()
+    shape[dim] = -1
+    return index.reshape(shape).expand(*[like.shape[d] if d != dim else index.numel() for d in range(like.dim())])
+
+
+def index_add(input, dim, index, source, *, alpha=1):
+    dim = dim % max(input.dim(), 1)
+    src = source * alpha if alpha != 1 else source
+    expanded = _index_shape(index, dim, src)
+    return input.scatter_add(dim, expanded, src)
+
+
+def index_copy(input, dim, index, source):
+    dim = dim % max(input.dim(), 1)
+    return input.scatter(dim, _index_shape(index, dim, source), source)
+
+
+def index_fill(input, dim, index, value):
+    dim = dim % max(input.dim(), 1)
+    shape = list(input.shape)
+    shape[dim] = index.numel()
+    fill = torch.full(shape, float(value) if not isinstance(value, torch.Tensor) else value.item(),
+                      dtype=input.dtype, device=input.device)
+    return input.scatter(dim, _index_shape(index, dim, fill), fill)
+
+
+def put(input, index, source, accumulate=False):
+    flat = input.reshape(-1)
+    idx = index.reshape(-1).remainder(max(flat.numel(), 1))
+    src = source.reshape(-1)
+    result = flat.scatter_add(0, idx, src) if accumulate else flat.scatter(0, idx, src)
+    return result.reshape(input.shape)
+
+
+def masked_scatter(input, mask, source):
+    mask = mask.expand(input.shape) if mask.shape != input.shape else mask
+    count = int(mask.sum())
+    if source.numel() < count:
+        raise RuntimeError("masked_scatter: expected source to have at least as many elements as ones in mask")
+    result = input.clone()
+    result[mask] = source.reshape(-1)[:count]
+    return result
+
+
+def _scatter_into(input, src, view):
+    result = input.clone()
+    view(result).copy_(src)
+    return result
+
+
+def select_scatter(input, src, dim, index):
+    return _scatter_into(input, src, lambda t: t.select(dim, index))
+
+
+def slice_scatter(input, src, dim=0, start=None, end=None, step=1):
+    index = (slice(None),) * (dim % input.dim()) + (slice(start, end, step),)
+    return _scatter_into(input, src, lambda t: t[index])
+
+
+def diagonal_scatter(input, src, offset=0, dim1=0, dim2=1):
+    return _scatter_into(input, src, lambda t: t.diagonal(offset, dim1, dim2))
+
+
+def narrow_copy(input, dim, start, length):
+    return input.narrow(dim, start, length).clone()
+
+
+def renorm(input, p, dim, maxnorm):
+    dims = [d for d in range(input.dim()) if d != dim % input.dim()]
+    norms = torch.linalg.vector_norm(input, p, dims, keepdim=True)
+    factor = torch.where(norms > maxnorm, maxnorm / (norms + 1e-7), torch.ones_like(norms))
+    return input * factor
+
+
+def repeat_interleave(input, repeats=None, dim=None, *, output_size=None):
+    if repeats is None:  # torch.repeat_interleave(repeats): indices repeated by their counts
+        counts = input
+        return torch.arange(counts.numel(), device=counts.device).repeat_interleave(counts)
+    x = input.reshape(-1) if dim is None else input
+    d = 0 if dim is None else dim % max(x.dim(), 1)
+    n = x.shape[d]
+    counts = repeats if isinstance(repeats, torch.Tensor) else torch.full((n,), int(repeats), dtype=torch.int64)
+    if counts.numel() == 1 and n != 1:
+        counts = counts.reshape(1).expand(n)
+    if counts.numel() != n:
+        raise RuntimeError("repeats must have the same size as input along dim")
+    index = torch.cat([torch.full((int(c),), i, dtype=torch.int64) for i, c in enumerate(counts.tolist())]) \
+        if n else torch.zeros(0, dtype=torch.int64)
+    return x.index_select(d, index)
+
+
+def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=None):
+    if dim is not None:
+        raise NotImplementedError("torch.unique: dim is not supported")
+    flat = input.reshape(-1)
+    values, order = flat.sort()
+    if flat.numel() == 0:
+        uniq, inverse, counts = values, torch.zeros_like(input, dtype=torch.int64), torch.zeros(0, dtype=torch.int64)
+    else:
+        new = torch.cat([torch.ones(1, dtype=torch.bool), values[1:] != values[:-1]])
+        uniq = values[new]
+        group = new.to(torch.int64).cumsum(0) - 1
+        inverse = torch.empty_like(group).scatter(0, order, group).reshape(input.shape)
+        counts = torch.zeros(uniq.numel(), dtype=torch.int64).scatter_add(0, group, torch.ones_like(group))
+    out = [uniq]
+    if return_inverse:
+        out.append(inverse)
+    if return_counts:
+        out.append(counts)
+    return out[0] if len(out) == 1 else tuple(out)
+
+
+def unique_consecutive(input, return_inverse=False, return_counts=False, dim=None):
+    if dim is not None:
+        raise NotImplementedError("torch.unique_consecutive: dim is not supported")
+    flat = input.reshape(-1)
+    if flat.numel() == 0:
+        uniq, group = flat, torch.zeros(0, dtype=torch.int64)
+    else:
+        new = torch.cat([torch.ones(1, dtype=torch.bool), flat[1:] != flat[:-1]])
+        uniq = flat[new]
+        group = new.to(torch.int64).cumsum(0) - 1
+    out = [uniq]
+    if return_inverse:
+        out.append(group.reshape(input.shape))
+    if return_counts:
+        out.append(torch.zeros(uniq.numel(), dtype=torch.int64).scatter_add(0, group, torch.ones_like(group)))
+    return out[0] if len(out) == 1 else tuple(out)
+
+
+def bincount(input, weights=None, minlength=0):
+    if input.dim() != 1:
+        raise RuntimeError("bincount only supports 1-d non-negative integral inputs.")
+    if input.numel() and int(input.min()) < 0:
+        raise RuntimeError("bincount only supports 1-d non-negative integral inputs.")
+    size = max(int(input.max()) + 1 if input.numel() else 0, minlength)
+    if weights is None:
+        return torch.zeros(size, dtype=torch.int64).scatter_add(0, input.long(), torch.ones_like(input, dtype=torch.int64))
+    w = weights.to(torch.float64) if not weights.is_floating_point() else weights
+    return torch.zeros(size, dtype=w.dtype).scatter_add(0, input.long(), w)
+
+
+def histc(input, bins=100, min=0, max=0, *, out=None):
+    x = input.reshape(-1)
+    lo, hi = float(min), float(max)
+    if lo == hi and x.numel():
+        lo, hi = float(x.min()), float(x.max())
+    if lo == hi:
+        lo, hi = lo - 1, hi + 1
+    inside = (x >= lo) & (x <= hi)
+    idx = ((x - lo) / (hi - lo) * bins).floor().to(torch.int64).clamp(0, bins - 1)
+    counts = torch.zeros(bins, dtype=input.dtype).scatter_add(0, idx[inside], torch.ones_like(x[inside]))
+    return _out(counts, out)
+
+
+def searchsorted(sorted_sequence, input, *, out_int32=False, right=False, side=None, sorter=None, out=None):
+    if side is not None:
+        right = side == "right"
+    seq = sorted_sequence if sorter is None else sorted_sequence.gather(-1, sorter)
+    value = torch.as_tensor(input, dtype=seq.dtype)
+    if seq.dim() == 1:
+        compare = (seq.unsqueeze(0) <= value.reshape(-1, 1)) if right else (seq.unsqueeze(0) < value.reshape(-1, 1))
+        result = compare.sum(-1).reshape(value.shape)
+    else:
+        compare = (seq.unsqueeze(-2) <= value.unsqueeze(-1)) if right else (seq.unsqueeze(-2) < value.unsqueeze(-1))
+        result = compare.sum(-1)
+    result = result.to(torch.int32 if out_int32 else torch.int64)
+    return _out(result, out)
+
+
+def bucketize(input, boundaries, *, out_int32=False, right=False, out=None):
+    return searchsorted(boundaries, input, out_int32=out_int32, right=right, out=out)
+
+
+def isin(elements, test_elements, *, assume_unique=False, invert=False):
+    e = torch.as_tensor(elements)
+    t = torch.as_tensor(test_elements).reshape(-1)
+    result = (e.unsqueeze(-1) == t).any(-1) if t.numel() else torch.zeros_like(e, dtype=torch.bool)
+    return ~result if invert else result
+
+
+def gcd(input, other, *, out=None):
+    a, b = torch.broadcast_tensors(input.abs(), other.abs())
+    while bool((b != 0).any()):
+        a, b = torch.where(b != 0, b, a), torch.where(b != 0, a.remainder(torch.where(b != 0, b, torch.ones_like(b))),
+                                                      b)
+    return _out(a, out)
+
+
+def lcm(input, other, *, out=None):
+    g = gcd(input, other)
+    return _out(torch.where(g == 0, torch.zeros_like(g), (input // torch.where(g == 0, torch.ones_like(g), g) * other).abs()),
+                out)
+
+
+def bitwise_left_shift(input, other, *, out=None):
+    return _out(input * (2 ** torch.as_tensor(other)).to(input.dtype), out)
+
+
+def bitwise_right_shift(input, other, *, out=None):
+    return _out(torch.div(input, (2 ** torch.as_tensor(other)).to(input.dtype), rounding_mode="floor"), out)
+
+
+def frexp(input, *, out=None):
+    if not input.is_floating_point():
+        raise RuntimeError("torch.frexp() only supports floating-point dtypes")
+    finite = input.isfinite() & (input != 0)
+    safe = torch.where(finite, input.abs(), torch.ones_like(input))
+    exponent = torch.floor(torch.log2(safe)).to(torch.int32) + 1
+    mantissa = input / torch.pow(2.0, exponent.to(input.dtype))
+    # log2 of values just under a power of two can round up: bring the mantissa back into [0.5, 1).
+    high = mantissa.abs() >= 1
+    mantissa = torch.where(high, mantissa / 2, mantissa)
+    exponent = torch.where(high, exponent + 1, exponent)
+    low = (mantissa.abs() < 0.5) & finite
+    mantissa = torch.where(low, mantissa * 2, mantissa)
+    exponent = torch.where(low, exponent - 1, exponent)
+    mantissa = torch.where(finite, mantissa, input)
+    exponent = torch.where(finite, exponent, torch.zeros_like(exponent))
+    return _frexp_t(mantissa, exponent)
+
+
+def cov(input, *, correction=1, fweights=None, aweights=None):
+    x = input if input.dim() == 2 else input.reshape(1, -1)
+    if not x.is_floating_point():
+        x = x.to(torch.get_default_dtype())
+    w = None
+    if fweights is not None:
+        w = fweights.to(x.dtype)
+    if aweights is not None:
+        w = aweights.to(x.dtype) if w is None else w * aweights
+    n = x.shape[1]
+    if w is None:
+        mean = x.mean(1, keepdim=True)
+        norm = n - correction
+    else:
+        w_sum = w.sum()
+        mean = (x * w).sum(1, keepdim=True) / w_sum
+        norm = w_sum - correction * ((w * aweights).sum() / w_sum if aweights is not None else 1)
+    centred = x - mean
+    weighted = centred * w if w is not None else centred
+    result = weighted @ centred.T / norm
+    return result.squeeze() if input.dim() < 2 else result
+
+
+def corrcoef(input):
+    c = cov(input)
+    if c.dim() == 0:
+        return c / c
+    d = c.diagonal()
+    std = d.sqrt()
+    return (c / std.unsqueeze(1) / std.unsqueeze(0)).clamp(-1, 1)
+
+
+def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
+    return torch.linalg.vector_norm(x1.unsqueeze(-2) - x2.unsqueeze(-3), p, dim=-1)
+
+
+def block_diag(*tensors):
+    mats = [t if t.dim() == 2 else t.reshape(1, -1) if t.dim() == 1 else t.reshape(1, 1) for t in tensors]
+    if not mats:
+        return torch.zeros(1, 0)
+    rows = sum(m.shape[0] for m in mats)
+    cols = sum(m.shape[1] for m in mats)
+    dtype = mats[0].dtype
+    for m in mats[1:]:
+        dtype = torch.promote_types(dtype, m.dtype)
+    lines, col = [], 0
+    for m in mats:
+        left = torch.zeros(m.shape[0], col, dtype=dtype)
+        right = torch.zeros(m.shape[0], cols - col - m.shape[1], dtype=dtype)
+        lines.append(torch.cat([left, m.to(dtype), right], 1))
+        col += m.shape[1]
+    return torch.cat(lines, 0) if lines else torch.zeros(rows, cols, dtype=dtype)
+
+
+def cartesian_prod(*tensors):
+    if len(tensors) == 1:
+        return tensors[0]
+    grids = torch.meshgrid(*tensors, indexing="ij")
+    return torch.stack([g.reshape(-1) for g in grids], 1)
+
+
+def combinations(input, r=2, with_replacement=False):
+    import itertools
+    n = input.shape[0]
+    pick = itertools.combinations_with_replacement(range(n), r) if with_replacement else itertools.combinations(
+        range(n), r)
+    index = torch.tensor(list(pick), dtype=torch.int64).reshape(-1, r)
+    return input[index.reshape(-1)].reshape(index.shape[0], r) if index.numel() else input.new_zeros(0, r)
+
+
+def chain_matmul(*matrices, out=None):
+    return _out(torch.linalg.multi_dot(list(matrices)), out)
+
+
+def trapezoid(y, x=None, *, dx=None, dim=-1):
+    if x is not None:
+        if x.dim() == 1:
+            shape = [1] * y.dim()
+            shape[dim] = -1
+            x = x.reshape(shape)
+        d = x.diff(dim=dim)
+    else:
+        d = 1.0 if dx is None else dx
+    n = y.shape[dim]
+    return ((y.narrow(dim, 1, n - 1) + y.narrow(dim, 0, n - 1)) * d / 2).sum(dim) if n else y.sum(dim)
+
+
+def cumulative_trapezoid(y, x=None, *, dx=None, dim=-1):
+    if x is not None:
+        if x.dim() == 1:
+            shape = [1] * y.dim()
+            shape[dim] = -1
+            x = x.reshape(shape)
+        d = x.diff(dim=dim)
+    else:
+        d = 1.0 if dx is None else dx
+    n = y.shape[dim]
+    return ((y.narrow(dim, 1, n - 1) + y.narrow(dim, 0, n - 1)) * d / 2).cumsum(dim)
+
+
+def logspace(start, end, steps, base=10.0, *, dtype=None, device=None, requires_grad=False, out=None):
+    result = torch.pow(base, torch.linspace(start, end, steps, dtype=torch.float64)).to(
+        dtype or torch.get_default_dtype())
+    return _out(result.requires_grad_(requires_grad), out)
+
+
+def vander(x, N=None, increasing=False):
+    n = x.shape[0] if N is None else N
+    powers = torch.stack([x ** k for k in range(n)], -1) if n else x.new_zeros(x.shape[0], 0)
+    return powers if increasing else powers.flip(-1)
+
+
+def _window(name, fn):
+    def window(window_length, periodic=True, *, dtype=None, layout=None, device=None, requires_grad=False, **kw):
+        if window_length == 0:
+            return torch.zeros(0, dtype=dtype or torch.get_default_dtype())
+        if window_length == 1:
+            return torch.ones(1, dtype=dtype or torch.get_default_dtype())
+        n = window_length + 1 if periodic else window_length
+        i = torch.arange(n, dtype=torch.float64)
+        values = fn(i, n, **kw)
+        values = values[:-1] if periodic else values
+        return values.to(dtype or torch.get_default_dtype()).requires_grad_(requires_grad)
+    window.__name__ = name
+    return window
+
+
+hann_window = _window("hann_window", lambda i, n: 0.5 - 0.5 * torch.cos(2 * math.pi * i / (n - 1)))
+hamming_window = _window("hamming_window", lambda i, n, alpha=0.54, beta=0.46:
+                         alpha - beta * torch.cos(2 * math.pi * i / (n - 1)))
+blackman_window = _window("blackman_window", lambda i, n: 0.42 - 0.5 * torch.cos(2 * math.pi * i / (n - 1))
+                          + 0.08 * torch.cos(4 * math.pi * i / (n - 1)))
+bartlett_window = _window("bartlett_window", lambda i, n: 1 - (2 * i / (n - 1) - 1).abs())
+
+
+def inverse(input, *, out=None):
+    return _out(torch.linalg.inv(input), out)
+
+
+def det(input):
+    return torch.linalg.det(input)
+
+
+def logdet(input):
+    sign, logabs = torch.linalg.slogdet(input)
+    return torch.where(sign < 0, torch.full_like(logabs, math.nan), torch.where(sign == 0,
+                       torch.full_like(logabs, -math.inf), logabs))
+
+
+def slogdet(input):
+    return _slogdet_t(*torch.linalg.slogdet(input))
+
+
+def matrix_exp(input):
+    return torch.linalg.matrix_exp(input)
+
+
+def matrix_power(input, n):
+    return torch.linalg.matrix_power(input, n)
+
+
+def pinverse(input, rcond=1e-15):
+    return torch.linalg.pinv(input, rtol=rcond)
+
+
+def qr(input, some=True, *, out=None):
+    return _qr_t(*torch.linalg.qr(input, "reduced" if some else "complete"))
+
+
+def svd(input, some=True, compute_uv=True, *, out=None):
+    U, S, Vh = torch.linalg.svd(input, full_matrices=not some)
+    return _svd_t(U, S, Vh.mT)
+
+
+def cholesky(input, upper=False, *, out=None):
+    return _out(torch.linalg.cholesky(input, upper=upper), out)
+
+
+def cholesky_solve(B, L, upper=False, *, out=None):
+    if upper:
+        L = L.mT
+    Y = torch.linalg.solve_triangular(L, B, upper=False)
+    return _out(torch.linalg.solve_triangular(L.mT, Y, upper=True), out)
+
+
+def cholesky_inverse(L, upper=False, *, out=None):
+    eye = torch.eye(L.shape[-1], dtype=L.dtype).expand(L.shape)
+    return _out(cholesky_solve(eye, L, upper), out)
+
+
+def unfold_windows(self, dimension, size, step):
+    """Tensor.unfold: windows of `size` every `step` along a dim, as a new last dim (a view)."""
+    dim = dimension % max(self.dim(), 1)
+    length = self.shape[dim] if self.dim() else 1
+    if size > length:
+        raise RuntimeError(f"maximum size for tensor at dimension {dim} is {length} but size is {size}")
+    if step <= 0:
+        raise RuntimeError(f"step is {step} but must be > 0")
+    count = (length - size) // step + 1
+    sizes = list(self.shape)
+    strides = list(self.stride())
+    if self.dim() == 0:
+        return self.reshape(1)
+    sizes[dim] = count
+    stride = strides[dim]
+    strides[dim] = stride * step
+    return self.as_strided(sizes + [size], strides + [stride], self.storage_offset())
+
+
+# name -> (function, forms): f torch.name, m Tensor.name, m_ Tensor.name_ (in place), f_ torch.name_
+FUNCTIONS = {
+    "addmv": (addmv, "f m m_ f_"), "addr": (addr, "f m m_"), "addbmm": (addbmm, "f m m_"),
+    "baddbmm": (baddbmm, "f m m_"), "inner": (inner, "f m"), "tensordot": (tensordot, "f"), "kron": (kron, "f m"),
+    "vdot": (vdot, "f m"), "dist": (dist, "f m"), "cross": (cross, "f m"), "clamp_min": (clamp_min, "f m m_ f_"),
+    "clamp_max": (clamp_max, "f m m_ f_"), "positive": (positive, "f m"), "isneginf": (isneginf, "f m"),
+    "isposinf": (isposinf, "f m"), "isreal": (isreal, "f m"), "nan_to_num": (nan_to_num, "f m m_ f_"),
+    "nansum": (nansum, "f m"), "nanmean": (nanmean, "f m"), "count_nonzero": (count_nonzero, "f m"),
+    "float_power": (float_power, "f m m_"), "floor_divide": (floor_divide, "f m m_"), "ldexp": (ldexp, "f m m_ f_"),
+    "msort": (msort, "f m"), "argwhere": (argwhere, "f m"), "take": (take, "f m"), "aminmax": (aminmax, "f m"),
+    "cumprod": (cumprod, "f m m_"), "logcumsumexp": (logcumsumexp, "f m"), "cummax": (cummax, "f m"),
+    "cummin": (cummin, "f m"), "median": (median, "f m"), "nanmedian": (nanmedian, "f m"),
+    "quantile": (quantile, "f m"), "nanquantile": (nanquantile, "f m"), "mode": (mode, "f m"),
+    "kthvalue": (kthvalue, "f m"), "index_add": (index_add, "f m m_"), "index_copy": (index_copy, "f m m_"),
+    "index_fill": (index_fill, "f m m_"), "put": (put, "f m m_"), "masked_scatter": (masked_scatter, "f m m_"),
+    "select_scatter": (select_scatter, "f m"), "slice_scatter": (slice_scatter, "f m"),
+    "diagonal_scatter": (diagonal_scatter, "f m"), "narrow_copy": (narrow_copy, "f m"), "renorm": (renorm, "f m m_"),
+    "repeat_interleave": (repeat_interleave, "f m"), "unique": (unique, "f m"),
+    "unique_consecutive": (unique_consecutive, "f m"), "bincount": (bincount, "f m"), "histc": (histc, "f m"),
+    "searchsorted": (searchsorted, "f"), "bucketize": (bucketize, "f"), "isin": (isin, "f"),
+    "gcd": (gcd, "f m m_ f_"), "lcm": (lcm, "f m m_ f_"), "bitwise_left_shift": (bitwise_left_shift, "f m m_"),
+    "bitwise_right_shift": (bitwise_right_shift, "f m m_"), "frexp": (frexp, "f m"), "cov": (cov, "f m"),
+    "corrcoef": (corrcoef, "f m"), "cdist": (cdist, "f"), "block_diag": (block_diag, "f"),
+    "cartesian_prod": (cartesian_prod, "f"), "combinations": (combinations, "f"), "chain_matmul": (chain_matmul, "f"),
+    "trapezoid": (trapezoid, "f"), "trapz": (trapezoid, "f"), "cumulative_trapezoid": (cumulative_trapezoid, "f"),
+    "logspace": (logspace, "f"), "vander": (vander, "f"), "hann_window": (hann_window, "f"),
+    "hamming_window": (hamming_window, "f"), "blackman_window": (blackman_window, "f"),
+    "bartlett_window": (bartlett_window, "f"), "inverse": (inverse, "f m"), "det": (det, "f m"),
+    "logdet": (logdet, "f m"), "slogdet": (slogdet, "f m"), "matrix_exp": (matrix_exp, "f m"),
+    "matrix_power": (matrix_power, "f m"), "pinverse": (pinverse, "f m"), "qr": (qr, "f m"), "svd": (svd, "f m"),
+    "cholesky": (cholesky, "f m"), "cholesky_solve": (cholesky_solve, "f m"),
+    "cholesky_inverse": (cholesky_inverse, "f m"),
+}
+
+
+def install(torch_module):
+    for name, (fn, forms) in FUNCTIONS.items():
+        forms = forms.split()
+        if "f" in forms:
+            setattr(torch_module, name, fn)
+        if "m" in forms:
+            setattr(torch_module.Tensor, name, fn)
+        if "m_" in forms:
+            setattr(torch_module.Tensor, name + "_", _inplace(fn))
+        if "f_" in forms:
+            setattr(torch_module, name + "_", _inplace(fn))
+    torch_module.Tensor.unfold = unfold_windows
+    torch_module.Tensor.cumsum_ = lambda self, dim, *, dtype=None: self.copy_(self.cumsum(dim, dtype=dtype))
+    torch_module.Tensor.sgn = torch_module.Tensor.sign
+    torch_module.Tensor.sgn_ = torch_module.Tensor.sign_
+    torch_module.sgn = torch_module.sign
+    torch_module.Tensor.signbit = lambda self: signbit(self)
+    torch_module.signbit = signbit
+
+
+def signbit(input, *, out=None):
+    if input.is_floating_point():
+        result = (input < 0) | ((input == 0) & (1 / input < 0)) | (input.isnan() & (input.copysign(
+            torch.ones_like(input)) < 0))
+    else:
+        result = input < 0
+    return _out(result, out)
