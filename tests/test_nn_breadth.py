@@ -113,3 +113,54 @@ def test_softplus_family_gradient_at_zero():
     x.grad = None
     F.logsigmoid(x).sum().backward()
     assert x.grad.tolist() == [0.5, 0.5, 0.5]
+
+
+def test_more_initialisers():
+    torch.manual_seed(0)
+    w = torch.empty(6, 10)
+    nn.init.orthogonal_(w)
+    assert torch.allclose(w @ w.T, torch.eye(6), atol=1e-5)
+    t = torch.empty(100000)
+    nn.init.trunc_normal_(t, mean=1.0, std=2.0, a=-1.0, b=2.0)
+    assert float(t.min()) >= -1.0 and float(t.max()) <= 2.0 and 0.2 < float(t.mean()) < 0.7
+    k = torch.empty(4, 2, 3, 3)
+    nn.init.dirac_(k, groups=2)
+    x = torch.randn(1, 2, 5, 5)
+    assert torch.allclose(F.conv2d(x, k, padding=1)[:, [0, 1]], x)
+    assert torch.equal(nn.init.eye_(torch.empty(2, 3)), torch.eye(2, 3))
+    s = nn.init.sparse_(torch.empty(10, 4), 0.3)
+    assert all(int((s[:, c] == 0).sum()) >= 3 for c in range(4))
+    with pytest.warns(FutureWarning, match="nn.init.normal` is now deprecated in favor of `nn.init.normal_`"):
+        nn.init.normal(torch.empty(3))
+
+
+def test_torch_forms_of_nn_functions_take_aten_arguments():
+    x = torch.tensor([0.2, -0.5, 1.5])
+    t = torch.tensor([1.0, 0.0, 1.0])
+    assert torch.equal(torch.binary_cross_entropy_with_logits(x, t, None, None, 0),
+                       F.binary_cross_entropy_with_logits(x, t, reduction="none"))
+    assert torch.equal(torch.kl_div(x, t.abs() + 0.1, 2), F.kl_div(x, t.abs() + 0.1, reduction="sum"))
+    assert torch.equal(torch.dropout(x, 0.5, False), x)
+    bn = torch.batch_norm(torch.ones(2, 3), torch.full((3,), 2.0), None, torch.zeros(3), torch.ones(3), False, 0.1,
+                          0.0, True)
+    assert torch.allclose(bn, torch.full((2, 3), 2.0))
+
+
+def test_global_switches():
+    torch.use_deterministic_algorithms(True, warn_only=True)
+    assert torch.are_deterministic_algorithms_enabled() and torch.get_deterministic_debug_mode() == 1
+    torch.use_deterministic_algorithms(False)
+    torch.set_float32_matmul_precision("high")
+    assert torch.get_float32_matmul_precision() == "high"
+    torch.set_float32_matmul_precision("highest")
+    with pytest.raises(RuntimeError, match="Invalid precision"):
+        torch.set_float32_matmul_precision("low")
+    with torch.inference_mode():
+        assert torch.is_inference_mode_enabled()
+    assert not torch.is_inference_mode_enabled()
+    with pytest.raises(NotImplementedError, match="anomaly detection"):
+        torch.set_anomaly_enabled(True)
+    assert torch.typename(torch.ones(1)) == "torch.FloatTensor" and torch.get_default_device() == torch.device("cpu")
+    t = torch.zeros(5, 3)
+    t.fill_diagonal_(5, wrap=True)
+    assert t[:, 0].tolist() == [5, 0, 0, 0, 5]

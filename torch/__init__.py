@@ -131,6 +131,10 @@ from torch import _math_ops  # noqa: E402
 
 _math_ops.install(__import__("sys").modules[__name__])
 
+from torch import _api_misc  # noqa: E402
+
+_api_misc.install(__import__("sys").modules[__name__])
+
 from torch._legacy import TYPES as _LEGACY_TYPES  # noqa: E402
 
 globals().update(_LEGACY_TYPES)
@@ -150,5 +154,6 @@ __all__ = sorted(
     + list(_LEGACY_TYPES)
     + [a + s for a, (_, forms) in _aliases.ALIASES.items() for s, f in (("", "f"), ("_", "f_")) if f in forms.split()]
     + [n + s for n, (_, forms) in _math_ops.FUNCTIONS.items() for s, f in (("", "f"), ("_", "f_")) if f in forms.split()]
+    + list(_api_misc.NN_FORMS) + list(_api_misc.NN_SAME) + list(_api_misc.FUNCTIONS)
 )
 del _export_functions

@@ -69,8 +69,16 @@ class inference_mode(_GradModeBase):
         self._args = (mode,)
         self._mode = bool(mode)
 
+    depth = 0  # how many inference_mode(True) blocks are open (torch.is_inference_mode_enabled)
+
     def __enter__(self):
         self._prev = _C.is_grad_enabled()
         if self._mode:
             _C._set_grad_enabled(False)
+            inference_mode.depth += 1
         return self
+
+    def __exit__(self, *exc):
+        if self._mode:
+            inference_mode.depth -= 1
+        return super().__exit__(*exc)

@@ -1,5 +1,6 @@
 """Initialisation of parameters in place, with PyTorch's conventions for fan-in and gains."""
 import math
+import warnings
 
 import torch
 
@@ -74,3 +75,99 @@ def xavier_uniform_(tensor, gain=1.0):
 def xavier_normal_(tensor, gain=1.0):
     fan_in, fan_out = _calculate_fan_in_and_fan_out(tensor)
     return normal_(tensor, 0.0, gain * math.sqrt(2.0 / (fan_in + fan_out)))
+
+
+def trunc_normal_(tensor, mean=0.0, std=1.0, a=-2.0, b=2.0, generator=None):
+    """Normal(mean, std) truncated to [a, b], by the inverse CDF of uniforms between the bounds' CDFs."""
+    def cdf(x):
+        return (1.0 + math.erf(x / math.sqrt(2.0))) / 2.0
+
+    with torch.no_grad():
+        low, high = cdf((a - mean) / std), cdf((b - mean) / std)
+        tensor.uniform_(2 * low - 1, 2 * high - 1)
+        tensor.erfinv_()
+        tensor.mul_(std * math.sqrt(2.0)).add_(mean)
+        return tensor.clamp_(min=a, max=b)
+
+
+def eye_(tensor):
+    if tensor.dim() != 2:
+        raise ValueError("Only tensors with 2 dimensions are supported")
+    with torch.no_grad():
+        return tensor.copy_(torch.eye(*tensor.shape, dtype=tensor.dtype))
+
+
+def dirac_(tensor, groups=1):
+    """Identity convolution kernels: output channel i passes input channel i through the kernel's centre."""
+    dims = tensor.dim()
+    if dims not in (3, 4, 5):
+        raise ValueError("Only tensors with 3, 4, or 5 dimensions are supported")
+    sizes = tensor.shape
+    if sizes[0] % groups != 0:
+        raise ValueError("dim 0 must be divisible by groups")
+    out_per_group = sizes[0] // groups
+    min_dim = min(out_per_group, sizes[1])
+    with torch.no_grad():
+        tensor.zero_()
+        centre = tuple(s // 2 for s in sizes[2:])
+        for g in range(groups):
+            for d in range(min_dim):
+                tensor[(g * out_per_group + d, d) + centre] = 1
+    return tensor
+
+
+def orthogonal_(tensor, gain=1, generator=None):
+    """A (semi-)orthogonal matrix: Q of the QR factorisation of a normal matrix, signs fixed by R's diagonal."""
+    if tensor.dim() < 2:
+        raise ValueError("Only tensors with 2 or more dimensions are supported")
+    if tensor.numel() == 0:
+        return tensor
+    rows = tensor.shape[0]
+    cols = tensor.numel() // rows
+    flattened = torch.randn(rows, cols, dtype=tensor.dtype)
+    if rows < cols:
+        flattened = flattened.t()
+    q, r = torch.linalg.qr(flattened)
+    q = q * torch.sign(torch.diagonal(r, 0, -2, -1)).unsqueeze(0)
+    if rows < cols:
+        q = q.t()
+    with torch.no_grad():
+        tensor.view_as(q).copy_(q) if tensor.is_contiguous() else tensor.copy_(q.reshape(tensor.shape))
+        tensor.mul_(gain)
+    return tensor
+
+
+def sparse_(tensor, sparsity, std=0.01, generator=None):
+    """Normal(0, std) entries with a fraction `sparsity` of each column set to zero."""
+    if tensor.dim() != 2:
+        raise ValueError("Only tensors with 2 dimensions are supported")
+    rows, cols = tensor.shape
+    num_zeros = int(math.ceil(sparsity * rows))
+    with torch.no_grad():
+        tensor.normal_(0, std)
+        for col in range(cols):
+            zero_rows = torch.randperm(rows)[:num_zeros]
+            tensor[zero_rows, col] = 0
+    return tensor
+
+
+def _deprecated(new):
+    def old(*args, **kwargs):
+        warnings.warn(f"`nn.init.{new.__name__[:-1]}` is now deprecated in favor of `nn.init.{new.__name__}`.",
+                      FutureWarning, stacklevel=2)
+        return new(*args, **kwargs)
+    old.__name__ = new.__name__[:-1]
+    return old
+
+
+uniform = _deprecated(uniform_)
+normal = _deprecated(normal_)
+constant = _deprecated(constant_)
+eye = _deprecated(eye_)
+dirac = _deprecated(dirac_)
+xavier_uniform = _deprecated(xavier_uniform_)
+xavier_normal = _deprecated(xavier_normal_)
+kaiming_uniform = _deprecated(kaiming_uniform_)
+kaiming_normal = _deprecated(kaiming_normal_)
+orthogonal = _deprecated(orthogonal_)
+sparse = _deprecated(sparse_)
