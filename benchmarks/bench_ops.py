@@ -138,7 +138,7 @@ def _training_ops(torch, np, device):
 
 
 # The training programs under examples/: one step each, on a fixed batch.
-EXAMPLES = ("char_transformer", "cnn_synthetic", "lstm_sequence", "dataloader_classifier")
+EXAMPLES = ("char_transformer", "cnn_synthetic", "lstm_sequence", "dataloader_classifier", "vae_lbfgs")
 
 
 def _example_steps():

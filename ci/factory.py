@@ -463,7 +463,7 @@ def check_index_installs(m: dict, rows: list[dict], variants: list[str], index_d
 
 # The training programs under examples/, each checking its own loss or accuracy threshold.
 TRAINING_EXAMPLES = ("train_digits.py", "char_transformer.py", "cnn_synthetic.py", "lstm_sequence.py",
-                     "dataloader_classifier.py")
+                     "dataloader_classifier.py", "vae_lbfgs.py")
 
 
 def run_examples(venvs: dict[str, str], with_training: bool) -> None:
