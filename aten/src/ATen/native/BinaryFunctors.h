@@ -339,10 +339,10 @@ C10_HOST_DEVICE T heaviside_of(T x, T y) {
 }
 
 
+// In double whatever the type: near the poles float arithmetic loses the digits.
 template <typename T>
 C10_HOST_DEVICE T zeta_of(T s, T q) {
-  using M = c10::opmath_t<T>;
-  return special::zeta(M(s), M(q));
+  return static_cast<T>(special::zeta(static_cast<double>(s), static_cast<double>(q)));
 }
 
 

@@ -67,8 +67,8 @@ Tensor rot90(const Tensor& self, int64_t k, IntArrayRef dims) {
 namespace {
 // PyTorch's checks of diff's prepend/append: same number of dims, same sizes off `dim`.
 void check_diff_operand(const Tensor& self, const Tensor& other, int64_t dim) {
+  const int64_t wrapped = wrap(dim, self.dim());  // the dim first, as PyTorch checks
   TORCH_CHECK(other.dim() == self.dim(), "diff expects prepend or append to be the same dimension as input");
-  const int64_t wrapped = wrap(dim, self.dim());
   for (int64_t i = 0; i < other.dim(); ++i) {
     if (i == wrapped) continue;
     TORCH_CHECK(other.size(i) == self.size(i), "diff expects the shape of tensor to prepend or append to match that "

@@ -48,7 +48,7 @@ C10_HOST_DEVICE M zeta(M s, M q) {
   const M inf = std::numeric_limits<M>::infinity();
   if (s == M(1)) return inf;
   if (s < M(1)) return std::numeric_limits<M>::quiet_NaN();
-  if (std::isinf(q)) return q > M(0) ? M(0) : std::numeric_limits<M>::quiet_NaN();
+  // q = +inf falls through to inf * 0 = NaN and q = -inf counts as a pole (inf), as in PyTorch's zeta.
   if (q <= M(0)) {
     if (q == std::floor(q)) return inf;
     // (q + k)^-s of a negative base is real only for an integer s.

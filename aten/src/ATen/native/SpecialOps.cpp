@@ -16,8 +16,11 @@ Tensor polygamma(int64_t n, const Tensor& self) {
   const double factorial = std::tgamma(static_cast<double>(n) + 1);
   const double sign = (n % 2) ? 1.0 : -1.0;
   const Tensor x = self.is_floating_point() ? self : self.to(c10::get_default_dtype());
-  return at::special_zeta(at::full({}, static_cast<double>(n + 1), x.scalar_type(), x.device()), x)
-      .mul(wrapped_scalar_tensor(Scalar(sign * factorial)));
+  Tensor result = at::special_zeta(at::full({}, static_cast<double>(n + 1), x.scalar_type(), x.device()), x)
+                      .mul(wrapped_scalar_tensor(Scalar(sign * factorial)));
+  // PyTorch's trigamma (its n = 1 path, not zeta) gives 0 at +inf.
+  if (n == 1) result = result.masked_fill(x.eq(wrapped_scalar_tensor(Scalar(INFINITY))), 0);
+  return result;
 }
 
 namespace {
