@@ -74,3 +74,17 @@ def test_polygamma_in_place_and_its_gradient():
     x.requires_grad_()
     assert torch.autograd.gradcheck(lambda t: torch.polygamma(2, t), (x,))
     assert torch.polygamma(2, x).grad_fn.name() == "PolygammaBackward0"
+
+
+def test_fft_helpers_and_the_complex_transforms():
+    assert torch.fft.fftfreq(5).tolist() == pytest.approx([0.0, 0.2, 0.4, -0.4, -0.2])
+    assert torch.fft.fftfreq(4, d=0.5).tolist() == [0.0, 0.5, -1.0, -0.5]
+    assert torch.fft.rfftfreq(6, 2.0).tolist() == pytest.approx([0.0, 1 / 12, 2 / 12, 3 / 12])
+    assert torch.fft.fftfreq(3, dtype=torch.float64).dtype == torch.float64
+    assert torch.fft.fftshift(torch.arange(5)).tolist() == [3, 4, 0, 1, 2]
+    grid = torch.arange(6).reshape(2, 3)
+    assert torch.fft.ifftshift(grid).tolist() == [[4, 5, 3], [1, 2, 0]]
+    assert torch.fft.fftshift(grid, dim=1).tolist() == [[2, 0, 1], [5, 3, 4]]
+    assert torch.equal(torch.fft.ifftshift(torch.fft.fftshift(grid)), grid)
+    with pytest.raises(RuntimeError, match="torch.fft.rfft: complex dtypes .* is not part of this build"):
+        torch.fft.rfft(torch.ones(4))

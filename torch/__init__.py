@@ -106,7 +106,7 @@ del _name
 
 from torch import accelerator, amp, backends, distributed, linalg, utils  # noqa: E402
 from torch import compiler, jit, onnx  # noqa: E402  (out of scope: importable, refuse when called)
-from torch import distributions, special, testing  # noqa: E402
+from torch import distributions, fft, special, testing  # noqa: E402
 from torch._finfo import finfo, iinfo  # noqa: E402
 from torch._unsupported import unsupported as _unsupported  # noqa: E402
 
@@ -142,7 +142,7 @@ globals().update(_LEGACY_TYPES)
 __all__ = sorted(
     _function_names
     + [
-        "Size", "Tensor", "Generator", "accelerator", "amp", "compile", "compiler", "jit", "onnx", "distributions", "special", "testing", "finfo", "iinfo", "autocast", "autograd", "backends", "distributed",
+        "Size", "Tensor", "Generator", "accelerator", "amp", "compile", "compiler", "jit", "onnx", "distributions", "fft", "special", "testing", "finfo", "iinfo", "autocast", "autograd", "backends", "distributed",
         "get_autocast_dtype", "is_autocast_enabled", "utils", "allclose", "as_tensor", "bernoulli", "broadcast_shapes",
         "default_generator", "equal", "get_rng_state", "inference_mode", "is_floating_point", "is_tensor", "isclose",
         "layout", "linalg", "meshgrid", "strided", "movedim", "norm", "normal", "numel", "index_put", "index_put_", "random", "seed", "set_rng_state", "unbind", "cuda", "device", "dtype", "enable_grad", "from_dlpack", "from_numpy",

@@ -42,6 +42,14 @@ RULES = [
         ],
     ),
     dict(
+        reason='complex dtypes (the FFTs produce or take complex tensors)',
+        modules=['torch.fft'],
+        names=[
+            'fft', 'ifft', 'fft2', 'ifft2', 'fftn', 'ifftn', 'rfft', 'irfft', 'rfft2', 'irfft2', 'rfftn', 'irfftn',
+            'hfft', 'ihfft', 'hfft2', 'ihfft2', 'hfftn', 'ihfftn',
+        ],
+    ),
+    dict(
         reason='quantization',
         names=[
             'quantize*', 'dequantize', 'q_*', 'qscheme', 'int_repr', 'fake_quantize*',
