@@ -1,4 +1,4 @@
-# External dependencies: threads, OpenMP, Python, BLAS, and the CUDA toolkit check.
+# External dependencies: threads, OpenMP, Python, BLAS, the CUDA toolkit check, pybind11's headers.
 find_package(Threads REQUIRED)
 if(USE_OPENMP)
   find_package(OpenMP COMPONENTS CXX)
@@ -24,3 +24,4 @@ set(TORCH_TOOLS_PYTHON "${Python_EXECUTABLE}" CACHE FILEPATH "Python with pyyaml
 
 include(third_party/openblas.cmake)
 include(third_party/cuda.cmake)
+include(third_party/pybind11.cmake)

@@ -69,7 +69,7 @@ PyObject* device_richcompare(PyObject* a, PyObject* b, int op) {
 
 Py_hash_t device_hash(PyObject* self) {
   const auto& d = unpack(self);
-  return static_cast<Py_hash_t>(static_cast<int>(d.type) * 256 + d.index + 1);
+  return static_cast<Py_hash_t>(static_cast<int>(d.type()) * 256 + d.index + 1);
 }
 
 PyObject* device_reduce(PyObject* self, PyObject*) {

@@ -189,7 +189,7 @@ PyObject* tensor_tolist(PyObject* self, PyObject*) {
   // A device tensor is copied to the host first, as PyTorch does.
   const at::Tensor t =
       self_.is_cpu() ? self_ : self_.to(at::Device(at::DeviceType::CPU), std::nullopt, false, false);
-  return AT_DISPATCH_ALL_TYPES_AND_BOOL(t.scalar_type(), "tolist", [&] {
+  return AT_DISPATCH_ALL_AND_REDUCED_TYPES_AND_BOOL(t.scalar_type(), "tolist", [&] {
     return tolist_rec<scalar_t>(static_cast<const char*>(t.data_ptr()), t, 0);
   });
   END_HANDLE_TH_ERRORS

@@ -151,7 +151,7 @@ at::Tensor tensor_from_data(PyObject* data, std::optional<at::ScalarType> dtype)
     if (!any_float && !any_int && !sizes.empty() && sizes.back() == 0) type = c10::get_default_dtype();
   }
   at::Tensor result = at::empty(sizes, type);
-  AT_DISPATCH_ALL_TYPES_AND_BOOL(type, "tensor", [&] {
+  AT_DISPATCH_ALL_AND_REDUCED_TYPES_AND_BOOL(type, "tensor", [&] {
     scalar_t* out = result.data_ptr<scalar_t>();
     fill<scalar_t>(data, sizes, 0, out);
   });

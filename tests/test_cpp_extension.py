@@ -103,7 +103,7 @@ def test_device_kernel_values_defaults_and_keywords(ops):
     assert torch.allclose(ops.scale_add(x, y), x + y)
     assert torch.allclose(torch.ops.test_ext_ops.scale_add(x, y, alpha=0.5), x + 0.5 * y)
     assert torch.allclose(ops.scale_add(x.t(), y.t(), 2), x.t() + 2 * y.t())  # non-contiguous, int as float
-    assert ops.scale_add._schema == "test_ext_ops::scale_add(Tensor x, Tensor y, float alpha=1.0) -> Tensor"
+    assert str(ops.scale_add._schema) == "test_ext_ops::scale_add(Tensor x, Tensor y, float alpha=1.0) -> Tensor"
 
 
 def test_composite_kernel_tuple_optional_and_autograd(ops):
@@ -119,7 +119,7 @@ def test_composite_kernel_tuple_optional_and_autograd(ops):
 def test_lists_strings_scalars_and_inferred_schema(ops):
     assert ops.describe([torch.zeros(1)] * 3, [4, 5], "ab") == 3022
     assert ops.describe((), torch.Size([2]), "") == 10
-    assert ops.describe._schema == "test_ext_ops::describe(Tensor[] _0, int[] _1, str _2) -> int"
+    assert str(ops.describe._schema) == "test_ext_ops::describe(Tensor[] _0, int[] _1, str _2) -> int"
     assert torch.equal(ops.scale(torch.ones(2, dtype=torch.int32), 3), torch.full((2,), 3, dtype=torch.int32))
     assert ops.scale(torch.ones(2, dtype=torch.int32), 2.5).dtype == torch.float32
 
@@ -236,11 +236,15 @@ def test_parallel_for_in_an_extension_without_openmp_flags(ext_dir):
     assert m.threads_used(64) == min(torch.get_num_threads(), 64)
 
 
-def test_load_refuses_pybind11_sources(tmp_path):
+def test_load_builds_a_pybind11_module(ext_dir, tmp_path):
+    """A source with PYBIND11_MODULE is a Python module for this Python: load() imports it."""
     src = tmp_path / "pb.cpp"
-    src.write_text("PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {}\n")
-    with pytest.raises(RuntimeError, match="TORCH_LIBRARY\\(TORCH_EXTENSION_NAME, m\\)"):
-        cpp_extension.load("test_ext_pybind", [str(src)])
+    src.write_text("#include <torch/extension.h>\n"
+                   "torch::Tensor twice(const torch::Tensor& x) { return x * 2; }\n"
+                   "PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) { m.def(\"twice\", &twice, \"2x\"); }\n")
+    module = cpp_extension.load("test_ext_pybind", [str(src)], extra_cflags=FAST)
+    assert torch.equal(module.twice(torch.ones(2)), torch.full((2,), 2.0))
+    assert module.__file__.endswith(".so") and sys.modules["test_ext_pybind"] is module
     with pytest.raises(ValueError, match="must be a C identifier"):
         cpp_extension.load_inline("not-a-name", "")
 

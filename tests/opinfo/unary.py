@@ -62,6 +62,11 @@ def _gelu_tanh(x, approximate="tanh"):
     return 0.5 * x64 * (1 + np.tanh(np.sqrt(2 / np.pi) * (x64 + 0.044715 * x64**3)))
 
 
+def _elu(x, alpha=1.0, scale=1.0, input_scale=1.0):
+    x64 = x.astype(np.float64)
+    return np.where(x64 > 0, x64 * scale, np.expm1(np.minimum(x64, 0) * input_scale) * alpha * scale)
+
+
 def _with_special_values(op, dtype, rng):
     yield from unary_samples(op, dtype, rng)
     if dtype.is_floating_point:
@@ -129,6 +134,14 @@ UNARY_OPS = [
     OpInfo("gelu", _gelu_tanh, FLOATS,
            lambda op, d, rng: (SampleInput(s.args, {"approximate": "tanh"}, s.desc) for s in unary_samples(op, d, rng)),
            variant="tanh", op=torch.nn.functional.gelu, method=False),
+    # at::elu, torch::elu in C++ extensions; torch._C._nn.elu from Python, as in PyTorch.
+    OpInfo("elu", _elu, FLOATS, unary_samples, op=torch._C._nn.elu, method=False,
+           error_inputs=lambda: [ErrorInput((torch.ones(2, dtype=torch.int64),), {}, NotImplementedError,
+                                            "\"elu_cpu\" not implemented for 'Long'")]),
+    OpInfo("elu", _elu, FLOATS,
+           lambda op, d, rng: (SampleInput(s.args, {"alpha": 0.5, "scale": 1.5, "input_scale": 2.0}, s.desc)
+                               for s in unary_samples(op, d, rng)),
+           variant="scaled", op=torch._C._nn.elu, method=False),
     OpInfo("isnan", np.isnan, ALL, _with_special_values, result_dtype=lambda d: torch.bool),
     OpInfo("isfinite", np.isfinite, ALL, _with_special_values, result_dtype=lambda d: torch.bool),
     OpInfo("isinf", np.isinf, ALL, _with_special_values, result_dtype=lambda d: torch.bool),

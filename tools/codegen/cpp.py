@@ -84,18 +84,26 @@ def _defaults_from(args: list[Argument]) -> int:
 
 def compute_no_cpp_defaults(functions: list[NativeFunction]) -> set[str]:
     """Overloads whose C++ defaults would make a call ambiguous with an earlier
-    overload of the same name (at::clamp(t) with both a Scalar? and a Tensor?
-    version): they keep their defaults in Python only."""
-    ranges: dict[str, list[tuple[int, int]]] = {}
+    overload of the same name: a call of n arguments fits both, and both take
+    the same C++ types in those n places (at::clamp(t) with both a Scalar? and
+    a Tensor? version). They keep their defaults in Python only. Overloads
+    that differ in an argument the call must give (x.sum(0, true) against
+    x.sum(dtype)) keep theirs."""
+    earlier_by_name: dict[str, list[tuple[int, int, list[str]]]] = {}
     suppressed = set()
     for f in functions:
         args = ordered_arguments(f.func)
+        types = [argument_type(a.type) for a in args]
         lo, hi = _defaults_from(args), len(args)
-        earlier = ranges.setdefault(cpp_name(f.func), [])
-        if any(lo <= e_hi and e_lo <= hi for e_lo, e_hi in earlier):
+        earlier = earlier_by_name.setdefault(cpp_name(f.func), [])
+
+        def clashes(e_lo: int, e_hi: int, e_types: list[str]) -> bool:
+            return any(types[:n] == e_types[:n] for n in range(max(lo, e_lo), min(hi, e_hi) + 1))
+
+        if any(clashes(*e) for e in earlier):
             suppressed.add(f.func.full_name)
             lo = hi
-        earlier.append((lo, hi))
+        earlier.append((lo, hi, types))
     return suppressed
 
 

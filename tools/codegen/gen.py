@@ -3,6 +3,7 @@
 Writes, under BUILD_DIR:
   aten/ATen/core/TensorBody.h, aten/ATen/core/TensorMethods.h,
   aten/ATen/Functions.h, aten/ATen/Functions.cpp, aten/ATen/NativeFunctions.h,
+  aten/ATen/Operators.h (at::_ops), aten/torch/variable_factories.h (torch:: factories),
   aten/ATen/autograd/generated/BackwardNodes.h and .cpp (from derivatives.yaml),
   csrc/python_torch_functions.cpp, csrc/python_nn_functions.cpp,
   csrc/python_linalg_functions.cpp, csrc/python_tensor_methods.cpp,
@@ -25,7 +26,7 @@ if __package__ in (None, ""):  # run as a script: make `tools.codegen` importabl
     sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
     __package__ = "tools.codegen"
 
-from tools.codegen import autograd, cpp, functions as function_defs, python, stubs  # noqa: E402
+from tools.codegen import autograd, cpp, functions as function_defs, operators, python, stubs  # noqa: E402
 from tools.codegen.context import CodegenContext  # noqa: E402
 from tools.codegen.model import CodegenError  # noqa: E402
 
@@ -39,6 +40,8 @@ OUTPUTS = {
     "Functions.h": "aten/ATen/Functions.h",
     "Functions.cpp": "aten/ATen/Functions.cpp",
     "NativeFunctions.h": "aten/ATen/NativeFunctions.h",
+    "Operators.h": "aten/ATen/Operators.h",
+    "variable_factories.h": "aten/torch/variable_factories.h",
     "BackwardNodes.h": "aten/ATen/autograd/generated/BackwardNodes.h",
     "BackwardNodes.cpp": "aten/ATen/autograd/generated/BackwardNodes.cpp",
     "python_torch_functions.cpp": "csrc/python_torch_functions.cpp",
@@ -106,7 +109,10 @@ def environments(ctx: CodegenContext) -> dict[str, dict[str, str]]:
             cpp.method_declaration(f, ctx.no_cpp_defaults) for f in methods)},
         "TensorMethods.h": {**common, "tensor_method_definitions": "\n".join(cpp.method_definition(f) for f in methods)},
         "Functions.h": {**common, "function_declarations": "\n".join(
-            cpp.function_declaration(f, ctx.no_cpp_defaults) for f in functions)},
+            cpp.function_declaration(f, ctx.no_cpp_defaults) for f in functions),
+            "options_overloads": operators.at_options_overloads(ctx.functions)},
+        "Operators.h": {**common, "operator_structs": operators.operator_structs(ctx.functions)},
+        "variable_factories.h": {**common, "torch_factories": operators.torch_factories(ctx.functions)},
         "Functions.cpp": {**common, "function_definitions": "\n".join(
             function_defs.function_definition(ctx, f) for f in functions)},
         "NativeFunctions.h": {**common, "native_function_declarations": "\n".join(natives)},

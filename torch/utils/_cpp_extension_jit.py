@@ -9,14 +9,21 @@ the compiler once per source). A process that already loaded <name> and then
 builds a changed version gets <name>_v1, ... (operator namespaces cannot be
 unloaded), as PyTorch names its module versions.
 
-The sources register operators with TORCH_LIBRARY(TORCH_EXTENSION_NAME, m)
-(TORCH_EXTENSION_NAME is defined to the extension's name); load() returns a
-module whose attributes are those operators. load_inline(functions=[...])
-writes that registration itself.
+Two forms, as in PyTorch (TORCH_EXTENSION_NAME is defined to the extension's name):
+- sources that register operators with TORCH_LIBRARY(TORCH_EXTENSION_NAME, m)
+  build a library without Python; load() returns a module whose attributes
+  are those operators;
+- sources with PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) build a Python
+  module for this Python (its headers, pybind11's from torch/include,
+  libtorch_python), which load() imports and returns.
+load_inline(functions=[...]) writes the binding itself: m.def per function
+in a TORCH_LIBRARY_FRAGMENT when the sources use TORCH_LIBRARY (the
+Python-free form), else a PYBIND11_MODULE, as PyTorch writes it.
 """
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import os
 import re
 import subprocess
@@ -25,7 +32,7 @@ import sysconfig
 import types
 
 import torch
-from torch import _C
+from torch import _C, _ops
 from torch.utils import cpp_extension as ce
 
 if sys.platform != "win32":  # load() refuses to build on Windows before it would lock
@@ -50,20 +57,24 @@ def _check_name(name: str) -> None:
 
 
 def _free_name(name: str) -> str:
-    """name, or name_v1, name_v2, ... when this process already registered that namespace."""
+    """name, or name_v1, name_v2, ... when this process already registered
+    that namespace or imported that module (neither can be unloaded)."""
     candidate, version = name, 0
-    while _C._ops_names(candidate):
+    while _C._ops_names(candidate) or candidate in sys.modules:
         version += 1
         candidate = f"{name}_v{version}"
     return candidate
 
 
 def _compile_commands(name: str, sources: list[str], build_dir: str, cflags: list[str], cuda_cflags: list[str],
-                      ldflags: list[str], includes: list[str], with_cuda: bool) -> tuple[list[tuple], list[str]]:
-    """(object, source, command) per source, and the link command."""
+                      ldflags: list[str], includes: list[str], with_cuda: bool,
+                      python_module: bool = False) -> tuple[list[tuple], list[str]]:
+    """(object, source, command) per source, and the link command. A Python
+    module (the pybind11 form) adds this Python's headers and libtorch_python."""
     cxx = os.environ.get("CXX", "c++")
     defines = [f"-DTORCH_EXTENSION_NAME={name}"]
-    include_flags = [f"-I{p}" for p in includes + ce.include_paths("cuda" if with_cuda else "cpu")]
+    python_includes = [sysconfig.get_paths()["include"]] if python_module else []
+    include_flags = [f"-I{p}" for p in includes + ce.include_paths("cuda" if with_cuda else "cpu") + python_includes]
     common = ce.common_cxx_flags()
     compiles = []
     for i, src in enumerate(sources):
@@ -76,7 +87,7 @@ def _compile_commands(name: str, sources: list[str], build_dir: str, cflags: lis
             cmd = [cxx, "-c", src, "-o", obj, "-fPIC", "-O2", "-fvisibility=hidden", *common, *defines,
                    *include_flags, *cflags]
         compiles.append((obj, src, cmd))
-    libs = ["-lc10", "-ltorch_cpu"]
+    libs = ["-lc10", "-ltorch_cpu"] + (["-ltorch_python"] if python_module else [])
     lib_dirs = ce.library_paths("cuda" if with_cuda else "cpu")
     if with_cuda:
         libs += ["-ltorch_cuda", "-lcudart"]
@@ -108,6 +119,15 @@ def _build(compiles: list[tuple], link: list[str], build_dir: str, verbose: bool
                                f"{proc.stdout}{proc.stderr}".rstrip())
 
 
+def _import_module(name: str, path: str) -> types.ModuleType:
+    """Imports the pybind11 module built at `path` as `name`."""
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    sys.modules[name] = module
+    return module
+
+
 def _module(name: str, path: str) -> types.ModuleType:
     module = types.ModuleType(name)
     module.__file__ = path
@@ -134,10 +154,7 @@ def load(name: str, sources, extra_cflags=None, extra_cuda_cflags=None, extra_ld
             raise FileNotFoundError(f"load(): no such source file: {src}")
         with open(src, "rb") as f:
             contents.append(f.read())
-        if b"PYBIND11_MODULE" in contents[-1]:
-            raise RuntimeError(f"{src} uses PYBIND11_MODULE; this torch has no pybind11 binding: register the "
-                               "functions as operators instead, TORCH_LIBRARY(TORCH_EXTENSION_NAME, m) "
-                               "{ m.def(\"forward\", &forward); } (README, 'Writing an extension')")
+    python_module = any(b"PYBIND11_MODULE" in content for content in contents)
     if with_cuda is None:
         with_cuda = any(s.endswith((".cu", ".cuh")) for s in sources)
     cflags, cuda_cflags = list(extra_cflags or []), list(extra_cuda_cflags or [])
@@ -145,7 +162,7 @@ def load(name: str, sources, extra_cflags=None, extra_cuda_cflags=None, extra_ld
 
     digest = hashlib.sha256()
     for part in [torch.__version__, os.environ.get("CXX", "c++"), os.environ.get("TORCH_CUDA_ARCH_LIST", ""),
-                 repr((cflags, cuda_cflags, ldflags, includes, with_cuda))]:
+                 repr((cflags, cuda_cflags, ldflags, includes, with_cuda, python_module))]:
         digest.update(part.encode())
     for content in contents:
         digest.update(content)
@@ -171,7 +188,7 @@ def load(name: str, sources, extra_cflags=None, extra_cuda_cflags=None, extra_ld
             if with_cuda:  # nvcc's version, asked only when it is about to compile
                 ce._check_cuda_version(ce._cuda_home_or_raise())
             compiles, link = _compile_commands(ext_name, sources, build_dir, cflags, cuda_cflags, ldflags, includes,
-                                               with_cuda)
+                                               with_cuda, python_module)
             _build(compiles, link, build_dir, verbose)
             with open(stamp_file, "w") as f:
                 f.write(stamp)
@@ -179,8 +196,12 @@ def load(name: str, sources, extra_cflags=None, extra_cuda_cflags=None, extra_ld
             print(f"Loading extension module {ext_name} from {build_dir} (up to date)", file=sys.stderr)
     if is_standalone:
         return library
-    torch.ops.load_library(library)
-    module = _module(ext_name, library)
+    if python_module:
+        module = _import_module(ext_name, library)
+        _ops.raise_registration_errors(library)  # TORCH_LIBRARY blocks may sit beside the module
+    else:
+        torch.ops.load_library(library)
+        module = _module(ext_name, library)
     _loaded[name] = (stamp, module)
     return module if is_python_module else None
 
@@ -198,9 +219,14 @@ def load_inline(name: str, cpp_sources, cuda_sources=None, functions=None, extra
     cuda = [cuda_sources] if isinstance(cuda_sources, str) else list(cuda_sources or [])
     text = "#include <torch/extension.h>\n\n" + "\n".join(cpp)
     if functions:
-        names = [functions] if isinstance(functions, str) else list(functions)
-        defs = "".join(f'  m.def("{fn}", &{fn});\n' for fn in names)
-        text += f"\n\nTORCH_LIBRARY_FRAGMENT(TORCH_EXTENSION_NAME, m) {{\n{defs}}}\n"
+        docs = dict(functions) if isinstance(functions, dict) else {
+            fn: "" for fn in ([functions] if isinstance(functions, str) else list(functions))}
+        if "TORCH_LIBRARY" in text:  # the Python-free form: operators of the extension's namespace
+            defs = "".join(f'  m.def("{fn}", &{fn});\n' for fn in docs)
+            text += f"\n\nTORCH_LIBRARY_FRAGMENT(TORCH_EXTENSION_NAME, m) {{\n{defs}}}\n"
+        else:  # PyTorch's: a pybind11 module
+            defs = "".join(f'  m.def("{fn}", &{fn}, {_cpp_string(doc or fn)});\n' for fn, doc in docs.items())
+            text += f"\n\nPYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {{\n{defs}}}\n"
     build_dir = build_directory or os.path.join(_default_root(), name + "_inline_sources")
     os.makedirs(build_dir, exist_ok=True)
     sources = [_write_if_changed(os.path.join(build_dir, "main.cpp"), text)]
@@ -209,6 +235,10 @@ def load_inline(name: str, cpp_sources, cuda_sources=None, functions=None, extra
         sources.append(_write_if_changed(os.path.join(build_dir, "cuda.cu"), cu))
     return load(name, sources, extra_cflags, extra_cuda_cflags, extra_ldflags, extra_include_paths,
                 build_directory, verbose, with_cuda if with_cuda is not None else bool(cuda), is_python_module)
+
+
+def _cpp_string(text: str) -> str:
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
 
 
 def _write_if_changed(path: str, text: str) -> str:

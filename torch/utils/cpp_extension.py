@@ -12,10 +12,13 @@ Just in time: `load(name, sources)` and `load_inline(name, cpp_sources, function
 compile into a cache directory keyed by a hash of the sources and flags
 (torch/utils/_cpp_extension_jit.py).
 
-An extension is a shared library that includes <torch/extension.h> and
-registers its operators with TORCH_LIBRARY; it needs no Python headers and no
-pybind11, and is loaded with torch.ops.load_library (the JIT loader does that
-itself). It links libc10 and libtorch_cpu (and libtorch_cuda and cudart for
+An extension includes <torch/extension.h> and takes one of PyTorch's two forms:
+- it registers operators with TORCH_LIBRARY and uses no Python API
+  (py_limited_api=True: one build serves every Python), loaded by importing
+  it or with torch.ops.load_library;
+- it is a pybind11 module, PYBIND11_MODULE(TORCH_EXTENSION_NAME, m), with
+  torch::Tensor arguments (torch/python.h): built per Python version, linked
+  with libtorch_python; pybind11's headers come with torch. It links libc10 and libtorch_cpu (and libtorch_cuda and cudart for
 CUDA) from torch/lib, which `import torch` has already loaded, so the
 extension carries no RPATH to them and its wheel must not bundle them
 (auditwheel repair --exclude).
@@ -155,6 +158,10 @@ def _extension(name, sources, kwargs, cuda: bool):
         kwargs["py_limited_api"] = False
     if kwargs.get("py_limited_api"):
         macros = macros + [("Py_LIMITED_API", _LIMITED_API)]
+    else:
+        # A module of one Python may use CPython's API: the pybind11 form
+        # (torch/python.h) reaches torch's Python tensors through libtorch_python.
+        kwargs["libraries"] = kwargs["libraries"] + ["torch_python"]
     kwargs["define_macros"] = macros
     return Extension(name, sources, **kwargs)
 
@@ -247,7 +254,9 @@ class BuildExtension(_build_ext):
                 cmd = [*nvcc_command(home), "-c", src, "-o", obj, *pp_opts, *nvcc_flags(flags), *nvcc]
                 compiler.spawn(cmd)
             else:
-                original_compile(obj, src, ext, cc_args, flags + ["-fvisibility=hidden"] + cxx, pp_opts)
+                # Default visibility, as PyTorch builds extensions: PyTorch's
+                # template declares its PyInit__C without PyMODINIT_FUNC.
+                original_compile(obj, src, ext, cc_args, flags + cxx, pp_opts)
 
         compiler._compile = compile_one
         try:

@@ -53,15 +53,77 @@ namespace at::native {
     }                                                                                     \
   }()
 
-#define AT_DISPATCH_FLOATING_TYPES(TYPE, NAME, ...) \
+// The groups torch's own kernels dispatch over: every floating group here
+// includes float16 and bfloat16.
+#define AT_DISPATCH_FLOATING_AND_REDUCED_TYPES(TYPE, NAME, ...) \
   AT_DISPATCH_SWITCH_(TYPE, NAME, AT_FLOATING_CASES_(__VA_ARGS__))
 #define AT_DISPATCH_INTEGRAL_TYPES(TYPE, NAME, ...) \
   AT_DISPATCH_SWITCH_(TYPE, NAME, AT_INTEGRAL_CASES_(__VA_ARGS__))
 #define AT_DISPATCH_INTEGRAL_TYPES_AND_BOOL(TYPE, NAME, ...) \
   AT_DISPATCH_SWITCH_(TYPE, NAME, AT_INTEGRAL_CASES_(__VA_ARGS__) AT_BOOL_CASE_(__VA_ARGS__))
-#define AT_DISPATCH_ALL_TYPES(TYPE, NAME, ...) \
+#define AT_DISPATCH_ALL_AND_REDUCED_TYPES(TYPE, NAME, ...) \
   AT_DISPATCH_SWITCH_(TYPE, NAME, AT_FLOATING_CASES_(__VA_ARGS__) AT_INTEGRAL_CASES_(__VA_ARGS__))
-#define AT_DISPATCH_ALL_TYPES_AND_BOOL(TYPE, NAME, ...)                                  \
+#define AT_DISPATCH_ALL_AND_REDUCED_TYPES_AND_BOOL(TYPE, NAME, ...)                      \
   AT_DISPATCH_SWITCH_(TYPE, NAME,                                                        \
                       AT_FLOATING_CASES_(__VA_ARGS__) AT_INTEGRAL_CASES_(__VA_ARGS__)    \
                           AT_BOOL_CASE_(__VA_ARGS__))
+
+// PyTorch's groups, for extensions: AT_DISPATCH_FLOATING_TYPES is float and
+// double only, and the _AND variants add the dtypes they name
+// (AT_DISPATCH_FLOATING_TYPES_AND2(at::kHalf, at::kBFloat16, dtype, "op", [&] {...})).
+namespace at::detail {
+template <::c10::ScalarType>
+struct ScalarTypeToCPPType;
+#define AT_DEFINE_SCALAR_TYPE_TO_CPP_(cpp_type, name, python_name) \
+  template <>                                                     \
+  struct ScalarTypeToCPPType<::c10::ScalarType::name> {           \
+    using type = cpp_type;                                        \
+  };
+C10_FORALL_SCALAR_TYPES_WITH_STORAGE(AT_DEFINE_SCALAR_TYPE_TO_CPP_)
+#undef AT_DEFINE_SCALAR_TYPE_TO_CPP_
+}  // namespace at::detail
+
+#define AT_DISPATCH_CASE(enum_type, ...)                                              \
+  case enum_type: {                                                                   \
+    using scalar_t = typename ::at::detail::ScalarTypeToCPPType<enum_type>::type;                 \
+    return __VA_ARGS__();                                                             \
+  }
+#define AT_PYTORCH_FLOATING_CASES_(...)                  \
+  AT_DISPATCH_CASE_(Float, float, __VA_ARGS__)           \
+  AT_DISPATCH_CASE_(Double, double, __VA_ARGS__)
+#define AT_PYTORCH_INTEGRAL_CASES_(...)               \
+  AT_DISPATCH_CASE_(Byte, uint8_t, __VA_ARGS__)       \
+  AT_DISPATCH_CASE_(Char, int8_t, __VA_ARGS__)        \
+  AT_DISPATCH_CASE_(Short, int16_t, __VA_ARGS__)      \
+  AT_DISPATCH_CASE_(Int, int32_t, __VA_ARGS__)        \
+  AT_DISPATCH_CASE_(Long, int64_t, __VA_ARGS__)
+
+#define AT_DISPATCH_FLOATING_TYPES(TYPE, NAME, ...) \
+  AT_DISPATCH_SWITCH_(TYPE, NAME, AT_PYTORCH_FLOATING_CASES_(__VA_ARGS__))
+#define AT_DISPATCH_FLOATING_TYPES_AND_HALF(TYPE, NAME, ...) \
+  AT_DISPATCH_SWITCH_(TYPE, NAME, AT_PYTORCH_FLOATING_CASES_(__VA_ARGS__) AT_DISPATCH_CASE_(Half, ::c10::Half, __VA_ARGS__))
+#define AT_DISPATCH_REDUCED_FLOATING_TYPES(TYPE, NAME, ...) \
+  AT_DISPATCH_SWITCH_(TYPE, NAME, AT_DISPATCH_CASE_(Half, ::c10::Half, __VA_ARGS__) \
+                                      AT_DISPATCH_CASE_(BFloat16, ::c10::BFloat16, __VA_ARGS__))
+#define AT_DISPATCH_FLOATING_TYPES_AND(T1, TYPE, NAME, ...) \
+  AT_DISPATCH_SWITCH_(TYPE, NAME, AT_PYTORCH_FLOATING_CASES_(__VA_ARGS__) AT_DISPATCH_CASE(T1, __VA_ARGS__))
+#define AT_DISPATCH_FLOATING_TYPES_AND2(T1, T2, TYPE, NAME, ...)                                    \
+  AT_DISPATCH_SWITCH_(TYPE, NAME, AT_PYTORCH_FLOATING_CASES_(__VA_ARGS__) AT_DISPATCH_CASE(T1, __VA_ARGS__) \
+                                      AT_DISPATCH_CASE(T2, __VA_ARGS__))
+#define AT_DISPATCH_FLOATING_TYPES_AND3(T1, T2, T3, TYPE, NAME, ...)                                 \
+  AT_DISPATCH_SWITCH_(TYPE, NAME, AT_PYTORCH_FLOATING_CASES_(__VA_ARGS__) AT_DISPATCH_CASE(T1, __VA_ARGS__) \
+                                      AT_DISPATCH_CASE(T2, __VA_ARGS__) AT_DISPATCH_CASE(T3, __VA_ARGS__))
+#define AT_DISPATCH_INTEGRAL_TYPES_AND(T1, TYPE, NAME, ...) \
+  AT_DISPATCH_SWITCH_(TYPE, NAME, AT_PYTORCH_INTEGRAL_CASES_(__VA_ARGS__) AT_DISPATCH_CASE(T1, __VA_ARGS__))
+#define AT_DISPATCH_ALL_TYPES(TYPE, NAME, ...) \
+  AT_DISPATCH_SWITCH_(TYPE, NAME, AT_PYTORCH_FLOATING_CASES_(__VA_ARGS__) AT_PYTORCH_INTEGRAL_CASES_(__VA_ARGS__))
+#define AT_DISPATCH_ALL_TYPES_AND(T1, TYPE, NAME, ...)                                                   \
+  AT_DISPATCH_SWITCH_(TYPE, NAME, AT_PYTORCH_FLOATING_CASES_(__VA_ARGS__) AT_PYTORCH_INTEGRAL_CASES_(__VA_ARGS__) \
+                                      AT_DISPATCH_CASE(T1, __VA_ARGS__))
+#define AT_DISPATCH_ALL_TYPES_AND2(T1, T2, TYPE, NAME, ...)                                              \
+  AT_DISPATCH_SWITCH_(TYPE, NAME, AT_PYTORCH_FLOATING_CASES_(__VA_ARGS__) AT_PYTORCH_INTEGRAL_CASES_(__VA_ARGS__) \
+                                      AT_DISPATCH_CASE(T1, __VA_ARGS__) AT_DISPATCH_CASE(T2, __VA_ARGS__))
+#define AT_DISPATCH_ALL_TYPES_AND3(T1, T2, T3, TYPE, NAME, ...)                                          \
+  AT_DISPATCH_SWITCH_(TYPE, NAME, AT_PYTORCH_FLOATING_CASES_(__VA_ARGS__) AT_PYTORCH_INTEGRAL_CASES_(__VA_ARGS__) \
+                                      AT_DISPATCH_CASE(T1, __VA_ARGS__) AT_DISPATCH_CASE(T2, __VA_ARGS__)        \
+                                          AT_DISPATCH_CASE(T3, __VA_ARGS__))

@@ -23,7 +23,7 @@ inline Tensor wrapped_scalar_tensor(const Scalar& s) {
 inline Tensor scalar_tensor_of(const Scalar& s, ScalarType dtype) {
   Tensor t = at::empty({}, dtype);
   // Unchecked, as PyTorch casts a wrapped number: uint8 `t + 300` adds 44.
-  AT_DISPATCH_ALL_TYPES_AND_BOOL(dtype, "scalar_tensor_of", [&] {
+  AT_DISPATCH_ALL_AND_REDUCED_TYPES_AND_BOOL(dtype, "scalar_tensor_of", [&] {
     *static_cast<scalar_t*>(t.data_ptr()) = s.to_unchecked<scalar_t>();
   });
   return t;
@@ -32,7 +32,7 @@ inline Tensor scalar_tensor_of(const Scalar& s, ScalarType dtype) {
 // Raises PyTorch's "value cannot be converted to type X without overflow"
 // when `s` does not fit `dtype` (a clamp bound, a fill value).
 inline void check_scalar_fits(const Scalar& s, ScalarType dtype) {
-  AT_DISPATCH_ALL_TYPES_AND_BOOL(dtype, "check_scalar_fits", [&] { (void)s.to<scalar_t>(); });
+  AT_DISPATCH_ALL_AND_REDUCED_TYPES_AND_BOOL(dtype, "check_scalar_fits", [&] { (void)s.to<scalar_t>(); });
 }
 
 // The same check as PyTorch's scalar_fill makes it (scalar_tensor, where with

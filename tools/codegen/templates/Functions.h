@@ -5,8 +5,13 @@
 // Each picks the kernel for its arguments' device (see Functions.cpp).
 #include <ATen/core/TensorBody.h>
 
+#include <type_traits>
+
 namespace at {
 
 ${function_declarations}
+
+// The factories with PyTorch's TensorOptions argument: at::empty(size, x.options()).
+${options_overloads}
 
 }  // namespace at

@@ -109,7 +109,7 @@ Tensor prod_backward(const Tensor& grad, const Tensor& self, const Tensor& resul
   }
   OptionalIntArrayRef dims = dim ? OptionalIntArrayRef(IntArrayRef(*dim)) : std::nullopt;
   const Tensor g = unsqueeze_reduced(grad, self.sizes(), dims, keepdim || !dim ? keepdim : false);
-  const int64_t zeros = self.eq(scalar(0, self)).sum(std::nullopt).item().toLong();
+  const int64_t zeros = self.eq(scalar(0, self)).sum().item().toLong();
   if (zeros == 0) {
     const Tensor r = unsqueeze_reduced(result, self.sizes(), dims, keepdim || !dim ? keepdim : false);
     return g.mul(r.div(self));
@@ -579,7 +579,7 @@ Tensor nll_loss_backward(const Tensor& grad, const Tensor& self, const Tensor& t
     g = (batched ? g : g.reshape({1})).mul(w);
   } else {
     Tensor coef = w;
-    if (reduction == 1) coef = coef.div(w.sum(std::nullopt));
+    if (reduction == 1) coef = coef.div(w.sum());
     g = coef.mul(g);
   }
   Tensor out = zeros_for(grad, input2d.sizes()).scatter_(1, safe_target.unsqueeze(1), g.neg().unsqueeze(1));

@@ -280,3 +280,16 @@ variable_list AccumulateGrad::apply(variable_list&& grads) {
 }
 
 }  // namespace at::autograd
+
+// PyTorch's Tensor methods for the same (declared in TensorBody.h).
+namespace at {
+
+bool Tensor::requires_grad() const { return autograd::requires_grad(*this); }
+const Tensor& Tensor::set_requires_grad(bool requires_grad) const {
+  autograd::set_requires_grad(*this, requires_grad);
+  return *this;
+}
+bool Tensor::is_leaf() const { return autograd::is_leaf(*this); }
+Tensor Tensor::grad() const { return autograd::grad(*this); }
+
+}  // namespace at

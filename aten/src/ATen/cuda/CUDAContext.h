@@ -36,6 +36,27 @@ TORCH_API cudaStream_t current_stream();
 // This thread's cuBLAS handle for the current device, bound to current_stream().
 TORCH_API cublasHandle_t cublas_handle();
 
+// PyTorch's spelling of the stream work runs on, for extensions:
+// kernel<<<grid, block, 0, at::cuda::getCurrentCUDAStream()>>>(...).
+class CUDAStream {
+ public:
+  explicit CUDAStream(cudaStream_t stream) : stream_(stream) {}
+  operator cudaStream_t() const { return stream_; }  // NOLINT: implicit, as in PyTorch
+  cudaStream_t stream() const { return stream_; }
+  void synchronize() const { C10_CUDA_CHECK(cudaStreamSynchronize(stream_)); }
+
+ private:
+  cudaStream_t stream_;
+};
+
+// The stream of `device` (the current device when -1): each device's default stream here.
+inline CUDAStream getCurrentCUDAStream(int device = -1) {
+  (void)device;
+  return CUDAStream(current_stream());
+}
+inline CUDAStream getDefaultCUDAStream(int device = -1) { return getCurrentCUDAStream(device); }
+inline cublasHandle_t getCurrentCUDABlasHandle() { return cublas_handle(); }
+
 // Makes `device` current for a scope (a no-op when it already is).
 class CUDAGuard {
  public:

@@ -373,7 +373,7 @@ namespace {
 // clamp leaves open.
 Tensor open_bound(ScalarType dtype, bool lowest) {
   Tensor t = at::empty({}, dtype);
-  AT_DISPATCH_ALL_TYPES_AND_BOOL(dtype, "clamp", [&] {
+  AT_DISPATCH_ALL_AND_REDUCED_TYPES_AND_BOOL(dtype, "clamp", [&] {
     using limits = std::numeric_limits<scalar_t>;
     scalar_t v;
     if constexpr (c10::is_floating_v<scalar_t>) {

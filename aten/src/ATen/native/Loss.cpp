@@ -9,8 +9,8 @@ namespace {
 
 Tensor reduce_loss(const Tensor& loss, int64_t reduction) {
   TORCH_CHECK(reduction >= 0 && reduction <= 2, reduction, " is not a valid value for reduction");
-  if (reduction == 1) return loss.mean(std::nullopt);
-  if (reduction == 2) return loss.sum(std::nullopt);
+  if (reduction == 1) return loss.mean();
+  if (reduction == 2) return loss.sum();
   return loss;
 }
 
@@ -105,9 +105,9 @@ Tensor nll_loss(const Tensor& self, const Tensor& target, const std::optional<Te
   const Tensor picked = input2d.gather(1, safe.unsqueeze(1)).squeeze(1);
   const Tensor losses = picked.neg().mul(w);
   if (reduction == 0) return batched ? losses : losses.squeeze(0);
-  if (reduction == 2) return losses.sum(std::nullopt);
+  if (reduction == 2) return losses.sum();
   TORCH_CHECK(reduction == 1, reduction, " is not a valid value for reduction");
-  return losses.sum(std::nullopt).div(w.sum(std::nullopt));
+  return losses.sum().div(w.sum());
 }
 
 }  // namespace at::native

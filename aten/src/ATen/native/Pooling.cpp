@@ -162,7 +162,7 @@ std::tuple<Tensor, Tensor> max_pool2d_with_indices(const Tensor& self, IntArrayR
     Tensor values = at::empty({n, c, oh, ow}, x.scalar_type(), x.device());
     Tensor indices = at::empty({n, c, oh, ow}, ScalarType::Long, x.device());
     const Window win{k[0], k[1], s[0], s[1], p[0], p[1], d[0], d[1]};
-    AT_DISPATCH_FLOATING_TYPES(x.scalar_type(), "max_pool2d", [&] {
+    AT_DISPATCH_FLOATING_AND_REDUCED_TYPES(x.scalar_type(), "max_pool2d", [&] {
       max_pool2d_cpu_loop<scalar_t>(in.data_ptr<scalar_t>(), values.data_ptr<scalar_t>(),
                                     indices.data_ptr<int64_t>(), n * c, h, w, oh, ow, win);
     });

@@ -52,7 +52,7 @@ std::tuple<Tensor, Tensor> order_rows(const Tensor& rows, int64_t k, bool descen
   if (!out_shape.empty()) out_shape.back() = k;
   Tensor values = at::empty(out_shape, rows.scalar_type(), rows.device());
   Tensor indices = at::empty(out_shape, ScalarType::Long, rows.device());
-  AT_DISPATCH_ALL_TYPES_AND_BOOL(rows.scalar_type(), "sort", [&] {
+  AT_DISPATCH_ALL_AND_REDUCED_TYPES_AND_BOOL(rows.scalar_type(), "sort", [&] {
     const scalar_t* x = static_cast<const scalar_t*>(rows.data_ptr());
     scalar_t* v = static_cast<scalar_t*>(values.data_ptr());
     int64_t* ix = indices.data_ptr<int64_t>();

@@ -14,9 +14,19 @@ constexpr int kNumDeviceTypes = 2;
 
 C10_API const char* toString(DeviceType t);
 
+// A field that reads both ways: `d.type` (this codebase) and `d.type()`
+// (PyTorch's C++ API, which extensions use).
+template <typename T>
+struct DeviceField {
+  T value;
+  constexpr DeviceField(T v) : value(v) {}  // NOLINT: implicit on purpose
+  constexpr operator T() const { return value; }  // NOLINT
+  constexpr T operator()() const { return value; }
+};
+
 struct C10_API Device {
-  DeviceType type = DeviceType::CPU;
-  int8_t index = -1;  // -1: "the current device" of that type
+  DeviceField<DeviceType> type = DeviceType::CPU;
+  DeviceField<int8_t> index = -1;  // -1: "the current device" of that type
 
   constexpr Device() = default;
   constexpr Device(DeviceType t, int8_t i = -1) : type(t), index(i) {}  // NOLINT
@@ -26,7 +36,7 @@ struct C10_API Device {
   bool is_cpu() const { return type == DeviceType::CPU; }
   bool is_cuda() const { return type == DeviceType::CUDA; }
   bool has_index() const { return index >= 0; }
-  bool operator==(const Device& o) const { return type == o.type && index == o.index; }
+  bool operator==(const Device& o) const { return type() == o.type() && index() == o.index(); }
   bool operator!=(const Device& o) const { return !(*this == o); }
   std::string str() const;
 };

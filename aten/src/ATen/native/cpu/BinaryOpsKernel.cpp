@@ -18,7 +18,7 @@ inline namespace CPU_CAPABILITY {
 namespace {
 
 void add_kernel(TensorIterator& iter, const Scalar& alpha) {
-  AT_DISPATCH_ALL_TYPES_AND_BOOL(iter.common_dtype(), "add", [&] {
+  AT_DISPATCH_ALL_AND_REDUCED_TYPES_AND_BOOL(iter.common_dtype(), "add", [&] {
     // alpha must fit the dtype (float16 refuses 70000, as PyTorch does) but
     // is applied in opmath_t: float16/bfloat16 round once, as PyTorch's
     // vectorised loop does (its scalar loop rounds alpha * b first).
@@ -53,28 +53,28 @@ bool reduced_float_by_scalar(TensorIterator& iter, const Op& op) {
 
 void mul_kernel(TensorIterator& iter) {
   if (reduced_float_by_scalar(iter, [](float a, float b) { return a * b; })) return;
-  AT_DISPATCH_ALL_TYPES_AND_BOOL(iter.common_dtype(), "mul", [&] {
+  AT_DISPATCH_ALL_AND_REDUCED_TYPES_AND_BOOL(iter.common_dtype(), "mul", [&] {
     cpu_kernel(iter, [](scalar_t x, scalar_t y) -> scalar_t { return multiply(x, y); });
   });
 }
 
 void div_true_kernel(TensorIterator& iter) {
   if (reduced_float_by_scalar(iter, [](float a, float b) { return a / b; })) return;
-  AT_DISPATCH_FLOATING_TYPES(iter.common_dtype(), "div_true", [&] {
+  AT_DISPATCH_FLOATING_AND_REDUCED_TYPES(iter.common_dtype(), "div_true", [&] {
     cpu_kernel(iter, [](scalar_t x, scalar_t y) -> scalar_t { return x / y; });
   });
 }
 
 void div_trunc_kernel(TensorIterator& iter) {
   if (reduced_float_by_scalar(iter, [](float a, float b) { return std::trunc(a / b); })) return;
-  AT_DISPATCH_ALL_TYPES(iter.common_dtype(), "div_trunc", [&] {
+  AT_DISPATCH_ALL_AND_REDUCED_TYPES(iter.common_dtype(), "div_trunc", [&] {
     cpu_kernel(iter, [](scalar_t x, scalar_t y) -> scalar_t { return trunc_divide(x, y); });
   });
 }
 
 void div_floor_kernel(TensorIterator& iter) {
   if (reduced_float_by_scalar(iter, [](float a, float b) { return floor_divide(a, b); })) return;
-  AT_DISPATCH_ALL_TYPES(iter.common_dtype(), "div_floor", [&] {
+  AT_DISPATCH_ALL_AND_REDUCED_TYPES(iter.common_dtype(), "div_floor", [&] {
     cpu_kernel(iter, [](scalar_t x, scalar_t y) -> scalar_t { return floor_divide(x, y); });
   });
 }
@@ -106,7 +106,7 @@ bool float32_pow(TensorIterator& iter) {
 }
 
 void pow_kernel(TensorIterator& iter) {
-  AT_DISPATCH_ALL_TYPES(iter.common_dtype(), "pow", [&] {
+  AT_DISPATCH_ALL_AND_REDUCED_TYPES(iter.common_dtype(), "pow", [&] {
     // A number exponent of 2 or +-0.5 is a square or a root, as in PyTorch
     // ((-inf) ** 0.5 is then NaN, where std::pow gives inf); float16 takes
     // std::pow throughout, as PyTorch's kernel for it does.
@@ -128,79 +128,79 @@ void pow_kernel(TensorIterator& iter) {
 }
 
 void remainder_kernel(TensorIterator& iter) {
-  AT_DISPATCH_ALL_TYPES(iter.common_dtype(), "remainder", [&] {
+  AT_DISPATCH_ALL_AND_REDUCED_TYPES(iter.common_dtype(), "remainder", [&] {
     cpu_kernel(iter, [](scalar_t x, scalar_t y) -> scalar_t { return remainder_of(x, y); });
   });
 }
 
 void fmod_kernel(TensorIterator& iter) {
-  AT_DISPATCH_ALL_TYPES(iter.common_dtype(), "fmod_cpu", [&] {
+  AT_DISPATCH_ALL_AND_REDUCED_TYPES(iter.common_dtype(), "fmod_cpu", [&] {
     cpu_kernel(iter, [](scalar_t x, scalar_t y) -> scalar_t { return fmod_of(x, y); });
   });
 }
 
 void hypot_kernel(TensorIterator& iter) {
-  AT_DISPATCH_FLOATING_TYPES(iter.common_dtype(), "hypot_cpu", [&] {
+  AT_DISPATCH_FLOATING_AND_REDUCED_TYPES(iter.common_dtype(), "hypot_cpu", [&] {
     cpu_kernel(iter, [](scalar_t x, scalar_t y) -> scalar_t { return hypot_of(x, y); });
   });
 }
 
 void copysign_kernel(TensorIterator& iter) {
-  AT_DISPATCH_FLOATING_TYPES(iter.common_dtype(), "copysign_cpu", [&] {
+  AT_DISPATCH_FLOATING_AND_REDUCED_TYPES(iter.common_dtype(), "copysign_cpu", [&] {
     cpu_kernel(iter, [](scalar_t x, scalar_t y) -> scalar_t { return copysign_of(x, y); });
   });
 }
 
 void fmax_kernel(TensorIterator& iter) {
-  AT_DISPATCH_ALL_TYPES_AND_BOOL(iter.common_dtype(), "fmax_cpu", [&] {
+  AT_DISPATCH_ALL_AND_REDUCED_TYPES_AND_BOOL(iter.common_dtype(), "fmax_cpu", [&] {
     cpu_kernel(iter, [](scalar_t x, scalar_t y) -> scalar_t { return fextremum<scalar_t, true>(x, y); });
   });
 }
 
 void fmin_kernel(TensorIterator& iter) {
-  AT_DISPATCH_ALL_TYPES_AND_BOOL(iter.common_dtype(), "fmin_cpu", [&] {
+  AT_DISPATCH_ALL_AND_REDUCED_TYPES_AND_BOOL(iter.common_dtype(), "fmin_cpu", [&] {
     cpu_kernel(iter, [](scalar_t x, scalar_t y) -> scalar_t { return fextremum<scalar_t, false>(x, y); });
   });
 }
 
 void logaddexp_kernel(TensorIterator& iter) {
-  AT_DISPATCH_FLOATING_TYPES(iter.common_dtype(), "logaddexp_cpu", [&] {
+  AT_DISPATCH_FLOATING_AND_REDUCED_TYPES(iter.common_dtype(), "logaddexp_cpu", [&] {
     cpu_kernel(iter, [](scalar_t x, scalar_t y) -> scalar_t { return logaddexp_of<false>(x, y); });
   });
 }
 
 void logaddexp2_kernel(TensorIterator& iter) {
-  AT_DISPATCH_FLOATING_TYPES(iter.common_dtype(), "logaddexp2_cpu", [&] {
+  AT_DISPATCH_FLOATING_AND_REDUCED_TYPES(iter.common_dtype(), "logaddexp2_cpu", [&] {
     cpu_kernel(iter, [](scalar_t x, scalar_t y) -> scalar_t { return logaddexp_of<true>(x, y); });
   });
 }
 
 void xlogy_kernel(TensorIterator& iter) {
-  AT_DISPATCH_FLOATING_TYPES(iter.common_dtype(), "xlogy_cpu", [&] {
+  AT_DISPATCH_FLOATING_AND_REDUCED_TYPES(iter.common_dtype(), "xlogy_cpu", [&] {
     cpu_kernel(iter, [](scalar_t x, scalar_t y) -> scalar_t { return xlogy_of(x, y); });
   });
 }
 
 void nextafter_kernel(TensorIterator& iter) {
-  AT_DISPATCH_FLOATING_TYPES(iter.common_dtype(), "nextafter_cpu", [&] {
+  AT_DISPATCH_FLOATING_AND_REDUCED_TYPES(iter.common_dtype(), "nextafter_cpu", [&] {
     cpu_kernel(iter, [](scalar_t x, scalar_t y) -> scalar_t { return nextafter_of(x, y); });
   });
 }
 
 void heaviside_kernel(TensorIterator& iter) {
-  AT_DISPATCH_ALL_TYPES_AND_BOOL(iter.common_dtype(), "heaviside_cpu", [&] {
+  AT_DISPATCH_ALL_AND_REDUCED_TYPES_AND_BOOL(iter.common_dtype(), "heaviside_cpu", [&] {
     cpu_kernel(iter, [](scalar_t x, scalar_t y) -> scalar_t { return heaviside_of(x, y); });
   });
 }
 
 void special_zeta_kernel(TensorIterator& iter) {
-  AT_DISPATCH_FLOATING_TYPES(iter.common_dtype(), "zeta_cpu", [&] {
+  AT_DISPATCH_FLOATING_AND_REDUCED_TYPES(iter.common_dtype(), "zeta_cpu", [&] {
     cpu_kernel(iter, [](scalar_t s, scalar_t q) -> scalar_t { return zeta_of(s, q); });
   });
 }
 
 void atan2_kernel(TensorIterator& iter) {
-  AT_DISPATCH_FLOATING_TYPES(iter.common_dtype(), "atan2_cpu", [&] {
+  AT_DISPATCH_FLOATING_AND_REDUCED_TYPES(iter.common_dtype(), "atan2_cpu", [&] {
     cpu_kernel(iter, [](scalar_t y, scalar_t x) -> scalar_t { return atan2_of(y, x); });
   });
 }
@@ -215,25 +215,25 @@ void gelu_backward_kernel(TensorIterator& iter, bool tanh_form) {
     });
     return;
   }
-  AT_DISPATCH_FLOATING_TYPES(iter.common_dtype(), "gelu_backward", [&] {
+  AT_DISPATCH_FLOATING_AND_REDUCED_TYPES(iter.common_dtype(), "gelu_backward", [&] {
     cpu_kernel(iter, [tanh_form](scalar_t g, scalar_t x) -> scalar_t { return gelu_grad(g, x, tanh_form); });
   });
 }
 
 void clamp_kernel(TensorIterator& iter) {
-  AT_DISPATCH_ALL_TYPES_AND_BOOL(iter.common_dtype(), "clamp_cpu", [&] {
+  AT_DISPATCH_ALL_AND_REDUCED_TYPES_AND_BOOL(iter.common_dtype(), "clamp_cpu", [&] {
     cpu_kernel(iter, [](scalar_t x, scalar_t lo, scalar_t hi) -> scalar_t { return clamp_value(x, lo, hi); });
   });
 }
 
 void minimum_kernel(TensorIterator& iter) {
-  AT_DISPATCH_ALL_TYPES_AND_BOOL(iter.common_dtype(), "minimum", [&] {
+  AT_DISPATCH_ALL_AND_REDUCED_TYPES_AND_BOOL(iter.common_dtype(), "minimum", [&] {
     cpu_kernel(iter, [](scalar_t x, scalar_t y) -> scalar_t { return extremum<scalar_t, false>(x, y); });
   });
 }
 
 void maximum_kernel(TensorIterator& iter) {
-  AT_DISPATCH_ALL_TYPES_AND_BOOL(iter.common_dtype(), "maximum", [&] {
+  AT_DISPATCH_ALL_AND_REDUCED_TYPES_AND_BOOL(iter.common_dtype(), "maximum", [&] {
     cpu_kernel(iter, [](scalar_t x, scalar_t y) -> scalar_t { return extremum<scalar_t, true>(x, y); });
   });
 }

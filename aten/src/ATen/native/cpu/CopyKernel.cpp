@@ -20,16 +20,16 @@ void copy_kernel(TensorIterator& iter) {
     });
     return;
   }
-  AT_DISPATCH_ALL_TYPES_AND_BOOL(dst, "copy_", [&] {
+  AT_DISPATCH_ALL_AND_REDUCED_TYPES_AND_BOOL(dst, "copy_", [&] {
     using dst_t = scalar_t;
-    AT_DISPATCH_ALL_TYPES_AND_BOOL(src, "copy_", [&] {
+    AT_DISPATCH_ALL_AND_REDUCED_TYPES_AND_BOOL(src, "copy_", [&] {
       cpu_kernel(iter, [](scalar_t v) -> dst_t { return convert<dst_t>(v); });
     });
   });
 }
 
 void fill_kernel(TensorIterator& iter, const Scalar& value) {
-  AT_DISPATCH_ALL_TYPES_AND_BOOL(iter.dtype(0), "fill_", [&] {
+  AT_DISPATCH_ALL_AND_REDUCED_TYPES_AND_BOOL(iter.dtype(0), "fill_", [&] {
     const scalar_t v = value.to<scalar_t>();
     cpu_kernel(iter, [v]() -> scalar_t { return v; });
   });

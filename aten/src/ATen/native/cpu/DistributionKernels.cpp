@@ -25,7 +25,7 @@ void fill_contiguous(const Tensor& self, F fill) {
 
 void uniform_kernel(const Tensor& self, double from, double to) {
   fill_contiguous(self, [&](const Tensor& t) {
-    AT_DISPATCH_FLOATING_TYPES(t.scalar_type(), "uniform_", [&] {
+    AT_DISPATCH_FLOATING_AND_REDUCED_TYPES(t.scalar_type(), "uniform_", [&] {
       scalar_t* p = t.data_ptr<scalar_t>();
       auto& gen = default_cpu_generator();
       std::lock_guard<std::mutex> lock(gen.mutex());
@@ -40,7 +40,7 @@ void uniform_kernel(const Tensor& self, double from, double to) {
 
 void normal_kernel(const Tensor& self, double mean, double std) {
   fill_contiguous(self, [&](const Tensor& t) {
-    AT_DISPATCH_FLOATING_TYPES(t.scalar_type(), "normal_", [&] {
+    AT_DISPATCH_FLOATING_AND_REDUCED_TYPES(t.scalar_type(), "normal_", [&] {
       scalar_t* p = t.data_ptr<scalar_t>();
       const int64_t n = t.numel(), pairs = (n + 1) / 2;
       // The uniforms come from the generator in order (under its lock); the
@@ -86,7 +86,7 @@ void bernoulli_scalar_kernel(const Tensor& self, double p) {
   // An element is 1 when its 32 random bits are below p * 2^32.
   const uint64_t threshold = p >= 1 ? (uint64_t{1} << 32) : static_cast<uint64_t>(p * 0x1p32);
   fill_contiguous(self, [&](const Tensor& t) {
-    AT_DISPATCH_ALL_TYPES_AND_BOOL(t.scalar_type(), "bernoulli_scalar_cpu_", [&] {
+    AT_DISPATCH_ALL_AND_REDUCED_TYPES_AND_BOOL(t.scalar_type(), "bernoulli_scalar_cpu_", [&] {
       scalar_t* out = static_cast<scalar_t*>(t.data_ptr());
       const int64_t n = t.numel(), pairs = (n + 1) / 2;
       constexpr uint64_t kGamma = 0x9e3779b97f4a7c15ULL;
@@ -103,7 +103,7 @@ void bernoulli_scalar_kernel(const Tensor& self, double p) {
 
 void random_kernel(const Tensor& self, int64_t from, int64_t to) {
   fill_contiguous(self, [&](const Tensor& t) {
-    AT_DISPATCH_ALL_TYPES_AND_BOOL(t.scalar_type(), "random_", [&] {
+    AT_DISPATCH_ALL_AND_REDUCED_TYPES_AND_BOOL(t.scalar_type(), "random_", [&] {
       scalar_t* p = static_cast<scalar_t*>(t.data_ptr());
       const uint64_t range = static_cast<uint64_t>(to - from);
       auto& gen = default_cpu_generator();
@@ -131,7 +131,7 @@ void integer_range(T* p, int64_t n, int64_t start, int64_t step) {
 }
 
 void arange_kernel(const Tensor& result, const Scalar& start, const Scalar& step) {
-  AT_DISPATCH_ALL_TYPES(result.scalar_type(), "arange", [&] {
+  AT_DISPATCH_ALL_AND_REDUCED_TYPES(result.scalar_type(), "arange", [&] {
     scalar_t* p = result.data_ptr<scalar_t>();
     const int64_t n = result.numel();
     // Each element from its index alone, so the range splits over threads

@@ -62,7 +62,7 @@ void for_each_position(const Tensor& index, int64_t dim, const Tensor& a, const 
 
 void scatter_gather_kernel(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src, const Tensor& out,
                            const Scalar& value, ScatterMode mode) {
-  AT_DISPATCH_ALL_TYPES_AND_BOOL(self.scalar_type(), "scatter_gather", [&] {
+  AT_DISPATCH_ALL_AND_REDUCED_TYPES_AND_BOOL(self.scalar_type(), "scatter_gather", [&] {
     scalar_t* s = static_cast<scalar_t*>(self.data_ptr());
     switch (mode) {
       case ScatterMode::Gather: {
@@ -93,7 +93,7 @@ void scatter_gather_kernel(const Tensor& self, int64_t dim, const Tensor& index,
 Tensor nonzero_kernel(const Tensor& self) {
   const int64_t nd = self.dim(), n = self.numel();
   std::vector<int64_t> hits;
-  AT_DISPATCH_ALL_TYPES_AND_BOOL(self.scalar_type(), "nonzero", [&] {
+  AT_DISPATCH_ALL_AND_REDUCED_TYPES_AND_BOOL(self.scalar_type(), "nonzero", [&] {
     const scalar_t* p = static_cast<const scalar_t*>(self.data_ptr());
     for (int64_t i = 0; i < n; ++i)
       if (static_cast<c10::opmath_t<scalar_t>>(p[i]) != 0) hits.push_back(i);
@@ -114,7 +114,7 @@ void index_put_rows_kernel(const Tensor& self, const Tensor& index, const Tensor
   const int64_t m = index.numel(), len = self.size(1);
   const int64_t s0 = self.stride(0), s1 = self.stride(1);
   const int64_t* idx = index.data_ptr<int64_t>();
-  AT_DISPATCH_ALL_TYPES_AND_BOOL(self.scalar_type(), "index_put", [&] {
+  AT_DISPATCH_ALL_AND_REDUCED_TYPES_AND_BOOL(self.scalar_type(), "index_put", [&] {
     scalar_t* dst = static_cast<scalar_t*>(self.data_ptr());
     const scalar_t* v = static_cast<const scalar_t*>(values.data_ptr());
     for (int64_t r = 0; r < m; ++r) {

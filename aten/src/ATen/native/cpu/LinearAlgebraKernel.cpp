@@ -39,7 +39,7 @@ void bmm_kernel(const Tensor& out, const Tensor& a, const Tensor& b, const Scala
   const int64_t row_blocks =
       std::max<int64_t>(1, std::min<int64_t>((wanted + batch - 1) / batch, std::max<int64_t>(m / 16, 1)));
   const int64_t rows_per_block = (m + row_blocks - 1) / row_blocks;
-  AT_DISPATCH_ALL_TYPES(out.scalar_type(), "bmm", [&] {
+  AT_DISPATCH_ALL_AND_REDUCED_TYPES(out.scalar_type(), "bmm", [&] {
     const scalar_t* pa = static_cast<const scalar_t*>(A.tensor.data_ptr());
     const scalar_t* pb = static_cast<const scalar_t*>(B.tensor.data_ptr());
     scalar_t* pc = out.data_ptr<scalar_t>();

@@ -26,7 +26,7 @@ BITWISE_KERNEL(bitwise_xor, BitXor)
 // Bool results computed on the promoted inputs (native/BinaryFunctors.h).
 template <typename Formula>
 void predicate_loop(TensorIterator& iter, const char* name) {
-  AT_DISPATCH_ALL_TYPES_AND_BOOL(iter.common_dtype(), name, [&] {
+  AT_DISPATCH_ALL_AND_REDUCED_TYPES_AND_BOOL(iter.common_dtype(), name, [&] {
     cpu_kernel(iter, [](scalar_t x, scalar_t y) -> bool { return apply_predicate<Formula>(x, y); });
   });
 }
@@ -42,13 +42,13 @@ void logical_or_kernel(TensorIterator& iter) { predicate_loop<logical_or_formula
 void logical_xor_kernel(TensorIterator& iter) { predicate_loop<logical_xor_formula>(iter, "logical_xor"); }
 
 void where_kernel(TensorIterator& iter) {
-  AT_DISPATCH_ALL_TYPES_AND_BOOL(iter.dtype(1), "where", [&] {
+  AT_DISPATCH_ALL_AND_REDUCED_TYPES_AND_BOOL(iter.dtype(1), "where", [&] {
     cpu_kernel(iter, [](scalar_t a, scalar_t b, bool c) -> scalar_t { return c ? a : b; });
   });
 }
 
 void masked_fill_kernel(TensorIterator& iter, const Scalar& value) {
-  AT_DISPATCH_ALL_TYPES_AND_BOOL(iter.dtype(0), "masked_fill", [&] {
+  AT_DISPATCH_ALL_AND_REDUCED_TYPES_AND_BOOL(iter.dtype(0), "masked_fill", [&] {
     const scalar_t v = value.to<scalar_t>();
     cpu_kernel(iter, [v](scalar_t x, bool m) -> scalar_t { return m ? v : x; });
   });

@@ -9,7 +9,7 @@ inline namespace CPU_CAPABILITY {
 namespace {
 
 void addcmul_kernel(TensorIterator& iter, const Scalar& value) {
-  AT_DISPATCH_ALL_TYPES(iter.common_dtype(), "addcmul_cpu_out", [&] {
+  AT_DISPATCH_ALL_AND_REDUCED_TYPES(iter.common_dtype(), "addcmul_cpu_out", [&] {
     using M = c10::opmath_t<scalar_t>;
     const M v = value.to<M>();
     cpu_kernel(iter, [v](scalar_t x, scalar_t a, scalar_t b) -> scalar_t { return addcmul_formula(x, a, b, v); });
@@ -17,7 +17,7 @@ void addcmul_kernel(TensorIterator& iter, const Scalar& value) {
 }
 
 void addcdiv_kernel(TensorIterator& iter, const Scalar& value) {
-  AT_DISPATCH_FLOATING_TYPES(iter.common_dtype(), "addcdiv_cpu_out", [&] {
+  AT_DISPATCH_FLOATING_AND_REDUCED_TYPES(iter.common_dtype(), "addcdiv_cpu_out", [&] {
     using M = c10::opmath_t<scalar_t>;
     const M v = value.to<M>();
     cpu_kernel(iter, [v](scalar_t x, scalar_t a, scalar_t b) -> scalar_t { return addcdiv_formula(x, a, b, v); });
@@ -25,7 +25,7 @@ void addcdiv_kernel(TensorIterator& iter, const Scalar& value) {
 }
 
 void lerp_scalar_kernel(TensorIterator& iter, const Scalar& weight) {
-  AT_DISPATCH_FLOATING_TYPES(iter.common_dtype(), "lerp_kernel_scalar", [&] {
+  AT_DISPATCH_FLOATING_AND_REDUCED_TYPES(iter.common_dtype(), "lerp_kernel_scalar", [&] {
     using M = c10::opmath_t<scalar_t>;
     const M w = weight.to<M>();
     cpu_kernel(iter, [w](scalar_t x, scalar_t e) -> scalar_t { return lerp_formula(x, e, w); });
@@ -33,7 +33,7 @@ void lerp_scalar_kernel(TensorIterator& iter, const Scalar& weight) {
 }
 
 void lerp_tensor_kernel(TensorIterator& iter) {
-  AT_DISPATCH_FLOATING_TYPES(iter.common_dtype(), "lerp_kernel_tensor", [&] {
+  AT_DISPATCH_FLOATING_AND_REDUCED_TYPES(iter.common_dtype(), "lerp_kernel_tensor", [&] {
     using M = c10::opmath_t<scalar_t>;
     cpu_kernel(iter, [](scalar_t x, scalar_t e, scalar_t w) -> scalar_t { return lerp_formula(x, e, M(w)); });
   });

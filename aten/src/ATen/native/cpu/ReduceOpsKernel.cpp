@@ -393,7 +393,7 @@ bool reduce_long_row(const ReduceParams& params, const T* x, int64_t n, const Te
 
 void reduce_rows_kernel(const Tensor& out, const Tensor& indices, const Tensor& in, int64_t outer, int64_t inner,
                         const ReduceParams& params) {
-  AT_DISPATCH_ALL_TYPES_AND_BOOL(in.scalar_type(), "reduce", [&] {
+  AT_DISPATCH_ALL_AND_REDUCED_TYPES_AND_BOOL(in.scalar_type(), "reduce", [&] {
     const scalar_t* x = static_cast<const scalar_t*>(in.data_ptr());
     if (params.columns) {
       reduce_columns<scalar_t>(params, x, inner, outer, out);
@@ -453,7 +453,7 @@ bool softmax_float_rows(ScanOp op, const T* x, T* y, int64_t rows, int64_t n) {
 }
 
 void scan_rows_kernel(const Tensor& out, const Tensor& in, int64_t outer, int64_t inner, ScanOp op) {
-  AT_DISPATCH_ALL_TYPES(in.scalar_type(), "scan", [&] {
+  AT_DISPATCH_ALL_AND_REDUCED_TYPES(in.scalar_type(), "scan", [&] {
     const scalar_t* x = static_cast<const scalar_t*>(in.data_ptr());
     scalar_t* y = out.data_ptr<scalar_t>();
     const int64_t grain = std::max<int64_t>(1, kGrainSize / std::max<int64_t>(inner, 1));

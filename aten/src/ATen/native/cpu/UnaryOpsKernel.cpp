@@ -14,19 +14,19 @@ inline namespace CPU_CAPABILITY {
 namespace {
 
 void neg_kernel(TensorIterator& iter) {
-  AT_DISPATCH_ALL_TYPES(iter.common_dtype(), "neg", [&] {
+  AT_DISPATCH_ALL_AND_REDUCED_TYPES(iter.common_dtype(), "neg", [&] {
     cpu_kernel(iter, [](scalar_t x) -> scalar_t { return -x; });
   });
 }
 
 void abs_kernel(TensorIterator& iter) {
-  AT_DISPATCH_ALL_TYPES(iter.common_dtype(), "abs_cpu", [&] {
+  AT_DISPATCH_ALL_AND_REDUCED_TYPES(iter.common_dtype(), "abs_cpu", [&] {
     cpu_kernel(iter, [](scalar_t x) -> scalar_t { return abs_value(x); });
   });
 }
 
 void relu_kernel(TensorIterator& iter) {
-  AT_DISPATCH_ALL_TYPES(iter.common_dtype(), "relu", [&] {
+  AT_DISPATCH_ALL_AND_REDUCED_TYPES(iter.common_dtype(), "relu", [&] {
     cpu_kernel(iter, [](scalar_t x) -> scalar_t { return relu_of(x); });
   });
 }
@@ -36,7 +36,7 @@ void relu_kernel(TensorIterator& iter) {
 // and gelu get a vectorised float32 path below; these are their generic loops.
 template <typename Formula>
 void float_unary_loop(TensorIterator& iter, const char* name) {
-  AT_DISPATCH_FLOATING_TYPES(iter.common_dtype(), name, [&] {
+  AT_DISPATCH_FLOATING_AND_REDUCED_TYPES(iter.common_dtype(), name, [&] {
     cpu_kernel(iter, [](scalar_t x) -> scalar_t { return apply_formula<Formula>(x); });
   });
 }
@@ -101,7 +101,7 @@ void cos_kernel(TensorIterator& iter) { float32_fast_path<&vec::cos, &cos_generi
 // Rounding ops: identity on integers (PyTorch returns a copy).
 template <typename Formula>
 void rounding_loop(TensorIterator& iter, const char* name) {
-  AT_DISPATCH_ALL_TYPES(iter.common_dtype(), name, [&] {
+  AT_DISPATCH_ALL_AND_REDUCED_TYPES(iter.common_dtype(), name, [&] {
     cpu_kernel(iter, [](scalar_t x) -> scalar_t { return round_with<Formula>(x); });
   });
 }
@@ -112,7 +112,7 @@ void round_kernel(TensorIterator& iter) { rounding_loop<round_formula>(iter, "ro
 void trunc_kernel(TensorIterator& iter) { rounding_loop<trunc_formula>(iter, "trunc"); }
 
 void sign_kernel(TensorIterator& iter) {
-  AT_DISPATCH_ALL_TYPES_AND_BOOL(iter.common_dtype(), "sign", [&] {
+  AT_DISPATCH_ALL_AND_REDUCED_TYPES_AND_BOOL(iter.common_dtype(), "sign", [&] {
     cpu_kernel(iter, [](scalar_t x) -> scalar_t { return sign_of(x); });
   });
 }
@@ -126,7 +126,7 @@ void bitwise_not_kernel(TensorIterator& iter) {
 // Bool results: the input keeps its dtype, the output is bool.
 template <typename Formula>
 void predicate_loop(TensorIterator& iter, const char* name) {
-  AT_DISPATCH_ALL_TYPES_AND_BOOL(iter.common_dtype(), name, [&] {
+  AT_DISPATCH_ALL_AND_REDUCED_TYPES_AND_BOOL(iter.common_dtype(), name, [&] {
     cpu_kernel(iter, [](scalar_t x) -> bool { return float_predicate<Formula>(x); });
   });
 }
@@ -136,7 +136,7 @@ void isfinite_kernel(TensorIterator& iter) { predicate_loop<isfinite_formula>(it
 void isinf_kernel(TensorIterator& iter) { predicate_loop<isinf_formula>(iter, "isinf"); }
 
 void logical_not_kernel(TensorIterator& iter) {
-  AT_DISPATCH_ALL_TYPES_AND_BOOL(iter.common_dtype(), "logical_not", [&] {
+  AT_DISPATCH_ALL_AND_REDUCED_TYPES_AND_BOOL(iter.common_dtype(), "logical_not", [&] {
     cpu_kernel(iter, [](scalar_t x) -> bool { return logical_not_of(x); });
   });
 }

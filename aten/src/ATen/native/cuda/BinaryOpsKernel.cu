@@ -9,7 +9,7 @@ namespace at::native {
 namespace {
 
 void add_kernel_cuda(TensorIterator& iter, const Scalar& alpha) {
-  AT_DISPATCH_ALL_TYPES_AND_BOOL(iter.common_dtype(), "add_cuda", [&] {
+  AT_DISPATCH_ALL_AND_REDUCED_TYPES_AND_BOOL(iter.common_dtype(), "add_cuda", [&] {
     (void)alpha.to<scalar_t>();  // must fit the dtype, as on the CPU
     const c10::opmath_t<scalar_t> a = alpha.to<c10::opmath_t<scalar_t>>();
     gpu_kernel(iter, [a] GPU_LAMBDA(scalar_t x, scalar_t y) -> scalar_t { return add_scaled(x, y, a); });
@@ -17,13 +17,13 @@ void add_kernel_cuda(TensorIterator& iter, const Scalar& alpha) {
 }
 
 void mul_kernel_cuda(TensorIterator& iter) {
-  AT_DISPATCH_ALL_TYPES_AND_BOOL(iter.common_dtype(), "mul_cuda", [&] {
+  AT_DISPATCH_ALL_AND_REDUCED_TYPES_AND_BOOL(iter.common_dtype(), "mul_cuda", [&] {
     gpu_kernel(iter, [] GPU_LAMBDA(scalar_t x, scalar_t y) -> scalar_t { return multiply(x, y); });
   });
 }
 
 void div_true_kernel_cuda(TensorIterator& iter) {
-  AT_DISPATCH_FLOATING_TYPES(iter.common_dtype(), "div_true_cuda", [&] {
+  AT_DISPATCH_FLOATING_AND_REDUCED_TYPES(iter.common_dtype(), "div_true_cuda", [&] {
     gpu_kernel(iter, [] GPU_LAMBDA(scalar_t x, scalar_t y) -> scalar_t {
       using M = c10::opmath_t<scalar_t>;
       return M(x) / M(y);
@@ -32,43 +32,43 @@ void div_true_kernel_cuda(TensorIterator& iter) {
 }
 
 void div_trunc_kernel_cuda(TensorIterator& iter) {
-  AT_DISPATCH_ALL_TYPES(iter.common_dtype(), "div_trunc_cuda", [&] {
+  AT_DISPATCH_ALL_AND_REDUCED_TYPES(iter.common_dtype(), "div_trunc_cuda", [&] {
     gpu_kernel(iter, [] GPU_LAMBDA(scalar_t x, scalar_t y) -> scalar_t { return trunc_divide(x, y); });
   });
 }
 
 void div_floor_kernel_cuda(TensorIterator& iter) {
-  AT_DISPATCH_ALL_TYPES(iter.common_dtype(), "div_floor_cuda", [&] {
+  AT_DISPATCH_ALL_AND_REDUCED_TYPES(iter.common_dtype(), "div_floor_cuda", [&] {
     gpu_kernel(iter, [] GPU_LAMBDA(scalar_t x, scalar_t y) -> scalar_t { return floor_divide(x, y); });
   });
 }
 
 void pow_kernel_cuda(TensorIterator& iter) {
-  AT_DISPATCH_ALL_TYPES(iter.common_dtype(), "pow_cuda", [&] {
+  AT_DISPATCH_ALL_AND_REDUCED_TYPES(iter.common_dtype(), "pow_cuda", [&] {
     gpu_kernel(iter, [] GPU_LAMBDA(scalar_t b, scalar_t e) -> scalar_t { return power(b, e); });
   });
 }
 
 void remainder_kernel_cuda(TensorIterator& iter) {
-  AT_DISPATCH_ALL_TYPES(iter.common_dtype(), "remainder_cuda", [&] {
+  AT_DISPATCH_ALL_AND_REDUCED_TYPES(iter.common_dtype(), "remainder_cuda", [&] {
     gpu_kernel(iter, [] GPU_LAMBDA(scalar_t x, scalar_t y) -> scalar_t { return remainder_of(x, y); });
   });
 }
 
 void clamp_kernel_cuda(TensorIterator& iter) {
-  AT_DISPATCH_ALL_TYPES_AND_BOOL(iter.common_dtype(), "clamp_cuda", [&] {
+  AT_DISPATCH_ALL_AND_REDUCED_TYPES_AND_BOOL(iter.common_dtype(), "clamp_cuda", [&] {
     gpu_kernel(iter, [] GPU_LAMBDA(scalar_t x, scalar_t lo, scalar_t hi) -> scalar_t { return clamp_value(x, lo, hi); });
   });
 }
 
 void minimum_kernel_cuda(TensorIterator& iter) {
-  AT_DISPATCH_ALL_TYPES_AND_BOOL(iter.common_dtype(), "minimum_cuda", [&] {
+  AT_DISPATCH_ALL_AND_REDUCED_TYPES_AND_BOOL(iter.common_dtype(), "minimum_cuda", [&] {
     gpu_kernel(iter, [] GPU_LAMBDA(scalar_t x, scalar_t y) -> scalar_t { return extremum<scalar_t, false>(x, y); });
   });
 }
 
 void maximum_kernel_cuda(TensorIterator& iter) {
-  AT_DISPATCH_ALL_TYPES_AND_BOOL(iter.common_dtype(), "maximum_cuda", [&] {
+  AT_DISPATCH_ALL_AND_REDUCED_TYPES_AND_BOOL(iter.common_dtype(), "maximum_cuda", [&] {
     gpu_kernel(iter, [] GPU_LAMBDA(scalar_t x, scalar_t y) -> scalar_t { return extremum<scalar_t, true>(x, y); });
   });
 }
@@ -88,7 +88,7 @@ BITWISE_KERNEL(bitwise_xor, BitXor)
 // Bool results computed on the promoted inputs (native/BinaryFunctors.h).
 template <typename Formula>
 void predicate_loop(TensorIterator& iter, const char* name) {
-  AT_DISPATCH_ALL_TYPES_AND_BOOL(iter.common_dtype(), name, [&] {
+  AT_DISPATCH_ALL_AND_REDUCED_TYPES_AND_BOOL(iter.common_dtype(), name, [&] {
     gpu_kernel(iter, [] GPU_LAMBDA(scalar_t x, scalar_t y) -> bool { return apply_predicate<Formula>(x, y); });
   });
 }
@@ -104,92 +104,92 @@ void logical_or_kernel_cuda(TensorIterator& iter) { predicate_loop<logical_or_fo
 void logical_xor_kernel_cuda(TensorIterator& iter) { predicate_loop<logical_xor_formula>(iter, "logical_xor_cuda"); }
 
 void gelu_backward_kernel_cuda(TensorIterator& iter, bool tanh_form) {
-  AT_DISPATCH_FLOATING_TYPES(iter.common_dtype(), "gelu_backward_cuda", [&] {
+  AT_DISPATCH_FLOATING_AND_REDUCED_TYPES(iter.common_dtype(), "gelu_backward_cuda", [&] {
     gpu_kernel(iter, [tanh_form] GPU_LAMBDA(scalar_t g, scalar_t x) -> scalar_t { return gelu_grad(g, x, tanh_form); });
   });
 }
 
 void where_kernel_cuda(TensorIterator& iter) {
-  AT_DISPATCH_ALL_TYPES_AND_BOOL(iter.dtype(1), "where_cuda", [&] {
+  AT_DISPATCH_ALL_AND_REDUCED_TYPES_AND_BOOL(iter.dtype(1), "where_cuda", [&] {
     gpu_kernel(iter, [] GPU_LAMBDA(scalar_t a, scalar_t b, bool c) -> scalar_t { return c ? a : b; });
   });
 }
 
 void masked_fill_kernel_cuda(TensorIterator& iter, const Scalar& value) {
-  AT_DISPATCH_ALL_TYPES_AND_BOOL(iter.dtype(0), "masked_fill_cuda", [&] {
+  AT_DISPATCH_ALL_AND_REDUCED_TYPES_AND_BOOL(iter.dtype(0), "masked_fill_cuda", [&] {
     const scalar_t v = value.to<scalar_t>();
     gpu_kernel(iter, [v] GPU_LAMBDA(scalar_t x, bool m) -> scalar_t { return m ? v : x; });
   });
 }
 
 void fmod_kernel_cuda(TensorIterator& iter) {
-  AT_DISPATCH_ALL_TYPES(iter.common_dtype(), "fmod_cuda", [&] {
+  AT_DISPATCH_ALL_AND_REDUCED_TYPES(iter.common_dtype(), "fmod_cuda", [&] {
     gpu_kernel(iter, [] GPU_LAMBDA(scalar_t x, scalar_t y) -> scalar_t { return fmod_of(x, y); });
   });
 }
 
 void hypot_kernel_cuda(TensorIterator& iter) {
-  AT_DISPATCH_FLOATING_TYPES(iter.common_dtype(), "hypot_cuda", [&] {
+  AT_DISPATCH_FLOATING_AND_REDUCED_TYPES(iter.common_dtype(), "hypot_cuda", [&] {
     gpu_kernel(iter, [] GPU_LAMBDA(scalar_t x, scalar_t y) -> scalar_t { return hypot_of(x, y); });
   });
 }
 
 void copysign_kernel_cuda(TensorIterator& iter) {
-  AT_DISPATCH_FLOATING_TYPES(iter.common_dtype(), "copysign_cuda", [&] {
+  AT_DISPATCH_FLOATING_AND_REDUCED_TYPES(iter.common_dtype(), "copysign_cuda", [&] {
     gpu_kernel(iter, [] GPU_LAMBDA(scalar_t x, scalar_t y) -> scalar_t { return copysign_of(x, y); });
   });
 }
 
 void fmax_kernel_cuda(TensorIterator& iter) {
-  AT_DISPATCH_ALL_TYPES_AND_BOOL(iter.common_dtype(), "fmax_cuda", [&] {
+  AT_DISPATCH_ALL_AND_REDUCED_TYPES_AND_BOOL(iter.common_dtype(), "fmax_cuda", [&] {
     gpu_kernel(iter, [] GPU_LAMBDA(scalar_t x, scalar_t y) -> scalar_t { return fextremum<scalar_t, true>(x, y); });
   });
 }
 
 void fmin_kernel_cuda(TensorIterator& iter) {
-  AT_DISPATCH_ALL_TYPES_AND_BOOL(iter.common_dtype(), "fmin_cuda", [&] {
+  AT_DISPATCH_ALL_AND_REDUCED_TYPES_AND_BOOL(iter.common_dtype(), "fmin_cuda", [&] {
     gpu_kernel(iter, [] GPU_LAMBDA(scalar_t x, scalar_t y) -> scalar_t { return fextremum<scalar_t, false>(x, y); });
   });
 }
 
 void logaddexp_kernel_cuda(TensorIterator& iter) {
-  AT_DISPATCH_FLOATING_TYPES(iter.common_dtype(), "logaddexp_cuda", [&] {
+  AT_DISPATCH_FLOATING_AND_REDUCED_TYPES(iter.common_dtype(), "logaddexp_cuda", [&] {
     gpu_kernel(iter, [] GPU_LAMBDA(scalar_t x, scalar_t y) -> scalar_t { return logaddexp_of<false>(x, y); });
   });
 }
 
 void logaddexp2_kernel_cuda(TensorIterator& iter) {
-  AT_DISPATCH_FLOATING_TYPES(iter.common_dtype(), "logaddexp2_cuda", [&] {
+  AT_DISPATCH_FLOATING_AND_REDUCED_TYPES(iter.common_dtype(), "logaddexp2_cuda", [&] {
     gpu_kernel(iter, [] GPU_LAMBDA(scalar_t x, scalar_t y) -> scalar_t { return logaddexp_of<true>(x, y); });
   });
 }
 
 void xlogy_kernel_cuda(TensorIterator& iter) {
-  AT_DISPATCH_FLOATING_TYPES(iter.common_dtype(), "xlogy_cuda", [&] {
+  AT_DISPATCH_FLOATING_AND_REDUCED_TYPES(iter.common_dtype(), "xlogy_cuda", [&] {
     gpu_kernel(iter, [] GPU_LAMBDA(scalar_t x, scalar_t y) -> scalar_t { return xlogy_of(x, y); });
   });
 }
 
 void nextafter_kernel_cuda(TensorIterator& iter) {
-  AT_DISPATCH_FLOATING_TYPES(iter.common_dtype(), "nextafter_cuda", [&] {
+  AT_DISPATCH_FLOATING_AND_REDUCED_TYPES(iter.common_dtype(), "nextafter_cuda", [&] {
     gpu_kernel(iter, [] GPU_LAMBDA(scalar_t x, scalar_t y) -> scalar_t { return nextafter_of(x, y); });
   });
 }
 
 void heaviside_kernel_cuda(TensorIterator& iter) {
-  AT_DISPATCH_ALL_TYPES_AND_BOOL(iter.common_dtype(), "heaviside_cuda", [&] {
+  AT_DISPATCH_ALL_AND_REDUCED_TYPES_AND_BOOL(iter.common_dtype(), "heaviside_cuda", [&] {
     gpu_kernel(iter, [] GPU_LAMBDA(scalar_t x, scalar_t y) -> scalar_t { return heaviside_of(x, y); });
   });
 }
 
 void special_zeta_kernel_cuda(TensorIterator& iter) {
-  AT_DISPATCH_FLOATING_TYPES(iter.common_dtype(), "zeta_cuda", [&] {
+  AT_DISPATCH_FLOATING_AND_REDUCED_TYPES(iter.common_dtype(), "zeta_cuda", [&] {
     gpu_kernel(iter, [] GPU_LAMBDA(scalar_t s, scalar_t q) -> scalar_t { return zeta_of(s, q); });
   });
 }
 
 void atan2_kernel_cuda(TensorIterator& iter) {
-  AT_DISPATCH_FLOATING_TYPES(iter.common_dtype(), "atan2_cuda", [&] {
+  AT_DISPATCH_FLOATING_AND_REDUCED_TYPES(iter.common_dtype(), "atan2_cuda", [&] {
     gpu_kernel(iter, [] GPU_LAMBDA(scalar_t y, scalar_t x) -> scalar_t { return atan2_of(y, x); });
   });
 }

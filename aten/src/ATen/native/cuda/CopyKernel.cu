@@ -43,7 +43,7 @@ void copy_kernel_cuda(TensorIterator& iter) {
     return;
   }
   OperandPointers<2> ptrs{{iter.data_ptr(0), iter.data_ptr(1)}};
-  AT_DISPATCH_ALL_TYPES_AND_BOOL(dst, "copy_cuda", [&] {
+  AT_DISPATCH_ALL_AND_REDUCED_TYPES_AND_BOOL(dst, "copy_cuda", [&] {
     cast_kernel<scalar_t><<<grid_for(n), kThreadsPerBlock, 0, cuda::current_stream()>>>(
         n, make_offset_calculator<2>(iter), ptrs, src);
     C10_CUDA_KERNEL_LAUNCH_CHECK();
@@ -51,7 +51,7 @@ void copy_kernel_cuda(TensorIterator& iter) {
 }
 
 void fill_kernel_cuda(TensorIterator& iter, const Scalar& value) {
-  AT_DISPATCH_ALL_TYPES_AND_BOOL(iter.dtype(0), "fill_cuda", [&] {
+  AT_DISPATCH_ALL_AND_REDUCED_TYPES_AND_BOOL(iter.dtype(0), "fill_cuda", [&] {
     const scalar_t v = value.to<scalar_t>();
     gpu_kernel(iter, [v] GPU_LAMBDA() -> scalar_t { return v; });
   });

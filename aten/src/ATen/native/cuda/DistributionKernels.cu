@@ -25,7 +25,7 @@ void fill_contiguous(const Tensor& self, F fill) {
 
 void uniform_kernel_cuda(const Tensor& self, double from, double to) {
   fill_contiguous(self, [&](const Tensor& t) {
-    AT_DISPATCH_FLOATING_TYPES(t.scalar_type(), "uniform_cuda", [&] {
+    AT_DISPATCH_FLOATING_AND_REDUCED_TYPES(t.scalar_type(), "uniform_cuda", [&] {
       scalar_t* p = t.data_ptr<scalar_t>();
       const cuda::PhiloxSeed seed = cuda::philox_next_launch();
       gpu_for_each_index(t.numel(), [=] __device__(int64_t i) {
@@ -41,7 +41,7 @@ void uniform_kernel_cuda(const Tensor& self, double from, double to) {
 
 void normal_kernel_cuda(const Tensor& self, double mean, double std) {
   fill_contiguous(self, [&](const Tensor& t) {
-    AT_DISPATCH_FLOATING_TYPES(t.scalar_type(), "normal_cuda", [&] {
+    AT_DISPATCH_FLOATING_AND_REDUCED_TYPES(t.scalar_type(), "normal_cuda", [&] {
       scalar_t* p = t.data_ptr<scalar_t>();
       const cuda::PhiloxSeed seed = cuda::philox_next_launch();
       gpu_for_each_index(t.numel(), [=] __device__(int64_t i) {
@@ -57,7 +57,7 @@ void normal_kernel_cuda(const Tensor& self, double mean, double std) {
 
 void random_kernel_cuda(const Tensor& self, int64_t from, int64_t to) {
   fill_contiguous(self, [&](const Tensor& t) {
-    AT_DISPATCH_ALL_TYPES_AND_BOOL(t.scalar_type(), "random_cuda", [&] {
+    AT_DISPATCH_ALL_AND_REDUCED_TYPES_AND_BOOL(t.scalar_type(), "random_cuda", [&] {
       scalar_t* p = static_cast<scalar_t*>(t.data_ptr());
       const uint64_t range = static_cast<uint64_t>(to - from);
       const cuda::PhiloxSeed seed = cuda::philox_next_launch();
@@ -72,7 +72,7 @@ void random_kernel_cuda(const Tensor& self, int64_t from, int64_t to) {
 
 void arange_kernel_cuda(const Tensor& result, const Scalar& start, const Scalar& step) {
   cuda::CUDAGuard guard(result.device().index);
-  AT_DISPATCH_ALL_TYPES(result.scalar_type(), "arange_cuda", [&] {
+  AT_DISPATCH_ALL_AND_REDUCED_TYPES(result.scalar_type(), "arange_cuda", [&] {
     scalar_t* p = result.data_ptr<scalar_t>();
     if (c10::isFloatingType(result.scalar_type()) || start.isFloatingPoint() || step.isFloatingPoint()) {
       const double s = start.toDouble(), st = step.toDouble();

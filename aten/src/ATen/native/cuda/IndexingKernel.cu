@@ -122,7 +122,7 @@ void scatter_gather_kernel_cuda(const Tensor& self, int64_t dim, const Tensor& i
     return;
   }
   if (mode == ScatterMode::ScatterFill) {
-    AT_DISPATCH_ALL_TYPES_AND_BOOL(self.scalar_type(), "scatter_fill_cuda", [&] {
+    AT_DISPATCH_ALL_AND_REDUCED_TYPES_AND_BOOL(self.scalar_type(), "scatter_fill_cuda", [&] {
       const scalar_t fill = value.to<scalar_t>();
       scalar_t* s = static_cast<scalar_t*>(self.data_ptr());
       gpu_for_each_index(n, [=] __device__(int64_t lin) {

@@ -8,7 +8,7 @@ namespace at::native {
 namespace {
 
 void addcmul_kernel_cuda(TensorIterator& iter, const Scalar& value) {
-  AT_DISPATCH_ALL_TYPES(iter.common_dtype(), "addcmul_cuda", [&] {
+  AT_DISPATCH_ALL_AND_REDUCED_TYPES(iter.common_dtype(), "addcmul_cuda", [&] {
     using M = c10::opmath_t<scalar_t>;
     const M v = value.to<M>();
     gpu_kernel(iter, [v] GPU_LAMBDA(scalar_t x, scalar_t a, scalar_t b) -> scalar_t {
@@ -18,7 +18,7 @@ void addcmul_kernel_cuda(TensorIterator& iter, const Scalar& value) {
 }
 
 void addcdiv_kernel_cuda(TensorIterator& iter, const Scalar& value) {
-  AT_DISPATCH_FLOATING_TYPES(iter.common_dtype(), "addcdiv_cuda", [&] {
+  AT_DISPATCH_FLOATING_AND_REDUCED_TYPES(iter.common_dtype(), "addcdiv_cuda", [&] {
     using M = c10::opmath_t<scalar_t>;
     const M v = value.to<M>();
     gpu_kernel(iter, [v] GPU_LAMBDA(scalar_t x, scalar_t a, scalar_t b) -> scalar_t {
@@ -28,7 +28,7 @@ void addcdiv_kernel_cuda(TensorIterator& iter, const Scalar& value) {
 }
 
 void lerp_scalar_kernel_cuda(TensorIterator& iter, const Scalar& weight) {
-  AT_DISPATCH_FLOATING_TYPES(iter.common_dtype(), "lerp_kernel_scalar", [&] {
+  AT_DISPATCH_FLOATING_AND_REDUCED_TYPES(iter.common_dtype(), "lerp_kernel_scalar", [&] {
     using M = c10::opmath_t<scalar_t>;
     const M w = weight.to<M>();
     gpu_kernel(iter, [w] GPU_LAMBDA(scalar_t x, scalar_t e) -> scalar_t { return lerp_formula(x, e, w); });
@@ -36,7 +36,7 @@ void lerp_scalar_kernel_cuda(TensorIterator& iter, const Scalar& weight) {
 }
 
 void lerp_tensor_kernel_cuda(TensorIterator& iter) {
-  AT_DISPATCH_FLOATING_TYPES(iter.common_dtype(), "lerp_kernel_tensor", [&] {
+  AT_DISPATCH_FLOATING_AND_REDUCED_TYPES(iter.common_dtype(), "lerp_kernel_tensor", [&] {
     using M = c10::opmath_t<scalar_t>;
     gpu_kernel(iter, [] GPU_LAMBDA(scalar_t x, scalar_t e, scalar_t w) -> scalar_t {
       return lerp_formula(x, e, M(w));

@@ -183,7 +183,7 @@ __global__ void reduce_rows_kernel(RowView<T> view, int64_t outer, int64_t n, Re
 void reduce_rows_kernel_cuda(const Tensor& out, const Tensor& indices, const Tensor& in, int64_t outer, int64_t inner,
                              const ReduceParams& params) {
   cuda::CUDAGuard guard(in.device().index);
-  AT_DISPATCH_ALL_TYPES_AND_BOOL(in.scalar_type(), "reduce_cuda", [&] {
+  AT_DISPATCH_ALL_AND_REDUCED_TYPES_AND_BOOL(in.scalar_type(), "reduce_cuda", [&] {
     const RowView<scalar_t> view{static_cast<const scalar_t*>(in.data_ptr()), params.columns ? 1 : inner,
                                  params.columns ? outer : 1};
     const bool bool_out = params.op == ReduceOp::Any || params.op == ReduceOp::All;
@@ -228,7 +228,7 @@ __global__ void softmax_kernel(const T* x, T* y, int64_t outer, int64_t n, bool 
 
 void scan_rows_kernel_cuda(const Tensor& out, const Tensor& in, int64_t outer, int64_t inner, ScanOp op) {
   cuda::CUDAGuard guard(in.device().index);
-  AT_DISPATCH_ALL_TYPES(in.scalar_type(), "scan_cuda", [&] {
+  AT_DISPATCH_ALL_AND_REDUCED_TYPES(in.scalar_type(), "scan_cuda", [&] {
     const scalar_t* x = static_cast<const scalar_t*>(in.data_ptr());
     scalar_t* y = out.data_ptr<scalar_t>();
     if (op == ScanOp::CumSum) {

@@ -9,19 +9,19 @@ namespace at::native {
 namespace {
 
 void neg_kernel_cuda(TensorIterator& iter) {
-  AT_DISPATCH_ALL_TYPES(iter.common_dtype(), "neg_cuda", [&] {
+  AT_DISPATCH_ALL_AND_REDUCED_TYPES(iter.common_dtype(), "neg_cuda", [&] {
     gpu_kernel(iter, [] GPU_LAMBDA(scalar_t x) -> scalar_t { return -x; });
   });
 }
 
 void abs_kernel_cuda(TensorIterator& iter) {
-  AT_DISPATCH_ALL_TYPES(iter.common_dtype(), "abs_cuda", [&] {
+  AT_DISPATCH_ALL_AND_REDUCED_TYPES(iter.common_dtype(), "abs_cuda", [&] {
     gpu_kernel(iter, [] GPU_LAMBDA(scalar_t x) -> scalar_t { return abs_value(x); });
   });
 }
 
 void relu_kernel_cuda(TensorIterator& iter) {
-  AT_DISPATCH_ALL_TYPES(iter.common_dtype(), "relu_cuda", [&] {
+  AT_DISPATCH_ALL_AND_REDUCED_TYPES(iter.common_dtype(), "relu_cuda", [&] {
     gpu_kernel(iter, [] GPU_LAMBDA(scalar_t x) -> scalar_t { return relu_of(x); });
   });
 }
@@ -30,7 +30,7 @@ void relu_kernel_cuda(TensorIterator& iter) {
 // float for float16/bfloat16.
 template <typename Formula>
 void float_unary_loop(TensorIterator& iter, const char* name) {
-  AT_DISPATCH_FLOATING_TYPES(iter.common_dtype(), name, [&] {
+  AT_DISPATCH_FLOATING_AND_REDUCED_TYPES(iter.common_dtype(), name, [&] {
     gpu_kernel(iter, [] GPU_LAMBDA(scalar_t x) -> scalar_t { return apply_formula<Formula>(x); });
   });
 }
@@ -72,7 +72,7 @@ void frac_kernel_cuda(TensorIterator& iter) { float_unary_loop<frac_formula>(ite
 
 template <typename Formula>
 void rounding_loop(TensorIterator& iter, const char* name) {
-  AT_DISPATCH_ALL_TYPES(iter.common_dtype(), name, [&] {
+  AT_DISPATCH_ALL_AND_REDUCED_TYPES(iter.common_dtype(), name, [&] {
     gpu_kernel(iter, [] GPU_LAMBDA(scalar_t x) -> scalar_t { return round_with<Formula>(x); });
   });
 }
@@ -83,7 +83,7 @@ void round_kernel_cuda(TensorIterator& iter) { rounding_loop<round_formula>(iter
 void trunc_kernel_cuda(TensorIterator& iter) { rounding_loop<trunc_formula>(iter, "trunc_cuda"); }
 
 void sign_kernel_cuda(TensorIterator& iter) {
-  AT_DISPATCH_ALL_TYPES_AND_BOOL(iter.common_dtype(), "sign_cuda", [&] {
+  AT_DISPATCH_ALL_AND_REDUCED_TYPES_AND_BOOL(iter.common_dtype(), "sign_cuda", [&] {
     gpu_kernel(iter, [] GPU_LAMBDA(scalar_t x) -> scalar_t { return sign_of(x); });
   });
 }
@@ -96,7 +96,7 @@ void bitwise_not_kernel_cuda(TensorIterator& iter) {
 
 template <typename Formula>
 void predicate_loop(TensorIterator& iter, const char* name) {
-  AT_DISPATCH_ALL_TYPES_AND_BOOL(iter.common_dtype(), name, [&] {
+  AT_DISPATCH_ALL_AND_REDUCED_TYPES_AND_BOOL(iter.common_dtype(), name, [&] {
     gpu_kernel(iter, [] GPU_LAMBDA(scalar_t x) -> bool { return float_predicate<Formula>(x); });
   });
 }
@@ -106,7 +106,7 @@ void isfinite_kernel_cuda(TensorIterator& iter) { predicate_loop<isfinite_formul
 void isinf_kernel_cuda(TensorIterator& iter) { predicate_loop<isinf_formula>(iter, "isinf_cuda"); }
 
 void logical_not_kernel_cuda(TensorIterator& iter) {
-  AT_DISPATCH_ALL_TYPES_AND_BOOL(iter.common_dtype(), "logical_not_cuda", [&] {
+  AT_DISPATCH_ALL_AND_REDUCED_TYPES_AND_BOOL(iter.common_dtype(), "logical_not_cuda", [&] {
     gpu_kernel(iter, [] GPU_LAMBDA(scalar_t x) -> bool { return logical_not_of(x); });
   });
 }
