@@ -10,7 +10,9 @@ ci/install_cuda.sh); the repair-wheel-command of the example's
 [tool.cibuildwheel] repairs it (auditwheel, torch's and NVIDIA's libraries
 excluded); the checks below read the repaired wheel; then torch and the
 extension go into a fresh venv and the extension's tests run there, outside
-the checkout. The wheels land in <wheelhouse>/extension/.
+the checkout. The wheels land in <wheelhouse>/extension/. Then each package
+of tests/extensions (written in PyTorch's spelling only) is installed into
+that venv with `pip install --no-build-isolation .` and its tests run.
 
 The factory calls check_variant() with the venvs it already has (torch
 installed from its index); run alone, this script makes its own.
@@ -33,6 +35,8 @@ sys.path.insert(0, HERE)
 import matrix as matrix_file  # noqa: E402
 
 EXAMPLE = os.path.join(ROOT, "examples", "extension")
+# Extensions written in PyTorch's spelling only (tests/extensions/README.md).
+PYTORCH_STYLE = os.path.join(ROOT, "tests", "extensions")
 BUILD = os.path.join(ROOT, "build", "factory")
 # torch's and NVIDIA's libraries (auditwheel would graft them as libc10-<hash>.so):
 # the extension links them, its wheel must not carry them.
@@ -88,7 +92,29 @@ def build(python: str, variant: dict, tools_python: str, out_dir: str) -> str:
     return target
 
 
-def check_wheel(wheel: str, torch_version: str) -> None:
+def cuobjdump(tools_python: str) -> str:
+    """NVIDIA's cuobjdump from the tools environment (nvidia-cuda-cuobjdump, ci/requirements-tools.txt)."""
+    venv = os.path.dirname(os.path.dirname(tools_python))
+    found = sorted(glob.glob(os.path.join(venv, "lib", "python3*", "site-packages", "nvidia", "cu*", "bin", "cuobjdump")))
+    if not found:
+        raise SystemExit(f"extension: no cuobjdump in {venv} (pip install 'nvidia-cuda-cuobjdump>=13.2')")
+    return found[-1]
+
+
+def parse_architectures(listing: str) -> set[int]:
+    """The sm numbers in `cuobjdump --list-elf` output ("ELF file 1: x.1.sm_80.cubin")."""
+    return {int(n) for n in re.findall(r"\.sm_(\d+)[a-z]?\.cubin", listing)}
+
+
+def device_architectures(library: str, tools_python: str) -> set[int]:
+    """The sm numbers a library carries machine code for, as cuobjdump lists them (none for CPU code)."""
+    proc = subprocess.run([cuobjdump(tools_python), "--list-elf", library], capture_output=True, text=True)
+    if proc.returncode != 0 and "does not contain" not in proc.stdout + proc.stderr:
+        raise SystemExit(f"extension: cuobjdump --list-elf {library}: {proc.stderr.strip()}")
+    return parse_architectures(proc.stdout)
+
+
+def check_wheel(wheel: str, torch_version: str, tools_python: str) -> None:
     """What the extension's wheel promises: torch's variant in its version, the
     torch release in its requirements, one abi3 build, CUDA device code exactly
     in a CUDA build, and no torch or NVIDIA
@@ -103,7 +129,9 @@ def check_wheel(wheel: str, torch_version: str) -> None:
         (metadata,) = [n for n in names if n.endswith(".dist-info/METADATA")]
         requires = [line.split(":", 1)[1].strip() for line in z.read(metadata).decode().splitlines()
                     if line.startswith("Requires-Dist:")]
-        libraries = [z.read(n) for n in names if n.startswith("fused_ops/_C") and n.endswith(".so")]
+        libraries = [n for n in names if n.startswith("fused_ops/_C") and n.endswith(".so")]
+        unpacked = tempfile.mkdtemp(prefix="ext-check-")
+        libraries = [z.extract(n, unpacked) for n in libraries]
     if f"torch=={public}" not in requires:
         problems.append(f"Requires-Dist {requires}: expected torch=={public}")
     bundled = [n for n in names if PROVIDED_LIBRARY.match(os.path.basename(n))]
@@ -111,10 +139,11 @@ def check_wheel(wheel: str, torch_version: str) -> None:
         problems.append(f"bundles {bundled}: torch's and NVIDIA's libraries must come from their own wheels")
     if not libraries:
         problems.append("no compiled library in fused_ops/")
-    # A CUDA build carries the CUDA kernel (device code in a .nv_fatbin section); a cpu build none.
+    # A CUDA build carries the CUDA kernel (machine code cuobjdump lists); a cpu build none.
     cuda = label.startswith("cu")
-    if libraries and any(b".nv_fatbin" in data for data in libraries) != cuda:
-        problems.append(f"a {label} build {'without' if cuda else 'with'} CUDA device code (.nv_fatbin)")
+    if libraries and any(device_architectures(lib, tools_python) for lib in libraries) != cuda:
+        problems.append(f"a {label} build {'without' if cuda else 'with'} CUDA device code (cuobjdump --list-elf)")
+    shutil.rmtree(unpacked, ignore_errors=True)
     if problems:
         raise SystemExit("extension: " + wheel + ":\n  " + "\n  ".join(problems))
 
@@ -139,11 +168,42 @@ def check_variant(vname: str, variant: dict, build_python: str, test_python: str
     version = torch_version(build_python)
     log(f"extension: examples/extension against torch {version} ({vname})")
     wheel = build(build_python, variant, tools_python, os.path.join(wheelhouse, "extension"))
-    check_wheel(wheel, version)
+    check_wheel(wheel, version, tools_python)
     print(f"   {os.path.basename(wheel)}")
     summary = test(test_python, torch_requirement, wheel, pip_env)
     print(f"   its tests, torch {torch_version(test_python)} in a fresh venv: {summary}")
+    for package in sorted(os.listdir(PYTORCH_STYLE)):
+        if os.path.isfile(os.path.join(PYTORCH_STYLE, package, "setup.py")):
+            log(f"extension: tests/extensions/{package} (PyTorch's spelling) against torch {version} ({vname})")
+            print(f"   {pytorch_style(package, test_python, variant, tools_python)}")
     return wheel
+
+
+def pytorch_style(package: str, python: str, variant: dict, tools_python: str) -> str:
+    """A package of tests/extensions installed as its users install it,
+    `pip install --no-build-isolation .` beside the venv's torch (a CUDA
+    variant compiles its CUDA kernels, which cuobjdump must find), then its
+    tests run outside its source tree."""
+    run([python, "-m", "pip", "install", "-q", "setuptools>=69", "wheel", "pytest"])
+    env = {"CUDA_HOME": cuda_home(variant)} if "cuda" in variant else {}
+    work = tempfile.mkdtemp(prefix=f"ext-{package}-", dir=BUILD)
+    source = os.path.join(work, "src")
+    shutil.copytree(os.path.join(PYTORCH_STYLE, package), source,
+                    ignore=shutil.ignore_patterns("build", "*.egg-info", "__pycache__"))
+    run([python, "-m", "pip", "install", "--no-build-isolation", "--no-deps", "-q", "."], env=env, cwd=source)
+    built = glob.glob(os.path.join(source, "build", "lib*", "**", "*.so"), recursive=True)
+    archs = set().union(*(device_architectures(lib, tools_python) for lib in built)) if built else set()
+    has_cuda_sources = bool(glob.glob(os.path.join(source, "**", "*.cu"), recursive=True))
+    if "cuda" in variant and has_cuda_sources and not archs:
+        raise SystemExit(f"extension: {package}: the CUDA build carries no device code (cuobjdump --list-elf)")
+    tests = os.path.join(work, "tests")
+    os.makedirs(tests)
+    for test_file in glob.glob(os.path.join(source, "test_*.py")):
+        shutil.copy(test_file, tests)
+    out = run([python, "-m", "pytest", "-q", "-p", "no:cacheprovider", tests], cwd=tests)
+    shutil.rmtree(work, ignore_errors=True)
+    device = f"; device code for sm_{', sm_'.join(map(str, sorted(archs)))}" if archs else ""
+    return f"{out.strip().splitlines()[-1]}{device}"
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -167,7 +167,10 @@ def repair(wheel: str, tools_python: str, wheelhouse: str) -> str:
 # of that full run, run everything else (the binding, numpy interop with
 # their numpy, typing, data loading, serialization, ...).
 PYTHON_INDEPENDENT_TESTS = ("tests/test_vec_math.py", "tests/test_kernel_paths.py", "tests/test_cpu_capability.py",
-                            "tests/test_formulas.py", "tests/test_cpp_extension.py")
+                            "tests/test_formulas.py", "tests/test_cpp_extension.py", "tests/test_cpp_api.py")
+# Builds tests/extensions' packages: the factory does that against each
+# variant in ci/extension.py (CUDA kernels included), so its suites leave it out.
+FACTORY_SKIPPED_TESTS = ("tests/test_pytorch_extensions.py",)
 
 
 def test_wheel(python: str, name: str, wheel: str, env: dict, ignore: tuple[str, ...] = ()) -> tuple[int, int]:
@@ -313,7 +316,7 @@ def build_repair_test(m: dict, args: argparse.Namespace, jobs: list[tuple[str, s
             # come from the wheels pip installed (no CUDA_HOME to fall back on).
             test_env = {k: v for k, v in envs[vname].items() if k == "TORCH_CUDA_ARCH_LIST"}
             label = f"[{n}/{len(jobs)}] {tag} {vname}"
-            ignore = PYTHON_INDEPENDENT_TESTS if shared_binding else ()
+            ignore = (PYTHON_INDEPENDENT_TESTS if shared_binding else ()) + FACTORY_SKIPPED_TESTS
             what = os.path.basename(repaired) + (f" (less {', '.join(ignore)})" if ignore else "")
             rows[-1] = (row, testers.submit(timed_suite, label, what, functools.partial(
                 test_wheel, args.pythons[ver], f"{tag}-{vname}", repaired, test_env, ignore)))

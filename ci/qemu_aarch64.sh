@@ -8,8 +8,10 @@
 #
 #   bash ci/qemu_aarch64.sh            # ~2 min of compiling, ~1 min of tests on 2 cores
 #
-# Two test files are left out: test_build.py inspects an installed wheel's
-# layout with host tools, and test_examples.py starts new interpreters, which
+# Left out: test_build.py inspects an installed wheel's layout with host
+# tools; the extension builds (test_cpp_extension.py, test_cpp_api.py,
+# test_pytorch_extensions.py) need a compiler for the target, which the
+# sysroot has not; and test_examples.py starts new interpreters, which
 # qemu-user without binfmt_misc cannot do (nor can test_cpu_capability.py's
 # two tests that run a child with ATEN_CPU_CAPABILITY set; its comparisons
 # skip themselves, aarch64 having one level); so are the tests marked `workers`
@@ -110,6 +112,7 @@ QEMU_LD_PREFIX="$sysroot" LD_LIBRARY_PATH="$openblas/lib" PYTHONPATH="$pkgs" \
 QEMU_LD_PREFIX="$sysroot" LD_LIBRARY_PATH="$openblas/lib" PYTHONPATH="$pkgs" \
   qemu-aarch64 "$sysroot/usr/bin/python$pyver" -m pytest tests -q -p no:cacheprovider \
   --deselect tests/test_build.py --deselect tests/test_examples.py --deselect tests/test_cpp_extension.py \
+  --deselect tests/test_cpp_api.py --deselect tests/test_pytorch_extensions.py \
   --deselect tests/test_cpu_capability.py::test_the_variable_caps_the_level \
   --deselect tests/test_cpu_capability.py::test_an_unknown_value_is_named_and_ignored \
   -m "not workers"

@@ -93,7 +93,159 @@ PyObject* to_python(IValue& v) {
   if (v.is<double>()) return wrap(v.get<double>());
   if (v.is<bool>()) return wrap(v.get<bool>());
   if (v.is<std::vector<at::Tensor>>()) return wrap(v.get<std::vector<at::Tensor>>());
-  throw c10::Error("torch.ops: a kernel returned a value of a type a schema cannot return");
+  if (v.is<c10::Scalar>()) return wrap(v.get<c10::Scalar>());
+  if (v.is<std::string>()) {
+    const std::string& str = v.get<std::string>();
+    return PyUnicode_FromStringAndSize(str.data(), static_cast<Py_ssize_t>(str.size()));
+  }
+  auto list = [](const auto& items) -> PyObject* {
+    PyObject* out = PyList_New(static_cast<Py_ssize_t>(items.size()));
+    if (!out) throw python_error();
+    for (size_t i = 0; i < items.size(); ++i) PyList_SetItem(out, static_cast<Py_ssize_t>(i), wrap(items[i]));
+    return out;
+  };
+  if (v.is<std::vector<int64_t>>()) return list(v.get<std::vector<int64_t>>());
+  if (v.is<std::vector<double>>()) return list(v.get<std::vector<double>>());
+  throw c10::Error("torch.ops: a value of a type a schema cannot hold");
+}
+
+const c10::OperatorEntry& lookup(PyObject* name);
+
+// A kernel written in Python (torch.library's impl, custom_op): called with
+// the schema's arguments, in order, as Python objects; what it returns is
+// checked against the schema's returns like any argument.
+c10::BoxedKernel python_kernel(PyObject* fn, std::string op_name) {
+  Py_INCREF(fn);  // kept for the life of the process, as every registered kernel is
+  return [fn, op_name](c10::Stack& stack) {
+    PyGILState_STATE gil = PyGILState_Ensure();
+    struct Release {
+      PyGILState_STATE state;
+      ~Release() { PyGILState_Release(state); }
+    } release{gil};
+    const c10::OperatorEntry* op = c10::Dispatcher::singleton().find(op_name);
+    TORCH_INTERNAL_ASSERT(op);
+    const c10::FunctionSchema& schema = op->schema();
+    PyObject* args = PyTuple_New(static_cast<Py_ssize_t>(stack.size()));
+    if (!args) throw python_error();
+    for (size_t i = 0; i < stack.size(); ++i) {
+      PyObject* item = to_python(stack[i]);
+      if (!item) {
+        Py_DECREF(args);
+        throw python_error();
+      }
+      PyTuple_SetItem(args, static_cast<Py_ssize_t>(i), item);
+    }
+    PyObject* result = PyObject_CallObject(fn, args);
+    Py_DECREF(args);
+    if (!result) throw python_error();
+    stack.clear();
+    c10::SchemaArgument ret;
+    ret.name = "result";
+    try {
+      if (schema.returns.empty()) {
+        if (result != Py_None)
+          type_error(schema.full_name() + ": its Python kernel returned " + python_type_name(result) +
+                     ", but the schema returns nothing");
+      } else if (!schema.returns_tuple) {
+        ret.type = schema.returns[0];
+        stack.push_back(to_ivalue(result, schema, ret));
+      } else {
+        const Py_ssize_t n = PyTuple_Check(result) ? PyTuple_Size(result) : -1;
+        if (n != static_cast<Py_ssize_t>(schema.returns.size()))
+          type_error(schema.full_name() + ": its Python kernel must return a tuple of " +
+                     std::to_string(schema.returns.size()) + " values, not " + python_type_name(result));
+        for (Py_ssize_t i = 0; i < n; ++i) {
+          ret.type = schema.returns[static_cast<size_t>(i)];
+          stack.push_back(to_ivalue(PyTuple_GetItem(result, i), schema, ret));
+        }
+      }
+    } catch (...) {
+      Py_DECREF(result);
+      throw;
+    }
+    Py_DECREF(result);
+  };
+}
+
+const char* utf8(PyObject* obj) {
+  const char* text = PyUnicode_Check(obj) ? PyUnicode_AsUTF8AndSize(obj, nullptr) : nullptr;
+  if (!text) type_error("expected a str");
+  return text;
+}
+
+c10::DispatchKey dispatch_key(const std::string& key) {
+  if (key == "CPU") return c10::DispatchKey::CPU;
+  if (key == "CUDA") return c10::DispatchKey::CUDA;
+  if (key == "CompositeImplicitAutograd") return c10::DispatchKey::CompositeImplicitAutograd;
+  throw c10::ValueError("unknown dispatch key '" + key + "' (CPU, CUDA or CompositeImplicitAutograd)");
+}
+
+// _ops_define(ns, schema, where) -> the full name ("ns::name" or "ns::name.overload")
+PyObject* ops_define(PyObject*, PyObject* call) {
+  HANDLE_TH_ERRORS
+  PyObject *ns = nullptr, *schema = nullptr, *at = nullptr;
+  if (!PyArg_ParseTuple(call, "UUU", &ns, &schema, &at)) return nullptr;
+  const c10::OperatorEntry& op = c10::Dispatcher::singleton().def(c10::parse_schema(utf8(schema), utf8(ns)), utf8(at));
+  const std::string name = op.schema().full_name();
+  return PyUnicode_FromStringAndSize(name.data(), static_cast<Py_ssize_t>(name.size()));
+  END_HANDLE_TH_ERRORS
+}
+
+// _ops_claim_namespace(ns, where): a Library(ns, "DEF"), as TORCH_LIBRARY claims one.
+PyObject* ops_claim_namespace(PyObject*, PyObject* call) {
+  HANDLE_TH_ERRORS
+  PyObject *ns = nullptr, *at = nullptr;
+  if (!PyArg_ParseTuple(call, "UU", &ns, &at)) return nullptr;
+  c10::Dispatcher::singleton().claim_namespace(utf8(ns), utf8(at));
+  Py_RETURN_NONE;
+  END_HANDLE_TH_ERRORS
+}
+
+// _ops_impl_python(full_name, dispatch_key, fn, where)
+PyObject* ops_impl_python(PyObject*, PyObject* call) {
+  HANDLE_TH_ERRORS
+  PyObject *name = nullptr, *key = nullptr, *fn = nullptr, *at = nullptr;
+  if (!PyArg_ParseTuple(call, "UUOU", &name, &key, &fn, &at)) return nullptr;
+  if (!PyCallable_Check(fn)) type_error("torch.library: the kernel must be callable");
+  const std::string full = utf8(name);
+  const c10::OperatorEntry* op = c10::Dispatcher::singleton().find(full);
+  if (!op) throw c10::Error("torch.library.impl: no operator " + full + "; define it first");
+  std::vector<SchemaType> arg_types;
+  for (const auto& a : op->schema().arguments) arg_types.push_back(a.type);
+  c10::Dispatcher::singleton().impl(full, dispatch_key(utf8(key)), python_kernel(fn, full), arg_types,
+                                    op->schema().returns, utf8(at));
+  Py_RETURN_NONE;
+  END_HANDLE_TH_ERRORS
+}
+
+// _ops_overloads("ns::name") -> ["", "out", ...]
+PyObject* ops_overloads(PyObject*, PyObject* name);
+
+// _ops_keys(full_name) -> the dispatch keys with a kernel
+PyObject* ops_keys(PyObject*, PyObject* name);
+
+// _ops_arguments(full_name) -> [(name, type, has_default, default, kwarg_only, alias, is_write)]
+PyObject* ops_arguments(PyObject*, PyObject* name) {
+  HANDLE_TH_ERRORS
+  const c10::OperatorEntry& op = lookup(name);
+  const auto& args = op.schema().arguments;
+  PyObject* out = PyList_New(static_cast<Py_ssize_t>(args.size()));
+  if (!out) return nullptr;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const auto& a = args[i];
+    IValue def = a.default_value.value_or(IValue());
+    PyObject* def_obj = a.has_default ? to_python(def) : (Py_INCREF(Py_None), Py_None);
+    PyObject* item = Py_BuildValue("(ssNNNsN)", a.name.c_str(), a.type.str().c_str(), PyBool_FromLong(a.has_default),
+                                   def_obj, PyBool_FromLong(a.kwarg_only), a.alias.c_str(),
+                                   PyBool_FromLong(a.is_write));
+    if (!item) {
+      Py_DECREF(out);
+      return nullptr;
+    }
+    PyList_SetItem(out, static_cast<Py_ssize_t>(i), item);
+  }
+  return out;
+  END_HANDLE_TH_ERRORS
 }
 
 const c10::OperatorEntry& lookup(PyObject* name) {
@@ -203,6 +355,20 @@ PyObject* ops_names(PyObject*, PyObject* ns) {
   END_HANDLE_TH_ERRORS
 }
 
+PyObject* ops_overloads(PyObject*, PyObject* name) {
+  HANDLE_TH_ERRORS
+  return string_list(c10::Dispatcher::singleton().overload_names(utf8(name)));
+  END_HANDLE_TH_ERRORS
+}
+
+PyObject* ops_keys(PyObject*, PyObject* name) {
+  HANDLE_TH_ERRORS
+  std::vector<std::string> keys;
+  for (c10::DispatchKey k : lookup(name).registered_keys()) keys.push_back(c10::to_string(k));
+  return string_list(keys);
+  END_HANDLE_TH_ERRORS
+}
+
 PyObject* ops_take_registration_errors(PyObject*, PyObject*) {
   HANDLE_TH_ERRORS
   return string_list(c10::Dispatcher::singleton().take_registration_errors());
@@ -213,6 +379,14 @@ PyMethodDef ops_methods[] = {
     {"_ops_call", ops_call, METH_VARARGS, "_ops_call(qualified_name, args, kwargs): calls a registered operator."},
     {"_ops_schema", ops_schema, METH_O, "The schema of a registered operator, or None."},
     {"_ops_names", ops_names, METH_O, "The operators registered in a namespace."},
+    {"_ops_overloads", ops_overloads, METH_O, "The overload names of ns::name ('' for the unnamed one)."},
+    {"_ops_keys", ops_keys, METH_O, "The dispatch keys an operator has kernels for."},
+    {"_ops_arguments", ops_arguments, METH_O,
+     "An operator's arguments: (name, type, has_default, default, kwarg_only, alias, is_write) each."},
+    {"_ops_define", ops_define, METH_VARARGS, "_ops_define(ns, schema, where): defines an operator."},
+    {"_ops_claim_namespace", ops_claim_namespace, METH_VARARGS, "_ops_claim_namespace(ns, where)."},
+    {"_ops_impl_python", ops_impl_python, METH_VARARGS,
+     "_ops_impl_python(full_name, key, fn, where): registers a Python kernel."},
     {"_ops_take_registration_errors", ops_take_registration_errors, METH_NOARGS,
      "Errors of TORCH_LIBRARY blocks that failed while their library loaded (cleared once taken)."},
     {nullptr, nullptr, 0, nullptr},

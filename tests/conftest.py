@@ -2,6 +2,10 @@ import os
 
 import pytest
 
+# Extension packages with tests of their own, run once each is installed
+# (tests/test_pytorch_extensions.py, ci/extension.py), not collected here.
+collect_ignore = ["extensions"]
+
 
 def pytest_report_header(config):
     import torch

@@ -5,12 +5,9 @@ A CUDA build (+cu130) without a GPU imports, computes on the CPU and raises a cl
 RuntimeError for CUDA tensors. The tests marked needs_cuda run only where a CUDA
 device is present (test_cuda_ops.py compares every op on CUDA with the CPU)."""
 import os
-import re
-import shutil
-import subprocess
 import sys
 
-import fatbin
+import cuobjdump
 import pytest
 import torch
 from torch import _cuda_loader
@@ -114,12 +111,10 @@ def test_libtorch_cuda_carries_every_requested_architecture():
         assert requested == asked.replace(";", " ").split()
     want_elf = {int(a.replace("+PTX", "").replace(".", "")) for a in requested}
     want_ptx = {int(a.replace("+PTX", "").replace(".", "")) for a in requested if a.endswith("+PTX")}
-    elf, ptx = fatbin.architectures(LIBTORCH_CUDA)
+    if cuobjdump.find() is None:
+        pytest.skip("no cuobjdump (tests/requirements.txt installs nvidia-cuda-cuobjdump on x86_64 Linux)")
+    elf, ptx = cuobjdump.architectures(LIBTORCH_CUDA)
     assert (elf, ptx) == (want_elf, want_ptx)
-    cuobjdump = shutil.which("cuobjdump")
-    if cuobjdump:  # the toolkit's own view, where it is installed (not on PyPI)
-        listed = subprocess.run([cuobjdump, "--list-elf", LIBTORCH_CUDA], capture_output=True, text=True).stdout
-        assert {int(a) for a in re.findall(r"\.sm_(\d+)\.", listed)} == want_elf
 
 
 @needs_cuda_build

@@ -112,6 +112,9 @@ from torch._unsupported import unsupported as _unsupported  # noqa: E402
 
 compile = _unsupported("torch.compile", "torch.compile")
 from torch._ops import ops  # noqa: E402
+from torch._checks import (_check, _check_index, _check_is_size, _check_not_implemented,  # noqa: E402,F401
+                           _check_type, _check_value, _check_with)
+from torch import library  # noqa: E402
 from torch.amp import autocast  # noqa: E402
 from torch.amp.autocast_mode import get_autocast_dtype, is_autocast_enabled  # noqa: E402
 

@@ -1,7 +1,10 @@
-"""torch.ops: operators that C++ libraries register with TORCH_LIBRARY.
+"""torch.ops: operators that C++ libraries register with TORCH_LIBRARY (and
+Python code with torch.library).
 
     torch.ops.load_library("build/libmy_ops.so")   # runs its TORCH_LIBRARY blocks
-    torch.ops.my_ops.bias_relu(x, bias)            # calls the kernel for x's device
+    torch.ops.my_ops.bias_relu(x, bias)            # an overload packet: picks the overload
+    torch.ops.my_ops.bias_relu.default(x, bias)    # one overload (the unnamed one)
+    torch.ops.my_ops.bias_relu.out(x, bias, out=y)   # a named overload, "bias_relu.out(...)"
 
 A library's registrations run when it is loaded; one that failed (a bad
 schema, a kernel whose C++ types don't match its schema, a namespace defined
@@ -18,33 +21,159 @@ import types
 
 from torch import _C
 
-__all__ = ["ops", "OpOverloadPacket"]
+__all__ = ["ops", "OpOverload", "OpOverloadPacket"]
+
+
+class AliasInfo:
+    """The alias annotation of a schema argument: `a!` in `Tensor(a!) out`."""
+
+    __slots__ = ("is_write", "before_set")
+
+    def __init__(self, alias: str):
+        self.is_write = alias.endswith("!")
+        self.before_set = {alias.rstrip("!")}
+
+
+class Argument:
+    """One argument of a FunctionSchema, as torch._C.Argument reads."""
+
+    __slots__ = ("name", "type", "_has_default", "default_value", "kwarg_only", "alias_info")
+
+    def __init__(self, name, type_, has_default, default, kwarg_only, alias, is_write):
+        self.name, self.type, self._has_default = name, type_, has_default
+        self.default_value, self.kwarg_only = default, kwarg_only
+        self.alias_info = AliasInfo(alias) if alias else None
+
+    def has_default_value(self) -> bool:
+        return self._has_default
+
+    @property
+    def is_write(self) -> bool:
+        return self.alias_info is not None and self.alias_info.is_write
+
+    def __repr__(self) -> str:
+        return f"Argument({self.name}: {self.type})"
+
+
+class FunctionSchema:
+    """An operator's schema: str() is the schema text; `arguments` describe its parameters."""
+
+    def __init__(self, full_name: str):
+        self._full_name = full_name
+        self._text = _C._ops_schema(full_name)
+        self.arguments = [Argument(*a) for a in _C._ops_arguments(full_name)]
+        qualified, _, self.overload_name = full_name.partition(".")
+        self.name = qualified
+
+    def bind(self, args: tuple, kwargs: dict | None) -> list:
+        """The arguments in schema order, defaults filled in (a TypeError as the call would raise)."""
+        params = self.arguments
+        positional = sum(1 for a in params if not a.kwarg_only)
+        if len(args) > positional:
+            raise TypeError(f"{self.name}() takes {positional} positional argument{'s' if positional != 1 else ''} "
+                            f"but {len(args)} were given")
+        kwargs = dict(kwargs or {})
+        bound = []
+        for i, a in enumerate(params):
+            if i < len(args):
+                if a.name in kwargs:
+                    raise TypeError(f"{self.name}() got multiple values for argument '{a.name}'")
+                bound.append(args[i])
+            elif a.name in kwargs:
+                bound.append(kwargs.pop(a.name))
+            elif a.has_default_value():
+                bound.append(a.default_value)
+            else:
+                raise TypeError(f"{self.name}() missing required argument '{a.name}' ({self})")
+        if kwargs:
+            raise TypeError(f"{self.name}() got an unexpected keyword argument '{next(iter(kwargs))}'")
+        return bound
+
+    def __str__(self) -> str:
+        return self._text
+
+    def __repr__(self) -> str:
+        return self._text
+
+
+class OpOverload:
+    """One overload of an operator: `torch.ops.ns.op.default`, `torch.ops.ns.op.out`."""
+
+    def __init__(self, packet: "OpOverloadPacket", overload: str):
+        self.overloadpacket = packet
+        self._overloadname = overload or "default"
+        self._name = packet._qualified_op_name + (f".{overload}" if overload else "")
+        self._schema_cache: FunctionSchema | None = None
+        self.__name__ = f"{packet.__name__}.{self._overloadname}"
+        self.__qualname__ = self._name
+
+    @property
+    def _schema(self) -> FunctionSchema:
+        if self._schema_cache is None:
+            self._schema_cache = FunctionSchema(self._name)
+        return self._schema_cache
+
+    @property
+    def namespace(self) -> str:
+        return self.overloadpacket._qualified_op_name.split("::", 1)[0]
+
+    def name(self) -> str:
+        return self._name
+
+    def __call__(self, *args, **kwargs):
+        from torch import library  # the Python registrations (autograd) live there
+
+        return library._call(self, args, kwargs)
+
+    def __repr__(self) -> str:
+        return f"<OpOverload(op='{self.overloadpacket._qualified_op_name.replace('::', '.')}', " \
+               f"overload='{self._overloadname}')>"
 
 
 class OpOverloadPacket:
-    """One registered operator: call it like a function; `.default` is itself
-    (this registry has no overloads)."""
+    """One operator name with its overloads: call it and the first overload
+    whose schema accepts the arguments runs; `.default` and `.<overload>` are each."""
 
-    __slots__ = ("_qualified_name", "_schema_str", "__name__")
-
-    def __init__(self, qualified_name: str, schema: str):
-        self._qualified_name = qualified_name
-        self._schema_str = schema
+    def __init__(self, qualified_name: str):
+        self._qualified_op_name = qualified_name
         self.__name__ = qualified_name.split("::", 1)[1]
+        self._overload_cache: dict[str, OpOverload] = {}
+
+    def overloads(self) -> list[str]:
+        return [name or "default" for name in _C._ops_overloads(self._qualified_op_name)]
+
+    def __getattr__(self, overload: str) -> OpOverload:
+        if overload.startswith("__"):
+            raise AttributeError(overload)
+        key = "" if overload == "default" else overload
+        if key not in self._overload_cache:
+            if key not in _C._ops_overloads(self._qualified_op_name):
+                raise AttributeError(f"The underlying op of '{self._qualified_op_name.replace('::', '.')}' has no "
+                                     f"overload name '{overload}' (it has: {', '.join(self.overloads())})")
+            self._overload_cache[key] = OpOverload(self, key)
+        return self._overload_cache[key]
+
+    @property
+    def _schema(self) -> FunctionSchema:
+        return getattr(self, self.overloads()[0])._schema
 
     def __call__(self, *args, **kwargs):
-        return _C._ops_call(self._qualified_name, args, kwargs or None)
-
-    @property
-    def default(self) -> "OpOverloadPacket":
-        return self
-
-    @property
-    def _schema(self) -> str:
-        return self._schema_str
+        names = self.overloads()
+        if len(names) == 1:
+            return getattr(self, names[0])(*args, **kwargs)
+        errors = []
+        for name in names:  # the first overload whose schema binds these arguments
+            overload = getattr(self, name)
+            try:
+                overload._schema.bind(args, kwargs)
+            except TypeError as e:
+                errors.append(f"  {overload._schema}: {e}")
+                continue
+            return overload(*args, **kwargs)
+        raise TypeError(f"{self._qualified_op_name}(): no overload accepts these arguments:\n" + "\n".join(errors))
 
     def __repr__(self) -> str:
-        return f"<OpOverloadPacket(op='{self._qualified_name.replace('::', '.')}')>"
+        return f"<OpOverloadPacket(op='{self._qualified_op_name.replace('::', '.')}')>"
 
 
 class _OpNamespace(types.ModuleType):
@@ -65,12 +194,11 @@ class _OpNamespace(types.ModuleType):
                 raise AttributeError(f"'_OpNamespace' 'aten' object has no attribute '{op_name}'")
             return fn
         qualified = f"{self.name}::{op_name}"
-        schema = _C._ops_schema(qualified)
-        if schema is None:
+        if not _C._ops_overloads(qualified):
             raise AttributeError(f"'_OpNamespace' '{self.name}' object has no attribute '{op_name}' "
                                  f"(registered: {', '.join(sorted(_C._ops_names(self.name))) or 'nothing'}; "
                                  "was its library loaded?)")
-        op = OpOverloadPacket(qualified, schema)
+        op = OpOverloadPacket(qualified)
         setattr(self, op_name, op)
         return op
 

@@ -1,6 +1,8 @@
 """ci/extension.py's checks of an extension wheel, on wheels made here: each
-promise (variant in the version, torch pinned, abi3, no torch library inside)
-is refused when broken."""
+promise (variant in the version, torch pinned, abi3, no torch library inside,
+device code exactly in a CUDA build) is refused when broken. cuobjdump itself
+reads real libraries in the factory run; here a stand-in answers for the
+made-up ones, and the parsing of its listing is checked on its real output."""
 import os
 import sys
 import zipfile
@@ -9,6 +11,8 @@ import pytest
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 import extension  # noqa: E402
+
+TOOLS = sys.executable  # where cuobjdump would be looked up (the stand-in ignores it)
 
 
 def make_wheel(tmp_path, name="fused_ops-0.1.0+cu130-cp39-abi3-manylinux_2_34_x86_64.whl",
@@ -24,8 +28,21 @@ def make_wheel(tmp_path, name="fused_ops-0.1.0+cu130-cp39-abi3-manylinux_2_34_x8
     return str(path)
 
 
+@pytest.fixture(autouse=True)
+def fake_cuobjdump(monkeypatch):
+    """sm_80 for a made-up library that mentions .nv_fatbin, nothing otherwise."""
+    monkeypatch.setattr(extension, "device_architectures",
+                        lambda library, tools_python: {80} if b".nv_fatbin" in open(library, "rb").read() else set())
+
+
+def test_cuobjdump_listings_are_parsed():
+    assert extension.parse_architectures("ELF file    1: muladd_cu.1.sm_80.cubin\n"
+                                         "ELF file    2: muladd_cu.2.sm_90a.cubin\n") == {80, 90}
+    assert extension.parse_architectures("") == set()
+
+
 def test_a_good_wheel_passes(tmp_path):
-    extension.check_wheel(make_wheel(tmp_path), "0.1.0+cu130")
+    extension.check_wheel(make_wheel(tmp_path), "0.1.0+cu130", TOOLS)
 
 
 @pytest.mark.parametrize("kwargs, problem", [
@@ -39,7 +56,7 @@ def test_a_good_wheel_passes(tmp_path):
 ])
 def test_each_broken_promise_is_refused(tmp_path, kwargs, problem):
     with pytest.raises(SystemExit, match=problem):
-        extension.check_wheel(make_wheel(tmp_path, **kwargs), "0.1.0+cu130")
+        extension.check_wheel(make_wheel(tmp_path, **kwargs), "0.1.0+cu130", TOOLS)
 
 
 def test_repair_command_comes_from_the_example_pyproject():
@@ -52,6 +69,6 @@ def test_repair_command_comes_from_the_example_pyproject():
 
 def test_a_cpu_build_carries_no_device_code(tmp_path):
     name = "fused_ops-0.1.0+cpu-cp39-abi3-manylinux_2_34_x86_64.whl"
-    extension.check_wheel(make_wheel(tmp_path, name=name, library=b"\x7fELF"), "0.1.0+cpu")
+    extension.check_wheel(make_wheel(tmp_path, name=name, library=b"\x7fELF"), "0.1.0+cpu", TOOLS)
     with pytest.raises(SystemExit, match="cpu build with CUDA device code"):
-        extension.check_wheel(make_wheel(tmp_path, name=name), "0.1.0+cpu")
+        extension.check_wheel(make_wheel(tmp_path, name=name), "0.1.0+cpu", TOOLS)

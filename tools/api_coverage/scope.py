@@ -26,6 +26,14 @@ RULES = [
         ],
     ),
     dict(
+        reason='torch.compile and symbolic shapes (its hooks for custom operators: vmap, autocast, Triton, '
+               'tensor subclasses, fake tensors with data-dependent shapes)',
+        modules=['torch.library'],
+        names=[
+            'register_torch_dispatch', 'register_vmap', 'register_autocast', 'triton_op', 'wrap_triton', 'get_ctx',
+        ],
+    ),
+    dict(
         reason='sparse tensors',
         names=[
             'sparse_*', '*smm', 'hspmm', 'spmm', 'saddmm', 'sspaddmm', '*indices_copy', 'values_copy', 'to_sparse*',

@@ -122,6 +122,26 @@ IValue parse_default(const std::string& text, const SchemaType& type, const std:
   TORCH_CHECK(false, "schema: ", what, ": a Tensor argument can only default to None");
 }
 
+// "Tensor(a!)" -> "Tensor" with alias "a!"; the annotation may sit before [] or ?.
+std::string strip_alias(const std::string& text, std::string& alias) {
+  std::string t = trim(text);
+  size_t open = t.find('('), close = t.find(')');
+  if (open == std::string::npos || close == std::string::npos || close < open) return t;
+  alias = trim(t.substr(open + 1, close - open - 1));
+  TORCH_CHECK(!alias.empty() && is_identifier(alias.back() == '!' ? alias.substr(0, alias.size() - 1) : alias),
+              "schema: bad alias annotation in '", text, "' (write Tensor(a) or Tensor(a!))");
+  return t.substr(0, open) + t.substr(close + 1);
+}
+
+// The type as a schema writes it, with its alias annotation: "Tensor(a!)", "Tensor(a)[]".
+std::string annotated(const SchemaType& type, const std::string& alias) {
+  if (alias.empty()) return type.str();
+  std::string s = type.str();
+  size_t base_end = s.find_first_of("[?");
+  if (base_end == std::string::npos) base_end = s.size();
+  return s.substr(0, base_end) + "(" + alias + ")" + s.substr(base_end);
+}
+
 }  // namespace
 
 std::string SchemaType::str() const {
@@ -217,7 +237,10 @@ FunctionSchema parse_schema(const std::string& text, const std::string& ns) {
     arg.name = trim(decl.substr(space + 1));
     TORCH_CHECK(is_identifier(arg.name), "schema '", text, "': '", arg.name, "' is not an argument name");
     TORCH_CHECK(seen.insert(arg.name).second, "schema '", text, "': argument '", arg.name, "' appears twice");
-    arg.type = parse_schema_type(decl.substr(0, space));
+    arg.type = parse_schema_type(strip_alias(decl.substr(0, space), arg.alias));
+    arg.is_write = !arg.alias.empty() && arg.alias.back() == '!';
+    TORCH_CHECK(arg.alias.empty() || arg.type.base == SchemaType::Base::Tensor, "schema '", text,
+                "': only Tensor arguments carry alias annotations ('", arg.name, "')");
     arg.kwarg_only = kwarg_only;
     if (eq != std::string::npos) {
       arg.has_default = true;
@@ -240,7 +263,9 @@ FunctionSchema parse_schema(const std::string& text, const std::string& ns) {
     std::string type = r;
     size_t space = r.find_last_of(' ');
     if (space != std::string::npos && r.back() != ')') type = r.substr(0, space);
-    schema.returns.push_back(parse_schema_type(type));
+    std::string alias;
+    schema.returns.push_back(parse_schema_type(strip_alias(type, alias)));
+    schema.return_aliases.push_back(alias);
   }
   TORCH_CHECK(!schema.returns.empty() || schema.returns_tuple, "schema '", text,
               "': no return type (write -> () for none)");
@@ -248,7 +273,7 @@ FunctionSchema parse_schema(const std::string& text, const std::string& ns) {
 }
 
 std::string FunctionSchema::str() const {
-  std::string s = qualified_name() + (overload.empty() ? "" : "." + overload) + "(";
+  std::string s = full_name() + "(";
   bool kw = false;
   for (size_t i = 0; i < arguments.size(); ++i) {
     const auto& a = arguments[i];
@@ -257,12 +282,13 @@ std::string FunctionSchema::str() const {
       s += "*, ";
       kw = true;
     }
-    s += a.type.str() + " " + a.name;
+    s += annotated(a.type, a.alias) + " " + a.name;
     if (a.has_default) s += "=" + a.default_text;
   }
   s += ") -> ";
   if (returns_tuple || returns.size() != 1) s += "(";
-  for (size_t i = 0; i < returns.size(); ++i) s += (i ? ", " : "") + returns[i].str();
+  for (size_t i = 0; i < returns.size(); ++i)
+    s += (i ? ", " : "") + annotated(returns[i], i < return_aliases.size() ? return_aliases[i] : "");
   if (returns_tuple || returns.size() != 1) s += ")";
   return s;
 }
@@ -295,11 +321,11 @@ void Dispatcher::claim_namespace(const std::string& ns, const std::string& where
 
 const OperatorEntry& Dispatcher::def(FunctionSchema schema, const std::string& where) {
   std::lock_guard<std::mutex> lock(impl_->mutex);
-  const std::string name = schema.qualified_name();
+  const std::string name = schema.full_name();
   auto it = impl_->by_name.find(name);
-  TORCH_CHECK(it == impl_->by_name.end(), "operator ", name, " is already defined (at ", 
-              it == impl_->by_name.end() ? "" : it->second->defined_at_, "); overloads are not supported, "
-              "give the operator another name");
+  TORCH_CHECK(it == impl_->by_name.end(), "operator ", name, " is already defined (at ",
+              it == impl_->by_name.end() ? "" : it->second->defined_at_,
+              "); define another overload with a name of its own (", schema.qualified_name(), ".my_overload(...))");
   OperatorEntry& entry = impl_->entries.emplace_back();
   entry.schema_ = std::move(schema);
   entry.defined_at_ = where;
@@ -341,8 +367,17 @@ const OperatorEntry* Dispatcher::find(const std::string& qualified_name) const {
 std::vector<std::string> Dispatcher::operator_names(const std::string& ns) const {
   std::lock_guard<std::mutex> lock(impl_->mutex);
   std::vector<std::string> names;
+  std::set<std::string> seen;
   for (const auto& e : impl_->entries)
-    if (e.schema().ns == ns) names.push_back(e.schema().name);
+    if (e.schema().ns == ns && seen.insert(e.schema().name).second) names.push_back(e.schema().name);
+  return names;
+}
+
+std::vector<std::string> Dispatcher::overload_names(const std::string& qualified_name) const {
+  std::lock_guard<std::mutex> lock(impl_->mutex);
+  std::vector<std::string> names;
+  for (const auto& e : impl_->entries)
+    if (e.schema().qualified_name() == qualified_name) names.push_back(e.schema().overload);
   return names;
 }
 
@@ -385,10 +420,68 @@ void for_each_tensor(Stack& stack, size_t n, F&& f) {
 
 }  // namespace
 
+// The schema's alias annotations, enforced around a kernel: an argument it
+// declares written (Tensor(a!)) gets its version bumped, as an in-place op's
+// does, so autograd sees the write; one it does not declare must come back
+// with its version unchanged (a kernel writing it through an ATen in-place op
+// is refused by name). A write through a raw pointer leaves no version
+// behind: torch.library.opcheck compares values to catch that.
+class AliasCheck {
+ public:
+  AliasCheck(const FunctionSchema& schema, Stack& stack) : schema_(schema) {
+    const auto& args = schema.arguments;
+    for (size_t i = 0; i < args.size() && i < stack.size(); ++i) {
+      auto add = [&](const at::Tensor& t) {
+        if (!t.defined()) return;
+        c10::TensorImpl* impl = t.unsafeGetTensorImpl();
+        seen_.push_back({i, impl, impl->version_counter().get(), impl->version()});
+        if (args[i].is_write && at::autograd::GradMode::is_enabled())
+          at::autograd::check_inplace(t, schema.qualified_name().c_str());
+      };
+      if (stack[i].is<at::Tensor>()) add(stack[i].get<at::Tensor>());
+      if (stack[i].is<std::vector<at::Tensor>>())
+        for (const at::Tensor& t : stack[i].get<std::vector<at::Tensor>>()) add(t);
+    }
+  }
+
+  void after_kernel() const {
+    const auto& args = schema_.arguments;
+    for (const Seen& s : seen_) {
+      const SchemaArgument& arg = args[s.arg];
+      if (arg.is_write || s.impl->version() == s.version) continue;
+      bool shares_a_written_tensor = false;  // add_into(a, b, out=a): a's counter is out's
+      for (const Seen& w : seen_) shares_a_written_tensor |= args[w.arg].is_write && w.counter == s.counter;
+      TORCH_CHECK(shares_a_written_tensor, schema_.full_name(), " wrote to its argument '", arg.name,
+                  "', which its schema does not declare as written: declare it Tensor(a!) ", arg.name, " (",
+                  schema_.str(), ")");
+    }
+    std::set<const void*> bumped;
+    for (const Seen& s : seen_)
+      if (args[s.arg].is_write && bumped.insert(s.counter).second) s.impl->bump_version();
+  }
+
+ private:
+  struct Seen {
+    size_t arg;
+    c10::TensorImpl* impl;
+    const void* counter;
+    uint32_t version;
+  };
+  const FunctionSchema& schema_;
+  std::vector<Seen> seen_;
+};
+
 void OperatorEntry::call(Stack& stack) const {
   const size_t num_args = schema_.arguments.size();
   TORCH_INTERNAL_ASSERT(stack.size() == num_args, "a call to ", schema_.qualified_name(), " with ", stack.size(),
                         " arguments");
+  const AliasCheck aliases(schema_, stack);
+  run_kernel(stack);
+  aliases.after_kernel();
+}
+
+void OperatorEntry::run_kernel(Stack& stack) const {
+  const size_t num_args = schema_.arguments.size();
   // The kernel for the device of the first tensor argument.
   std::optional<at::Device> device;
   for_each_tensor(stack, num_args, [&](const at::Tensor& t) {

@@ -37,6 +37,9 @@ struct TORCH_API SchemaType {
 struct TORCH_API SchemaArgument {
   std::string name;
   SchemaType type;
+  // The alias annotation: "a!" in "Tensor(a!) out" (is_write: the kernel writes it).
+  std::string alias;
+  bool is_write = false;
   std::optional<IValue> default_value;
   std::string default_text;  // as the schema wrote it
   bool has_default = false;
@@ -47,8 +50,11 @@ struct TORCH_API FunctionSchema {
   std::string ns, name, overload;
   std::vector<SchemaArgument> arguments;
   std::vector<SchemaType> returns;
+  std::vector<std::string> return_aliases;  // per return: "a" in "-> Tensor(a)", or ""
   bool returns_tuple = false;  // "-> (Tensor, Tensor)" rather than "-> Tensor"
   std::string qualified_name() const { return ns + "::" + name; }
+  // "ns::name" or "ns::name.overload": the key of the registry.
+  std::string full_name() const { return qualified_name() + (overload.empty() ? "" : "." + overload); }
   std::string str() const;
 };
 
@@ -71,6 +77,7 @@ class TORCH_API OperatorEntry {
  private:
   friend class Dispatcher;
   std::shared_ptr<const BoxedKernel> kernel(DispatchKey key) const;
+  void run_kernel(Stack& stack) const;
 
   FunctionSchema schema_;
   std::string defined_at_;
@@ -85,7 +92,8 @@ class TORCH_API Dispatcher {
 
   // TORCH_LIBRARY(ns, m): claims a namespace; a second claim is an error.
   void claim_namespace(const std::string& ns, const std::string& where);
-  // m.def(schema): declares an operator (an error if it exists).
+  // m.def(schema): declares an operator or a named overload of one (an
+  // error if that name and overload exist).
   const OperatorEntry& def(FunctionSchema schema, const std::string& where);
   // m.impl(name, fn) for one key. `kernel_types` are the C++ function's
   // argument and return types, checked against the schema.
@@ -93,8 +101,12 @@ class TORCH_API Dispatcher {
             const std::vector<SchemaType>& arg_types, const std::vector<SchemaType>& return_types,
             const std::string& where);
 
+  // "ns::name" (the overload without a name) or "ns::name.overload".
   const OperatorEntry* find(const std::string& qualified_name) const;
+  // The operator names of a namespace, each once.
   std::vector<std::string> operator_names(const std::string& ns) const;
+  // The overload names of "ns::name" ("" for the unnamed one), in definition order.
+  std::vector<std::string> overload_names(const std::string& qualified_name) const;
 
   // A registration that failed inside a library's static initialisers
   // (where throwing would abort the process) is kept here; the loader

@@ -1,0 +1,4 @@
+"""opcheck, where PyTorch's extension template imports it from."""
+from torch.library import opcheck
+
+__all__ = ["opcheck"]
