@@ -68,10 +68,18 @@ torch::Tensor accessors(torch::Tensor x) {
 
 void wrong_accessor(torch::Tensor x) { x.accessor<float, 3>(); }
 
+// Errors reach Python as torch's own bindings raise them.
+void check_positive(int64_t x) {
+  TORCH_CHECK_VALUE(x > 0, "x must be positive, got ", x);
+  TORCH_CHECK_INDEX(x < 10, "x out of range: ", x);
+  TORCH_CHECK(x != 5, "five is refused");
+}
+
 torch::Tensor maybe(c10::optional<torch::Tensor> x) { return x ? *x * 2 : torch::Tensor(); }
 """
 
-FUNCTIONS = ["leaf", "like", "reduce", "arith", "ops", "facts", "elu", "maybe", "accessors", "wrong_accessor"]
+FUNCTIONS = ["leaf", "like", "reduce", "arith", "ops", "facts", "elu", "maybe", "accessors", "wrong_accessor",
+             "check_positive"]
 
 
 @pytest.fixture(scope="module")
@@ -158,3 +166,13 @@ def test_accessors(ext):
         ext.wrong_accessor(x)
     with pytest.raises(RuntimeError, match="expected scalar type"):
         ext.accessors(x.double())
+
+
+def test_errors_keep_their_python_exception(ext):
+    with pytest.raises(ValueError, match="x must be positive, got -1"):
+        ext.check_positive(-1)
+    with pytest.raises(IndexError, match="x out of range: 12"):
+        ext.check_positive(12)
+    with pytest.raises(RuntimeError, match="five is refused"):
+        ext.check_positive(5)
+    ext.check_positive(3)

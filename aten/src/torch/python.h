@@ -9,8 +9,9 @@
 // tuples and optionals of them. Such a module uses CPython's API, so it is
 // built for one Python version (not py_limited_api) and links libtorch_python
 // (torch.utils.cpp_extension does both). pybind11's headers ship in
-// torch/include, as PyTorch ships them. An exception a function throws
-// (TORCH_CHECK) reaches Python as a RuntimeError with its message.
+// torch/include, as PyTorch ships them. An error a function raises reaches
+// Python as torch's own bindings raise it: TORCH_CHECK a RuntimeError,
+// TORCH_CHECK_VALUE a ValueError, TORCH_CHECK_INDEX an IndexError, ...
 #include <Python.h>
 
 #include <pybind11/pybind11.h>
@@ -92,3 +93,20 @@ struct type_caster<at::IntArrayRef> {
 };
 
 }  // namespace pybind11::detail
+
+namespace torch::python::detail {
+// c10's errors as their Python exceptions; anything else goes on to
+// pybind11's own translators (a std::exception is a RuntimeError there).
+inline void translate_c10_error(std::exception_ptr error) {
+  try {
+    if (error) std::rethrow_exception(error);
+  } catch (const c10::Error&) {
+    torch::translate_exception();
+  }
+}
+// Registered when the module is loaded (import holds the GIL), once per module.
+inline const bool c10_errors_registered = [] {
+  pybind11::register_exception_translator(&translate_c10_error);
+  return true;
+}();
+}  // namespace torch::python::detail

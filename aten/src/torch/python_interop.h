@@ -6,6 +6,12 @@
 
 #include <ATen/ATen.h>
 
+namespace torch {
+// Sets the Python exception matching the C++ exception being handled
+// (c10::ValueError -> ValueError, ...), as torch's own bindings do.
+TORCH_PYTHON_API void translate_exception();
+}  // namespace torch
+
 namespace torch::python {
 TORCH_PYTHON_API bool is_tensor(PyObject* obj);
 // The tensor of a torch.Tensor (a TypeError for anything else).
