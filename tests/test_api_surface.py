@@ -513,3 +513,14 @@ def test_out_of_scope_modules_import_and_refuse_when_called():
         return x * 2
 
     assert kept(1) == 2 and also_kept(3) == 6 and torch.jit.annotate(list, [1]) == [1]
+
+
+def test_version_compares_as_a_version_the_way_extension_setup_files_compare_it():
+    v = torch.__version__
+    assert isinstance(v, str) and v.startswith("0.") and "+" in v
+    assert v >= "0.0.9" and v < "0.10.0" and v < "2.6.0" and v < (2, 6) and v >= (0, 1)  # 0.10 is after 0.9
+    assert v > v.split("+")[0] and v == str(v) and v != v.split("+")[0]  # the local label sorts after
+    from torch.torch_version import TorchVersion
+
+    assert TorchVersion("2.6.0rc1") < "2.6.0" < TorchVersion("2.6.0.post1") and TorchVersion("2.6") == "2.6.0"
+    assert not TorchVersion("1.0") >= "not a version"  # falls back to comparing strings

@@ -233,3 +233,35 @@ def test_out_of_scope_hooks_raise_by_name():
         torch.library.register_vmap("x::y", lambda *a: a)
     with pytest.raises(ValueError, match="aten"):
         Library("aten", "IMPL")
+
+
+def test_aten_overloads_are_spelled_as_in_pytorch():
+    x = torch.arange(3.0)
+    assert torch.equal(torch.ops.aten.add.Tensor(x, x), x + x)
+    assert torch.equal(torch.ops.aten.sin.default(x), torch.sin(x))
+    out = torch.empty(3)
+    torch.ops.aten.mul.out(x, x, out=out)
+    assert torch.equal(out, x * x)
+    assert "out" in torch.ops.aten.add.overloads()
+    with pytest.raises(AttributeError, match="has no overload name 'nope'"):
+        torch.ops.aten.add.nope
+
+
+def test_torch_testing_internal_as_extension_suites_import_it():
+    from torch.testing._internal.common_utils import TestCase
+    from torch.testing._internal.optests import opcheck as internal_opcheck
+
+    assert internal_opcheck is opcheck
+
+    class Case(TestCase):
+        def runTest(self):  # noqa: N802
+            self.assertEqual(torch.ones(2), torch.ones(2))
+            self.assertEqual([torch.ones(1), 2], [torch.ones(1), 2])
+            self.assertNotEqual(torch.ones(2), torch.zeros(2))
+            with self.assertRaises(AssertionError):
+                self.assertEqual(torch.ones(2), torch.zeros(2))
+            with self.assertRaises(AssertionError):  # dtypes must agree, as in PyTorch's TestCase
+                self.assertEqual(torch.ones(2), torch.ones(2, dtype=torch.float64))
+
+    result = Case().run()
+    assert result.wasSuccessful(), result.failures + result.errors

@@ -62,7 +62,9 @@ from torch._tensor_str import set_printoptions
 from torch import cuda, nn, optim  # noqa: E402
 from torch.serialization import load, save  # noqa: E402
 
-__version__ = version.__version__
+from torch.torch_version import TorchVersion as _TorchVersion  # noqa: E402
+
+__version__ = _TorchVersion(version.__version__)
 
 
 def _export_functions():

@@ -16,6 +16,7 @@ from __future__ import annotations
 import ctypes
 import importlib
 import os
+import re
 import threading
 import types
 
@@ -176,6 +177,49 @@ class OpOverloadPacket:
         return f"<OpOverloadPacket(op='{self._qualified_op_name.replace('::', '.')}')>"
 
 
+_aten_overloads: dict[str, list[str]] | None = None
+
+
+def aten_overloads(name: str) -> list[str]:
+    """The overload names of torch's operator `name` in the installed
+    native_functions.yaml ("default" for the unnamed one)."""
+    global _aten_overloads
+    if _aten_overloads is None:
+        table: dict[str, list[str]] = {}
+        path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "share", "torch", "native_functions.yaml")
+        with open(path) as f:
+            for line in f:
+                m = re.match(r"- func: (\w+)(?:\.(\w+))?\(", line)
+                if m:
+                    table.setdefault(m.group(1), []).append(m.group(2) or "default")
+        _aten_overloads = table
+    return _aten_overloads.get(name, ["default"])
+
+
+class _AtenPacket:
+    """torch.ops.aten.<op>: torch's own operator function. Its overloads
+    (.default, .Tensor, .out, ... as native_functions.yaml names them) are
+    that function too: it picks the overload from the arguments."""
+
+    def __init__(self, name: str, fn):
+        self.__name__ = name
+        self._fn = fn
+
+    def __call__(self, *args, **kwargs):
+        return self._fn(*args, **kwargs)
+
+    def overloads(self) -> list[str]:
+        return aten_overloads(self.__name__)
+
+    def __getattr__(self, overload: str):
+        if overload.startswith("__") or overload not in self.overloads():
+            raise AttributeError(f"The underlying op of 'aten.{self.__name__}' has no overload name '{overload}'")
+        return self._fn
+
+    def __repr__(self) -> str:
+        return f"<OpOverloadPacket(op='aten.{self.__name__}')>"
+
+
 class _OpNamespace(types.ModuleType):
     """torch.ops.<ns>: its operators, looked up when first used."""
 
@@ -192,7 +236,9 @@ class _OpNamespace(types.ModuleType):
             fn = getattr(torch._C._VariableFunctions, op_name, None) or getattr(torch._C._nn, op_name, None)
             if fn is None:
                 raise AttributeError(f"'_OpNamespace' 'aten' object has no attribute '{op_name}'")
-            return fn
+            op = _AtenPacket(op_name, fn)
+            setattr(self, op_name, op)
+            return op
         qualified = f"{self.name}::{op_name}"
         if not _C._ops_overloads(qualified):
             raise AttributeError(f"'_OpNamespace' '{self.name}' object has no attribute '{op_name}' "
