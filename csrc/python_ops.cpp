@@ -361,6 +361,14 @@ PyObject* ops_overloads(PyObject*, PyObject* name) {
   END_HANDLE_TH_ERRORS
 }
 
+PyObject* ops_python_module(PyObject*, PyObject* ns) {
+  HANDLE_TH_ERRORS
+  std::optional<std::string> module = c10::Dispatcher::singleton().python_module(utf8(ns));
+  if (!module) Py_RETURN_NONE;
+  return PyUnicode_FromStringAndSize(module->data(), static_cast<Py_ssize_t>(module->size()));
+  END_HANDLE_TH_ERRORS
+}
+
 PyObject* ops_keys(PyObject*, PyObject* name) {
   HANDLE_TH_ERRORS
   std::vector<std::string> keys;
@@ -381,6 +389,8 @@ PyMethodDef ops_methods[] = {
     {"_ops_names", ops_names, METH_O, "The operators registered in a namespace."},
     {"_ops_overloads", ops_overloads, METH_O, "The overload names of ns::name ('' for the unnamed one)."},
     {"_ops_keys", ops_keys, METH_O, "The dispatch keys an operator has kernels for."},
+    {"_ops_python_module", ops_python_module, METH_O,
+     "The module a namespace named with m.set_python_module (impl_abstract_pystub), or None."},
     {"_ops_arguments", ops_arguments, METH_O,
      "An operator's arguments: (name, type, has_default, default, kwarg_only, alias, is_write) each."},
     {"_ops_define", ops_define, METH_VARARGS, "_ops_define(ns, schema, where): defines an operator."},

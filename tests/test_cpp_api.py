@@ -68,6 +68,18 @@ torch::Tensor accessors(torch::Tensor x) {
 
 void wrong_accessor(torch::Tensor x) { x.accessor<float, 3>(); }
 
+// The older spellings PyTorch's tutorial still uses: x.type() in AT_DISPATCH_*,
+// packed_accessor<T, N, PtrTraits, index_t>().
+double older_spellings(torch::Tensor x) {
+  TORCH_CHECK(!x.type().is_cuda(), "a CPU tensor");
+  double total = 0;
+  AT_DISPATCH_FLOATING_TYPES(x.type(), "older_spellings", ([&] {
+    auto a = x.packed_accessor<scalar_t, 1, torch::RestrictPtrTraits, size_t>();
+    for (size_t i = 0; i < a.size(0); ++i) total += static_cast<double>(a[i]);
+  }));
+  return total;
+}
+
 // Errors reach Python as torch's own bindings raise them.
 void check_positive(int64_t x) {
   TORCH_CHECK_VALUE(x > 0, "x must be positive, got ", x);
@@ -79,7 +91,7 @@ torch::Tensor maybe(c10::optional<torch::Tensor> x) { return x ? *x * 2 : torch:
 """
 
 FUNCTIONS = ["leaf", "like", "reduce", "arith", "ops", "facts", "elu", "maybe", "accessors", "wrong_accessor",
-             "check_positive"]
+             "check_positive", "older_spellings"]
 
 
 @pytest.fixture(scope="module")
@@ -176,3 +188,10 @@ def test_errors_keep_their_python_exception(ext):
     with pytest.raises(RuntimeError, match="five is refused"):
         ext.check_positive(5)
     ext.check_positive(3)
+
+
+def test_older_spellings(ext):
+    assert ext.older_spellings(torch.arange(5.0)) == 10.0
+    assert ext.older_spellings(torch.arange(5.0, dtype=torch.float64)[::2]) == 6.0
+    with pytest.raises(NotImplementedError, match="\"older_spellings\" not implemented for 'Long'"):
+        ext.older_spellings(torch.arange(5))

@@ -331,3 +331,24 @@ def test_load_inline_cuda_kernel(ext_dir):
     assert torch.equal(module.square(x).cpu(), (x * x).cpu())
     with pytest.raises(NotImplementedError, match="only available for these backends: \\[CUDA\\]"):
         module.square(torch.ones(2))
+
+
+def test_set_python_module_imports_the_fake_kernels(ext_dir, tmp_path, monkeypatch):
+    """m.impl_abstract_pystub (now set_python_module) names the module whose import registers
+    the namespace's fake kernels: torch.library imports it when a fake kernel is needed."""
+    (tmp_path / "pystub_fakes.py").write_text(
+        "import torch\n\n@torch.library.register_fake('test_ext_pystub::twice')\n"
+        "def _(x):\n    return torch.empty_like(x)\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    source = r"""
+        at::Tensor twice(const at::Tensor& x) { return x * 2; }
+        TORCH_LIBRARY(test_ext_pystub, m) {
+          m.impl_abstract_pystub("pystub_fakes");
+          m.def("twice(Tensor x) -> Tensor");
+        }
+        TORCH_LIBRARY_IMPL(test_ext_pystub, CPU, m) { m.impl("twice", &twice); }
+    """
+    cpp_extension.load_inline("test_ext_pystub", source, extra_cflags=FAST)
+    assert "pystub_fakes" not in sys.modules
+    report = torch.library.opcheck(torch.ops.test_ext_pystub.twice.default, (torch.ones(2),))
+    assert report["test_faketensor"] == "SUCCESS" and "pystub_fakes" in sys.modules

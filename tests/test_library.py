@@ -86,13 +86,15 @@ def test_written_arguments_bump_their_version_and_undeclared_writes_are_refused(
     assert arg.alias_info.is_write and arg.is_write
 
 
-def test_a_written_leaf_that_requires_grad_is_refused():
+def test_a_written_leaf_is_written_as_pytorch_custom_ops_allow():
     ns = fresh_ns()
     lib = Library(ns, "FRAGMENT")
     lib.define("zero_it(Tensor(a!) x) -> ()")
     lib.impl("zero_it", lambda x: None if x.zero_() is None else None, "CPU")
-    with pytest.raises(RuntimeError, match="leaf Variable that requires grad"):
-        getattr(torch.ops, ns).zero_it(torch.ones(2, requires_grad=True))
+    leaf = torch.ones(2, requires_grad=True)
+    before = leaf._version
+    getattr(torch.ops, ns).zero_it(leaf)
+    assert leaf.tolist() == [0.0, 0.0] and leaf._version > before
 
 
 def test_custom_op_with_fake_autograd_and_opcheck():
@@ -183,11 +185,16 @@ def test_opcheck_finds_the_faults_it_is_for():
     assert report["test_schema"] == "SUCCESS"
     assert isinstance(report["test_faketensor"], torch.library.OpCheckError)
 
+    # As in PyTorch: an operator without a backward passes the registration
+    # check (its outputs come from the not-implemented fallback), and a
+    # gradient through it raises, naming the way to register one.
     lib.define("no_grad_rule(Tensor x) -> Tensor")
-    lib.impl("no_grad_rule", lambda x: x.detach() * 2, "CPU")
-    with pytest.raises(torch.library.OpCheckError, match="no autograd registration"):
-        opcheck(getattr(torch.ops, ns).no_grad_rule.default, (torch.ones(2, requires_grad=True),),
-                test_utils="test_autograd_registration")
+    lib.impl("no_grad_rule", lambda x: x * 2, "CPU")
+    x = torch.ones(2, requires_grad=True)
+    assert opcheck(getattr(torch.ops, ns).no_grad_rule.default, (x,),
+                   test_utils="test_autograd_registration") == {"test_autograd_registration": "SUCCESS"}
+    with pytest.raises(NotImplementedError, match="register_autograd"):
+        getattr(torch.ops, ns).no_grad_rule(x).sum().backward()
     with pytest.raises(ValueError, match="unknown test_utils"):
         opcheck(getattr(torch.ops, ns).no_fake.default, (torch.zeros(1),), test_utils="test_everything")
 

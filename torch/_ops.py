@@ -65,6 +65,7 @@ class FunctionSchema:
         self.arguments = [Argument(*a) for a in _C._ops_arguments(full_name)]
         qualified, _, self.overload_name = full_name.partition(".")
         self.name = qualified
+        self.returns_nothing = self._text.rstrip().endswith("-> ()")
 
     def bind(self, args: tuple, kwargs: dict | None) -> list:
         """The arguments in schema order, defaults filled in (a TypeError as the call would raise)."""

@@ -30,6 +30,7 @@ counterpart:
 """
 from __future__ import annotations
 
+import importlib
 import inspect
 import os
 import traceback
@@ -463,25 +464,37 @@ def _check_schema(op: OpOverload, args, kwargs) -> None:
 
 
 def _check_autograd_registration(op: OpOverload, args, kwargs) -> None:
-    bound = op._schema.bind(args, kwargs)
-    if not any(t.requires_grad for t in _flat_tensors(bound)):
+    """PyTorch's test_autograd_registration: with inputs that require grad, an
+    operator without an autograd registration must give no result that
+    requires grad through anything but the not-implemented fallback (such a
+    gradient would come from autograd recording inside a device kernel,
+    which the registration would silently bypass)."""
+    bound = [_clone(v) for v in op._schema.bind(args, kwargs)]
+    inputs = _flat_tensors(bound)
+    if not any(t.requires_grad for t in inputs):
         return
-    keys = _C._ops_keys(op._name)
-    if op._name in _autograd_kernels or keys == ["CompositeImplicitAutograd"]:
+    if op._name in _autograd_kernels or _C._ops_keys(op._name) == ["CompositeImplicitAutograd"]:
         return
-    device = next((t.device.type for t in _flat_tensors(bound)), "cpu")
-    if _DEVICE_KEYS[device] in keys:
-        raise OpCheckError(f"{op._name}: inputs require grad, and the operator has a {_DEVICE_KEYS[device]} "
-                           "kernel but no autograd registration: a gradient through it raises. Register its "
-                           "backward with torch.library.register_autograd (or give it a "
-                           "CompositeImplicitAutograd kernel made of torch operations)")
+    input_ids = {id(t) for t in inputs}
+    for out in _outputs(op(*bound)):
+        fallback = out.grad_fn is not None and out.grad_fn.name() == "torch::autograd::NotImplemented"
+        if out.requires_grad and id(out) not in input_ids and not fallback:
+            raise OpCheckError(f"{op._name}: an output requires grad, but the operator has no autograd "
+                               "registration: its gradient would come from autograd inside a device kernel. "
+                               "Register the backward with torch.library.register_autograd, or give the "
+                               "operator a CompositeImplicitAutograd kernel made of torch operations")
 
 
 def _check_fake(op: OpOverload, args, kwargs) -> None:
     """The fake kernel, run on the inputs, describes the real result: its
-    tensors' shapes, dtypes and devices."""
+    tensors' shapes, dtypes and devices. An operator with device kernels
+    needs one, unless it returns nothing."""
     fake = _fake_kernels.get(op._name)
-    if fake is None:
+    module = _C._ops_python_module(op.namespace)
+    if fake is None and module is not None:  # m.set_python_module("pkg.ops"): its import registers them
+        importlib.import_module(module)
+        fake = _fake_kernels.get(op._name)
+    if fake is None and not op._schema.returns_nothing:
         if _C._ops_keys(op._name) == ["CompositeImplicitAutograd"]:
             return
         raise OpCheckError(f"{op._name}: no fake kernel is registered (torch.library.register_fake); "
@@ -489,7 +502,9 @@ def _check_fake(op: OpOverload, args, kwargs) -> None:
     bound = op._schema.bind(args, kwargs)
     with torch.no_grad():
         real = op(*[_clone(v) for v in bound])
-        described = fake(*[_clone(v) for v in bound])
+        # An operator that returns nothing has a fake kernel without writing
+        # one (PyTorch generates it): it returns nothing.
+        described = fake(*[_clone(v) for v in bound]) if fake is not None else None
     real_outs, fake_outs = _outputs(real), _outputs(described)
     if len(real_outs) != len(fake_outs):
         raise OpCheckError(f"{op._name}: the fake kernel returns {len(fake_outs)} tensors, the kernel "

@@ -245,6 +245,20 @@ class Library {
     return *this;
   }
 
+  // The Python module holding this namespace's fake kernels
+  // (torch.library.register_fake): torch.library imports it when a fake
+  // kernel is needed and not yet registered. `context` is PyTorch's
+  // optional explanation, kept for source compatibility.
+  Library& set_python_module(const char* module, const char* context = "") {
+    (void)context;
+    c10::Dispatcher::singleton().set_python_module(ns_, module);
+    return *this;
+  }
+  // Its name before PyTorch 2.6.
+  Library& impl_abstract_pystub(const char* module, const char* context = "") {
+    return set_python_module(module, context);
+  }
+
  private:
   void check_can_def() const {
     TORCH_CHECK(kind_ != IMPL, "m.def() at ", where_, ": a TORCH_LIBRARY_IMPL block only implements operators; "

@@ -64,6 +64,20 @@ class Tensor;
 using TensorList = c10::ArrayRef<Tensor>;
 using OptionalTensorList = c10::ArrayRef<std::optional<Tensor>>;
 
+// What x.type() answers (PyTorch's deprecated form of x.dtype() and x.device()).
+class DeprecatedTypeProperties {
+ public:
+  DeprecatedTypeProperties(ScalarType dtype, DeviceType device_type) : dtype_(dtype), device_type_(device_type) {}
+  ScalarType scalarType() const { return dtype_; }
+  DeviceType device_type() const { return device_type_; }
+  bool is_cuda() const { return device_type_ == DeviceType::CUDA; }
+  operator ScalarType() const { return dtype_; }  // NOLINT: AT_DISPATCH_*(x.type(), ...)
+
+ private:
+  ScalarType dtype_;
+  DeviceType device_type_;
+};
+
 class TORCH_API Tensor {
  public:
   Tensor() = default;
@@ -142,6 +156,14 @@ class TORCH_API Tensor {
   PackedTensorAccessor64<T, N, PtrTraits> packed_accessor64() const& {
     return generic_packed_accessor<T, N, PtrTraits, int64_t>();
   }
+  // The older spelling of generic_packed_accessor.
+  template <typename T, size_t N, template <typename U> class PtrTraits = DefaultPtrTraits, typename index_t = int64_t>
+  GenericPackedTensorAccessor<T, N, PtrTraits, index_t> packed_accessor() const& {
+    return generic_packed_accessor<T, N, PtrTraits, index_t>();
+  }
+  // PyTorch's deprecated x.type(): what older extensions pass to
+  // AT_DISPATCH_* (x.type() reads as its dtype) and ask is_cuda() of.
+  DeprecatedTypeProperties type() const { return DeprecatedTypeProperties(scalar_type(), device().type()); }
 
   // The element of a one-element tensor (Tensor::item() gives it as a Scalar).
   template <typename T>

@@ -27,7 +27,9 @@ void Node::add_input_list(TensorList ts) {
 void Node::add_pre_hook(uint32_t output_nr, Hook hook) { pre_hooks_.emplace_back(output_nr, std::move(hook)); }
 
 variable_list NotImplementedBackward::apply(variable_list&&) {
-  TORCH_CHECK_NOT_IMPLEMENTED(false, "the derivative for '", op_, "' is not implemented.");
+  const bool custom_op = op_.find("::") != std::string::npos && op_.rfind("aten::", 0) != 0;
+  TORCH_CHECK_NOT_IMPLEMENTED(false, "the derivative for '", op_, "' is not implemented.",
+                              custom_op ? " Register one with torch.library.register_autograd." : "");
 }
 
 }  // namespace at::autograd

@@ -93,6 +93,10 @@ class GenericPackedTensorAccessor {
   index_t strides_[N];
 };
 
+// The older name, index type given last (PyTorch's tutorial writes
+// torch::PackedTensorAccessor<scalar_t, 2, torch::RestrictPtrTraits, size_t>).
+template <typename T, size_t N, template <typename U> class PtrTraits = DefaultPtrTraits, typename index_t = int64_t>
+using PackedTensorAccessor = GenericPackedTensorAccessor<T, N, PtrTraits, index_t>;
 template <typename T, size_t N, template <typename U> class PtrTraits = DefaultPtrTraits>
 using PackedTensorAccessor32 = GenericPackedTensorAccessor<T, N, PtrTraits, int32_t>;
 template <typename T, size_t N, template <typename U> class PtrTraits = DefaultPtrTraits>

@@ -301,6 +301,7 @@ struct Dispatcher::Impl {
   std::deque<OperatorEntry> entries;
   std::unordered_map<std::string, OperatorEntry*> by_name;
   std::map<std::string, std::string> namespaces;  // claimed by TORCH_LIBRARY at
+  std::map<std::string, std::string> python_modules;  // ns -> module of its fake kernels
   std::vector<std::string> errors;
 };
 
@@ -381,6 +382,17 @@ std::vector<std::string> Dispatcher::overload_names(const std::string& qualified
   return names;
 }
 
+void Dispatcher::set_python_module(const std::string& ns, const std::string& module) {
+  std::lock_guard<std::mutex> lock(impl_->mutex);
+  impl_->python_modules[ns] = module;
+}
+
+std::optional<std::string> Dispatcher::python_module(const std::string& ns) const {
+  std::lock_guard<std::mutex> lock(impl_->mutex);
+  auto it = impl_->python_modules.find(ns);
+  return it == impl_->python_modules.end() ? std::nullopt : std::optional<std::string>(it->second);
+}
+
 void Dispatcher::record_registration_error(const std::string& message) {
   std::lock_guard<std::mutex> lock(impl_->mutex);
   impl_->errors.push_back(message);
@@ -422,7 +434,8 @@ void for_each_tensor(Stack& stack, size_t n, F&& f) {
 
 // The schema's alias annotations, enforced around a kernel: an argument it
 // declares written (Tensor(a!)) gets its version bumped, as an in-place op's
-// does, so autograd sees the write; one it does not declare must come back
+// does, so autograd sees the write (a leaf that requires grad may be written,
+// as PyTorch's fallback for custom operators allows); one it does not declare must come back
 // with its version unchanged (a kernel writing it through an ATen in-place op
 // is refused by name). A write through a raw pointer leaves no version
 // behind: torch.library.opcheck compares values to catch that.
@@ -435,8 +448,6 @@ class AliasCheck {
         if (!t.defined()) return;
         c10::TensorImpl* impl = t.unsafeGetTensorImpl();
         seen_.push_back({i, impl, impl->version_counter().get(), impl->version()});
-        if (args[i].is_write && at::autograd::GradMode::is_enabled())
-          at::autograd::check_inplace(t, schema.qualified_name().c_str());
       };
       if (stack[i].is<at::Tensor>()) add(stack[i].get<at::Tensor>());
       if (stack[i].is<std::vector<at::Tensor>>())

@@ -108,6 +108,12 @@ class TORCH_API Dispatcher {
   // The overload names of "ns::name" ("" for the unnamed one), in definition order.
   std::vector<std::string> overload_names(const std::string& qualified_name) const;
 
+  // m.set_python_module("pkg.ops") (or its older name impl_abstract_pystub):
+  // the Python module that holds a namespace's fake kernels, imported by
+  // torch.library when one is needed and not yet registered.
+  void set_python_module(const std::string& ns, const std::string& module);
+  std::optional<std::string> python_module(const std::string& ns) const;
+
   // A registration that failed inside a library's static initialisers
   // (where throwing would abort the process) is kept here; the loader
   // (torch.ops.load_library) takes the messages and raises them.
