@@ -56,6 +56,16 @@ std::vector<int64_t> facts(torch::Tensor x) {
 
 torch::Tensor elu(torch::Tensor x) { return torch::elu(x, 0.5); }
 
+// Scoped grad modes: nothing recorded under NoGradGuard.
+std::vector<bool> grad_modes(torch::Tensor x) {
+  bool recorded_inside;
+  {
+    torch::NoGradGuard no_grad;
+    recorded_inside = (x * 2).requires_grad();
+  }
+  return {recorded_inside, (x * 2).requires_grad()};
+}
+
 // Accessors: a[i][j] over strides (a transposed view here), and a packed one by value.
 torch::Tensor accessors(torch::Tensor x) {
   auto a = x.accessor<float, 2>();
@@ -91,7 +101,7 @@ torch::Tensor maybe(c10::optional<torch::Tensor> x) { return x ? *x * 2 : torch:
 """
 
 FUNCTIONS = ["leaf", "like", "reduce", "arith", "ops", "facts", "elu", "maybe", "accessors", "wrong_accessor",
-             "check_positive", "older_spellings"]
+             "check_positive", "older_spellings", "grad_modes"]
 
 
 @pytest.fixture(scope="module")
@@ -195,3 +205,7 @@ def test_older_spellings(ext):
     assert ext.older_spellings(torch.arange(5.0, dtype=torch.float64)[::2]) == 6.0
     with pytest.raises(NotImplementedError, match="\"older_spellings\" not implemented for 'Long'"):
         ext.older_spellings(torch.arange(5))
+
+
+def test_no_grad_guard(ext):
+    assert ext.grad_modes(torch.ones(2, requires_grad=True)) == [False, True]

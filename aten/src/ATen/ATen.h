@@ -4,5 +4,6 @@
 #include <ATen/Functions.h>
 #include <ATen/core/Generator.h>
 #include <ATen/core/TensorMethods.h>
+#include <ATen/core/grad_mode.h>
 #include <ATen/Parallel.h>
 #include <ATen/TensorOperators.h>
