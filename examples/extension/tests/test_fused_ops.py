@@ -48,7 +48,7 @@ def test_errors_from_cpp_arrive_as_python_exceptions():
 
 
 def test_kernels_registered_for_this_torch():
-    schema = torch.ops.fused_ops.bias_relu._schema
+    schema = str(torch.ops.fused_ops.bias_relu.default._schema)
     assert schema == "fused_ops::bias_relu(Tensor x, Tensor bias) -> Tensor"
     assert fused_ops._build_info.TORCH_VERSION == torch.__version__
     assert fused_ops._build_info.WITH_CUDA == (torch.version.cuda is not None)
