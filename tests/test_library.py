@@ -272,3 +272,40 @@ def test_torch_testing_internal_as_extension_suites_import_it():
 
     result = Case().run()
     assert result.wasSuccessful(), result.failures + result.errors
+
+
+def test_keyword_only_arguments_reach_kernels_fakes_and_autograd_by_name():
+    ns = fresh_ns()
+
+    @custom_op(f"{ns}::scaled", mutates_args=())
+    def scaled(x: torch.Tensor, *, scale: float = 2.0) -> torch.Tensor:
+        return x.detach() * scale
+
+    @scaled.register_fake
+    def _(x, *, scale=2.0):
+        return torch.empty_like(x)
+
+    def setup_context(ctx, inputs, keyword_only_inputs, output):  # PyTorch's form with keyword-only inputs
+        ctx.scale = keyword_only_inputs["scale"]
+
+    scaled.register_autograd(lambda ctx, grad: grad * ctx.scale, setup_context=setup_context)
+    x = torch.ones(3, requires_grad=True)
+    scaled(x, scale=5.0).sum().backward()
+    assert x.grad.tolist() == [5.0, 5.0, 5.0]
+    assert torch.equal(getattr(torch.ops, ns).scaled(torch.ones(1), scale=4.0), torch.full((1,), 4.0))
+    assert opcheck(scaled, (torch.ones(2, requires_grad=True),), {"scale": 3.0})["test_faketensor"] == "SUCCESS"
+    with pytest.raises(TypeError, match="takes 1 positional argument but 2 were given"):
+        getattr(torch.ops, ns).scaled(torch.ones(1), 3.0)
+
+
+def test_an_exception_in_a_python_kernel_keeps_its_class():
+    ns = fresh_ns()
+    lib = Library(ns, "FRAGMENT")
+    lib.define("boom(Tensor x) -> Tensor")
+
+    def boom(x):
+        raise ValueError("bad value here")
+
+    lib.impl("boom", boom, "CPU")
+    with pytest.raises(ValueError, match="bad value here"):
+        getattr(torch.ops, ns).boom(torch.ones(1))

@@ -55,6 +55,7 @@ _fake_kernels: dict[str, Callable] = {}
 _autograd_kernels: dict[str, tuple[Callable, Callable | None]] = {}
 _autograd_functions: dict[str, type] = {}
 _custom_ops: dict[str, "CustomOpDef"] = {}
+_schemas: dict[str, object] = {}  # full name -> torch._ops.FunctionSchema, read once
 
 _DEVICE_KEYS = {"cpu": "CPU", "cuda": "CUDA", "CPU": "CPU", "CUDA": "CUDA"}
 
@@ -106,6 +107,37 @@ def _flat_tensors(values) -> list:
     return out
 
 
+def _split(full: str, bound) -> tuple[list, dict]:
+    """Arguments in schema order as a call passes them: keyword-only ones by name."""
+    from torch._ops import FunctionSchema
+
+    schema = _schemas.get(full)
+    if schema is None:
+        schema = _schemas[full] = FunctionSchema(full)
+    args, kwargs = [], {}
+    for a, v in zip(schema.arguments, bound):
+        if a.kwarg_only:
+            kwargs[a.name] = v
+        else:
+            args.append(v)
+    return args, kwargs
+
+
+def _call_bound(op: OpOverload, bound):
+    args, kwargs = _split(op._name, bound)
+    return op(*args, **kwargs)
+
+
+def _python_kernel(full: str, fn: Callable) -> Callable:
+    """What the registry calls with every argument in schema order: fn with
+    the keyword-only ones by name, as its signature (and the schema) has them."""
+    def kernel(*bound):
+        args, kwargs = _split(full, bound)
+        return fn(*args, **kwargs)
+
+    return kernel
+
+
 def _call(op: OpOverload, args: tuple, kwargs: dict):
     """An OpOverload's call: through its autograd registration when one
     applies, else straight to the registry's kernel for the inputs' device."""
@@ -120,16 +152,27 @@ def _call(op: OpOverload, args: tuple, kwargs: dict):
 def _autograd_function(full: str) -> type:
     function = _autograd_functions.get(full)
     if function is None:
-        def forward(*args):
-            return _C._ops_call(full, args, None)
+        def forward(*bound):
+            args, kwargs = _split(full, bound)
+            return _C._ops_call(full, tuple(args), kwargs or None)
 
         def setup_context(ctx, inputs, output):
             setup = _autograd_kernels[full][1]
-            if setup is not None:
-                setup(ctx, inputs, output)
+            args, kwargs = _split(full, inputs)
+            ctx._positional_inputs = len(args)
+            if setup is None:
+                return
+            if kwargs:  # PyTorch's signature when the schema has keyword-only arguments
+                setup(ctx=ctx, inputs=tuple(args), keyword_only_inputs=kwargs, output=output)
+            else:
+                setup(ctx, tuple(args), output)
 
         def backward(ctx, *grads):
-            return _autograd_kernels[full][0](ctx, *grads)
+            # One gradient per positional input, as PyTorch's backward returns
+            # them; keyword-only inputs get none.
+            result = _autograd_kernels[full][0](ctx, *grads)
+            result = result if isinstance(result, tuple) else (result,)
+            return result + (None,) * (len(ctx.needs_input_grad) - len(result))
 
         name = full.replace("::", "_").replace(".", "_")
         function = type(name, (torch.autograd.Function,), {
@@ -192,7 +235,7 @@ class Library:
         keys = {"": ["CPU", "CUDA"], "CompositeExplicitAutograd": ["CPU", "CUDA"],
                 "CompositeImplicitAutograd": ["CompositeImplicitAutograd"]}.get(key) or [_DEVICE_KEYS.get(key, key)]
         for k in keys:
-            _C._ops_impl_python(full, k, fn, _where())
+            _C._ops_impl_python(full, k, _python_kernel(full, fn), _where())
 
     def fallback(self, fn, dispatch_key: str = "", *, with_keyset: bool = False):
         raise NotImplementedError("Library.fallback: boxed fallbacks are not supported by this torch")
@@ -371,12 +414,12 @@ class CustomOpDef:
         self.__doc__ = fn.__doc__
 
     def _trampoline(self, device: str) -> Callable:
-        def kernel(*args):
+        def kernel(*args, **kwargs):
             fn = self._kernels.get(device)
             if fn is None:
                 raise NotImplementedError(f"{self._qualname} has no kernel for {device} (register one with "
                                           f"{self._name}.register_kernel('{device}'))")
-            return fn(*args)
+            return fn(*args, **kwargs)
 
         return kernel
 
@@ -447,7 +490,7 @@ def _check_schema(op: OpOverload, args, kwargs) -> None:
     bound = schema.bind(args, kwargs)
     before = [_clone(v) for v in bound]
     with torch.no_grad():
-        result = op(*bound)
+        result = _call_bound(op, bound)
     for arg, old, new in zip(schema.arguments, before, bound):
         olds, news = _flat_tensors([old]), _flat_tensors([new])
         for o, n in zip(olds, news):
@@ -476,7 +519,7 @@ def _check_autograd_registration(op: OpOverload, args, kwargs) -> None:
     if op._name in _autograd_kernels or _C._ops_keys(op._name) == ["CompositeImplicitAutograd"]:
         return
     input_ids = {id(t) for t in inputs}
-    for out in _outputs(op(*bound)):
+    for out in _outputs(_call_bound(op, bound)):
         fallback = out.grad_fn is not None and out.grad_fn.name() == "torch::autograd::NotImplemented"
         if out.requires_grad and id(out) not in input_ids and not fallback:
             raise OpCheckError(f"{op._name}: an output requires grad, but the operator has no autograd "
@@ -501,10 +544,10 @@ def _check_fake(op: OpOverload, args, kwargs) -> None:
                            "operators with device kernels need one to be traced")
     bound = op._schema.bind(args, kwargs)
     with torch.no_grad():
-        real = op(*[_clone(v) for v in bound])
+        real = _call_bound(op, [_clone(v) for v in bound])
         # An operator that returns nothing has a fake kernel without writing
         # one (PyTorch generates it): it returns nothing.
-        described = fake(*[_clone(v) for v in bound]) if fake is not None else None
+        described = _python_kernel(op._name, fake)(*[_clone(v) for v in bound]) if fake is not None else None
     real_outs, fake_outs = _outputs(real), _outputs(described)
     if len(real_outs) != len(fake_outs):
         raise OpCheckError(f"{op._name}: the fake kernel returns {len(fake_outs)} tensors, the kernel "
@@ -524,7 +567,7 @@ def _check_backward(op: OpOverload, args, kwargs) -> None:
     wanted = [t for t in _flat_tensors(bound) if t.requires_grad]
     if not wanted or not torch.is_grad_enabled():
         return
-    outs = [o for o in _outputs(op(*bound)) if o.requires_grad]
+    outs = [o for o in _outputs(_call_bound(op, bound)) if o.requires_grad]
     if not outs:
         return
     grads = torch.autograd.grad(outs, wanted, [torch.ones_like(o) for o in outs], allow_unused=True)
