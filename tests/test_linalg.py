@@ -36,6 +36,12 @@ def t(x):
     (lambda: LA.multi_dot([t(A[0]), t(A[1]), t(B[0])]), lambda: A[0] @ A[1] @ B[0]),
     (lambda: LA.cross(t(B[..., 0][:, :3]), t(B[..., 1][:, :3])), lambda: np.cross(B[..., 0][:, :3], B[..., 1][:, :3])),
     (lambda: LA.matrix_rank(t(np.outer([1.0, 2, 3], [4.0, 5, 6]))), lambda: np.array(1)),
+    (lambda: LA.matrix_norm(t(TALL), 2), lambda: np.linalg.norm(TALL, 2)),
+    (lambda: LA.matrix_norm(t(A), -2), lambda: np.linalg.norm(A, -2, axis=(-2, -1))),
+    (lambda: torch.norm(t(TALL), p="nuc"), lambda: np.linalg.norm(TALL, "nuc")),
+    *[(lambda p=p: LA.cond(t(A), p), lambda p=p: np.linalg.cond(A, p))
+      for p in (None, 2, -2, 1, -1, float("inf"), float("-inf"), "fro", "nuc")],
+    (lambda: LA.cond(t(TALL)), lambda: np.linalg.cond(TALL)),
 ])
 def test_matches_numpy(ours, theirs):
     np.testing.assert_allclose(ours().detach().numpy(), theirs(), rtol=1e-9, atol=1e-9)
@@ -57,10 +63,32 @@ def test_factorisations_reconstruct():
 @pytest.mark.parametrize("fn,make", [
     (LA.det, lambda: A[0]), (LA.inv, lambda: A[0]), (lambda M: LA.solve(M, t(B[0])), lambda: A[0]),
     (LA.cholesky, lambda: SPD[0]), (lambda M: LA.slogdet(M)[1], lambda: A[0]), (lambda M: LA.qr(M).R, lambda: TALL),
+    (lambda M: LA.matrix_norm(M, "nuc"), lambda: TALL), (lambda M: LA.matrix_norm(M, 2), lambda: TALL),
+    (LA.cond, lambda: A[0]), (lambda M: LA.cond(M, 1), lambda: A[0]),
 ])
 def test_gradcheck(fn, make):
     x = t(make()).requires_grad_()
     assert torch.autograd.gradcheck(fn, (x,))
+
+
+def test_cond_of_singular_and_empty_matrices_and_its_errors():
+    singular = torch.zeros(3, 2, 2, dtype=torch.float64)
+    assert LA.cond(singular, 1).tolist() == [float("inf")] * 3  # PyTorch: inf where inv fails
+    assert LA.cond(torch.zeros(2, 0, 0)).tolist() == [0.0, 0.0] and LA.cond(torch.zeros(0, 0), "fro").item() == 0
+    with pytest.raises(RuntimeError, match="linalg.cond got an invalid norm type: 3"):
+        LA.cond(torch.eye(2), 3)
+    with pytest.raises(RuntimeError, match=r"linalg.cond\(ord=1\): A must be batches of square matrices, but they "
+                                           "are 2 by 3 matrices"):
+        LA.cond(torch.ones(2, 3), 1)
+    with pytest.raises(RuntimeError, match="linalg.cond: The input tensor must have at least 2 dimensions"):
+        LA.cond(torch.ones(3))
+
+
+def test_spectral_norms_of_empty_matrices_are_pytorchs():
+    assert LA.matrix_norm(torch.zeros(3, 0, 2), 2).tolist() == [0.0] * 3
+    assert LA.matrix_norm(torch.zeros(0, 0), "nuc").item() == 0
+    with pytest.raises(IndexError, match="Expected reduction dim -1 to have non-zero size"):
+        LA.matrix_norm(torch.zeros(2, 0), -2)
 
 
 def test_errors():

@@ -124,6 +124,10 @@ def _matrix_norm_samples(op, dtype, rng):
     for ord_ in ("fro", 1, -1, float("inf"), float("-inf")):
         yield SampleInput((x, ord_), desc=f"ord={ord_}")
     yield SampleInput((x, 1, (0, 2), True), desc="dims, keepdim")
+    if dtype in (np.float32, np.float64):  # singular values: Jacobi rotations in the input's precision
+        for ord_ in (2, -2, "nuc"):
+            yield SampleInput((x, ord_), desc=f"ord={ord_}")
+        yield SampleInput((x, "nuc", (2, 0), True), desc="nuc over moved dims, keepdim")
 
 
 def _matrix_norm_ref(x, ord="fro", dim=(-2, -1), keepdim=False):

@@ -22,8 +22,15 @@ RULES = [
     dict(
         reason='torch.compile and symbolic shapes',
         names=[
-            'compile', 'cond', 'while_loop', 'Sym*', 'sym_*', 'classproperty', 'profiler_allow_cudagraph_*',
+            'compile', 'Sym*', 'sym_*', 'classproperty', 'profiler_allow_cudagraph_*',
         ],
+    ),
+    dict(
+        # torch.cond is control flow for compiled graphs; torch.linalg.cond,
+        # the condition number, is in scope.
+        reason='torch.compile and symbolic shapes',
+        modules=['torch'],
+        names=['cond', 'while_loop'],
     ),
     dict(
         reason='torch.compile and symbolic shapes (its hooks for custom operators: vmap, autocast, Triton, '

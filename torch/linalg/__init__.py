@@ -3,8 +3,7 @@
 vector_norm is the op of native_functions.yaml (linalg_vector_norm, bound in
 torch._C._linalg); matrix_norm and norm are built from it, amax and amin as
 PyTorch's composite versions are. The spectral (ord=±2) and nuclear ('nuc')
-matrix norms need singular values, which this build does not compute: they
-raise NotImplementedError.
+matrix norms reduce the singular values of svdvals (_decompositions.py).
 """
 import torch
 from torch import _C
@@ -37,9 +36,6 @@ def _check_matrix_norm(A, ord, dim):
         wrapped.append(d % A.dim())
     if wrapped[0] == wrapped[1]:
         raise RuntimeError(f"linalg.matrix_norm: dims must be different. Got ({wrapped[0]}, {wrapped[1]})")
-    if ord in (2, -2, "nuc"):
-        raise NotImplementedError(f"linalg.matrix_norm: ord={ord!r} needs singular values, which this build does "
-                                  "not compute (supported: 'fro', 1, -1, inf, -inf)")
     return wrapped
 
 
@@ -53,6 +49,8 @@ def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None, out=No
     d0, d1 = _check_matrix_norm(A, ord, dim)
     if ord == "fro":
         return vector_norm(A, 2, [d0, d1], keepdim, dtype=dtype, out=out)
+    if ord in (2, -2, "nuc"):
+        return _singular_value_norm(A, ord, d0, d1, keepdim, dtype, out)
     if abs(ord) == float("inf"):  # the 1-norm of the transpose
         d0, d1 = d1, d0
     if not keepdim and d0 < d1:
@@ -62,6 +60,25 @@ def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None, out=No
     if out is not None:
         return out.resize_(result.shape).copy_(result)
     return result
+
+
+def _singular_value_norm(A, ord, d0, d1, keepdim, dtype, out):
+    """The largest (2) or smallest (-2) singular value, or their sum ('nuc'),
+    of the matrices spanning dims d0 and d1."""
+    B = A.movedim((d0, d1), (-2, -1))
+    if dtype is not None:
+        B = B.to(dtype)
+    if ord == -2 and 0 in B.shape[-2:]:
+        raise IndexError("amin(): Expected reduction dim -1 to have non-zero size.")
+    if 0 in B.shape[-2:]:  # no singular values: PyTorch's 2-norm and nuclear norm are 0
+        result = B.new_zeros(B.shape[:-2])
+    else:
+        S = svdvals(B)
+        result = S.sum(-1) if ord == "nuc" else S.amax(-1) if ord == 2 else S.amin(-1)
+    if keepdim:
+        for d in sorted((d0, d1)):
+            result = result.unsqueeze(d)
+    return out.resize_(result.shape).copy_(result) if out is not None else result
 
 
 def norm(A, ord=None, dim=None, keepdim=False, *, out=None, dtype=None):
@@ -231,11 +248,33 @@ def _lstsq_result():
 
 
 def cond(A, p=None, *, out=None):
-    if p is None or p == 2 or p == -2:
-        S = svdvals(A)
-        result = S[..., 0] / S[..., -1] if p in (None, 2) else S[..., -1] / S[..., 0]
+    """The condition number in the p-norm: the ratio of extreme singular values
+    for p in (None, 2, -2), else norm(A, p) * norm(inv(A), p), inf where A is
+    singular, as PyTorch gives it."""
+    if A.dim() < 2:
+        raise RuntimeError("linalg.cond: The input tensor must have at least 2 dimensions.")
+    if not (p is None or p in ("fro", "nuc") or (not isinstance(p, str) and p in (1, -1, 2, -2, float("inf"),
+                                                                                   float("-inf")))):
+        raise RuntimeError(f"linalg.cond got an invalid norm type: {p}")
+    m, n = A.shape[-2:]
+    if p is None or p in (2, -2):
+        if m == 0 or n == 0:
+            result = A.new_zeros(A.shape[:-2])
+        else:
+            S = svdvals(A)
+            result = S[..., 0] / S[..., -1] if p in (None, 2) else S[..., -1] / S[..., 0]
     else:
-        result = matrix_norm(A, p) * matrix_norm(inv(A), p)
+        if m != n:
+            raise RuntimeError(f"linalg.cond(ord={p}): A must be batches of square matrices, but they are {m} by "
+                               f"{n} matrices")
+        if n == 0:
+            result = A.new_zeros(A.shape[:-2])
+        else:
+            inverse, info = inv_ex(A)
+            inverse = inverse.masked_fill((info > 0)[..., None, None], float("inf"))
+            # 0 * inf is NaN: PyTorch (and NumPy) call a singular matrix's condition number inf.
+            result = (matrix_norm(A, p) * matrix_norm(inverse, p)).nan_to_num(float("inf"), float("inf"),
+                                                                                float("-inf"))
     return out.resize_(result.shape).copy_(result) if out is not None else result
 
 
