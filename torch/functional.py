@@ -1,6 +1,7 @@
 """torch.<name> functions written in Python on top of the generated ones."""
 import torch
 from torch import _C
+from torch._einsum import einsum  # noqa: F401  (torch.functional.einsum, as in PyTorch)
 
 _F = _C._VariableFunctions
 
