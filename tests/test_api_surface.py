@@ -524,3 +524,39 @@ def test_version_compares_as_a_version_the_way_extension_setup_files_compare_it(
 
     assert TorchVersion("2.6.0rc1") < "2.6.0" < TorchVersion("2.6.0.post1") and TorchVersion("2.6") == "2.6.0"
     assert not TorchVersion("1.0") >= "not a version"  # falls back to comparing strings
+
+
+def test_std_mean_and_var_mean_take_every_form_of_std():
+    x = torch.arange(6.0).reshape(2, 3)
+    std, mean = torch.std_mean(x)
+    assert (round(std.item(), 4), mean.item()) == (1.8708, 2.5)
+    var, mean = torch.var_mean(x, 1, False, True)  # dim, unbiased, keepdim
+    assert torch.allclose(var, torch.full((2, 1), 2 / 3)) and mean.flatten().tolist() == [1.0, 4.0]
+    var, mean = torch.var_mean(x, dim=None, correction=0, keepdim=True)
+    assert var.shape == mean.shape == (1, 1) and abs(var.item() - 35 / 12) < 1e-6
+    assert torch.var_mean(x, False)[0].item() == pytest.approx(35 / 12)
+    assert type(torch.std_mean(x)) is tuple
+    with pytest.raises(RuntimeError, match="var_mean only support floating point"):
+        torch.var_mean(torch.arange(6))
+
+
+def test_unravel_index_wraps_as_pytorch():
+    rows, cols = torch.unravel_index(torch.tensor([4, 1, 6, -1]), (2, 3))
+    assert rows.tolist() == [1, 0, 0, 1] and cols.tolist() == [1, 1, 0, 2]
+    assert torch.unravel_index(torch.tensor(1), 6)[0].item() == 1 and torch.unravel_index(torch.tensor(1), ()) == ()
+    with pytest.raises(TypeError, match="expected 'indices' to be integer dtype, but got torch.float32"):
+        torch.unravel_index(torch.tensor(1.0), (2, 3))
+    with pytest.raises(ValueError, match="'shape' cannot have negative values"):
+        torch.unravel_index(torch.tensor(0), (2, -1))
+
+
+def test_randint_like_and_the_torch_forms_of_tensor_predicates():
+    ints = torch.randint_like(torch.zeros(200, dtype=torch.int32), 3, 5)
+    assert ints.dtype == torch.int32 and set(ints.tolist()) == {3, 4}
+    floats = torch.randint_like(torch.zeros(200), 2)
+    assert floats.dtype == torch.float32 and set(floats.tolist()) == {0.0, 1.0}
+    assert torch.is_nonzero(torch.tensor([1.0])) and not torch.is_nonzero(torch.tensor(0))
+    with pytest.raises(RuntimeError, match="more than one value is ambiguous"):
+        torch.is_nonzero(torch.ones(2))
+    assert torch.is_same_size(torch.ones(2, 3), torch.zeros(2, 3)) and not torch.is_signed(torch.ones(1).bool())
+    assert torch.get_device(torch.zeros(1)) == -1 and len(torch.unsafe_chunk(torch.arange(6), 3)) == 3

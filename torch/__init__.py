@@ -160,5 +160,6 @@ __all__ = sorted(
     + [a + s for a, (_, forms) in _aliases.ALIASES.items() for s, f in (("", "f"), ("_", "f_")) if f in forms.split()]
     + [n + s for n, (_, forms) in _math_ops.FUNCTIONS.items() for s, f in (("", "f"), ("_", "f_")) if f in forms.split()]
     + list(_api_misc.NN_FORMS) + list(_api_misc.NN_SAME) + list(_api_misc.FUNCTIONS)
+    + list(_api_misc.TORCH_FORMS_OF_METHODS)
 )
 del _export_functions

@@ -407,6 +407,11 @@ TENSOR_METHODS = {
 }
 
 
+# torch.<name> forms of these predicates and helpers, as PyTorch has them.
+TORCH_FORMS_OF_METHODS = ("is_inference", "is_neg", "is_nonzero", "is_same_size", "is_signed", "get_device",
+                          "unsafe_chunk", "unsafe_split", "resize_as_")
+
+
 def _sum_to_size(self, size):
     size = tuple(size)
     lead = self.dim() - len(size)
@@ -459,3 +464,5 @@ def install(torch_module):
         setattr(torch_module, name, fn)
     for name, fn in TENSOR_METHODS.items():
         setattr(torch_module.Tensor, name, fn)
+    for name in TORCH_FORMS_OF_METHODS:
+        setattr(torch_module, name, TENSOR_METHODS[name])

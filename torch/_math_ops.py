@@ -836,6 +836,54 @@ def cholesky_inverse(L, upper=False, *, out=None):
     return _out(cholesky_solve(eye, L, upper), out)
 
 
+def _with_mean(name, spread):
+    """std_mean / var_mean: the spread and the mean over the same dims, in
+    any of torch.std's forms (dim=None, *, correction, keepdim; dim,
+    unbiased, keepdim; unbiased)."""
+    def moments(input, *args, **kwargs):
+        if not input.is_floating_point():
+            raise RuntimeError(f"{name} only support floating point and complex dtypes")
+        dim, keepdim = kwargs.get("dim"), kwargs.get("keepdim", False)
+        if args and not isinstance(args[0], bool):
+            dim = args[0]
+            if len(args) >= 3:
+                keepdim = args[2]
+        dims = list(range(input.dim())) if dim is None else [dim] if isinstance(dim, int) else list(dim)
+        return spread(input, *args, **kwargs), input.mean(dims, keepdim)
+    moments.__name__ = name
+    return moments
+
+
+std_mean = _with_mean("std_mean", torch.std)
+var_mean = _with_mean("var_mean", torch.var)
+
+
+def unravel_index(indices, shape):
+    """The coordinates in `shape` of flat indices, wrapping as PyTorch does ((i // stride) % size)."""
+    if not isinstance(indices, torch.Tensor):
+        raise AttributeError(f"'{type(indices).__name__}' object has no attribute 'is_complex'")
+    if indices.is_floating_point() or indices.dtype == torch.bool:
+        raise TypeError(f"expected 'indices' to be integer dtype, but got {indices.dtype}")
+    shape = (shape,) if isinstance(shape, int) else tuple(shape)
+    if any(s < 0 for s in shape):
+        raise ValueError(f"'shape' cannot have negative values, but got {shape}")
+    if 0 in shape:
+        raise RuntimeError("ZeroDivisionError")
+    coordinates, stride = [], 1
+    for size in reversed(shape):
+        coordinates.append(torch.remainder(torch.div(indices, stride, rounding_mode="floor"), size))
+        stride *= size
+    return tuple(reversed(coordinates))
+
+
+def randint_like(input, low=0, high=None, *, dtype=None, layout=None, device=None, requires_grad=False,
+                 memory_format=None, generator=None):
+    if high is None:
+        low, high = 0, low
+    return torch.randint(low, high, tuple(input.shape), dtype=dtype or input.dtype, device=device or input.device,
+                         requires_grad=requires_grad, generator=generator)
+
+
 def unfold_windows(self, dimension, size, step):
     """Tensor.unfold: windows of `size` every `step` along a dim, as a new last dim (a view)."""
     dim = dimension % max(self.dim(), 1)
@@ -886,7 +934,8 @@ FUNCTIONS = {
     "logdet": (logdet, "f m"), "slogdet": (slogdet, "f m"), "matrix_exp": (matrix_exp, "f m"),
     "matrix_power": (matrix_power, "f m"), "pinverse": (pinverse, "f m"), "qr": (qr, "f m"), "svd": (svd, "f m"),
     "cholesky": (cholesky, "f m"), "cholesky_solve": (cholesky_solve, "f m"),
-    "cholesky_inverse": (cholesky_inverse, "f m"),
+    "cholesky_inverse": (cholesky_inverse, "f m"), "std_mean": (std_mean, "f"), "var_mean": (var_mean, "f"),
+    "unravel_index": (unravel_index, "f"), "randint_like": (randint_like, "f"),
 }
 
 
