@@ -164,3 +164,26 @@ def test_global_switches():
     t = torch.zeros(5, 3)
     t.fill_diagonal_(5, wrap=True)
     assert t[:, 0].tolist() == [5, 0, 0, 0, 5]
+
+
+def test_transformer_keys_masks_and_errors_are_pytorchs():
+    m = nn.Transformer(8, 2, num_encoder_layers=1, num_decoder_layers=1, dim_feedforward=16, dropout=0.0)
+    keys = list(m.state_dict())
+    # PyTorch 2.13's order and names, so its checkpoints load.
+    assert keys[:4] == ["encoder.layers.0.self_attn.in_proj_weight", "encoder.layers.0.self_attn.in_proj_bias",
+                        "encoder.layers.0.self_attn.out_proj.weight", "encoder.layers.0.self_attn.out_proj.bias"]
+    assert "decoder.layers.0.multihead_attn.in_proj_weight" in keys and "decoder.layers.0.norm3.bias" in keys
+    assert keys[-2:] == ["decoder.norm.weight", "decoder.norm.bias"] and len(keys) == 34
+    mask = nn.Transformer.generate_square_subsequent_mask(3)
+    assert mask.tolist() == [[0.0, float("-inf"), float("-inf")], [0.0, 0.0, float("-inf")], [0.0, 0.0, 0.0]]
+    src, tgt = torch.randn(5, 2, 8), torch.randn(3, 2, 8)
+    assert m(src, tgt, tgt_mask=m.generate_square_subsequent_mask(3)).shape == (3, 2, 8)
+    with pytest.raises(RuntimeError, match="the batch number of src and tgt must be equal"):
+        m(src, torch.randn(3, 4, 8))
+    with pytest.raises(RuntimeError, match="the feature number of src and tgt must be equal to d_model"):
+        m(src, torch.randn(3, 2, 6))
+    with pytest.raises(RuntimeError, match="activation should be relu/gelu, not tanh"):
+        nn.TransformerDecoderLayer(8, 2, activation="tanh")
+    # The matrices start Xavier-uniform: bounded by sqrt(6 / (fan_in + fan_out)).
+    w = m.decoder.layers[0].linear1.weight
+    assert w.abs().max() <= (6 / (8 + 16)) ** 0.5 and w.std() > 0.1

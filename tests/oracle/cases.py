@@ -152,6 +152,26 @@ def transformer_encoder_norm_first_gelu():
 
 
 @case
+def transformer_decoder():
+    layer = nn.TransformerDecoderLayer(8, 2, dim_feedforward=16, dropout=0.0, batch_first=True)
+    m = _fill(nn.TransformerDecoder(layer, 2).double(), scale=0.3)
+    tgt, memory = _x(2, 4, 8), _x(2, 5, 8, seed=2)
+    causal = nn.Transformer.generate_square_subsequent_mask(4, dtype=torch.float64)
+    pad = torch.tensor([[False] * 5, [False] * 3 + [True] * 2])
+    return _module_summary(m, m(tgt, memory, tgt_mask=causal, memory_key_padding_mask=pad), tgt, memory)
+
+
+@case
+def transformer_norm_first_gelu():
+    m = _fill(nn.Transformer(8, 2, num_encoder_layers=1, num_decoder_layers=2, dim_feedforward=12, dropout=0.0,
+                             activation="gelu", norm_first=True).double(), scale=0.3)
+    src, tgt = _x(5, 2, 8), _x(3, 2, 8, seed=2)
+    out = m(src, tgt, tgt_mask=m.generate_square_subsequent_mask(3, dtype=torch.float64),
+            src_key_padding_mask=torch.tensor([[False] * 4 + [True]] * 2))
+    return _module_summary(m, out, src, tgt)
+
+
+@case
 def scaled_dot_product_attention():
     q, k, v = _x(2, 2, 3, 4), _x(2, 2, 5, 4, seed=2), _x(2, 2, 5, 4, seed=3)
     bool_mask = torch.tensor(np.random.default_rng(4).random((3, 5)) > 0.3)
