@@ -17,25 +17,33 @@ from torch.nn.modules.normalization import LayerNorm
 _ACTIVATIONS = {"relu": F.relu, "gelu": F.gelu}
 
 
+def _add_feed_forward_and_norms(layer, blocks, d_model, dim_feedforward, dropout, activation, layer_norm_eps,
+                                norm_first, bias, kw):
+    """The feed-forward block, then a LayerNorm and a Dropout per residual
+    block (norm1.., dropout1..), registered in PyTorch's order."""
+    layer.linear1 = Linear(d_model, dim_feedforward, bias=bias, **kw)
+    layer.dropout = Dropout(dropout)
+    layer.linear2 = Linear(dim_feedforward, d_model, bias=bias, **kw)
+    layer.norm_first = norm_first
+    for i in range(1, blocks + 1):
+        setattr(layer, f"norm{i}", LayerNorm(d_model, eps=layer_norm_eps, bias=bias, **kw))
+    for i in range(1, blocks + 1):
+        setattr(layer, f"dropout{i}", Dropout(dropout))
+    if isinstance(activation, str):
+        if activation not in _ACTIVATIONS:
+            raise RuntimeError(f"activation should be relu/gelu, not {activation}")
+        activation = _ACTIVATIONS[activation]
+    layer.activation = activation
+
+
 class TransformerEncoderLayer(Module):
     def __init__(self, d_model, nhead, dim_feedforward=2048, dropout=0.1, activation=F.relu, layer_norm_eps=1e-5,
                  batch_first=False, norm_first=False, bias=True, device=None, dtype=None):
         super().__init__()
         kw = {"device": device, "dtype": dtype}
         self.self_attn = MultiheadAttention(d_model, nhead, dropout=dropout, bias=bias, batch_first=batch_first, **kw)
-        self.linear1 = Linear(d_model, dim_feedforward, bias=bias, **kw)
-        self.dropout = Dropout(dropout)
-        self.linear2 = Linear(dim_feedforward, d_model, bias=bias, **kw)
-        self.norm_first = norm_first
-        self.norm1 = LayerNorm(d_model, eps=layer_norm_eps, bias=bias, **kw)
-        self.norm2 = LayerNorm(d_model, eps=layer_norm_eps, bias=bias, **kw)
-        self.dropout1 = Dropout(dropout)
-        self.dropout2 = Dropout(dropout)
-        if isinstance(activation, str):
-            if activation not in _ACTIVATIONS:
-                raise RuntimeError(f"activation should be relu/gelu, not {activation}")
-            activation = _ACTIVATIONS[activation]
-        self.activation = activation
+        _add_feed_forward_and_norms(self, 2, d_model, dim_feedforward, dropout, activation, layer_norm_eps,
+                                    norm_first, bias, kw)
 
     def forward(self, src, src_mask=None, src_key_padding_mask=None, is_causal=False):
         x = src
@@ -82,21 +90,8 @@ class TransformerDecoderLayer(Module):
         self.self_attn = MultiheadAttention(d_model, nhead, dropout=dropout, bias=bias, batch_first=batch_first, **kw)
         self.multihead_attn = MultiheadAttention(d_model, nhead, dropout=dropout, bias=bias, batch_first=batch_first,
                                                  **kw)
-        self.linear1 = Linear(d_model, dim_feedforward, bias=bias, **kw)
-        self.dropout = Dropout(dropout)
-        self.linear2 = Linear(dim_feedforward, d_model, bias=bias, **kw)
-        self.norm_first = norm_first
-        self.norm1 = LayerNorm(d_model, eps=layer_norm_eps, bias=bias, **kw)
-        self.norm2 = LayerNorm(d_model, eps=layer_norm_eps, bias=bias, **kw)
-        self.norm3 = LayerNorm(d_model, eps=layer_norm_eps, bias=bias, **kw)
-        self.dropout1 = Dropout(dropout)
-        self.dropout2 = Dropout(dropout)
-        self.dropout3 = Dropout(dropout)
-        if isinstance(activation, str):
-            if activation not in _ACTIVATIONS:
-                raise RuntimeError(f"activation should be relu/gelu, not {activation}")
-            activation = _ACTIVATIONS[activation]
-        self.activation = activation
+        _add_feed_forward_and_norms(self, 3, d_model, dim_feedforward, dropout, activation, layer_norm_eps,
+                                    norm_first, bias, kw)
 
     def forward(self, tgt, memory, tgt_mask=None, memory_mask=None, tgt_key_padding_mask=None,
                 memory_key_padding_mask=None, tgt_is_causal=False, memory_is_causal=False):
