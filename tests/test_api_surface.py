@@ -560,3 +560,37 @@ def test_randint_like_and_the_torch_forms_of_tensor_predicates():
         torch.is_nonzero(torch.ones(2))
     assert torch.is_same_size(torch.ones(2, 3), torch.zeros(2, 3)) and not torch.is_signed(torch.ones(1).bool())
     assert torch.get_device(torch.zeros(1)) == -1 and len(torch.unsafe_chunk(torch.arange(6), 3)) == 3
+
+
+def test_variable_of_old_scripts_is_a_tensor_sharing_data():
+    from torch.autograd import Variable
+
+    t = torch.ones(2)
+    v = Variable(t, requires_grad=True)
+    assert type(v) is torch.Tensor and v.requires_grad and not t.requires_grad and v.data_ptr() == t.data_ptr()
+    assert isinstance(t, Variable) and Variable().shape == (0,)
+    with pytest.warns(UserWarning, match="volatile was removed"):
+        Variable(t, volatile=True)
+    with pytest.raises(TypeError, match="Variable data has to be a tensor, but got list"):
+        Variable([1, 2])
+    assert torch.autograd.inference_mode is torch.inference_mode
+
+
+def test_cauchy_log_normal_and_geometric_fills():
+    g = torch.Generator().manual_seed(0)
+    c = torch.empty(20000, dtype=torch.float64).cauchy_(2.0, 0.5, generator=g)
+    assert abs(c.median().item() - 2.0) < 0.05 and abs((c - 2).abs().median().item() - 0.5) < 0.05
+    ln = torch.empty(20000).log_normal_(1.0, 0.5, generator=g)
+    assert (ln > 0).all() and abs(ln.log().mean().item() - 1.0) < 0.02 and abs(ln.log().std().item() - 0.5) < 0.02
+    geo = torch.empty(20000, dtype=torch.int64).geometric_(0.25, generator=g)
+    assert geo.min().item() >= 1 and abs(geo.double().mean().item() - 4.0) < 0.15
+    same = torch.empty(5).cauchy_(generator=torch.Generator().manual_seed(3))
+    assert same.tolist() == torch.empty(5).cauchy_(generator=torch.Generator().manual_seed(3)).tolist()
+    with pytest.raises(RuntimeError, match=r"geometric_ expects p to be in \(0, 1\), but got p=1.5"):
+        torch.ones(2).geometric_(1.5)
+    with pytest.raises(RuntimeError, match="cauchy_ expects sigma > 0.0"):
+        torch.ones(2).cauchy_(sigma=-1)
+    with pytest.raises(RuntimeError, match="log_normal_ expects std > 0.0"):
+        torch.ones(2).log_normal_(std=0)
+    with pytest.raises(RuntimeError, match="Cauchy distribution is a continuous probability distribution"):
+        torch.ones(2, dtype=torch.int64).cauchy_()

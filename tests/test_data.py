@@ -257,3 +257,32 @@ def test_distributed_sampler_shuffles_the_same_on_every_replica():
         torch.utils.data.DistributedSampler(range(3), num_replicas=2, rank=2)
     with pytest.raises(RuntimeError, match="Requires distributed package to be available"):
         torch.utils.data.DistributedSampler(range(3))
+
+
+def test_stack_and_chain_datasets():
+    from torch.utils.data import ChainDataset, IterableDataset, StackDataset
+
+    pairs = StackDataset(torch.arange(3), torch.arange(3) * 2)
+    assert len(pairs) == 3 and [v.item() for v in pairs[1]] == [1, 2]
+    named = StackDataset(a=torch.arange(3), b=torch.arange(3) * 2)
+    batch = next(iter(DataLoader(named, batch_size=2)))
+    assert batch["a"].tolist() == [0, 1] and batch["b"].tolist() == [0, 2]
+    with pytest.raises(ValueError, match="Size mismatch between datasets"):
+        StackDataset(torch.arange(3), torch.arange(2))
+    with pytest.raises(ValueError, match="but both types are given"):
+        StackDataset(torch.arange(3), b=torch.arange(3))
+
+    class Count(IterableDataset):
+        def __init__(self, n):
+            self.n = n
+
+        def __iter__(self):
+            return iter(range(self.n))
+
+        def __len__(self):
+            return self.n
+
+    chained = ChainDataset([Count(2), Count(3)])
+    assert list(chained) == [0, 1, 0, 1, 2] and len(chained) == 5
+    with pytest.raises(AssertionError, match="ChainDataset only supports IterableDataset"):
+        list(ChainDataset([Count(1), [5]]))

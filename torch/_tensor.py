@@ -4,6 +4,8 @@ Operators and most methods come from the C base class torch._C.TensorBase
 (generated from native_functions.yaml); this class adds the Python protocols:
 arithmetic operators, conversions, iteration and repr.
 """
+import math
+
 import torch
 from torch import _C
 from torch import _interop
@@ -294,6 +296,32 @@ class Tensor(_base):
     def exponential_(self, lambd=1.0, *, generator=None):
         u = torch.rand(self.shape, dtype=torch.float64, generator=generator)
         return self.copy_(-(1.0 - u).log() / lambd)
+
+    # The other in-place samplers, by inverting the CDF of uniform draws in double.
+    def cauchy_(self, median=0.0, sigma=1.0, *, generator=None):
+        if not self.is_floating_point():
+            raise RuntimeError("Cauchy distribution is a continuous probability distribution. dtype must be a "
+                               f"floating point but you specified {str(self.dtype).replace('torch.', '')}")
+        if not sigma > 0.0:
+            raise RuntimeError(f"cauchy_ expects sigma > 0.0, but found sigma={sigma}")
+        u = torch.rand(self.shape, dtype=torch.float64, generator=generator)
+        return self.copy_(median + sigma * torch.tan(math.pi * (u - 0.5)))
+
+    def log_normal_(self, mean=1.0, std=2.0, *, generator=None):
+        if not self.is_floating_point():
+            raise RuntimeError("log_normal_ expects a floating point tensor, but got "
+                               f"{str(self.dtype).replace('torch.', '')}")
+        if not std > 0.0:
+            raise RuntimeError(f"log_normal_ expects std > 0.0, but found std={std}")
+        z = torch.randn(self.shape, dtype=torch.float64, generator=generator)
+        return self.copy_((mean + std * z).exp())
+
+    def geometric_(self, p, *, generator=None):
+        """The number of Bernoulli(p) trials up to the first success (1, 2, ...)."""
+        if not 0 < p < 1:
+            raise RuntimeError(f"geometric_ expects p to be in (0, 1), but got p={p}")
+        u = torch.rand(self.shape, dtype=torch.float64, generator=generator)
+        return self.copy_(((1.0 - u).log() / math.log1p(-p)).ceil().clamp(min=1))
 
     def unflatten(self, dim, sizes):
         """`dim` split into `sizes` (one may be -1). Empty sizes are refused

@@ -2,14 +2,18 @@
 
 The graph and the engine are C++ (ATen/autograd, in libtorch_cpu); this
 package is the Python API: backward, grad, the grad-mode context managers,
-Function (custom ops with a Python backward) and gradcheck.
+Function (custom ops with a Python backward), gradcheck, and the old
+Variable wrapper.
 """
 from torch import _C
-from torch.autograd.grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
+from torch.autograd.grad_mode import enable_grad, inference_mode, is_grad_enabled, no_grad, set_grad_enabled
 from torch.autograd.function import Function, FunctionCtx, once_differentiable
 from torch.autograd.gradcheck import gradcheck
+from torch.autograd.variable import Variable
 
-__all__ = ["Function", "FunctionCtx", "backward", "enable_grad", "grad", "gradcheck", "is_grad_enabled", "no_grad", "once_differentiable", "set_grad_enabled"]
+__all__ = ["Function", "FunctionCtx", "Variable", "backward", "enable_grad", "grad", "gradcheck", "inference_mode",
+           "is_grad_enabled", "no_grad", "once_differentiable", "set_grad_enabled"]
+
 
 
 def _as_list(x):

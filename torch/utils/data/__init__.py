@@ -4,7 +4,7 @@ loader's generator, as PyTorch's are)."""
 from torch.utils.data._collate import default_collate, default_convert
 from torch.utils.data.dataloader import DataLoader, get_worker_info
 from torch.utils.data.dataset import (
-    ConcatDataset, Dataset, IterableDataset, Subset, TensorDataset, random_split,
+    ChainDataset, ConcatDataset, Dataset, IterableDataset, StackDataset, Subset, TensorDataset, random_split,
 )
 from torch.utils.data.distributed import DistributedSampler
 from torch.utils.data.sampler import (
@@ -12,7 +12,7 @@ from torch.utils.data.sampler import (
 )
 
 __all__ = [
-    "BatchSampler", "ConcatDataset", "DataLoader", "Dataset", "DistributedSampler", "IterableDataset", "RandomSampler", "Sampler",
-    "SequentialSampler", "Subset", "SubsetRandomSampler", "TensorDataset", "WeightedRandomSampler",
+    "BatchSampler", "ChainDataset", "ConcatDataset", "DataLoader", "Dataset", "DistributedSampler", "IterableDataset", "RandomSampler", "Sampler",
+    "SequentialSampler", "StackDataset", "Subset", "SubsetRandomSampler", "TensorDataset", "WeightedRandomSampler",
     "default_collate", "default_convert", "get_worker_info", "random_split",
 ]
