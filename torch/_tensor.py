@@ -298,23 +298,21 @@ class Tensor(_base):
         return self.copy_(-(1.0 - u).log() / lambd)
 
     # The other in-place samplers, by inverting the CDF of uniform draws in double.
-    def cauchy_(self, median=0.0, sigma=1.0, *, generator=None):
+    def _check_continuous_fill(self, name, dtype_error, scale_name, scale):
         if not self.is_floating_point():
-            raise RuntimeError("Cauchy distribution is a continuous probability distribution. dtype must be a "
-                               f"floating point but you specified {str(self.dtype).replace('torch.', '')}")
-        if not sigma > 0.0:
-            raise RuntimeError(f"cauchy_ expects sigma > 0.0, but found sigma={sigma}")
+            raise RuntimeError(dtype_error + str(self.dtype).replace("torch.", ""))
+        if not scale > 0.0:
+            raise RuntimeError(f"{name} expects {scale_name} > 0.0, but found {scale_name}={scale}")
+
+    def cauchy_(self, median=0.0, sigma=1.0, *, generator=None):
+        self._check_continuous_fill("cauchy_", "Cauchy distribution is a continuous probability distribution. "
+                                    "dtype must be a floating point but you specified ", "sigma", sigma)
         u = torch.rand(self.shape, dtype=torch.float64, generator=generator)
         return self.copy_(median + sigma * torch.tan(math.pi * (u - 0.5)))
 
     def log_normal_(self, mean=1.0, std=2.0, *, generator=None):
-        if not self.is_floating_point():
-            raise RuntimeError("log_normal_ expects a floating point tensor, but got "
-                               f"{str(self.dtype).replace('torch.', '')}")
-        if not std > 0.0:
-            raise RuntimeError(f"log_normal_ expects std > 0.0, but found std={std}")
-        z = torch.randn(self.shape, dtype=torch.float64, generator=generator)
-        return self.copy_((mean + std * z).exp())
+        self._check_continuous_fill("log_normal_", "log_normal_ expects a floating point tensor, but got ", "std", std)
+        return self.copy_((mean + std * torch.randn(self.shape, dtype=torch.float64, generator=generator)).exp())
 
     def geometric_(self, p, *, generator=None):
         """The number of Bernoulli(p) trials up to the first success (1, 2, ...)."""
