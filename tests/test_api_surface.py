@@ -594,3 +594,17 @@ def test_cauchy_log_normal_and_geometric_fills():
         torch.ones(2).log_normal_(std=0)
     with pytest.raises(RuntimeError, match="Cauchy distribution is a continuous probability distribution"):
         torch.ones(2, dtype=torch.int64).cauchy_()
+
+
+def test_tensor_new_is_the_legacy_constructor_of_its_dtype():
+    x = torch.ones(2, dtype=torch.float64)
+    assert x.new().shape == (0,) and x.new(2, 3).shape == (2, 3) and x.new(torch.Size([2, 3])).shape == (2, 3)
+    assert x.new((2, 3)).tolist() == [2.0, 3.0] and x.new([[1, 2]]).dtype == torch.float64
+    t = torch.zeros(3, dtype=torch.float64)
+    assert x.new(t).data_ptr() == t.data_ptr()
+    with pytest.raises(TypeError, match="expected a tensor of dtype torch.float64"):
+        x.new(torch.ones(3))
+    with pytest.raises(TypeError, match="data must be a sequence"):
+        x.new(2.5)
+    with pytest.raises(TypeError, match="dtype"):
+        x.new(2, dtype=torch.int32)

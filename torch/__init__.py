@@ -140,9 +140,11 @@ from torch import _api_misc  # noqa: E402
 
 _api_misc.install(__import__("sys").modules[__name__])
 
+from torch import _legacy  # noqa: E402
 from torch._legacy import TYPES as _LEGACY_TYPES  # noqa: E402
 
 globals().update(_LEGACY_TYPES)
+Tensor.new = _legacy.new
 
 __all__ = sorted(
     _function_names

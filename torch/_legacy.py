@@ -3,6 +3,7 @@
 torch.LongTensor(2, 3) is an uninitialised int64 tensor of that shape,
 torch.FloatTensor([1, 2]) a float32 tensor of that data, and
 isinstance(t, torch.FloatTensor) asks whether t is a float32 CPU tensor.
+Tensor.new is the same constructor for the tensor's own dtype.
 """
 import torch
 
@@ -33,6 +34,26 @@ _NAMES = {"FloatTensor": "float32", "DoubleTensor": "float64", "HalfTensor": "fl
           "ByteTensor": "uint8", "BoolTensor": "bool"}
 
 TYPES = {name: _LegacyType(name, (), {"dtype": getattr(torch, dtype)}) for name, dtype in _NAMES.items()}
+
+
+def new(self, *args, device=None):
+    """Tensor.new, the legacy constructor of self's dtype: x.new(2, 3) is
+    uninitialised, x.new([1, 2]) holds that data, x.new(t) shares t's."""
+    device = device if device is not None else self.device
+    if len(args) == 1 and isinstance(args[0], torch.Tensor):
+        other = args[0]
+        if other.dtype != self.dtype:
+            raise TypeError(f"new(): expected a tensor of dtype {self.dtype} (got {other.dtype})")
+        return other.view_as(other)
+    if len(args) == 1 and not isinstance(args[0], (int, torch.Size)):
+        data = args[0]
+        if not isinstance(data, (list, tuple)) and not hasattr(data, "__array__"):
+            raise TypeError(f"new(): data must be a sequence (got {type(data).__name__})")
+        return torch.tensor(data, dtype=self.dtype, device=device)
+    sizes = tuple(args[0]) if len(args) == 1 and isinstance(args[0], torch.Size) else args
+    if not all(isinstance(a, int) and not isinstance(a, bool) for a in sizes):
+        raise TypeError(f"new(): expected sizes (ints) or data (a sequence), got {tuple(type(a).__name__ for a in sizes)}")
+    return torch.empty(sizes if sizes else (0,), dtype=self.dtype, device=device)
 
 
 def dtype_of_type_name(name):
