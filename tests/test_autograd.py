@@ -519,3 +519,37 @@ def test_a_zero_dim_tensor_reduced_over_its_only_dim_then_backward(reduce, dim, 
     assert y.shape == ()
     y.backward()
     assert x.grad.shape == () and x.grad.item() == 1.0
+
+
+def test_elu_and_its_forms_have_pytorchs_node_and_gradients():
+    import torch.nn.functional as F
+
+    x = torch.tensor([-1.0, 0.0, 2.0], dtype=torch.float64, requires_grad=True)
+    for y in (F.elu(x), F.selu(x), F.celu(x, 0.5), torch._C._nn.elu(x, 2.0)):
+        assert y.grad_fn.name() == "EluBackward0"
+    torch._C._nn.elu(x, 2.0, 1.5, 1.0).backward(torch.ones(3, dtype=torch.float64))
+    # PyTorch 2.13's values: x = 0 takes the exponential branch's slope (alpha * scale * input_scale).
+    assert x.grad.tolist() == pytest.approx([1.103638323514327, 3.0, 1.5], rel=1e-12)
+    # float16 computed in float and rounded once: exp(14.9) passes float16's range before the coefficients.
+    h = torch.tensor([-4.96484375, 0.5, -0.25], dtype=torch.float16, requires_grad=True)
+    y = torch._C._nn.elu(h, -1.5, 0.001, -3)
+    y.backward(torch.ones(3, dtype=torch.float16))
+    assert y.tolist() == [-4412.0, 0.0005002021789550781, -0.0016756057739257812]
+    assert h.grad.tolist() == [13240.0, 0.0010004043579101562, 0.00952911376953125]
+    assert torch._C._nn.elu(torch.tensor([-0.0, 0.0]), 7, -1.5, float("-inf")).tolist() == [0.0, -0.0]
+    with pytest.raises(RuntimeError, match="value cannot be converted to type float without overflow"):
+        torch._C._nn.elu(torch.ones(2), 3.5e38, 2.5)
+
+
+def test_atan2_and_nextafter_gradients_at_their_edges_are_pytorchs():
+    a = torch.tensor([-0.42088884115219116], requires_grad=True)
+    torch.atan2(a, torch.tensor([127], dtype=torch.int8)).backward()
+    # PyTorch squares an integer other in its own dtype: 127 * 127 wraps to 1 in int8.
+    assert a.grad.item() == pytest.approx(107.8879, rel=1e-5)
+    x = torch.tensor([0.0, -0.0, 1e-30, 0.0], requires_grad=True)
+    y = torch.tensor([0.0, 0.0, 1e-30, 5.0], requires_grad=True)
+    torch.atan2(x, y).backward(torch.full((4,), 2.0))
+    assert x.grad.tolist() == pytest.approx([0.0, 0.0, 0.0, 0.4]) and y.grad.tolist() == [0.0, 0.0, 0.0, 0.0]
+    x = torch.tensor([0.0, 2.0, 3.0, -0.0], requires_grad=True)
+    torch.nextafter(x, torch.tensor([0.0, 2.0, 1.0, 0.0])).backward(torch.tensor([1.0, 2.0, 3.0, 4.0]))
+    assert x.grad.tolist() == [0.0, 0.0, 3.0, 0.0]  # no gradient where the result is other itself

@@ -31,7 +31,7 @@ def hardswish(input, inplace=False):
 
 
 def selu(input, inplace=False):
-    out = _SELU_SCALE * torch.where(input > 0, input, _SELU_ALPHA * (input.clamp(max=0).exp() - 1))
+    out = torch._C._nn.elu(input, _SELU_ALPHA, _SELU_SCALE)  # PyTorch's selu is this elu
     return _maybe_inplace(input, out, inplace)
 
 
@@ -41,8 +41,8 @@ def selu_(input):
 
 def celu(input, alpha=1.0, inplace=False):
     if alpha == 0:
-        raise RuntimeError("ZeroDivisionError")
-    out = torch.where(input > 0, input, alpha * ((input.clamp(max=0) / alpha).exp() - 1))
+        raise RuntimeError("ZeroDivisionError: alpha cannot be 0 for CELU")
+    out = torch._C._nn.elu(input, alpha, 1.0, 1.0 / alpha)  # PyTorch's celu is this elu
     return _maybe_inplace(input, out, inplace)
 
 

@@ -71,7 +71,7 @@ def softplus(input, beta=1.0, threshold=20.0):
 
 
 def elu(input, alpha=1.0, inplace=False):
-    out = torch.where(input > 0, input, (input.clamp(max=0).exp() - 1) * alpha)
+    out = _C._nn.elu(input, alpha)  # EluBackward0, as PyTorch's
     return input.copy_(out) if inplace else out
 
 

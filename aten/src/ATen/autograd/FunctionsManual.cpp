@@ -334,6 +334,28 @@ Tensor logit_backward(const Tensor& grad, const Tensor& self, std::optional<doub
   return d.masked_fill(outside, std::numeric_limits<double>::quiet_NaN());
 }
 
+Tensor atan2_backward(const Tensor& grad, const Tensor& self, const Tensor& other, bool for_self) {
+  // Each square in its own dtype (an integer other wraps, as in PyTorch); where the
+  // sum of squares is 0 (both 0, or underflowed) the reciprocal counts as 0.
+  const Tensor squares = self.mul(self).add(other.mul(other));
+  const Tensor recip = squares.reciprocal().masked_fill(squares.eq(wrapped_scalar_tensor(0)), 0);
+  return for_self ? grad.mul(other).mul(recip) : grad.mul(self.neg()).mul(recip);
+}
+
+Tensor elu_backward(const Tensor& grad, const Scalar& alpha, const Scalar& scale, const Scalar& input_scale,
+                    const Tensor& self) {
+  const bool reduced = self.scalar_type() == ScalarType::Half || self.scalar_type() == ScalarType::BFloat16;
+  const Tensor x = reduced ? self.to(ScalarType::Float) : self;
+  const Tensor g = reduced ? grad.to(ScalarType::Float) : grad;
+  const double negative_coef = alpha.toDouble() * scale.toDouble() * input_scale.toDouble();
+  // Clamped before exp, so the branch not taken cannot overflow into NaN.
+  const Tensor negative = g.mul(wrapped_scalar_tensor(negative_coef))
+                              .mul(at::exp(at::clamp(x, std::nullopt, Scalar(0)).mul(wrapped_scalar_tensor(input_scale))));
+  // NaN takes the negative branch (its exp gives NaN), 0 too, as PyTorch's backward.
+  const Tensor result = at::where(x.gt(wrapped_scalar_tensor(0)), g.mul(wrapped_scalar_tensor(scale)), negative);
+  return reduced ? result.to(self.scalar_type()) : result;
+}
+
 Tensor mvlgamma_backward(const Tensor& grad, const Tensor& self, int64_t p) {
   const Tensor offsets = at::arange(Scalar(-0.5 * p + 0.5), Scalar(0.5), Scalar(0.5), self.scalar_type(), self.device());
   return grad.mul(at::digamma(self.unsqueeze(-1).add(offsets)).sum(IntArrayRef{-1}, false, std::nullopt));

@@ -71,6 +71,13 @@ Tensor not_implemented(const char* what);
 Tensor sinc_backward(const Tensor& grad, const Tensor& self);
 // 1 / (x (1 - x)); with eps, 0 outside [eps, 1 - eps]; without, NaN outside [0, 1].
 Tensor logit_backward(const Tensor& grad, const Tensor& self, std::optional<double> eps);
+// atan2's gradient for self (other / (x^2 + y^2)) or other (-self / ...), as PyTorch
+// computes it: 0 where x^2 + y^2 is 0.
+Tensor atan2_backward(const Tensor& grad, const Tensor& self, const Tensor& other, bool for_self);
+// elu: scale where x > 0, else alpha * scale * input_scale * exp(input_scale * x); 16-bit
+// inputs computed in float and rounded once, as PyTorch's kernel.
+Tensor elu_backward(const Tensor& grad, const Scalar& alpha, const Scalar& scale, const Scalar& input_scale,
+                    const Tensor& self);
 // d/dx log Gamma_p(x) = sum_j digamma(x - j/2), j < p.
 Tensor mvlgamma_backward(const Tensor& grad, const Tensor& self, int64_t p);
 // roll back by the negated shifts.
