@@ -56,9 +56,9 @@ TORCH_LIBRARY(TORCH_EXTENSION_NAME, m) {
         &split_scale);
   m.def("describe", &describe);
   m.def("scale(Tensor x, Scalar s) -> Tensor", [](const at::Tensor& x, const at::Scalar& s) { return x * s; });
-  m.def("only_on_cuda(Tensor x) -> Tensor");
+  m.def(TORCH_SELECTIVE_SCHEMA("only_on_cuda(Tensor x) -> Tensor"));  // the selective-build spellings
 }
-TORCH_LIBRARY_IMPL(TORCH_EXTENSION_NAME, CPU, m) { m.impl("scale_add", &scale_add_cpu); }
+TORCH_LIBRARY_IMPL(TORCH_EXTENSION_NAME, CPU, m) { m.impl(TORCH_SELECTIVE_NAME("scale_add"), TORCH_FN(scale_add_cpu)); }
 TORCH_LIBRARY_IMPL(TORCH_EXTENSION_NAME, CUDA, m) { m.impl("only_on_cuda", &only_on_cuda); }
 """
 

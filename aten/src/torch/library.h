@@ -295,6 +295,13 @@ class TorchLibraryInit {
 }  // namespace detail
 }  // namespace torch
 
+// PyTorch's selective-build wrappers. Every operator is kept in this build, so
+// they pass the schema, name or function through: torchvision-style code
+// registers m.impl(TORCH_SELECTIVE_NAME("ns::op"), TORCH_FN(kernel)).
+#define TORCH_SELECTIVE_SCHEMA(schema) (schema)
+#define TORCH_SELECTIVE_NAME(name) (name)
+#define TORCH_FN(func) (&(func))
+
 #define TORCH_LIBRARY_CONCAT_(a, b) a##b
 #define TORCH_LIBRARY_CONCAT(a, b) TORCH_LIBRARY_CONCAT_(a, b)
 
