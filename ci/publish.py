@@ -77,6 +77,19 @@ def files_of(directory: str) -> list[str]:
     return files
 
 
+def twine_inputs(files: list[str], attested: bool) -> list[str]:
+    """What twine uploads: the files, and with --attestations each file's
+    `<file>.publish.attestation` (pypi-attestations sign writes it beside the file;
+    twine 7 attaches only attestation files named on its command line)."""
+    if not attested:
+        return files
+    attestations = [f + ".publish.attestation" for f in files]
+    missing = [os.path.basename(f) for f, a in zip(files, attestations) if not os.path.exists(a)]
+    if missing:
+        raise SystemExit(f"publish: no attestation for {', '.join(missing)} after signing")
+    return files + attestations
+
+
 def main(argv: list[str]) -> int:
     if len(argv) != 2:
         print(__doc__, file=sys.stderr)
@@ -102,7 +115,7 @@ def main(argv: list[str]) -> int:
     env = {**{k: v for k, v in os.environ.items() if not k.startswith("TWINE_")},
            "TWINE_USERNAME": user, "TWINE_PASSWORD": password, "NO_COLOR": "1"}
     proc = subprocess.run([sys.executable, "-m", "twine", "upload", "--non-interactive", "--disable-progress-bar",
-                           "--repository-url", url, *attest, *files], env=env)
+                           "--repository-url", url, *attest, *twine_inputs(files, bool(attest))], env=env)
     return proc.returncode
 
 

@@ -76,3 +76,13 @@ def test_trusted_publishing_exchanges_the_jobs_oidc_token(monkeypatch):
             publish.trusted_publishing_token(f"{base}/legacy/")
     finally:
         server.shutdown()
+
+
+def test_signed_uploads_name_each_files_attestation_for_twine(tmp_path):
+    files = [str(tmp_path / "x-1.0-py3-none-any.whl"), str(tmp_path / "x-1.0.tar.gz")]
+    assert publish.twine_inputs(files, attested=False) == files
+    with pytest.raises(SystemExit, match="no attestation for x-1.0-py3-none-any.whl, x-1.0.tar.gz"):
+        publish.twine_inputs(files, attested=True)
+    for f in files:
+        open(f + ".publish.attestation", "w").close()
+    assert publish.twine_inputs(files, attested=True) == files + [f + ".publish.attestation" for f in files]
