@@ -99,3 +99,10 @@ def test_sync_writes_the_workflows_pins_into_the_list(tmp_path):
         pins_check.sync_pins(uses + [("c.yml:1", f"actions/checkout@{GOOD}", "v4.2.2")], str(toml))
     with pytest.raises(SystemExit, match="no entry for actions/cache"):
         pins_check.sync_pins([("c.yml:1", f"actions/cache@{GOOD}", "v4")], str(toml))
+
+
+def test_without_refs_the_checks_still_run_and_say_nothing_was_confirmed(monkeypatch, capsys):
+    monkeypatch.setattr(pins_check, "find_snapshots", lambda explicit: None)
+    assert pins_check.main([]) == 0
+    out = capsys.readouterr().out
+    assert "none was confirmed" in out and "0 confirmed by no snapshot" in out
