@@ -114,8 +114,10 @@ def main(argv: list[str]) -> int:
     print(f"publish: {len(files)} files to {url} {how}", flush=True)
     env = {**{k: v for k, v in os.environ.items() if not k.startswith("TWINE_")},
            "TWINE_USERNAME": user, "TWINE_PASSWORD": password, "NO_COLOR": "1"}
+    # --skip-existing: a rerun of the job after a partial upload finishes it (README, "Releasing").
     proc = subprocess.run([sys.executable, "-m", "twine", "upload", "--non-interactive", "--disable-progress-bar",
-                           "--repository-url", url, *attest, *twine_inputs(files, bool(attest))], env=env)
+                           "--skip-existing", "--repository-url", url, *attest, *twine_inputs(files, bool(attest))],
+                          env=env)
     return proc.returncode
 
 

@@ -3,6 +3,7 @@ wiring to them. The whole path against real servers is ci/release_rehearsal.py,
 which .ci/run runs on the factory's wheels."""
 import io
 import os
+import re
 import sys
 import tarfile
 import zipfile
@@ -66,7 +67,7 @@ def test_release_yml_checks_the_tag_before_anything_is_built():
     for name, job in jobs.items():
         if name != "version":
             needs = job["needs"] if isinstance(job["needs"], list) else [job["needs"]]
-            assert needs and set(needs) <= {"version", "wheels", "sdist"}, name
+            assert needs and set(needs) <= {"version", "wheels", "sdist", "pypi"}, name
 
 
 def test_release_yml_uploads_only_what_the_guard_passed():
@@ -79,6 +80,26 @@ def test_release_yml_uploads_only_what_the_guard_passed():
     # Trusted publishing needs the job's OIDC token; the attestations too.
     with open(os.path.join(ROOT, ".github", "workflows", "release.yml")) as f:
         assert yaml.safe_load(f)["jobs"]["pypi"]["permissions"] == {"contents": "read", "id-token": "write"}
+
+
+def test_nothing_is_published_unless_every_build_and_the_pypi_upload_succeeded():
+    """The partial-release order (README, "Releasing"): every publishing job needs both
+    builds; Pages and the GitHub Release also wait for PyPI, whose upload cannot be redone;
+    no job overrides the implicit success() of its needs."""
+    with open(os.path.join(ROOT, ".github", "workflows", "release.yml")) as f:
+        jobs = yaml.safe_load(f)["jobs"]
+
+    def needs(name):
+        direct = jobs[name].get("needs", [])
+        direct = [direct] if isinstance(direct, str) else direct
+        return set(direct).union(*(needs(n) for n in direct)) if direct else set()
+
+    for job in ("pypi", "index", "github-release"):
+        assert {"version", "wheels", "sdist"} <= needs(job), job
+    assert "pypi" in needs("index") and "pypi" in needs("github-release")
+    for name, job in jobs.items():
+        assert not re.search(r"always\(\)|failure\(\)|cancelled\(\)", str(job.get("if", ""))), name
+        assert "continue-on-error" not in job and all("continue-on-error" not in s for s in job.get("steps", []))
 
 
 def test_only_gh_release_create_is_conditioned_on_act():
