@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Lints .github/workflows with actionlint and zizmor (which reads
 # .github/dependabot.yml too), and checks their action pins
-# (ci/check_action_pins.py) and that every requirements file they and
-# cibuildwheel's hooks install resolves in each cell of the matrix
-# (ci/check_requirements.py); fails on any finding.
+# (ci/check_action_pins.py), their runner labels (ci/check_runners.py), and
+# that every requirements file they and cibuildwheel's hooks install
+# resolves in each cell of the matrix (ci/check_requirements.py); fails on
+# any finding.
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
 ensure_tools_venv
@@ -19,5 +20,7 @@ log "zizmor"
 "$TOOLS_VENV/bin/zizmor" --offline --min-severity low "$REPO_ROOT/.github/workflows" "$REPO_ROOT/.github/dependabot.yml"
 log "action pins (ci/actions.toml, against the actions' snapshots)"
 "$TOOLS_VENV/bin/python" "$REPO_ROOT/ci/check_action_pins.py"
+log "runner labels (ci/runner_labels.toml)"
+"$TOOLS_VENV/bin/python" "$REPO_ROOT/ci/check_runners.py"
 log "requirements files, resolved for each (Python, platform) cell that installs them"
 "$TOOLS_VENV/bin/python" "$REPO_ROOT/ci/check_requirements.py" --uv "$TOOLS_VENV/bin/uv"
