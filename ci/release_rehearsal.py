@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import glob
 import html
+import json
 import os
 import re
 import secrets
@@ -33,6 +34,7 @@ import urllib.request
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
+import publish  # noqa: E402
 import release  # noqa: E402
 
 RELEASE_VENV = os.path.join(ROOT, "build", "release-venv")
@@ -219,8 +221,17 @@ def main(argv: list[str] | None = None) -> int:
         out = twine_upload(python, index_url, user, "not-" + password, files, expect_failure=True,
                            because=("403", "401"))
         print(f"  wrong password refused: {server_answer(out, ('403', '401'))}")
-        twine_upload(python, index_url, user, password, files, expect_failure=False)
-        print(f"  uploaded {len(files)} files to {index_url}")
+        # release.yml's upload step itself, with attestation files beside the files
+        # (stand-ins: pypiserver keeps no attestations, but twine must take them).
+        for f in files:
+            with open(f + publish.ATTESTATION, "w") as attestation:
+                json.dump({"version": 1, "stand_in": "ci/release_rehearsal.py"}, attestation)
+        out = run([python, os.path.join(HERE, "publish.py"), pypi_dir],
+                  env={"PYPI_REPOSITORY_URL": index_url + "/", "PYPI_USERNAME": user, "PYPI_PASSWORD": password,
+                       "ACTIONS_ID_TOKEN_REQUEST_URL": None, "ACTIONS_ID_TOKEN_REQUEST_TOKEN": None})
+        if "with PEP 740 attestations" not in out:
+            raise SystemExit(f"release rehearsal: ci/publish.py did not upload the attestations:\n{out[-3000:]}")
+        print(f"  uploaded {len(files)} files to {index_url} with ci/publish.py, attestations attached")
         out = twine_upload(python, index_url, user, password, files, expect_failure=True,
                            because=("already exists",))
         print(f"  second upload of {version} refused: {server_answer(out, ('already exists',))}")

@@ -86,3 +86,9 @@ def test_signed_uploads_name_each_files_attestation_for_twine(tmp_path):
     for f in files:
         open(f + ".publish.attestation", "w").close()
     assert publish.twine_inputs(files, attested=True) == files + [f + ".publish.attestation" for f in files]
+
+
+def test_only_pypi_skips_files_it_already_took():
+    assert publish.skip_existing("https://upload.pypi.org/legacy/") == ["--skip-existing"]
+    assert publish.skip_existing("https://test.pypi.org/legacy/") == ["--skip-existing"]
+    assert publish.skip_existing("http://127.0.0.1:8080/") == []  # twine 7 refuses it for other indexes
