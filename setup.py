@@ -178,7 +178,9 @@ setup(
     description="Tensors and neural networks in Python, built PyTorch's way",
     long_description=long_description,
     long_description_content_type="text/markdown",
-    license="BSD-3-Clause",
+    # PEP 639: License-Expression, and LICENSE in the wheel's .dist-info/licenses/ and the sdist.
+    license_expression="BSD-3-Clause",
+    license_files=["LICENSE"],
     python_requires=">=3.9",
     install_requires=INSTALL_REQUIRES,
     packages=find_packages(include=["torch", "torch.*"]),

@@ -174,6 +174,20 @@ def cpu_code_summary(wheel: str) -> str | None:
     return summary
 
 
+def license_problem(wheel: str) -> str | None:
+    """PEP 639: the wheel declares its licence by SPDX expression and carries the licence text."""
+    with zipfile.ZipFile(wheel) as z:
+        names = z.namelist()
+        metadata = z.read(next(n for n in names if n.endswith(".dist-info/METADATA"))).decode()
+    headers = dict(line.split(": ", 1) for line in metadata.split("\n\n", 1)[0].splitlines() if ": " in line)
+    if headers.get("License-Expression") != "BSD-3-Clause" or headers.get("License-File") != "LICENSE":
+        return (f"METADATA says License-Expression {headers.get('License-Expression')!r}, License-File "
+                f"{headers.get('License-File')!r}; setup.py declares BSD-3-Clause and LICENSE (PEP 639)")
+    if not any(n.endswith(".dist-info/licenses/LICENSE") for n in names):
+        return "no .dist-info/licenses/LICENSE: the licence text does not travel with the wheel"
+    return None
+
+
 def main() -> int:
     if len(sys.argv) != 2:
         sys.exit(__doc__)
@@ -204,6 +218,10 @@ def main() -> int:
     if bundled:
         sys.exit(f"check_wheel: NVIDIA libraries inside the wheel (they come from NVIDIA's wheels): {bundled}")
     print("no NVIDIA library inside the wheel")
+    problem = license_problem(wheel)
+    if problem:
+        sys.exit(f"check_wheel: {problem}")
+    print("licence: License-Expression BSD-3-Clause, LICENSE in .dist-info/licenses/")
     run(tool("twine") + ["check", "--strict", wheel])
     print("twine check: passed")
     config = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "pyproject.toml")

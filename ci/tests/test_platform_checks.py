@@ -153,3 +153,18 @@ def test_check_wheel_goes_by_the_tag_not_the_machine(tmp_path, mac):
     broken = zip_tree(mac_tree(str(tmp_path / "broken"), rpath="/usr/local/lib"), tmp_path / "b" / MAC_WHEEL)
     with pytest.raises(SystemExit, match="is not relative to @loader_path"):
         check_wheel.check_binaries(broken, check_macho.check)
+
+
+def test_every_wheel_declares_its_licence_and_carries_its_text(tmp_path):
+    def wheel(metadata, files=("torch-0.1.0.dist-info/licenses/LICENSE",)):
+        path = tmp_path / "torch-0.1.0-py3-none-any.whl"
+        with zipfile.ZipFile(path, "w") as z:
+            z.writestr("torch-0.1.0.dist-info/METADATA", "Metadata-Version: 2.4\nName: torch\n" + metadata + "\nbody")
+            for f in files:
+                z.writestr(f, "BSD 3-Clause License")
+        return str(path)
+
+    good = "License-Expression: BSD-3-Clause\nLicense-File: LICENSE\n"
+    assert check_wheel.license_problem(wheel(good)) is None
+    assert "License-Expression None" in check_wheel.license_problem(wheel("License: BSD-3-Clause\n"))
+    assert "no .dist-info/licenses/LICENSE" in check_wheel.license_problem(wheel(good, files=()))
