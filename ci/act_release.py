@@ -21,12 +21,15 @@ fresh clone of HEAD, offline:
   with podman and ci/local_image.py's image, as the factory does);
 - the pypi job's upload step (ci/publish.py) uploads to a pypiserver on
   loopback, with its password as the workflow's secret PYPI_PASSWORD;
-- `gh release create` (GitHub's API) is skipped under act, saying so.
+- the GitHub Releases are a folder served on loopback
+  (ci/github_releases.py's local mode: TORCH_RELEASES_DIR and _URL), which
+  the github-release job fills and the index job lists.
 
 Then it checks what a user gets: the uploaded github-pages artifact is
 served over HTTP as Pages would serve it, and pip and uv install `torch`
-from the per-variant index and the PyPI name from the pypiserver, each into
-a fresh venv, and run examples/hello_world.py. A table of the jobs, with
+from the per-variant index (its links point at the Release's assets) and
+the PyPI name from the pypiserver, each into a fresh venv, and run
+examples/hello_world.py. A table of the jobs, with
 their results and seconds, ends the run; a job of release.yml, or the
 wheels build job, that failed or never ran fails it.
 """
@@ -188,11 +191,17 @@ def main(argv: list[str] | None = None) -> int:
         log("pypiserver on loopback for the pypi job's upload")
         server, index_url, user, password = release_rehearsal.start_package_index(release_python, args.work)
         servers.append(server)
+        log("the GitHub Releases: a folder served on loopback (ci/github_releases.py's local mode)")
+        releases_dir = os.path.join(args.work, "releases")
+        os.makedirs(releases_dir)
+        server, releases_url = release_rehearsal.start_static(releases_dir, "/")
+        servers.append(server)
         secrets_file = os.path.join(args.work, "secrets")
         with open(os.open(secrets_file, os.O_WRONLY | os.O_CREAT, 0o600), "w") as f:
             f.write(f"PYPI_PASSWORD={password}\n")
         runner_env = {"TORCH_MATRIX_ONLY": args.matrix, "PYPI_REPOSITORY_URL": index_url + "/",
                       "PYPI_USERNAME": user, **engine,
+                      "TORCH_RELEASES_DIR": releases_dir, "TORCH_RELEASES_URL": releases_url,
                       # What the stand-ins need (ci/act/standins.py).
                       "TORCH_ACT_PYTHON": sys.executable, "TORCH_ACT_STANDINS": STANDINS,
                       "TORCH_ACT_ORIGIN": repo, "TORCH_ACT_ARTIFACTS": store}
@@ -213,7 +222,7 @@ def main(argv: list[str] | None = None) -> int:
                                                                       else "") + f"; the transcript is {args.work}/act.log")
 
         site = pages_site(store, args.work)
-        server, pages_url = release_rehearsal.start_pages(site)
+        server, pages_url = release_rehearsal.start_static(site, "/cpu/simple/")
         servers.append(server)
         for client in ("pip", "uv"):
             install_and_run(args.work, "pypi", client, tools_python, index_url + "/simple/", names["pypi"])

@@ -13,6 +13,14 @@ def log(msg: str) -> None:
     print(f"\n==> {msg}", flush=True)
 
 
+def actions_error(message: str) -> None:
+    """A step's failure on stderr, its first line as GitHub Actions' ::error:: (shown on the run's page)."""
+    first, *rest = message.splitlines() or [""]
+    print(f"::error::{first}", file=sys.stderr)
+    for line in rest:
+        print(line, file=sys.stderr)
+
+
 def run(cmd: list[str], env: dict | None = None, cwd: str | None = None, quiet: bool = False) -> str:
     """Runs cmd (its output shown, or captured with quiet); a failure ends the
     program naming the command, with the captured output's tail."""

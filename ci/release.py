@@ -5,22 +5,33 @@ and ci/release_rehearsal.py runs the same commands against local servers.
     python ci/release.py sdist OUT_DIR                 # the sdist under the PyPI name, version.txt's version
     python ci/release.py pypi-files WHEELS SDISTS OUT  # cpu wheels renamed for PyPI + the sdist, twine-checked
     python ci/release.py check-upload DIR              # refuses any file PyPI must not get from this project
-    python ci/release.py index WHEELS SITE             # the per-variant PEP 503 indexes, as Pages serves them
+    python ci/release.py metadata DIR                  # <wheel>.metadata beside each variant wheel (PEP 658)
+    python ci/release.py index RELEASES SITE           # the per-variant PEP 503 indexes of every Release, for Pages
     python ci/release.py notes DIR OUT [--index-url U] # release notes: the table, sha256 of every file
     python ci/release.py check-notes DIR NOTES         # every file in DIR is in NOTES with its sha256
 
 The names come from ci/matrix.toml's [names]: PyPI gets only the `pypi` name;
 the indexes keep `index` (`torch`), as PyTorch's own indexes do.
+
+The variant wheels live in the GitHub Releases (with their .metadata files,
+ci/github_releases.py); the Pages site holds only the index pages, rebuilt on
+every release from every Release's assets, so each release keeps the earlier
+versions listed and the site stays small whatever the wheels weigh.
 """
 from __future__ import annotations
 
 import argparse
+import hashlib
+import json
 import os
 import re
 import shutil
 import subprocess
 import sys
 import tarfile
+import time
+import urllib.error
+import urllib.request
 import zipfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -29,6 +40,7 @@ sys.path.insert(0, HERE)
 import matrix as matrix_file  # noqa: E402
 import pypi_wheel  # noqa: E402
 import wheel_index  # noqa: E402
+from proc import actions_error  # noqa: E402
 
 
 class ReleaseError(Exception):
@@ -147,7 +159,28 @@ def build_sdist(out_dir: str, pypi_name: str, version: str) -> str:
     path = os.path.join(out_dir, f"{pypi_wheel.wheel_stem(pypi_name)}-{version}.tar.gz")
     if not os.path.exists(path):
         raise ReleaseError(f"python -m build wrote no {os.path.basename(path)} into {out_dir}")
+    check_sdist_license(path)
     return path
+
+
+def check_sdist_license(path: str) -> None:
+    """PEP 639 for the sdist: License-Expression and License-File in PKG-INFO, the
+    LICENSE text inside, and no binary (third-party code comes in only as build requirements)."""
+    with tarfile.open(path) as t:
+        names = t.getnames()
+        pkg_info = next(n for n in names if re.fullmatch(r"[^/]+/PKG-INFO", n))
+        head = t.extractfile(pkg_info).read().decode("utf-8").split("\n\n", 1)[0].splitlines()
+    top = pkg_info.split("/")[0]
+    problems = []
+    if "License-Expression: BSD-3-Clause" not in head or "License-File: LICENSE" not in head:
+        problems.append("PKG-INFO lacks License-Expression: BSD-3-Clause or License-File: LICENSE")
+    if f"{top}/LICENSE" not in names:
+        problems.append("no LICENSE at the top of the sdist")
+    binaries = [n for n in names if re.search(r"\.(so(\.[0-9]+)*|dylib|dll|pyd|a|lib|whl)$", n)]
+    if binaries:
+        problems.append(f"binaries in the sdist: {', '.join(binaries[:5])}")
+    if problems:
+        raise ReleaseError(f"{os.path.basename(path)}: " + "; ".join(problems))
 
 
 def pypi_files(wheels_dir: str, sdists_dir: str, out_dir: str) -> list[str]:
@@ -171,25 +204,90 @@ def pypi_files(wheels_dir: str, sdists_dir: str, out_dir: str) -> list[str]:
     return files
 
 
-def write_index(wheels_dir: str, site: str) -> list[str]:
-    """Pages' site: <variant>/simple/torch/ per variant, and a page that lists them."""
+def write_metadata(directory: str) -> list[str]:
+    """<wheel>.metadata beside each variant wheel: a Release asset, where PEP 658 has pip look for it."""
+    written = []
+    for w in index_wheels(directory, names()["index"]):
+        with open(w + ".metadata", "wb") as f:
+            f.write(wheel_index.wheel_metadata(w))
+        written.append(w + ".metadata")
+    if not written:
+        raise ReleaseError(f"no variant wheels ({names()['index']}-<version>+<variant>-...) in {directory}")
+    return written
+
+
+def fetch(url: str, attempts: int = 3) -> bytes:
+    for attempt in range(1, attempts + 1):
+        try:
+            with urllib.request.urlopen(url, timeout=60) as r:
+                return r.read()
+        except (urllib.error.URLError, OSError) as e:
+            if attempt == attempts:
+                raise ReleaseError(f"could not fetch {url}: {e}") from None
+            time.sleep(2 * attempt)
+    raise AssertionError("unreachable")
+
+
+def release_links(releases: list[dict], index_name: str, get=fetch) -> list[wheel_index.Link]:
+    """Every variant wheel of every published Release (ci/github_releases.py list), as the index links it."""
+    links, seen, problems = [], {}, []
+    for rel in releases:
+        if rel.get("draft"):
+            continue
+        tag, assets = rel["tag_name"], {a["name"]: a for a in rel["assets"]}
+        for name, asset in sorted(assets.items()):
+            parts = name.split("-")
+            if not (name.endswith(".whl") and len(parts) >= 5 and normalize(parts[0]) == normalize(index_name)
+                    and "+" in parts[1]):
+                continue
+            if name in seen:
+                problems.append(f"{name} is an asset of both {seen[name]} and {tag}")
+                continue
+            seen[name] = tag
+            digest, meta = asset.get("digest") or "", assets.get(name + ".metadata")
+            if not re.fullmatch(r"sha256:[0-9a-f]{64}", digest):
+                problems.append(f"{tag}: {name} has no sha256 digest in the listing ({digest or 'none'})")
+                continue
+            if meta is None:
+                problems.append(f"{tag}: {name} has no {name}.metadata asset beside it (ci/release.py metadata)")
+                continue
+            metadata = get(meta["browser_download_url"])
+            meta_digest = hashlib.sha256(metadata).hexdigest()
+            if meta.get("digest") and meta["digest"] != "sha256:" + meta_digest:
+                problems.append(f"{tag}: {name}.metadata was not what the listing's digest says")
+                continue
+            headers = dict(re.findall(r"^(Name|Version): (.+)$", metadata.decode("utf-8").split("\n\n", 1)[0], re.M))
+            if normalize(headers.get("Name", "")) != normalize(index_name) or headers.get("Version") != parts[1]:
+                problems.append(f"{tag}: {name}.metadata is for {headers.get('Name')} {headers.get('Version')}")
+                continue
+            links.append(wheel_index.Link(name, asset["browser_download_url"], digest.split(":", 1)[1], meta_digest,
+                                          wheel_index.requires_python(metadata)))
+    if problems:
+        raise ReleaseError("the Releases cannot be indexed as they are:\n  " + "\n  ".join(problems))
+    return links
+
+
+def write_index(releases_json: str, site: str, get=fetch) -> list[str]:
+    """Pages' site, rebuilt from every Release: <variant>/simple/torch/ per variant linking
+    the Release assets, and a page that lists the variants with their versions."""
     n, version = names(), version_txt()
-    m = matrix_file.load()
-    labels = {v["label"] for v in m["variants"].values()}
-    wheels = index_wheels(wheels_dir, n["index"])
-    check_wheel_versions(wheels, version, labels)
-    staging = os.path.join(site, ".wheels")
-    os.makedirs(staging, exist_ok=True)
-    for w in wheels:
-        shutil.copy(w, staging)
-    variants = sorted({os.path.basename(w).split("-")[1].split("+")[1] for w in wheels})
-    wheel_index.write(staging, site, [os.path.basename(w) for w in wheels], variants)
-    shutil.rmtree(staging)
-    items = "\n".join(f'    <li><a href="{v}/simple/">{v}</a>: <code>pip install --index-url '
-                      f'&lt;this site&gt;/{v}/simple {n["index"]}</code></li>' for v in variants)
+    with open(releases_json) as f:
+        links = release_links(json.load(f), n["index"], get)
+    if not any(k.filename.split("-")[1].split("+")[0] == version for k in links):
+        raise ReleaseError(f"no Release holds {n['index']} {version}'s variant wheels: the github-release job "
+                           f"creates it before the index is written")
+    variants = sorted({wheel_index.label(k.filename) for k in links})
+    shutil.rmtree(site, ignore_errors=True)
+    wheel_index.write_pages(site, links, variants)
+    items = []
+    for v in variants:
+        versions = sorted({k.filename.split("-")[1].split("+")[0] for k in links if wheel_index.label(k.filename) == v},
+                          key=lambda s: [int(x) if x.isdigit() else x for x in re.split(r"[.]", s)])
+        items.append(f'    <li><a href="{v}/simple/">{v}</a> ({", ".join(versions)}): <code>pip install '
+                     f'--index-url &lt;this site&gt;/{v}/simple {n["index"]}</code></li>')
     with open(os.path.join(site, "index.html"), "w") as f:
-        f.write(f"<!DOCTYPE html>\n<html>\n  <body>\n    <h1>{n['index']} {version}: one index per variant</h1>\n"
-                f"    <ul>\n{items}\n    </ul>\n  </body>\n</html>\n")
+        f.write(f"<!DOCTYPE html>\n<html>\n  <body>\n    <h1>{n['index']}: one index per variant</h1>\n"
+                f"    <ul>\n" + "\n".join(items) + "\n    </ul>\n  </body>\n</html>\n")
     return variants
 
 
@@ -259,8 +357,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("sdists")
     p.add_argument("out_dir")
     sub.add_parser("check-upload").add_argument("dir")
+    sub.add_parser("metadata").add_argument("dir")
     p = sub.add_parser("index")
-    p.add_argument("wheels")
+    p.add_argument("releases", help="the JSON ci/github_releases.py list writes")
     p.add_argument("site")
     p = sub.add_parser("notes")
     p.add_argument("dir")
@@ -284,7 +383,9 @@ def main(argv: list[str] | None = None) -> int:
             check_upload(files, names()["pypi"], version_txt())
             print(f"{len(files)} files may go to PyPI as {names()['pypi']} {version_txt()}")
         elif args.command == "index":
-            print(f"indexes for {', '.join(write_index(args.wheels, args.site))} under {args.site}")
+            print(f"indexes for {', '.join(write_index(args.releases, args.site))} under {args.site}")
+        elif args.command == "metadata":
+            print(f"{len(write_metadata(args.dir))} metadata files beside the wheels in {args.dir}")
         elif args.command == "notes":
             files = release_files(args.dir)
             with open(args.out, "w") as f:
@@ -295,11 +396,7 @@ def main(argv: list[str] | None = None) -> int:
                 check_notes(release_files(args.dir), f.read())
             print(f"{args.notes} lists every file of {args.dir} with its sha256")
     except ReleaseError as e:
-        # GitHub Actions shows ::error:: lines on the run's summary page.
-        first, *rest = str(e).splitlines()
-        print(f"::error::{first}", file=sys.stderr)
-        for line in rest:
-            print(line, file=sys.stderr)
+        actions_error(str(e))
         return 1
     return 0
 

@@ -7,11 +7,12 @@ this), it runs release.yml's steps with the same commands (ci/release.py):
 the tag check, the sdist under the PyPI name, the PyPI files (renamed,
 relabelled, twine-checked), the upload guard; then uploads them with twine to
 a pypiserver with authentication on (a wrong password and a second upload of
-the same version must both fail, as on PyPI), writes the per-variant indexes
-as Pages serves them and serves them over HTTP, and installs as users would,
-each in a fresh venv: the PyPI name from the package server, `torch` from the
-cpu index, and the cu130 variant with NVIDIA's runtime wheels from PyPI. Last,
-the release notes, checked against the files a GitHub Release would carry.
+the same version must both fail, as on PyPI); writes the release notes,
+checks them against the files of the GitHub Release and makes that Release
+(a folder served over HTTP: ci/github_releases.py's local mode); writes the per-variant indexes from the Releases' listing as Pages
+serves them, and installs as users would, each in a fresh venv: the PyPI name
+from the package server, `torch` from the cpu index, and the cu130 variant
+with NVIDIA's runtime wheels from PyPI.
 """
 from __future__ import annotations
 
@@ -140,12 +141,13 @@ def start_package_index(python: str, work: str) -> tuple[subprocess.Popen, str, 
     return server, url, user, password
 
 
-def start_pages(site: str) -> tuple[subprocess.Popen, str]:
+def start_static(folder: str, ready_path: str) -> tuple[subprocess.Popen, str]:
+    """A folder over HTTP on loopback, as Pages serves the site and GitHub the Release assets."""
     port = free_port()
     server = subprocess.Popen([sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1",
-                               "--directory", site], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                               "--directory", folder], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     url = f"http://127.0.0.1:{port}"
-    wait_for(url + "/cpu/simple/", server)
+    wait_for(url + ready_path, server)
     return server, url
 
 
@@ -236,9 +238,28 @@ def main(argv: list[str] | None = None) -> int:
                            because=("already exists",))
         print(f"  second upload of {version} refused: {server_answer(out, ('already exists',))}")
 
-        log("the per-variant indexes, served as Pages serves them")
-        release_step(python, "index", args.wheelhouse, site)
-        server, pages_url = start_pages(site)
+        log("the GitHub Release: every variant wheel with its .metadata and the sdist, its notes checked")
+        github = os.path.join(args.work, "github-release")
+        os.makedirs(github)
+        for w in release.index_wheels(args.wheelhouse, names["index"]) + release.release_files(dist):
+            shutil.copy(w, github)
+        notes = os.path.join(args.work, "release-notes.md")
+        releases_dir = os.path.join(args.work, "releases")
+        os.makedirs(releases_dir)
+        server, releases_url = start_static(releases_dir, "/")
+        servers.append(server)
+        release_step(python, "notes", github, notes, "--index-url", "https://<owner>.github.io/<repo>")
+        release_step(python, "check-notes", github, notes)
+        release_step(python, "metadata", github)
+        releases_env = {"TORCH_RELEASES_DIR": releases_dir, "TORCH_RELEASES_URL": releases_url}
+        print(run([python, os.path.join(HERE, "github_releases.py"), "create", f"v{version}", github,
+                   "--notes", notes], env=releases_env).strip())
+
+        log("the per-variant indexes, from the Releases' listing, served as Pages serves them")
+        listing = os.path.join(args.work, "releases.json")
+        print(run([python, os.path.join(HERE, "github_releases.py"), "list", listing], env=releases_env).strip())
+        release_step(python, "index", listing, site)
+        server, pages_url = start_static(site, "/cpu/simple/")
         servers.append(server)
 
         install_and_use(args.work, "pypi", ["--index-url", index_url + "/simple/", names["pypi"]],
@@ -252,15 +273,6 @@ def main(argv: list[str] | None = None) -> int:
         for s in servers:
             s.terminate()
             s.wait()
-
-    log("the release notes, for the files a GitHub Release carries (every variant wheel and the sdist)")
-    github = os.path.join(args.work, "github-release")
-    os.makedirs(github)
-    for w in release.index_wheels(args.wheelhouse, names["index"]) + release.release_files(dist):
-        shutil.copy(w, github)
-    notes = os.path.join(args.work, "release-notes.md")
-    release_step(python, "notes", github, notes, "--index-url", pages_url)
-    release_step(python, "check-notes", github, notes)
     print(open(notes).read())
     log("release rehearsal passed")
     return 0

@@ -1,13 +1,17 @@
-"""A PEP 503 "simple" index per variant, for wheels in one directory.
+"""PEP 503 "simple" indexes, one per variant.
 
 index/<variant>/simple/index.html            lists the projects
 index/<variant>/simple/<project>/index.html  links each wheel with its sha256
-                                             fragment and data-requires-python,
-                                             plus data-dist-info-metadata for the
-                                             PEP 658 <wheel>.metadata file beside it
+                                             fragment, data-requires-python and
+                                             data-core-metadata (PEP 658/714: the
+                                             metadata file is at the link + ".metadata")
 The wheels of a variant are those whose local version label is the variant
-(torch-0.1.0+cpu-...). Links are relative, so the tree can be served anywhere
-(GitHub Pages) or used as file:// URLs.
+(torch-0.1.0+cpu-...).
+
+Two users: the factory's local indexes (`write`: the wheels copied under
+<variant>/files/, relative links, usable as file:// URLs) and the release's
+Pages site (`write_pages` with links to the GitHub Release assets, from every
+release: ci/release.py index).
 """
 from __future__ import annotations
 
@@ -17,13 +21,24 @@ import os
 import re
 import shutil
 import zipfile
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Link:
+    """One wheel as an index lists it."""
+    filename: str
+    href: str  # absolute, or relative to <variant>/simple/<project>/
+    sha256: str
+    metadata_sha256: str
+    requires_python: str
 
 
 def project_name(wheel: str) -> str:
     return re.sub(r"[-_.]+", "-", wheel.split("-")[0]).lower()
 
 
-def _label(wheel: str) -> str:
+def label(wheel: str) -> str:
     version = wheel.split("-")[1]
     return version.split("+", 1)[1] if "+" in version else ""
 
@@ -36,48 +51,65 @@ def sha256(path: str) -> str:
     return h.hexdigest()
 
 
-def _metadata(wheel_path: str) -> tuple[bytes, str]:
-    """The wheel's METADATA file and its Requires-Python."""
+def wheel_metadata(wheel_path: str) -> bytes:
+    """The wheel's .dist-info/METADATA, the file PEP 658 serves beside it."""
     with zipfile.ZipFile(wheel_path) as z:
-        name = next(n for n in z.namelist() if n.endswith(".dist-info/METADATA"))
-        data = z.read(name)
-    m = re.search(rb"^Requires-Python: (.+)$", data, re.M)
-    return data, (m.group(1).decode().strip() if m else "")
+        name = next(n for n in z.namelist() if re.fullmatch(r"[^/]+\.dist-info/METADATA", n))
+        return z.read(name)
+
+
+def requires_python(metadata: bytes) -> str:
+    headers = metadata.split(b"\n\n", 1)[0]
+    m = re.search(rb"^Requires-Python: (.+)$", headers, re.M)
+    return m.group(1).decode().strip() if m else ""
+
+
+def _page(title: str, body: list[str]) -> str:
+    return (f"<!DOCTYPE html>\n<html>\n  <body>\n    <h1>{html.escape(title)}</h1>\n"
+            + "\n".join(body) + "\n  </body>\n</html>\n")
+
+
+def write_pages(index_dir: str, links: list[Link], variants: list[str]) -> None:
+    """The HTML of each variant's index (each variant folder is replaced)."""
+    for variant in variants:
+        shutil.rmtree(os.path.join(index_dir, variant, "simple"), ignore_errors=True)
+        root = os.path.join(index_dir, variant, "simple")
+        by_project: dict[str, list[Link]] = {}
+        for link in sorted(links, key=lambda k: k.filename):
+            if label(link.filename) == variant:
+                by_project.setdefault(project_name(link.filename), []).append(link)
+        for project, project_links in by_project.items():
+            rows = []
+            for k in project_links:
+                attrs = f' data-dist-info-metadata="sha256={k.metadata_sha256}" data-core-metadata="sha256={k.metadata_sha256}"'
+                if k.requires_python:
+                    attrs += f' data-requires-python="{html.escape(k.requires_python)}"'
+                rows.append(f'    <a href="{html.escape(k.href)}#sha256={k.sha256}"{attrs}>{html.escape(k.filename)}</a><br/>')
+            os.makedirs(os.path.join(root, project), exist_ok=True)
+            with open(os.path.join(root, project, "index.html"), "w") as f:
+                f.write(_page(f"Links for {project}", rows))
+        os.makedirs(root, exist_ok=True)
+        with open(os.path.join(root, "index.html"), "w") as f:
+            f.write(_page(f"{variant}", [f'    <a href="{p}/">{p}</a><br/>' for p in sorted(by_project)]))
 
 
 def write(wheel_dir: str, index_dir: str, wheels: list[str], variants: list[str]) -> None:
+    """A self-contained index: the wheels and their metadata under <variant>/files/."""
+    links = []
     for variant in variants:
-        root = os.path.join(index_dir, variant, "simple")
-        shutil.rmtree(os.path.join(index_dir, variant), ignore_errors=True)
-        by_project: dict[str, list[str]] = {}
-        for w in sorted(set(wheels)):
-            if _label(w) == variant:
-                by_project.setdefault(project_name(w), []).append(w)
         files_dir = os.path.join(index_dir, variant, "files")
-        os.makedirs(files_dir, exist_ok=True)
-        for project, files in by_project.items():
-            pdir = os.path.join(root, project)
-            os.makedirs(pdir, exist_ok=True)
-            links = []
-            for w in files:
-                src = os.path.join(wheel_dir, w)
-                dst = os.path.join(files_dir, w)
-                shutil.copy(src, dst)
-                metadata, requires_python = _metadata(dst)
-                with open(dst + ".metadata", "wb") as f:
-                    f.write(metadata)
-                meta_hash = hashlib.sha256(metadata).hexdigest()
-                attrs = f' data-dist-info-metadata="sha256={meta_hash}" data-core-metadata="sha256={meta_hash}"'
-                if requires_python:
-                    attrs += f' data-requires-python="{html.escape(requires_python)}"'
-                links.append(f'    <a href="../../files/{w}#sha256={sha256(dst)}"{attrs}>{w}</a><br/>')
-            with open(os.path.join(pdir, "index.html"), "w") as f:
-                f.write(f"<!DOCTYPE html>\n<html>\n  <body>\n    <h1>Links for {project}</h1>\n"
-                        + "\n".join(links) + "\n  </body>\n</html>\n")
-        os.makedirs(root, exist_ok=True)
-        with open(os.path.join(root, "index.html"), "w") as f:
-            items = "\n".join(f'    <a href="{p}/">{p}</a><br/>' for p in sorted(by_project))
-            f.write(f"<!DOCTYPE html>\n<html>\n  <body>\n{items}\n  </body>\n</html>\n")
+        shutil.rmtree(files_dir, ignore_errors=True)
+        os.makedirs(files_dir)
+        for w in sorted(set(wheels)):
+            if label(w) != variant:
+                continue
+            dst = shutil.copy(os.path.join(wheel_dir, w), files_dir)
+            metadata = wheel_metadata(dst)
+            with open(dst + ".metadata", "wb") as f:
+                f.write(metadata)
+            links.append(Link(w, f"../../files/{w}", sha256(dst), hashlib.sha256(metadata).hexdigest(),
+                              requires_python(metadata)))
+    write_pages(index_dir, links, variants)
 
 
 if __name__ == "__main__":
@@ -87,5 +119,5 @@ if __name__ == "__main__":
         sys.exit("usage: python ci/wheel_index.py WHEEL_DIR INDEX_DIR")
     wheel_dir, index_dir = sys.argv[1], sys.argv[2]
     found = sorted(w for w in os.listdir(wheel_dir) if w.endswith(".whl"))
-    write(wheel_dir, index_dir, found, sorted({_label(w) for w in found}))
+    write(wheel_dir, index_dir, found, sorted({label(w) for w in found}))
     print(f"{len(found)} wheels indexed under {index_dir}")

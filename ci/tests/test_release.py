@@ -1,17 +1,21 @@
 """The release steps (ci/release.py) on small synthetic files, and release.yml's
 wiring to them. The whole path against real servers is ci/release_rehearsal.py,
 which .ci/run runs on the factory's wheels."""
+import hashlib
 import io
+import json
 import os
 import re
 import sys
 import tarfile
+import urllib.parse
 import zipfile
 
 import pytest
 import yaml
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import github_releases  # noqa: E402
 import release  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -67,7 +71,7 @@ def test_release_yml_checks_the_tag_before_anything_is_built():
     for name, job in jobs.items():
         if name != "version":
             needs = job["needs"] if isinstance(job["needs"], list) else [job["needs"]]
-            assert needs and set(needs) <= {"version", "wheels", "sdist", "pypi"}, name
+            assert needs and set(needs) <= {"version", "wheels", "sdist", "pypi", "github-release"}, name
 
 
 def test_release_yml_uploads_only_what_the_guard_passed():
@@ -97,26 +101,25 @@ def test_nothing_is_published_unless_every_build_and_the_pypi_upload_succeeded()
     for job in ("pypi", "index", "github-release"):
         assert {"version", "wheels", "sdist"} <= needs(job), job
     assert "pypi" in needs("index") and "pypi" in needs("github-release")
+    # The index is rebuilt from the Releases, so this release's must exist first.
+    assert "github-release" in needs("index")
     for name, job in jobs.items():
         assert not re.search(r"always\(\)|failure\(\)|cancelled\(\)", str(job.get("if", ""))), name
         assert "continue-on-error" not in job and all("continue-on-error" not in s for s in job.get("steps", []))
 
 
-def test_only_gh_release_create_is_conditioned_on_act():
-    """The GitHub-only actions run under act too, as local stand-ins that say so (ci/act/);
-    the one step that knows about act is the GitHub Release's creation, a `gh` command."""
+def test_no_step_knows_about_act():
+    """The GitHub-only actions run under act as local stand-ins that say so (ci/act/), and
+    the Releases are a folder there (ci/github_releases.py): no step asks whether it runs under act."""
     with open(os.path.join(ROOT, ".github", "workflows", "release.yml")) as f:
         jobs = yaml.safe_load(f)["jobs"]
     github_only = {"actions/configure-pages", "actions/deploy-pages", "actions/attest-build-provenance"}
-    used, act_aware = set(), []
+    used = set()
     for job in jobs.values():
         for step in job.get("steps", []):
             used.add(step.get("uses", "").split("@")[0])
-            assert "ACT" not in str(step.get("if", "")), step
-            if "ACT" in step.get("run", ""):
-                act_aware.append(step["name"])
+            assert "ACT" not in str(step.get("if", "")) and "ACT" not in step.get("run", ""), step
     assert github_only <= used
-    assert act_aware == ["Create the release"]
 
 
 def test_the_upload_guard_takes_only_the_pypi_name_at_version_txt(tmp_path):
@@ -164,17 +167,74 @@ def test_pypi_files_rename_the_cpu_wheels_and_keep_the_sdist(tmp_path, monkeypat
     assert files == [f"{stem}-{VERSION}-cp311-cp311-manylinux_2_28_x86_64.whl", f"{stem}-{VERSION}.tar.gz"]
 
 
+def publish_release(releases, tag, version, labels=("cpu", "cu130")):
+    """A Release as ci/github_releases.py keeps it locally: the variant wheels, their metadata, an sdist."""
+    out = os.path.join(str(releases), "staging-" + tag)
+    os.makedirs(out)
+    for label in labels:
+        make_wheel(out, "torch", f"{version}+{label}")
+    make_sdist(out, NAMES["pypi"], version)
+    release.write_metadata(out)
+    store = github_releases.LocalReleases(str(releases), "http://releases.invalid")
+    files = github_releases.release_files(out)
+    github_releases.check_assets(tag, files, store.create(tag, files, "notes"))
+    return store
+
+
+def local_get(releases):
+    """What the releases server would answer for an asset URL."""
+    def get(url):
+        path = urllib.parse.unquote(url.removeprefix("http://releases.invalid/"))
+        with open(os.path.join(str(releases), path), "rb") as f:
+            return f.read()
+    return get
+
+
 def test_index_writes_one_pep503_index_per_variant_and_a_landing_page(tmp_path):
-    wheels = tmp_path / "wheels"
-    wheels.mkdir()
-    for label in ("cpu", "cu130"):
-        make_wheel(wheels, "torch", f"{VERSION}+{label}")
+    store = publish_release(tmp_path / "releases", f"v{VERSION}", VERSION)
+    (tmp_path / "releases.json").write_text(json.dumps(store.list()))
     site = tmp_path / "site"
-    assert release.write_index(str(wheels), str(site)) == ["cpu", "cu130"]
+    assert release.write_index(str(tmp_path / "releases.json"), str(site), local_get(tmp_path / "releases")) == [
+        "cpu", "cu130"]
     page = (site / "cu130" / "simple" / "torch" / "index.html").read_text()
-    assert f"torch-{VERSION}+cu130-" in page and "+cpu" not in page
+    wheel = f"torch-{VERSION}+cu130-cp311-cp311-manylinux_2_28_x86_64.whl"
+    digest = hashlib.sha256((tmp_path / "releases" / f"v{VERSION}" / wheel).read_bytes()).hexdigest()
+    meta = hashlib.sha256((tmp_path / "releases" / f"v{VERSION}" / (wheel + ".metadata")).read_bytes()).hexdigest()
+    url = f"http://releases.invalid/v{VERSION}/{urllib.parse.quote(wheel)}"
+    assert f'href="{url}#sha256={digest}" data-dist-info-metadata="sha256={meta}"' in page
+    assert "+cpu" not in page and NAMES["pypi"].replace("-", "_") not in page  # no sdist, no other variant
     assert 'href="cpu/simple/"' in (site / "index.html").read_text()
-    assert not (site / ".wheels").exists()
+
+
+def test_a_second_release_keeps_the_first_ones_wheels_listed(tmp_path, monkeypatch):
+    releases = tmp_path / "releases"
+    publish_release(releases, "v0.0.9", "0.0.9")
+    store = publish_release(releases, f"v{VERSION}", VERSION, labels=("cpu",))
+    (tmp_path / "releases.json").write_text(json.dumps(store.list()))
+    site = tmp_path / "site"
+    assert release.write_index(str(tmp_path / "releases.json"), str(site), local_get(releases)) == ["cpu", "cu130"]
+    cpu = (site / "cpu" / "simple" / "torch" / "index.html").read_text()
+    assert "torch-0.0.9+cpu-" in cpu and f"torch-{VERSION}+cpu-" in cpu and "/v0.0.9/" in cpu
+    # A variant the newest release no longer builds keeps its index too.
+    assert "torch-0.0.9+cu130-" in (site / "cu130" / "simple" / "torch" / "index.html").read_text()
+    assert "0.0.9, " + VERSION in (site / "index.html").read_text()
+
+
+def test_the_index_refuses_releases_it_cannot_serve(tmp_path):
+    releases = tmp_path / "releases"
+    store = publish_release(releases, "v0.0.9", "0.0.9")
+    listing = store.list()
+    (tmp_path / "releases.json").write_text(json.dumps(listing))
+    with pytest.raises(release.ReleaseError, match=f"no Release holds torch {VERSION}"):
+        release.write_index(str(tmp_path / "releases.json"), str(tmp_path / "site"), local_get(releases))
+    wheels = [a for a in listing[0]["assets"] if a["name"].endswith(".whl")]
+    wheels[0]["digest"] = None
+    listing[0]["assets"] = [a for a in listing[0]["assets"] if a["name"] != wheels[1]["name"] + ".metadata"]
+    with pytest.raises(release.ReleaseError) as e:
+        release.release_links(listing, "torch", local_get(releases))
+    assert "has no sha256 digest" in str(e.value) and "has no " + wheels[1]["name"] + ".metadata asset" in str(e.value)
+    # A draft is not published: its wheels are not listed.
+    assert release.release_links([{**listing[0], "draft": True}], "torch", local_get(releases)) == []
 
 
 def test_release_notes_list_every_file_with_its_sha256(tmp_path):
@@ -190,3 +250,24 @@ def test_release_notes_list_every_file_with_its_sha256(tmp_path):
     extra = make_wheel(tmp_path, "torch", f"{VERSION}+cu130")
     with pytest.raises(release.ReleaseError, match="is not in the notes"):
         release.check_notes([*files, extra], notes)
+
+
+@pytest.mark.parametrize("headers, files, message", [
+    ("License-Expression: BSD-3-Clause\nLicense-File: LICENSE\n", {"LICENSE": "BSD"}, None),
+    ("License-Expression: BSD-3-Clause\nLicense-File: LICENSE\n", {}, "no LICENSE at the top"),
+    ("License: BSD\n", {"LICENSE": "BSD"}, "PKG-INFO lacks License-Expression"),
+    ("License-Expression: BSD-3-Clause\nLicense-File: LICENSE\n", {"LICENSE": "BSD", "torch/lib/libx.so": "x"},
+     "binaries in the sdist: torch_wheelforge-1.0/torch/lib/libx.so"),
+])
+def test_the_sdist_carries_its_licence_and_no_binary(tmp_path, headers, files, message):
+    path = tmp_path / "torch_wheelforge-1.0.tar.gz"
+    with tarfile.open(path, "w:gz") as t:
+        for name, text in {"PKG-INFO": f"Metadata-Version: 2.4\nName: torch-wheelforge\n{headers}\nbody", **files}.items():
+            info = tarfile.TarInfo(f"torch_wheelforge-1.0/{name}")
+            info.size = len(text.encode())
+            t.addfile(info, io.BytesIO(text.encode()))
+    if message is None:
+        release.check_sdist_license(str(path))
+    else:
+        with pytest.raises(release.ReleaseError, match=message):
+            release.check_sdist_license(str(path))
