@@ -14,6 +14,10 @@ checked on Linux too.
 - x86-64 wheels: check_cpu_code.py (libtorch_cpu carries its AVX2 and
   AVX-512 kernel copies, and no other code runs their instructions).
 - No NVIDIA library (libcudart, libcublas, libcuda, libnv*) is inside the wheel.
+- PEP 639: License-Expression BSD-3-Clause with LICENSE; and every bundled
+  third-party component (third_party/bundled.toml) is in the wheel's
+  THIRD_PARTY_NOTICES.txt, with its licence text, and its CycloneDX SBOM
+  (third_party_notices.py --check).
 - `twine check` (metadata renders) and `check-wheel-contents` (layout).
 - No shared library has an RPATH/RUNPATH entry outside the wheel: every entry
   is relative to $ORIGIN and stays inside the unpacked wheel, except, in a
@@ -38,6 +42,7 @@ import zipfile
 import check_cpu_code
 import check_macho
 import check_pe
+import third_party_notices
 
 
 # NVIDIA's libraries: a CUDA wheel depends on their wheels and must not carry them.
@@ -179,10 +184,12 @@ def license_problem(wheel: str) -> str | None:
     with zipfile.ZipFile(wheel) as z:
         names = z.namelist()
         metadata = z.read(next(n for n in names if n.endswith(".dist-info/METADATA"))).decode()
-    headers = dict(line.split(": ", 1) for line in metadata.split("\n\n", 1)[0].splitlines() if ": " in line)
-    if headers.get("License-Expression") != "BSD-3-Clause" or headers.get("License-File") != "LICENSE":
+    head = metadata.split("\n\n", 1)[0].splitlines()
+    headers = dict(line.split(": ", 1) for line in head if ": " in line)
+    files = [line.split(": ", 1)[1] for line in head if line.startswith("License-File: ")]
+    if headers.get("License-Expression") != "BSD-3-Clause" or "LICENSE" not in files:
         return (f"METADATA says License-Expression {headers.get('License-Expression')!r}, License-File "
-                f"{headers.get('License-File')!r}; setup.py declares BSD-3-Clause and LICENSE (PEP 639)")
+                f"{files}; setup.py declares BSD-3-Clause and LICENSE (PEP 639)")
     if not any(n.endswith(".dist-info/licenses/LICENSE") for n in names):
         return "no .dist-info/licenses/LICENSE: the licence text does not travel with the wheel"
     return None
@@ -222,6 +229,10 @@ def main() -> int:
     if problem:
         sys.exit(f"check_wheel: {problem}")
     print("licence: License-Expression BSD-3-Clause, LICENSE in .dist-info/licenses/")
+    found = third_party_notices.problems(wheel)
+    if found:
+        sys.exit("check_wheel: " + "\n".join(found))
+    print("third-party notices and SBOM: " + ", ".join(c["id"] for c in third_party_notices.describe(wheel)))
     run(tool("twine") + ["check", "--strict", wheel])
     print("twine check: passed")
     config = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "pyproject.toml")

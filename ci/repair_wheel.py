@@ -10,6 +10,9 @@ not the machine, so the factory repairs macOS and Windows wheels on Linux:
   which torch's __init__ adds to the DLL search path): it vendors only what
   they need from outside, after checking that every dependency resolves.
 
+Then ci/third_party_notices.py writes the third-party notices and SBOM of
+what the repaired wheel carries.
+
 cibuildwheel's repair-wheel-command on every platform (pyproject.toml); run
 with the tools environment's Python (ci/requirements-tools.txt), or on
 GitHub's macOS and Windows runners the build's (ci/requirements-zig.txt).
@@ -63,6 +66,8 @@ def main(argv: list[str]) -> int:
     with tempfile.TemporaryDirectory() as out:
         subprocess.run(repair_command(wheel, out), check=True, env=env)
         (repaired,) = glob.glob(os.path.join(out, "*.whl"))
+        # What the repaired wheel carries, with the licence texts and an SBOM (what the repair bundled included).
+        subprocess.run([sys.executable, os.path.join(HERE, "third_party_notices.py"), repaired], check=True, env=env)
         subprocess.run([sys.executable, os.path.join(HERE, "check_wheel.py"), repaired], check=True, env=env)
         target = os.path.join(dest, os.path.basename(repaired))
         shutil.move(repaired, target)

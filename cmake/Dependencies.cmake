@@ -23,5 +23,6 @@ endif()
 set(TORCH_TOOLS_PYTHON "${Python_EXECUTABLE}" CACHE FILEPATH "Python with pyyaml and scipy-openblas32")
 
 include(third_party/openblas.cmake)
+include(third_party/licenses.cmake)
 include(third_party/cuda.cmake)
 include(third_party/pybind11.cmake)

@@ -227,10 +227,11 @@ def test_repair_runs_its_tools_with_the_environments_scripts_first(tmp_path, mon
     an older system one (Debian bookworm's 0.14.3, which auditwheel refuses)."""
     import repair_wheel
 
-    paths = []
+    paths, scripts = [], []
 
     def fake_run(cmd, check, env):
         paths.append(env["PATH"].split(os.pathsep)[0])
+        scripts.append(os.path.basename(cmd[1]) if cmd[0] == sys.executable else cmd[0])
         if "--wheel-dir" in cmd:
             out = cmd[cmd.index("--wheel-dir") + 1]
             open(os.path.join(out, "torch-0.1.0+cpu-cp311-cp311-manylinux_2_28_x86_64.whl"), "w").close()
@@ -240,7 +241,9 @@ def test_repair_runs_its_tools_with_the_environments_scripts_first(tmp_path, mon
     wheel = tmp_path / "torch-0.1.0+cpu-cp311-cp311-linux_x86_64.whl"
     wheel.write_bytes(b"")
     assert repair_wheel.main([str(wheel), str(tmp_path / "out")]) == 0
-    assert paths == [os.path.dirname(sys.executable)] * 2  # the repair, then check_wheel.py
+    # The repair, the notices of what it bundled, then the checks.
+    assert scripts == ["auditwheel", "third_party_notices.py", "check_wheel.py"]
+    assert paths == [os.path.dirname(sys.executable)] * 3
 
 
 def test_concurrent_test_runs_land_in_their_own_rows(tmp_path, monkeypatch):
