@@ -10,7 +10,13 @@ read with macholib, so they run on any machine:
   are @loader_path-relative and stay inside the wheel;
 - signatures: an arm64 binary carries a valid ad-hoc signature (macOS kills
   a process that maps an unsigned or altered one); an x86_64 binary's
-  signature, if it has one, is valid.
+  signature, if it has one, is valid;
+- exception types: the type_info of every c10 error (the exceptions that
+  cross from one torch library into another) is defined once, in
+  libc10.dylib, not weak, and only referred to elsewhere. Each zig-built
+  library has its own libc++abi, which on x86_64 matches a catch by
+  type_info address: a weak copy per library would make the catch depend on
+  dyld merging them (c10/util/Exception.h, docs/PLATFORMS.md).
 """
 from __future__ import annotations
 
@@ -19,6 +25,7 @@ import re
 
 from macholib import mach_o
 from macholib.MachO import MachO
+from macholib.SymbolTable import SymbolTable
 
 from macho_signature import signature_problem
 
@@ -27,6 +34,8 @@ CPU_TYPES = {"arm64": 0x0100000C, "x86_64": 0x01000007}
 DEPENDENCY_COMMANDS = {mach_o.LC_LOAD_DYLIB, mach_o.LC_LOAD_WEAK_DYLIB, mach_o.LC_REEXPORT_DYLIB,
                        mach_o.LC_LOAD_UPWARD_DYLIB, mach_o.LC_LAZY_LOAD_DYLIB}
 SYSTEM_PREFIXES = ("/usr/lib/", "/System/")
+C10_ERROR_TYPEINFO = re.compile(r"^__ZTIN3c10\d+\w*ErrorE$")
+N_WEAK_DEF = 0x0080  # <mach-o/nlist.h>
 
 
 def parse_tag(wheel: str) -> tuple[tuple[int, int], str]:
@@ -101,22 +110,46 @@ def binary_problems(path: str, rel: str, root: str, min_macos: tuple[int, int], 
     return problems
 
 
+def exception_type_problems(binaries: dict[str, str]) -> list[str]:
+    """{wheel path: file}: c10's error type_infos defined, not weak, in libc10 only."""
+    defined: dict[str, list[str]] = {}
+    problems = []
+    for rel, path in sorted(binaries.items()):
+        table = SymbolTable(MachO(path))
+        for nlist, name in table.extdefsyms:
+            name = name.decode() if isinstance(name, bytes) else name
+            if C10_ERROR_TYPEINFO.match(name):
+                defined.setdefault(name, []).append(rel)
+                if nlist.n_desc & N_WEAK_DEF:
+                    problems.append(f"{rel}: {name} is a weak definition (give the class an out-of-line key function)")
+    if not defined:
+        problems.append("no c10 error type_info is exported (libc10.dylib must define __ZTIN3c105ErrorE)")
+    for name, where in sorted(defined.items()):
+        if [os.path.basename(w) for w in where] != ["libc10.dylib"]:
+            problems.append(f"{name} is defined in {', '.join(where)}; it must be in libc10.dylib only")
+    return problems
+
+
 def check(root: str, wheel: str) -> tuple[list[str], str]:
     """(problems, a summary line) for the wheel unpacked in root."""
     min_macos, arch = parse_tag(wheel)
     if arch not in CPU_TYPES:
         return [f"{os.path.basename(wheel)}: architecture {arch!r} is not built here"], ""
-    problems, count = [], 0
+    problems, binaries = [], {}
     root = os.path.normpath(root)
     for dirpath, _, files in os.walk(root):
         for name in sorted(files):
             if not name.endswith((".dylib", ".so")):
                 continue
             path = os.path.join(dirpath, name)
-            count += 1
+            binaries[os.path.relpath(path, root)] = path
             problems += binary_problems(path, os.path.relpath(path, root), root, min_macos, arch)
+    count = len(binaries)
     if count == 0:
         problems.append("no Mach-O binary in the wheel")
+    else:
+        problems += exception_type_problems(binaries)
     return problems, (f"Mach-O: {count} binaries, {arch}, macOS <= {min_macos[0]}.{min_macos[1]}, loading only "
                       f"@rpath/@loader_path inside the wheel and the system, "
-                      f"{'valid ad-hoc signatures' if arch == 'arm64' else 'no invalid signature'}")
+                      f"{'valid ad-hoc signatures' if arch == 'arm64' else 'no invalid signature'}, "
+                      f"c10's error type_infos in libc10 only")

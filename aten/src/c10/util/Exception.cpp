@@ -1,5 +1,16 @@
 #include <c10/util/Exception.h>
 
+namespace c10 {
+
+// The key functions (Exception.h): the type_info of each error lives here only.
+Error::~Error() = default;
+IndexError::~IndexError() = default;
+TypeError::~TypeError() = default;
+ValueError::~ValueError() = default;
+NotImplementedError::~NotImplementedError() = default;
+
+}  // namespace c10
+
 namespace c10::detail {
 
 void throw_error(const std::string& msg) { throw Error(msg); }

@@ -10,19 +10,46 @@
 
 namespace c10 {
 
+// Each class has its destructor out of line (Exception.cpp): that is its key
+// function, so its type_info is defined once, in libc10, and every other
+// library refers to that one. An inline-only class would get a weak copy in
+// each library, and a catch in libtorch_python of an error thrown through
+// libtorch_cpu would then depend on the loader merging the copies. On macOS
+// x86_64, where libc++abi matches a catch by type_info address and each
+// zig-built library carries its own libc++abi, that is not guaranteed
+// (docs/PLATFORMS.md; ci/check_macho.py checks the symbols).
 class C10_API Error : public std::exception {
  public:
   explicit Error(std::string msg) : msg_(std::move(msg)) {}
+  Error(const Error&) = default;
+  Error& operator=(const Error&) = default;
+  ~Error() override;
   const char* what() const noexcept override { return msg_.c_str(); }
 
  private:
   std::string msg_;
 };
 
-class C10_API IndexError : public Error { using Error::Error; };
-class C10_API TypeError : public Error { using Error::Error; };
-class C10_API ValueError : public Error { using Error::Error; };
-class C10_API NotImplementedError : public Error { using Error::Error; };
+class C10_API IndexError : public Error {
+ public:
+  using Error::Error;
+  ~IndexError() override;
+};
+class C10_API TypeError : public Error {
+ public:
+  using Error::Error;
+  ~TypeError() override;
+};
+class C10_API ValueError : public Error {
+ public:
+  using Error::Error;
+  ~ValueError() override;
+};
+class C10_API NotImplementedError : public Error {
+ public:
+  using Error::Error;
+  ~NotImplementedError() override;
+};
 
 namespace detail {
 
