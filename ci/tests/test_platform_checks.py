@@ -32,12 +32,19 @@ def zig_cc(target, out, source, *flags):
     os.remove(src)
 
 
-def mac_tree(root, dep_name="@rpath/libdep.dylib", rpath="@loader_path/lib"):
-    """torch/_C.abi3.so loading torch/lib/libdep.dylib the way the real wheel does."""
+# c10::Error's type_info, as C sees the symbol: defined once in libc10, or weak.
+TYPEINFO = "const char _ZTIN3c105ErrorE[16] = {1};\n"
+WEAK_TYPEINFO = "__attribute__((weak)) " + TYPEINFO
+
+
+def mac_tree(root, dep_name="@rpath/libdep.dylib", rpath="@loader_path/lib", dep_extra=""):
+    """torch/_C.abi3.so loading torch/lib/libdep.dylib the way the real wheel does,
+    and torch/lib/libc10.dylib with c10::Error's type_info."""
     lib = os.path.join(root, "torch", "lib")
     os.makedirs(lib)
     target = "aarch64-macos.11.0"
-    zig_cc(target, os.path.join(lib, "libdep.dylib"), "int dep(void) { return 1; }\n",
+    zig_cc(target, os.path.join(lib, "libc10.dylib"), TYPEINFO, "-Wl,-install_name,@rpath/libc10.dylib")
+    zig_cc(target, os.path.join(lib, "libdep.dylib"), "int dep(void) { return 1; }\n" + dep_extra,
            f"-Wl,-install_name,{dep_name}")
     zig_cc(target, os.path.join(root, "torch", "_C.abi3.so"), "int dep(void);\nint PyInit__C(void) { return dep(); }\n",
            os.path.join(lib, "libdep.dylib"), f"-Wl,-rpath,{rpath}", "-Wl,-install_name,@rpath/_C.abi3.so")
@@ -70,6 +77,12 @@ def test_macos_load_commands_outside_the_wheel(tmp_path):
     assert "'/usr/local/lib' is not relative to @loader_path" in problems(
         mac_tree(str(tmp_path / "b"), rpath="/usr/local/lib"))
     assert "leaves the wheel" in problems(mac_tree(str(tmp_path / "c"), rpath="@loader_path/../../.."))
+
+
+def test_macos_exception_type_infos_must_be_libc10s_alone(tmp_path):
+    found = problems(mac_tree(str(tmp_path / "a"), dep_extra=WEAK_TYPEINFO.replace("{1}", "{2}")))
+    assert "torch/lib/libdep.dylib: __ZTIN3c105ErrorE is a weak definition" in found
+    assert "__ZTIN3c105ErrorE is defined in torch/lib/libc10.dylib, torch/lib/libdep.dylib" in found
 
 
 def test_macos_dependency_missing_from_the_wheel(tmp_path, mac):
@@ -149,7 +162,7 @@ def test_check_wheel_goes_by_the_tag_not_the_machine(tmp_path, mac):
     assert [check_wheel.wheel_os(n) for n in (MAC_WHEEL, WIN_WHEEL, "torch-0.1.0+cpu-cp311-cp311-manylinux_2_28_x86_64.whl")
             ] == ["macos", "windows", "linux"]
     good = zip_tree(mac, tmp_path / MAC_WHEEL)
-    assert check_wheel.check_binaries(good, check_macho.check).startswith("Mach-O: 2 binaries, arm64")
+    assert check_wheel.check_binaries(good, check_macho.check).startswith("Mach-O: 3 binaries, arm64")
     broken = zip_tree(mac_tree(str(tmp_path / "broken"), rpath="/usr/local/lib"), tmp_path / "b" / MAC_WHEEL)
     with pytest.raises(SystemExit, match="is not relative to @loader_path"):
         check_wheel.check_binaries(broken, check_macho.check)
