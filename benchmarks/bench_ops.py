@@ -73,6 +73,7 @@ def _cases(torch, np, device):
     yield from _small_and_low_precision(torch, np, device)
     yield from _transcendental(torch, np, device)
     yield from _training_ops(torch, np, device)
+    yield from _linalg(torch, np, device)
     if device == "cpu":  # cross_entropy has no CUDA kernel yet
         yield "MLP train step (batch 32)", _train_step(torch), None
         yield from _example_steps()
@@ -106,6 +107,19 @@ def _transcendental(torch, np, device):
         fn = getattr(torch, name)
         yield f"{name} 1e5 f32", lambda fn=fn, arg=arg: fn(arg), lambda f=getattr(np, name), narg=narg: f(narg)
     yield "pow(x, 2.5) 1e5 f32", lambda: positive ** 2.5, lambda: npos ** 2.5
+
+
+def _linalg(torch, np, device):
+    """torch.linalg at the sizes of model code, float64, against numpy.linalg
+    (LAPACK both): the ops already on LAPACK (eigh, eigvalsh)."""
+    rng = np.random.default_rng(0)
+    for n in (64, 256):
+        m = rng.standard_normal((n, n))
+        nsym = (m + m.T) / 2
+        sym = torch.tensor(nsym).to(device)
+        yield f"linalg.eigh {n}x{n} f64", lambda sym=sym: torch.linalg.eigh(sym), lambda nsym=nsym: np.linalg.eigh(nsym)
+        yield (f"linalg.eigvalsh {n}x{n} f64", lambda sym=sym: torch.linalg.eigvalsh(sym),
+               lambda nsym=nsym: np.linalg.eigvalsh(nsym))
 
 
 def _training_ops(torch, np, device):

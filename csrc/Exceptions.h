@@ -18,6 +18,9 @@ struct python_error : std::exception {
 // Sets the Python exception matching the exception being handled.
 TORCH_PYTHON_API void translate_exception();
 
+// Adds the exception types of its own the binding raises (torch._C._LinAlgError).
+void init_exceptions(PyObject* module);
+
 // Releases the GIL while a kernel runs.
 class GILRelease {
  public:

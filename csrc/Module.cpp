@@ -298,7 +298,7 @@ extern "C" TORCH_PYTHON_API PyObject* initModule() {
   PyUnstable_Module_SetGIL(module, Py_MOD_GIL_NOT_USED);
 #endif
   // Each step may fail with a Python error set; stop at the first.
-  for (auto init : {init_dtypes, init_device_type, init_size_type, init_tensor_type, init_interop, init_autograd, init_ops}) {
+  for (auto init : {init_exceptions, init_dtypes, init_device_type, init_size_type, init_tensor_type, init_interop, init_autograd, init_ops}) {
     init(module);
     if (PyErr_Occurred()) {
       Py_DECREF(module);

@@ -136,6 +136,17 @@ def test_scatter_add_accumulates_repeated_indices():
     assert t2.tolist() == [3.0, 0.0, 3.0]
 
 
+@pytest.mark.parametrize("op", ["scatter_add_", "scatter_", "scatter_add", "scatter"])
+def test_scatter_refuses_a_src_of_another_rank(op):
+    # A 0-d index against an empty 3-d src read past src's end (a crash); PyTorch refuses it.
+    with pytest.raises(RuntimeError, match="Index tensor must have the same number of dimensions as src tensor"):
+        getattr(torch.tensor(1.0), op)(0, torch.tensor(0), torch.empty(3, 1, 0))
+    with pytest.raises(RuntimeError, match="Index tensor must have the same number of dimensions as src tensor"):
+        getattr(torch.zeros(3), op)(0, torch.tensor([0, 1]), torch.ones(2, 1))
+    # Same rank (a 0-d and a 1-d tensor count as one dim) is fine.
+    assert getattr(torch.tensor(1.0), op)(0, torch.tensor(0), torch.tensor([5.0])).item() in (5.0, 6.0)
+
+
 def test_advanced_index_errors():
     t = torch.zeros(3, 4)
     with pytest.raises(IndexError, match="index 5 is out of bounds for dimension 0 with size 3"):
@@ -163,3 +174,41 @@ def test_index_put_function_and_methods():
         x.index_put_([1], torch.ones(1))
     with pytest.raises(IndexError, match="out of bounds"):
         x.index_put_((torch.tensor([5]),), torch.ones(1))
+
+
+@pytest.mark.parametrize("shape", [(), (0,), (5,), (3, 4), (2, 0, 3), (2, 3, 4)])
+def test_nonzero_as_tuple_and_where_of_a_condition_are_numpys_nonzero(shape):
+    a = np.random.default_rng(1).integers(0, 2, size=shape).astype(np.float32)
+    x = torch.tensor(a)
+    expected = np.nonzero(np.atleast_1d(a))
+    for got in (x.nonzero(as_tuple=True), torch.nonzero(x, as_tuple=True), torch.where(x != 0)):
+        assert isinstance(got, tuple) and len(got) == max(1, len(shape))
+        for g, e in zip(got, expected):
+            assert g.dtype == torch.int64 and g.tolist() == e.tolist()
+    assert torch.equal(torch.nonzero(x, as_tuple=False), x.nonzero())
+    assert tuple(x.nonzero().shape) == np.argwhere(a).shape and x.nonzero().tolist() == np.argwhere(a).tolist()
+    if shape:  # indexing with the tuple picks the nonzero elements, as in numpy
+        assert x[x.nonzero(as_tuple=True)].tolist() == a[np.nonzero(a)].tolist()
+
+
+@pytest.mark.parametrize("value", [torch.tensor(7.0), torch.tensor(7.0, dtype=torch.float64)])
+def test_masked_fill_takes_a_0d_tensor_value_with_its_gradient(value):
+    x = torch.arange(4.0).reshape(2, 2)
+    mask = torch.tensor([[True, False], [False, True]])
+    assert x.masked_fill(mask, value).tolist() == [[7.0, 1.0], [2.0, 7.0]]
+    assert torch.masked_fill(x, mask, value).tolist() == [[7.0, 1.0], [2.0, 7.0]]
+    y = x.clone()
+    assert y.masked_fill_(mask, value) is y and y.tolist() == [[7.0, 1.0], [2.0, 7.0]]
+    v = value.clone().requires_grad_()
+    w = x.clone().requires_grad_()
+    (w.masked_fill(mask, v) * torch.tensor([[1.0, 2.0], [3.0, 4.0]])).sum().backward()
+    assert v.grad.item() == 5.0 and w.grad.tolist() == [[0.0, 2.0], [3.0, 0.0]]
+
+
+def test_masked_fill_refuses_a_value_with_dims_as_pytorch():
+    x = torch.zeros(2, 2)
+    with pytest.raises(RuntimeError, match=r"masked_fill_ only supports a 0-dimensional value tensor, but got tensor "
+                                           r"with 1 dimension\(s\)."):
+        x.masked_fill(x > 0, torch.tensor([1.0, 2.0]))
+    with pytest.raises(RuntimeError, match="masked_fill_ only supports boolean masks"):
+        x.masked_fill(torch.zeros(2, 2), torch.tensor(1.0))

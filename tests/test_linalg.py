@@ -103,3 +103,64 @@ def test_errors():
     assert issubclass(LA.LinAlgError, RuntimeError)
     L, info = LA.cholesky_ex(t(np.array([[[4.0, 2.0], [2.0, -5.0]], [[2.0, 0.0], [0.0, 1.0]]])))
     assert info.tolist() == [2, 0]
+
+
+def symmetric(shape, dtype=np.float64, seed=3):
+    M = np.random.default_rng(seed).standard_normal(shape).astype(dtype)
+    return (M + np.swapaxes(M, -1, -2)) / 2
+
+
+@pytest.mark.parametrize("dtype,tol", [(torch.float64, 1e-10), (torch.float32, 2e-4)])
+@pytest.mark.parametrize("shape", [(64, 64), (3, 2, 16, 16), (1, 1), (0, 0), (2, 0, 0), (0, 3, 3)])
+def test_eigh_is_lapacks_syevd_and_matches_numpy(dtype, tol, shape):
+    M = symmetric(shape)
+    w, V = LA.eigh(torch.tensor(M, dtype=dtype))
+    assert w.dtype == V.dtype == dtype and w.shape == shape[:-1] and V.shape == shape
+    np.testing.assert_allclose(w.numpy(), np.linalg.eigvalsh(M), rtol=tol, atol=tol * max(1, shape[-1]))
+    recon = V @ torch.diag_embed(w) @ V.mT
+    np.testing.assert_allclose(recon.numpy(), M, atol=tol * 10 * max(1, shape[-1]))
+    # PyTorch's eigenvectors are column-major (LAPACK's layout), and eigvalsh
+    # (LAPACK without the vectors: another path, equal to rounding) agrees.
+    if shape[-1] > 1:
+        assert V.stride()[-2:] == (1, shape[-1])
+    np.testing.assert_allclose(LA.eigvalsh(torch.tensor(M, dtype=dtype)).numpy(), w.numpy(), rtol=tol,
+                               atol=tol * max(1, shape[-1]))
+
+
+def test_eigh_reads_only_the_triangle_uplo_names():
+    M = symmetric((5, 5))
+    lower_only = np.tril(M) + np.triu(np.full((5, 5), 1e3), 1)  # garbage above the diagonal
+    np.testing.assert_allclose(LA.eigvalsh(t(lower_only)).numpy(), np.linalg.eigvalsh(M), rtol=1e-12)
+    upper_only = np.triu(M) + np.tril(np.full((5, 5), -1e3), -1)
+    np.testing.assert_allclose(LA.eigvalsh(t(upper_only), UPLO="U").numpy(), np.linalg.eigvalsh(M), rtol=1e-12)
+    np.testing.assert_allclose(LA.eigh(t(upper_only), UPLO="u").eigenvalues.numpy(), np.linalg.eigvalsh(M),
+                               rtol=1e-12)
+
+
+def test_eigh_gradient_is_pytorchs_formula():
+    M = t(symmetric((4, 4))).requires_grad_()
+    # Losses that do not depend on the eigenvectors' signs.
+    assert torch.autograd.gradcheck(lambda X: LA.eigvalsh(X + X.mT).pow(2).sum(), (M,))
+    assert torch.autograd.gradcheck(lambda X: (lambda r: r.eigenvectors.pow(2) * r.eigenvalues)(LA.eigh(X + X.mT)),
+                                    (M,))
+    w, V = LA.eigh(M)
+    assert w.grad_fn.name() == "LinalgEighBackward0"
+    (w.sum() + V.pow(2).sum()).backward()
+    # d(sum of eigenvalues)/dA is the identity, and V's squares sum to n whatever A is.
+    np.testing.assert_allclose(M.grad.numpy(), np.eye(4), atol=1e-10)
+
+
+def test_eigh_errors_are_pytorchs():
+    with pytest.raises(RuntimeError, match="linalg.eigh: The input tensor A must have at least 2 dimensions."):
+        LA.eigh(torch.ones(3))
+    with pytest.raises(RuntimeError, match="linalg.eigh: A must be batches of square matrices, but they are 2 by 3"):
+        LA.eigh(torch.ones(2, 3))
+    with pytest.raises(RuntimeError, match="linalg.eigh: Expected a floating point or complex tensor as input. Got"):
+        LA.eigh(torch.ones(2, 2, dtype=torch.int64))
+    with pytest.raises(RuntimeError, match="linalg.eigh: Low precision dtypes not supported. Got"):
+        LA.eigh(torch.ones(2, 2, dtype=torch.float16))
+    with pytest.raises(RuntimeError, match="Expected UPLO argument to be 'L' or 'U', but got X"):
+        LA.eigh(torch.eye(2), UPLO="X")
+    assert issubclass(LA.LinAlgError, RuntimeError) and LA.LinAlgError is torch._C._LinAlgError
+    assert LA.LinAlgError.__module__ == "torch._C" and LA.LinAlgError.__name__ == "_LinAlgError"
+

@@ -190,3 +190,16 @@ def test_reduced_precision_convolution_gradients_sum_in_float32():
         F.conv1d(x, w).sum().backward()
         assert x.grad[0, 0, 599].item() == 600 and x.grad[0, 0, 0].item() == 1
         assert torch.equal(w.grad, torch.full((1, 1, 600), 600.0, dtype=dtype))
+
+
+@pytest.mark.parametrize("loss", [F.mse_loss, F.l1_loss, F.smooth_l1_loss])
+def test_regression_losses_broadcast_another_target_size_with_pytorchs_warning(loss):
+    pred, target = torch.tensor([[1.0], [2.0], [4.0]]), torch.tensor([1.0, 2.0, 3.0])
+    with pytest.warns(UserWarning, match=r"Using a target size \(torch.Size\(\[3\]\)\) that is different to the "
+                                         r"input size \(torch.Size\(\[3, 1\]\)\)"):
+        got = loss(pred, target, reduction="none")
+    assert got.shape == (3, 3)
+    assert torch.allclose(got, loss(pred.expand(3, 3), target.expand(3, 3), reduction="none"))
+    with pytest.raises(RuntimeError, match="must match the size"):
+        with pytest.warns(UserWarning):
+            loss(torch.ones(2, 3), torch.ones(4))

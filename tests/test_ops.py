@@ -103,6 +103,7 @@ def test_error_inputs(op):
 # Ops of native_functions.yaml without an OpInfo record, each with the reason
 # and where it is tested instead. A new op needs a record or a line here.
 EXEMPT = {
+    "nonzero_numpy": "nonzero(as_tuple=True) and where(condition) call it: test_indexing.py (0-d, empty, N-d)",
     "_local_scalar_dense": "Tensor.item()'s kernel: test_tensor.py, test_hostile_input.py",
     "_lstm_cell": "the fused LSTM cell behind nn.LSTM: test_nn.py, the oracle's recurrent programs",
     "_lstm_sequence": "a whole nn.LSTM layer: test_nn.py (against the step-by-step equations), gradchecked in "
@@ -176,13 +177,24 @@ def test_every_op_has_a_record_or_an_exemption():
     assert len(ops) > 150  # the list really comes from the bindings
 
 
+# Ops that refuse float16 and bfloat16, as PyTorch's do (LAPACK has no such types).
+NO_LOW_PRECISION = {"_linalg_eigh"}
+
+
 def _half_cases():
     return [
         pytest.param(op, dtype, id=f"{op.id}-{str(dtype).replace('torch.', '')}")
         for op in ALL_OPS
-        if torch.float32 in op.dtypes
+        if torch.float32 in op.dtypes and op.name not in NO_LOW_PRECISION
         for dtype in (torch.float16, torch.bfloat16)
     ]
+
+
+@pytest.mark.parametrize("name", sorted(NO_LOW_PRECISION))
+@pytest.mark.parametrize("dtype", [torch.float16, torch.bfloat16])
+def test_ops_without_low_precision_refuse_it(name, dtype):
+    with pytest.raises(RuntimeError, match="Low precision dtypes not supported"):
+        getattr(torch, name)(torch.eye(2, dtype=dtype))
 
 
 def _cast_floats(args, dtype):

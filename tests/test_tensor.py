@@ -337,3 +337,23 @@ def test_to_forms_as_pytorch():
     assert x.to() is x and x.to(None) is x and x.to(x) is x  # nothing to change: the same tensor
     assert x.to(None, torch.float64).dtype == torch.float64
     assert x.to(None, copy=True) is not x
+
+
+def test_mH_and_H_are_the_transposes_of_real_matrices():
+    x = torch.arange(24.0).reshape(2, 3, 4)
+    assert torch.equal(x.mH, x.transpose(-2, -1)) and torch.equal(x[0].H, x[0].T)
+    assert torch.tensor(3.0).H.item() == 3.0
+    with pytest.raises(RuntimeError, match="tensor.mH is only supported on matrices or batches of matrices. Got 1-D"):
+        torch.ones(3).mH
+    with pytest.raises(RuntimeError, match=r"tensor.H is only supported on matrices \(2-D tensors\). Got 3-D tensor. "
+                                           "For batches of matrices, consider using tensor.mH"):
+        x.H
+
+
+@pytest.mark.parametrize("args", [(torch.tensor([1.0, 2.0, 3.0]), 2), (torch.tensor([1.0, 2.0, 3.0]),
+                                                                        torch.tensor([2.0, 0.5, 1.0])),
+                                  (2, torch.tensor([1.0, 2.0, 3.0]))])
+def test_pow_writes_into_out(args):
+    out = torch.empty(0)
+    assert torch.pow(*args, out=out) is out
+    assert torch.allclose(out, torch.pow(*args))

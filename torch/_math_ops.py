@@ -224,6 +224,17 @@ def argwhere(input):
     return input.nonzero()
 
 
+def nonzero(input, *, out=None, as_tuple=False):
+    """The indices of the nonzero elements: a [count, dims] tensor, or with
+    as_tuple=True one index tensor per dim (the native nonzero_numpy)."""
+    if as_tuple:
+        if out is not None:
+            raise RuntimeError("nonzero(as_tuple=True) takes no out= argument")
+        return tuple(torch._C._VariableFunctions.nonzero_numpy(input))
+    result = torch._C._VariableFunctions.nonzero(input)
+    return result if out is None else out.resize_(result.shape).copy_(result)
+
+
 def take(input, index):
     n = input.numel()
     if index.numel() and (bool((index >= n).any()) or bool((index < -n).any())):
@@ -912,7 +923,7 @@ FUNCTIONS = {
     "isposinf": (isposinf, "f m"), "isreal": (isreal, "f m"), "nan_to_num": (nan_to_num, "f m m_ f_"),
     "nansum": (nansum, "f m"), "nanmean": (nanmean, "f m"), "count_nonzero": (count_nonzero, "f m"),
     "float_power": (float_power, "f m m_"), "floor_divide": (floor_divide, "f m m_"), "ldexp": (ldexp, "f m m_ f_"),
-    "msort": (msort, "f m"), "argwhere": (argwhere, "f m"), "take": (take, "f m"), "aminmax": (aminmax, "f m"),
+    "msort": (msort, "f m"), "argwhere": (argwhere, "f m"), "nonzero": (nonzero, "f m"), "take": (take, "f m"), "aminmax": (aminmax, "f m"),
     "cumprod": (cumprod, "f m m_"), "logcumsumexp": (logcumsumexp, "f m"), "cummax": (cummax, "f m"),
     "cummin": (cummin, "f m"), "median": (median, "f m"), "nanmedian": (nanmedian, "f m"),
     "quantile": (quantile, "f m"), "nanquantile": (nanquantile, "f m"), "mode": (mode, "f m"),

@@ -361,6 +361,21 @@ class Tensor(_base):
             raise RuntimeError(f"tensor.mT is only supported on matrices or batches of matrices. Got {self.dim()}-D tensor.")
         return self.transpose(-2, -1)
 
+    @property
+    def mH(self):
+        """The conjugate transpose of each matrix: mT, as every tensor here is real."""
+        if self.dim() < 2:
+            raise RuntimeError(f"tensor.mH is only supported on matrices or batches of matrices. Got {self.dim()}-D tensor.")
+        return self.transpose(-2, -1)
+
+    @property
+    def H(self):
+        """The conjugate transpose of a matrix (a 0-d tensor is its own)."""
+        if self.dim() not in (0, 2):
+            hint = " For batches of matrices, consider using tensor.mH" if self.dim() > 2 else ""
+            raise RuntimeError(f"tensor.H is only supported on matrices (2-D tensors). Got {self.dim()}-D tensor.{hint}")
+        return self if self.dim() == 0 else self.transpose(0, 1)
+
 
 class _RemovableHandle:
     def __init__(self):

@@ -172,13 +172,14 @@ BINARY_OPS = [
            variant="floor", inplace=True, supports_out=True, known_values=lambda: [
                KnownValue((torch.tensor([-2**31, 7], dtype=torch.int32), -1), {"rounding_mode": "floor"},
                           torch.tensor([-2**31, -7], dtype=torch.int32), why="INT_MIN // -1 trapped the CPU; it wraps")]),
-    OpInfo("pow", _int_pow, FLOATS, binary_samples, inplace=True, domain=(0.5, 3.0), known_values=lambda: [
+    OpInfo("pow", _int_pow, FLOATS, binary_samples, inplace=True, supports_out=True, domain=(0.5, 3.0),
+           known_values=lambda: [
         KnownValue((torch.tensor([float("-inf"), 4.0]), 0.5), {}, torch.tensor([float("nan"), 2.0]),
                    why="x ** 0.5 is a square root (NaN at -inf)"),
         KnownValue((torch.tensor([float("-inf"), 4.0], dtype=torch.float16), 0.5), {},
                    torch.tensor([float("inf"), 2.0], dtype=torch.float16), why="but float16 takes std::pow, as PyTorch")]),
     OpInfo("pow", _int_pow, INTS, lambda op, d, rng: binary_samples(op, d, rng, rhs_domain=(0, 3)),
-           variant="int", inplace=True, domain=(-3, 3), error_inputs=_pow_errors),
+           variant="int", inplace=True, supports_out=True, domain=(-3, 3), error_inputs=_pow_errors),
     OpInfo("remainder", np.remainder, FLOATS + INTS, lambda op, d, rng: binary_samples(op, d, rng, nonzero_rhs=True),
            inplace=True, supports_out=True, known_values=lambda: [
                KnownValue((torch.tensor([-2**31, 7], dtype=torch.int32), -1), {}, torch.tensor([0, 0], dtype=torch.int32),

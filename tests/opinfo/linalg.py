@@ -1,4 +1,4 @@
-"""Matrix products."""
+"""Matrix products, and the torch.linalg kernels on LAPACK."""
 import numpy as np
 
 import torch
@@ -128,6 +128,30 @@ def _linear_ref(x, w, b=None):
     return out if b is None else out + b
 
 
+def _symmetric(A):
+    """A + A^T: the op sees a symmetric matrix, so a gradient (gradcheck moves one entry at a
+    time) is one of a symmetric input, as PyTorch's eigh records do it."""
+    return A + A.mT if A.dim() >= 2 and A.shape[-1] == A.shape[-2] else A
+
+
+def _eigvalsh_ref(a, UPLO="L"):
+    return np.linalg.eigvalsh(a + np.swapaxes(a, -1, -2), UPLO=UPLO)
+
+
+def _eigh_samples(op, dtype, rng):
+    for shape in [(4, 4), (2, 3, 3), (1, 1), (0, 0), (2, 0, 0)]:
+        yield SampleInput((make_array(shape, dtype, rng),), desc=f"{shape}")
+    yield SampleInput((make_array((3, 3), dtype, rng), "U"), desc="UPLO='U'")
+
+
+def _eigh_errors():
+    yield ErrorInput((torch.ones(3),), {}, RuntimeError, "linalg.eigh: The input tensor A must have at least 2 dimensions")
+    yield ErrorInput((torch.ones(2, 3),), {}, RuntimeError, "A must be batches of square matrices, but they are 2 by 3")
+    yield ErrorInput((torch.ones(2, 2, dtype=torch.int64),), {}, RuntimeError,
+                     "Expected a floating point or complex tensor as input. Got Long")
+    yield ErrorInput((torch.ones(2, 2), "X"), {}, RuntimeError, "Expected UPLO argument to be 'L' or 'U', but got X")
+
+
 LINALG_OPS = [
     OpInfo("matmul", _ref_matmul, FLOATS + INTS, matmul_samples, error_inputs=_matmul_errors),
     OpInfo("mm", _ref_matmul, FLOATS + INTS, mm_samples, error_inputs=_mm_errors, supports_out=True,
@@ -147,4 +171,8 @@ LINALG_OPS = [
            lambda op, d, rng: [SampleInput((make_array((3,), d, rng), make_array((4,), d, rng)))]),
     OpInfo("linear", _linear_ref, FLOATS, _linear_samples, op=torch.nn.functional.linear, method=False,
            error_inputs=_linear_errors),
+    # torch.linalg.eigh's kernel (LAPACK's syevd); its eigenvectors, whose signs
+    # LAPACK chooses, are checked by reconstruction in test_linalg.py.
+    OpInfo("_linalg_eigh", _eigvalsh_ref, FLOATS, _eigh_samples, variant="eigenvalues", method=False,
+           op=lambda A, *a: torch._linalg_eigh(_symmetric(A), *a)[0], error_inputs=_eigh_errors),
 ]

@@ -1,9 +1,13 @@
-"""Matrix factorisations and solves written over tensor ops, batched over
-leading dims: a loop over the matrix size n whose steps are vector ops, so
-autograd differentiates them and they run on any device. They are exact
-algorithms (Cholesky-Banachiewicz, LU with partial pivoting, substitution,
-modified Gram-Schmidt with reorthogonalisation, cyclic Jacobi), meant for
-the small and medium matrices of model code, not for large dense algebra."""
+"""Matrix factorisations and solves.
+
+eigh and eigvalsh call the native op _linalg_eigh (LAPACK's syevd, with
+PyTorch's backward formula in derivatives.yaml). The others are still
+written over tensor ops, batched over leading dims: a loop over the matrix
+size n whose steps are vector ops, so autograd differentiates them and they
+run on any device (Cholesky-Banachiewicz, LU with partial pivoting,
+substitution, modified Gram-Schmidt with reorthogonalisation, one-sided
+Jacobi for the SVD); issue "the whole API at native speed" moves them onto
+LAPACK too."""
 import collections
 import functools
 
@@ -18,12 +22,9 @@ def _named(name, fields):
     return cls
 
 
-class _LinAlgError(RuntimeError):
-    """A matrix the factorisation cannot handle (singular, not positive-definite)."""
-
-
-_LinAlgError.__module__ = "torch._C"
-LinAlgError = _LinAlgError  # torch.linalg.LinAlgError, named as PyTorch names it
+# torch.linalg.LinAlgError: the binding's torch._C._LinAlgError, which the
+# native ops raise (c10::LinAlgError), a RuntimeError as in PyTorch.
+LinAlgError = torch._C._LinAlgError
 
 
 def _check_square(A, name):
@@ -285,49 +286,15 @@ def qr(A, mode="reduced", *, out=None):
 
 
 def eigh(A, UPLO="L", *, out=None):
-    """Cyclic Jacobi rotations until the off-diagonal part vanishes; eigenvalues ascending."""
-    _check_square(A, "eigh")
-    S = A.tril() + A.tril(-1).mT if UPLO == "L" else A.triu() + A.triu(1).mT
-    n = A.shape[-1]
-    V = torch.eye(n, dtype=A.dtype, device=A.device).expand(A.shape).clone()
-    eps = torch.finfo(A.dtype).eps
-    for _ in range(60):
-        off = (S - torch.diag_embed(S.diagonal(0, -2, -1))).pow(2).sum((-2, -1))
-        if bool((off <= (eps * S.pow(2).sum((-2, -1))).clamp(min=torch.finfo(A.dtype).tiny) * eps).all()):
-            break
-        for p in range(n - 1):
-            for q in range(p + 1, n):
-                app, aqq, apq = S[..., p, p], S[..., q, q], S[..., p, q]
-                small = apq.abs() <= torch.finfo(A.dtype).tiny
-                theta = (aqq - app) / (2 * torch.where(small, torch.ones_like(apq), apq))
-                t = theta.sign() / (theta.abs() + (theta * theta + 1).sqrt())
-                t = torch.where(theta == 0, torch.ones_like(t), t)
-                t = torch.where(small, torch.zeros_like(t), t)
-                c = (t * t + 1).rsqrt()
-                s = t * c
-                G = torch.eye(n, dtype=A.dtype, device=A.device).expand(A.shape).clone()
-                G = _set(G, p, p, c)
-                G = _set(G, q, q, c)
-                G = _set(G, p, q, s)
-                G = _set(G, q, p, -s)
-                S = G.mT @ S @ G
-                V = V @ G
-    values = S.diagonal(0, -2, -1)
-    order = values.argsort(-1)
-    values = values.gather(-1, order)
-    vectors = V.gather(-1, order.unsqueeze(-2).expand(V.shape))
+    """Eigenvalues (ascending) and orthonormal eigenvectors of symmetric matrices, from the UPLO triangle."""
+    values, vectors = torch._linalg_eigh(A, UPLO)
     return _ret(_named("eigh", ("eigenvalues", "eigenvectors"))(values, vectors), out)
 
 
-def _set(M, i, j, value):
-    n = M.shape[-1]
-    mask = torch.zeros(n, n, dtype=torch.bool, device=M.device)
-    mask[i, j] = True
-    return torch.where(mask, value.unsqueeze(-1).unsqueeze(-1), M)
-
-
 def eigvalsh(A, UPLO="L", *, out=None):
-    return _ret(eigh(A, UPLO)[0], out)
+    # The eigenvectors only when a gradient will need them, as PyTorch decides.
+    compute_v = torch.is_grad_enabled() and A.requires_grad
+    return _ret(torch._linalg_eigh(A, UPLO, compute_v)[0], out)
 
 
 def svd(A, full_matrices=True, *, driver=None, out=None):

@@ -1,4 +1,6 @@
 """torch.nn.functional: the stateless forms of the nn modules."""
+import warnings
+
 import torch
 from torch import _C
 from torch.amp.autocast_mode import full_precision, lower_precision
@@ -234,11 +236,21 @@ def one_hot(tensor, num_classes=-1):
     return (tensor.unsqueeze(-1) == torch.arange(num_classes, device=tensor.device)).long()
 
 
+def _broadcast_target(input, target):
+    """PyTorch's regression losses broadcast a target of another size, warning that it is
+    probably a mistake (a [N, 1] prediction against an [N] target gives an [N, N] loss)."""
+    if target.size() == input.size():
+        return input, target
+    warnings.warn(f"Using a target size ({target.size()}) that is different to the input size ({input.size()}). "
+                  "This will likely lead to incorrect results due to broadcasting. "
+                  "Please ensure they have the same size.", stacklevel=4)  # past full_precision's wrapper
+    return torch.broadcast_tensors(input, target)
+
+
 @full_precision
 def mse_loss(input, target, size_average=None, reduce=None, reduction="mean", weight=None):
     reduction = _legacy_reduction(size_average, reduce, reduction)
-    if input.shape != target.shape:
-        raise RuntimeError(f"mse_loss: input shape {list(input.shape)} and target shape {list(target.shape)} differ")
+    input, target = _broadcast_target(input, target)
     if weight is not None:
         losses = (input - target) ** 2 * weight
         return {"none": losses, "mean": losses.mean(), "sum": losses.sum()}[_check_reduction(reduction)]
@@ -337,6 +349,7 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
 @full_precision
 def l1_loss(input, target, size_average=None, reduce=None, reduction="mean"):
     reduction = _legacy_reduction(size_average, reduce, reduction)
+    input, target = _broadcast_target(input, target)
     losses = (input - target).abs()
     return {"none": losses, "mean": losses.mean(), "sum": losses.sum()}[_check_reduction(reduction)]
 
@@ -344,6 +357,7 @@ def l1_loss(input, target, size_average=None, reduce=None, reduction="mean"):
 @full_precision
 def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mean", beta=1.0):
     reduction = _legacy_reduction(size_average, reduce, reduction)
+    input, target = _broadcast_target(input, target)
     diff = (input - target).abs()
     losses = diff - 0.5 * beta if beta == 0 else torch.where(diff < beta, 0.5 * diff * diff / beta, diff - 0.5 * beta)
     return {"none": losses, "mean": losses.mean(), "sum": losses.sum()}[_check_reduction(reduction)]

@@ -224,6 +224,19 @@ Tensor pow(const Scalar& self, const Tensor& exponent) {
 Tensor square(const Tensor& self) { return at::pow(self, Scalar(2)); }
 const Tensor& square_(const Tensor& self) { return self.pow_(Scalar(2)); }
 
+const Tensor& pow_out(const Tensor& out, const Tensor& self, const Tensor& exponent) {
+  pow_impl(out, self, exponent, false);
+  return out;
+}
+const Tensor& pow_out(const Tensor& out, const Tensor& self, const Scalar& exponent) {
+  pow_impl(out, self, wrapped_scalar_tensor(exponent), false, &exponent);
+  return out;
+}
+const Tensor& pow_out(const Tensor& out, const Scalar& self, const Tensor& exponent) {
+  pow_impl(out, wrapped_scalar_tensor(self), exponent, false);
+  return out;
+}
+
 const Tensor& pow_(const Tensor& self, const Tensor& exponent) {
   pow_impl(self, self, exponent, true);
   return self;
@@ -365,6 +378,26 @@ const Tensor& masked_fill_(const Tensor& self, const Tensor& mask, const Scalar&
                   .build();
   masked_fill_stub(iter.device().type, iter, value);
   return self;
+}
+
+// PyTorch's order: the value's rank, then (through the Scalar form) the mask's dtype.
+static void check_masked_fill_value(const Tensor& value) {
+  TORCH_CHECK(value.dim() == 0, "masked_fill_ only supports a 0-dimensional value tensor, but got tensor with ",
+              value.dim(), " dimension(s).");
+}
+
+Tensor masked_fill(const Tensor& self, const Tensor& mask, const Tensor& value) {
+  check_masked_fill_value(value);
+  TORCH_CHECK(mask.scalar_type() == ScalarType::Bool, "masked_fill_ only supports boolean masks, but got mask with dtype ",
+              c10::cppTypeName(mask.scalar_type()));
+  const auto shape = infer_size(self.sizes(), mask.sizes());
+  return self.expand(shape).clone().masked_fill_(mask, value);
+}
+
+const Tensor& masked_fill_(const Tensor& self, const Tensor& mask, const Tensor& value) {
+  check_masked_fill_value(value);
+  // Qualified: at::masked_fill_ (the dispatcher's, found by ADL) would record autograd a second time.
+  return at::native::masked_fill_(self, mask, at::item(value));
 }
 
 namespace {

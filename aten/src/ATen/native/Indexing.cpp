@@ -103,6 +103,10 @@ void check_scatter_gather(const char* op, const Tensor& self, int64_t dim, const
   if (index.numel() == 0) return;  // nothing to read or write: PyTorch checks no shape
   TORCH_CHECK(index.dim() == self.dim() || (index.dim() <= 1 && self.dim() <= 1), op,
               "(): Index tensor must have the same number of dimensions as ", src ? "self" : "input", " tensor");
+  // The kernel walks src with the index's shape: a src of another rank (a
+  // 0-d index against an empty 3-d src) would be read past its end.
+  TORCH_CHECK(!src || std::max<int64_t>(src->dim(), 1) == std::max<int64_t>(index.dim(), 1), op,
+              "(): Index tensor must have the same number of dimensions as src tensor");
   // The index may be shorter than self except along `dim`, and never longer
   // than src along any dim: the kernel reads src at every index position.
   // A 0-d tensor counts as one element along dim 0 (PyTorch's ensure_nonempty_size).
@@ -181,6 +185,17 @@ Tensor scatter_add(const Tensor& self, int64_t dim, const Tensor& index, const T
 }
 
 Tensor nonzero(const Tensor& self) { return nonzero_stub(self.device().type, self.contiguous()); }
+
+// nonzero's columns, one index tensor per dim (a 0-d tensor counts as one dim):
+// what numpy's nonzero, nonzero(as_tuple=True) and where(condition) return.
+std::vector<Tensor> nonzero_numpy(const Tensor& self) {
+  const Tensor indices = (self.dim() == 0 ? self.unsqueeze(0) : self).nonzero();  // [count, dims]
+  std::vector<Tensor> columns;
+  for (int64_t d = 0; d < indices.size(1); ++d) columns.push_back(indices.select(1, d));
+  return columns;
+}
+
+std::vector<Tensor> where(const Tensor& condition) { return condition.nonzero_numpy(); }
 
 Tensor masked_select(const Tensor& self, const Tensor& mask) {
   TORCH_CHECK(mask.scalar_type() == ScalarType::Bool, "masked_select: expected BoolTensor for mask");

@@ -8,6 +8,7 @@ IndexError::~IndexError() = default;
 TypeError::~TypeError() = default;
 ValueError::~ValueError() = default;
 NotImplementedError::~NotImplementedError() = default;
+LinAlgError::~LinAlgError() = default;
 
 }  // namespace c10
 
@@ -18,5 +19,6 @@ void throw_index_error(const std::string& msg) { throw IndexError(msg); }
 void throw_type_error(const std::string& msg) { throw TypeError(msg); }
 void throw_value_error(const std::string& msg) { throw ValueError(msg); }
 void throw_not_implemented_error(const std::string& msg) { throw NotImplementedError(msg); }
+void throw_linalg_error(const std::string& msg) { throw LinAlgError(msg); }
 
 }  // namespace c10::detail

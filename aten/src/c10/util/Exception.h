@@ -50,6 +50,13 @@ class C10_API NotImplementedError : public Error {
   using Error::Error;
   ~NotImplementedError() override;
 };
+// A matrix a factorisation cannot take (singular, not positive-definite, no
+// convergence): torch.linalg.LinAlgError, a RuntimeError, as in PyTorch.
+class C10_API LinAlgError : public Error {
+ public:
+  using Error::Error;
+  ~LinAlgError() override;
+};
 
 namespace detail {
 
@@ -75,6 +82,7 @@ std::string check_msg(const char* /*cond*/, const Args&... args) {
 [[noreturn]] C10_API void throw_type_error(const std::string& msg);
 [[noreturn]] C10_API void throw_value_error(const std::string& msg);
 [[noreturn]] C10_API void throw_not_implemented_error(const std::string& msg);
+[[noreturn]] C10_API void throw_linalg_error(const std::string& msg);
 
 }  // namespace detail
 }  // namespace c10
@@ -93,6 +101,7 @@ std::string check_msg(const char* /*cond*/, const Args&... args) {
 #define TORCH_CHECK_VALUE(cond, ...) C10_CHECK_WITH_(throw_value_error, cond, ##__VA_ARGS__)
 #define TORCH_CHECK_NOT_IMPLEMENTED(cond, ...) \
   C10_CHECK_WITH_(throw_not_implemented_error, cond, ##__VA_ARGS__)
+#define TORCH_CHECK_LINALG(cond, ...) C10_CHECK_WITH_(throw_linalg_error, cond, ##__VA_ARGS__)
 // An internal invariant: failing it is a bug in this library, not in the caller.
 #define TORCH_INTERNAL_ASSERT(cond, ...) \
   TORCH_CHECK(cond, "Internal assert failed: " #cond " ", ##__VA_ARGS__)
