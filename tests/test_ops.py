@@ -103,7 +103,6 @@ def test_error_inputs(op):
 # Ops of native_functions.yaml without an OpInfo record, each with the reason
 # and where it is tested instead. A new op needs a record or a line here.
 EXEMPT = {
-    "nonzero_numpy": "nonzero(as_tuple=True) and where(condition) call it: test_indexing.py (0-d, empty, N-d)",
     "_local_scalar_dense": "Tensor.item()'s kernel: test_tensor.py, test_hostile_input.py",
     "_lstm_cell": "the fused LSTM cell behind nn.LSTM: test_nn.py, the oracle's recurrent programs",
     "_lstm_sequence": "a whole nn.LSTM layer: test_nn.py (against the step-by-step equations), gradchecked in "

@@ -226,11 +226,12 @@ def argwhere(input):
 
 def nonzero(input, *, out=None, as_tuple=False):
     """The indices of the nonzero elements: a [count, dims] tensor, or with
-    as_tuple=True one index tensor per dim (the native nonzero_numpy)."""
+    as_tuple=True one index tensor per dim (the native nonzero_numpy, which
+    Python reaches as where(condition), as in PyTorch)."""
     if as_tuple:
         if out is not None:
             raise RuntimeError("nonzero(as_tuple=True) takes no out= argument")
-        return tuple(torch._C._VariableFunctions.nonzero_numpy(input))
+        return tuple(torch._C._VariableFunctions.where(input))  # where(condition): the native nonzero_numpy
     result = torch._C._VariableFunctions.nonzero(input)
     return result if out is None else out.resize_(result.shape).copy_(result)
 
