@@ -99,12 +99,20 @@ std::tuple<Tensor, Tensor> _linalg_eigh(const Tensor& A, std::string_view UPLO, 
   // UPLO names in A is the other one for LAPACK, and the eigenvectors LAPACK
   // writes as columns come out as rows (so the result is that buffer's mT,
   // with the column-major strides PyTorch's eigenvectors have).
-  Tensor work = A.is_cpu() ? A.contiguous().clone() : A.cpu().contiguous();
-  Tensor values = at::empty(values_shape, A.scalar_type(), Device(DeviceType::CPU));
+#if defined(__aarch64__)
+  // scipy-openblas32's ssyevd gave wrong eigenvalues for a 64x64 float32
+  // matrix on aarch64 (.ci/run's qemu run; dsyevd was right), so float32
+  // goes through double there and the results are rounded back.
+  const ScalarType compute = A.scalar_type() == kFloat ? kDouble : A.scalar_type();
+#else
+  const ScalarType compute = A.scalar_type();
+#endif
+  Tensor work = (A.is_cpu() ? A : A.cpu()).to(compute).contiguous().clone();
+  Tensor values = at::empty(values_shape, compute, Device(DeviceType::CPU));
   std::vector<int> infos(batch, 0);
   const char uplo = (UPLO == "L" || UPLO == "l") ? 'U' : 'L';
   if (n > 0 && batch > 0) {
-    if (A.scalar_type() == kDouble) {
+    if (compute == kDouble) {
       eigh_batch<double>(work.data_ptr<double>(), values.data_ptr<double>(), batch, static_cast<int>(n), uplo,
                          compute_v, infos);
     } else {
@@ -115,6 +123,10 @@ std::tuple<Tensor, Tensor> _linalg_eigh(const Tensor& A, std::string_view UPLO, 
   check_infos(infos, batch, "eigh",
               "The algorithm failed to converge because the input matrix is ill-conditioned or has too many repeated "
               "eigenvalues");
+  if (compute != A.scalar_type()) {
+    values = values.to(A.scalar_type());
+    work = work.to(A.scalar_type());
+  }
   Tensor vectors = compute_v ? work.transpose(-2, -1) : at::empty({0}, A.scalar_type(), Device(DeviceType::CPU));
   if (!A.is_cpu()) {
     values = values.to(A.options());
