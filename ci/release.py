@@ -267,6 +267,11 @@ def release_links(releases: list[dict], index_name: str, get=fetch) -> list[whee
     return links
 
 
+def version_key(version: str) -> list[tuple[int, int | str]]:
+    """An order for release numbers that never compares a number with text (0.1.0rc1 beside 0.1.0)."""
+    return [(0, int(part)) if part.isdigit() else (1, part) for part in version.split(".")]
+
+
 def write_index(releases_json: str, site: str, get=fetch) -> list[str]:
     """Pages' site, rebuilt from every Release: <variant>/simple/torch/ per variant linking
     the Release assets, and a page that lists the variants with their versions."""
@@ -282,7 +287,7 @@ def write_index(releases_json: str, site: str, get=fetch) -> list[str]:
     items = []
     for v in variants:
         versions = sorted({k.filename.split("-")[1].split("+")[0] for k in links if wheel_index.label(k.filename) == v},
-                          key=lambda s: [int(x) if x.isdigit() else x for x in re.split(r"[.]", s)])
+                          key=version_key)
         items.append(f'    <li><a href="{v}/simple/">{v}</a> ({", ".join(versions)}): <code>pip install '
                      f'--index-url &lt;this site&gt;/{v}/simple {n["index"]}</code></li>')
     with open(os.path.join(site, "index.html"), "w") as f:

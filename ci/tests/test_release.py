@@ -271,3 +271,8 @@ def test_the_sdist_carries_its_licence_and_no_binary(tmp_path, headers, files, m
     else:
         with pytest.raises(release.ReleaseError, match=message):
             release.check_sdist_license(str(path))
+
+
+def test_versions_sort_numerically_and_a_label_never_meets_a_number():
+    assert sorted(["0.10.0", "0.9.1", "0.1.0rc1", "0.1.0"], key=release.version_key) == [
+        "0.1.0", "0.1.0rc1", "0.9.1", "0.10.0"]
