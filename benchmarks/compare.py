@@ -16,7 +16,10 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 
 def run(python, seconds, device, env=None):
     out = subprocess.run([python, os.path.join(HERE, "bench_ops.py"), "--seconds", str(seconds), "--device", device],
-                         capture_output=True, text=True, check=True, cwd="/", env=env)
+                         capture_output=True, text=True, cwd="/", env=env)
+    if out.returncode != 0:
+        # Say which side failed and why: the case's traceback is in its stderr.
+        sys.exit(f"bench_ops.py failed under {python} (exit {out.returncode}):\n{out.stderr}")
     return json.loads(out.stdout)
 
 

@@ -19,7 +19,7 @@ def _flat_torch(name):
     def op(*args, **kwargs):
         pieces = getattr(torch, name)(*args, **kwargs)
         return torch.cat([p.reshape(-1) for p in pieces] + [torch.tensor([float(p.numel()) for p in pieces])
-                                                          .to(pieces[0].dtype)])
+                                                          .to(pieces[0].dtype).to(pieces[0].device)])
     return op
 
 
