@@ -111,15 +111,32 @@ def _transcendental(torch, np, device):
 
 def _linalg(torch, np, device):
     """torch.linalg at the sizes of model code, float64, against numpy.linalg
-    (LAPACK both): the ops already on LAPACK (eigh, eigvalsh)."""
+    (LAPACK both), and a batch of small float32 solves as models make them."""
     rng = np.random.default_rng(0)
     for n in (64, 256):
         m = rng.standard_normal((n, n))
         nsym = (m + m.T) / 2
-        sym = torch.tensor(nsym).to(device)
+        nspd = m @ m.T + n * np.eye(n)
+        nb = rng.standard_normal((n, 8))
+        sym, a, spd, b = (torch.tensor(x).to(device) for x in (nsym, m, nspd, nb))
         yield f"linalg.eigh {n}x{n} f64", lambda sym=sym: torch.linalg.eigh(sym), lambda nsym=nsym: np.linalg.eigh(nsym)
         yield (f"linalg.eigvalsh {n}x{n} f64", lambda sym=sym: torch.linalg.eigvalsh(sym),
                lambda nsym=nsym: np.linalg.eigvalsh(nsym))
+        yield (f"linalg.solve {n}x{n} f64", lambda a=a, b=b: torch.linalg.solve(a, b),
+               lambda m=m, nb=nb: np.linalg.solve(m, nb))
+        yield f"linalg.inv {n}x{n} f64", lambda a=a: torch.linalg.inv(a), lambda m=m: np.linalg.inv(m)
+        yield f"linalg.det {n}x{n} f64", lambda a=a: torch.linalg.det(a), lambda m=m: np.linalg.det(m)
+        yield (f"linalg.cholesky {n}x{n} f64", lambda spd=spd: torch.linalg.cholesky(spd),
+               lambda nspd=nspd: np.linalg.cholesky(nspd))
+        yield f"linalg.qr {n}x{n} f64", lambda a=a: torch.linalg.qr(a), lambda m=m: np.linalg.qr(m)
+        yield (f"linalg.svd {n}x{n} f64", lambda a=a: torch.linalg.svd(a, full_matrices=False),
+               lambda m=m: np.linalg.svd(m, full_matrices=False))
+        yield (f"linalg.solve_triangular {n}x{n} f64", lambda a=a, b=b: torch.linalg.solve_triangular(a, b, upper=True),
+               None)
+    small = rng.standard_normal((256, 8, 8)).astype(np.float32) + 4 * np.eye(8, dtype=np.float32)
+    rhs = rng.standard_normal((256, 8, 1)).astype(np.float32)
+    ts, tr = torch.tensor(small).to(device), torch.tensor(rhs).to(device)
+    yield ("linalg.solve 256x(8x8) f32", lambda: torch.linalg.solve(ts, tr), lambda: np.linalg.solve(small, rhs))
 
 
 def _training_ops(torch, np, device):

@@ -62,7 +62,7 @@ def test_factorisations_reconstruct():
 
 @pytest.mark.parametrize("fn,make", [
     (LA.det, lambda: A[0]), (LA.inv, lambda: A[0]), (lambda M: LA.solve(M, t(B[0])), lambda: A[0]),
-    (LA.cholesky, lambda: SPD[0]), (lambda M: LA.slogdet(M)[1], lambda: A[0]), (lambda M: LA.qr(M).R, lambda: TALL),
+    (lambda M: LA.cholesky(M + M.mT), lambda: SPD[0]), (lambda M: LA.slogdet(M)[1], lambda: A[0]), (lambda M: LA.qr(M).R, lambda: TALL),
     (lambda M: LA.matrix_norm(M, "nuc"), lambda: TALL), (lambda M: LA.matrix_norm(M, 2), lambda: TALL),
     (LA.cond, lambda: A[0]), (lambda M: LA.cond(M, 1), lambda: A[0]),
 ])
@@ -98,7 +98,7 @@ def test_errors():
         LA.solve(t(np.array([[1.0, 2.0], [2.0, 4.0]])), t(np.array([1.0, 2.0])))
     with pytest.raises(RuntimeError, match="A must be batches of square matrices, but they are 2 by 3 matrices"):
         LA.inv(torch.ones(2, 3))
-    with pytest.raises(RuntimeError, match="Expected a floating point or complex tensor as input. Got torch.int64"):
+    with pytest.raises(RuntimeError, match="linalg.det: Expected a floating point or complex tensor as input. Got Long"):
         LA.det(torch.ones(2, 2, dtype=torch.int64))
     assert issubclass(LA.LinAlgError, RuntimeError)
     L, info = LA.cholesky_ex(t(np.array([[[4.0, 2.0], [2.0, -5.0]], [[2.0, 0.0], [0.0, 1.0]]])))
@@ -164,3 +164,200 @@ def test_eigh_errors_are_pytorchs():
     assert issubclass(LA.LinAlgError, RuntimeError) and LA.LinAlgError is torch._C._LinAlgError
     assert LA.LinAlgError.__module__ == "torch._C" and LA.LinAlgError.__name__ == "_LinAlgError"
 
+
+
+# ---- the LAPACK kernels behind solve, inv, det, lu, cholesky, qr, svd ----
+
+def _well_conditioned(shape, seed=11):
+    M = np.random.default_rng(seed).standard_normal(shape)
+    return M + 3 * np.eye(shape[-1]) if shape[-1] == shape[-2] else M
+
+
+@pytest.mark.parametrize("dtype,tol", [(torch.float64, 1e-10), (torch.float32, 1e-4)])
+def test_lapack_results_match_numpy_in_both_precisions_and_batches(dtype, tol):
+    M = _well_conditioned((2, 3, 5, 5))
+    R = np.random.default_rng(2).standard_normal((2, 3, 5, 2))
+    T = torch.tensor(M, dtype=dtype)
+
+    def close(ours, theirs):
+        np.testing.assert_allclose(ours.numpy(), theirs, rtol=tol, atol=tol)
+
+    close(LA.solve(T, torch.tensor(R, dtype=dtype)), np.linalg.solve(M, R))
+    close(LA.inv(T), np.linalg.inv(M))
+    close(LA.det(T), np.linalg.det(M))
+    close(LA.slogdet(T).logabsdet, np.linalg.slogdet(M)[1])
+    close(LA.cholesky(T @ T.mT), np.linalg.cholesky(M @ np.swapaxes(M, -1, -2)))
+    close(LA.svdvals(T), np.linalg.svd(M, compute_uv=False))
+    # numpy calls the same LAPACK QR (geqrf/orgqr), so even the signs agree.
+    close(LA.qr(T).R, np.linalg.qr(M)[1])
+    close(LA.qr(T).Q, np.linalg.qr(M)[0])
+    LU, pivots = LA.lu_factor(T)
+    close(LA.lu_solve(LU, pivots, torch.tensor(R, dtype=dtype)), np.linalg.solve(M, R))
+    assert LU.dtype == dtype and pivots.dtype == torch.int32 and pivots.shape == (2, 3, 5)
+
+
+def test_results_are_column_major_and_inputs_untouched_as_in_pytorch():
+    A = t(_well_conditioned((4, 4)))
+    keep = A.clone()
+    Af = A.mT.contiguous().mT  # already column-major: LAPACK must still work on a copy
+    for result in (LA.lu_factor(Af).LU, LA.inv(Af), LA.solve(Af, t(np.ones((4, 2)))), LA.qr(Af).Q, LA.svd(Af).U,
+                   LA.cholesky(Af @ Af.mT), LA.solve_triangular(Af, t(np.ones((4, 2))), upper=True), LA.eigh(Af)[1]):
+        assert result.stride() == (1, result.shape[-2]), result.stride()
+    assert torch.equal(Af, keep) and torch.equal(A, keep)
+
+
+def test_solve_broadcasts_and_takes_vectors_and_right_hand_sides_as_pytorch():
+    A = _well_conditioned((2, 1, 3, 3))
+    B = np.random.default_rng(4).standard_normal((4, 3, 2))
+    np.testing.assert_allclose(LA.solve(t(A), t(B)).numpy(), np.linalg.solve(A, B), rtol=1e-10)
+    v = np.arange(3.0)
+    np.testing.assert_allclose(LA.solve(t(A[0, 0]), t(v)).numpy(), np.linalg.solve(A[0, 0], v), rtol=1e-10)
+    # left=False: X A = B.
+    Bt = np.swapaxes(B, -1, -2)
+    np.testing.assert_allclose(LA.solve(t(A), t(Bt), left=False).numpy(),
+                               np.swapaxes(np.linalg.solve(np.swapaxes(A, -1, -2), B), -1, -2), rtol=1e-10)
+    X, info = LA.solve_ex(t(np.zeros((2, 2))), t(np.ones(2)))
+    assert info.item() == 1 and info.dtype == torch.int32
+    LU, piv = LA.lu_factor(t(A[0, 0]))
+    np.testing.assert_allclose(LA.lu_solve(LU, piv, t(B[0]), adjoint=True).numpy(), np.linalg.solve(A[0, 0].T, B[0]),
+                               rtol=1e-10)
+    np.testing.assert_allclose(LA.lu_solve(LU, piv, t(Bt[0]), left=False).numpy(),
+                               np.linalg.solve(A[0, 0].T, B[0]).T, rtol=1e-10)
+    # Mixed dtypes promote in solve_triangular, as PyTorch's.
+    X = LA.solve_triangular(torch.eye(2), torch.ones(2, 1, dtype=torch.float64), upper=True)
+    assert X.dtype == torch.float64
+
+
+def test_lu_unpacks_to_the_input_and_its_pivots_are_lapacks():
+    for shape in [(4, 4), (2, 3, 3), (5, 3), (3, 5)]:
+        M = np.random.default_rng(5).standard_normal(shape)
+        P, L, U = LA.lu(t(M))
+        np.testing.assert_allclose((P @ L @ U).numpy(), M, atol=1e-12)
+        k = min(shape[-2:])
+        assert L.shape[-2:] == (shape[-2], k) and U.shape[-2:] == (k, shape[-1])
+        assert torch.equal(L.diagonal(0, -2, -1), torch.ones(L.shape[:-2] + (k,), dtype=L.dtype))
+    # Partial pivoting: row 2 (the largest |entry| of column 0) goes first.
+    LU, pivots = LA.lu_factor(t(np.array([[1.0, 2.0], [3.0, 4.0]])))
+    assert pivots.tolist() == [2, 2]
+    P, _, _ = torch.lu_unpack(LU, pivots)
+    assert P.tolist() == [[0.0, 1.0], [1.0, 0.0]]
+
+
+def test_empty_and_singular_matrices_give_pytorchs_results():
+    assert LA.det(torch.zeros(0, 0)).item() == 1.0
+    assert tuple(LA.slogdet(torch.zeros(0, 0))) == (torch.tensor(1.0), torch.tensor(0.0))
+    sign, logabsdet = LA.slogdet(torch.zeros(2, 2))
+    assert sign.item() == 0 and logabsdet.item() == float("-inf") and LA.det(torch.zeros(2, 2)).item() == 0
+    U, S, Vh = LA.svd(torch.zeros(0, 3))
+    assert U.shape == (0, 0) and S.shape == (0,) and torch.equal(Vh, torch.eye(3))
+    assert LA.svd(torch.zeros(0, 3), full_matrices=False).Vh.shape == (0, 3)
+    Q, R = LA.qr(torch.zeros(3, 0), mode="complete")
+    assert torch.equal(Q, torch.eye(3)) and R.shape == (3, 0)
+    assert LA.inv(torch.zeros(2, 0, 0)).shape == (2, 0, 0)
+    assert LA.solve(torch.zeros(3, 3) + torch.eye(3), torch.zeros(3, 0)).shape == (3, 0)
+
+
+@pytest.mark.parametrize("call,message", [
+    (lambda: LA.lu_factor(torch.zeros(2, 2)), r"^torch.linalg.lu_factor: U\[1,1\] is zero and using it on lu_solve"),
+    (lambda: LA.lu_factor(torch.zeros(3, 2, 2)), r"^torch.linalg.lu_factor: \(Batch element 0\): U\[1,1\] is zero"),
+    (lambda: LA.lu_factor_ex(torch.zeros(2, 2), check_errors=True), r"^torch.linalg.lu_factor_ex: U\[1,1\]"),
+    (lambda: LA.solve(torch.zeros(2, 2), torch.ones(2)),
+     r"^torch.linalg.solve: The solver failed because the input matrix is singular.$"),
+    (lambda: LA.solve(torch.zeros(3, 2, 2), torch.ones(2)), r"^torch.linalg.solve: \(Batch element 0\): The solver"),
+    (lambda: LA.solve_ex(torch.zeros(2, 2), torch.ones(2), check_errors=True), r"^torch.linalg.solve_ex: The solver"),
+    (lambda: LA.inv(torch.zeros(2, 2)), r"^linalg.inv: The diagonal element 1 is zero, the inversion could not be "
+                                        r"completed because the input matrix is singular.$"),
+    (lambda: LA.inv_ex(torch.zeros(2, 2, 2), check_errors=True), r"^linalg.inv_ex: \(Batch element 0\): The diag"),
+    (lambda: LA.cholesky(-torch.eye(2)), r"^linalg.cholesky: The factorization could not be completed because the "
+                                         r"input is not positive-definite \(the leading minor of order 1 is not"),
+    (lambda: LA.det(torch.ones(2, 3)), r"^linalg.det: A must be batches of square matrices, but they are 2 by 3"),
+    (lambda: LA.det(torch.ones(3)), r"^linalg.det: The input tensor A must have at least 2 dimensions.$"),
+    (lambda: LA.solve(torch.eye(2), torch.ones(3)),
+     r"^linalg.solve: Incompatible shapes of A and B for the equation AX = B \(2x2 and 3x1\)$"),
+    (lambda: LA.solve_triangular(torch.eye(2), torch.ones(3, 1), upper=True),
+     r"^linalg.solve_triangular: Incompatible shapes of A and B for the equation AX = B \(2x2 and 3x1\)$"),
+    (lambda: LA.solve_triangular(torch.eye(2), torch.ones(2), upper=True),
+     r"^linalg.solve_triangular: The input tensor B must have at least 2 dimensions.$"),
+    (lambda: LA.svd(torch.full((2, 2), float("nan"))),
+     r"^linalg.svd: The algorithm failed to converge because the input matrix contained non-finite values.$"),
+    (lambda: LA.svd(torch.ones(2, 2), driver="gesvd"),
+     r"^torch.linalg.svd: keyword argument `driver=` is only supported on CUDA inputs with cuSOLVER backend.$"),
+    (lambda: LA.qr(torch.ones(2, 2), mode="x"), r"^qr received unrecognized mode 'x' but expected one of 'reduced'"),
+    (lambda: LA.lu_solve(*LA.lu_factor(torch.eye(2)), torch.ones(3, 1)),
+     r"^linalg.lu_solve: Incompatible shapes of A and B for the equation AX = B \(2x2 and 3x1\)$"),
+])
+def test_errors_are_pytorchs(call, message):
+    with pytest.raises(RuntimeError, match=message):
+        call()
+
+
+@pytest.mark.parametrize("call,error,message", [
+    # PyTorch's order: the composite's float check, then its kernel's dispatch.
+    (lambda d: LA.cholesky(torch.eye(2, dtype=d)), NotImplementedError, "\"cholesky_cpu\" not implemented for 'Half'"),
+    (lambda d: LA.lu_factor(torch.eye(2, dtype=d)), NotImplementedError, "\"lu_cpu\" not implemented for 'Half'"),
+    (lambda d: LA.det(torch.eye(2, dtype=d)), NotImplementedError, "\"lu_cpu\" not implemented for 'Half'"),
+    (lambda d: LA.qr(torch.eye(2, dtype=d)), NotImplementedError, "\"geqrf_cpu\" not implemented for 'Half'"),
+    (lambda d: LA.svd(torch.eye(2, dtype=d)), NotImplementedError, "\"linalg_svd_cpu\" not implemented for 'Half'"),
+    (lambda d: LA.solve_triangular(torch.eye(2, dtype=d), torch.eye(2, dtype=d), upper=True), NotImplementedError,
+     "\"triangular_solve_cpu\" not implemented for 'Half'"),
+    (lambda d: LA.inv(torch.eye(2, dtype=d)), RuntimeError, "^linalg.inv: Low precision dtypes not supported. Got Half"),
+    (lambda d: LA.slogdet(torch.eye(2, dtype=d)), RuntimeError, "^linalg.slogdet: Low precision dtypes not supported"),
+    (lambda d: LA.cholesky(torch.eye(2, dtype=torch.int64)), RuntimeError,
+     "^linalg.cholesky: Expected a floating point or complex tensor as input. Got Long"),
+    (lambda d: LA.lu_factor(torch.eye(2, dtype=torch.int64)), NotImplementedError, "\"lu_cpu\" not implemented for 'Long'"),
+])
+def test_dtype_errors_are_pytorchs(call, error, message):
+    with pytest.raises(error, match=message):
+        call(torch.float16)
+
+
+def test_singular_inputs_raise_linalg_error_except_lu_factor():
+    for call in (lambda: LA.solve(torch.zeros(2, 2), torch.ones(2)), lambda: LA.inv(torch.zeros(2, 2)),
+                 lambda: LA.cholesky(-torch.eye(2))):
+        with pytest.raises(LA.LinAlgError):
+            call()
+
+
+@pytest.mark.parametrize("fn,make", [
+    (lambda M: LA.svd(M, full_matrices=False).S, lambda: TALL),
+    # Sign-invariant functions of the singular vectors, tall, wide and square, thin and full.
+    (lambda M: (lambda r: (r.U @ r.U.mT, r.Vh.mT @ r.Vh, r.U * r.Vh.sum(-1).unsqueeze(-2)))(LA.svd(M, False)),
+     lambda: TALL),
+    (lambda M: (lambda r: (r.U[..., :3] * r.Vh[..., :3, :].sum(-1).unsqueeze(-2), r.S))(LA.svd(M, True)),
+     lambda: TALL.T),
+    (lambda M: (lambda r: r.U * r.Vh.sum(-1).unsqueeze(-2))(LA.svd(M)), lambda: A[0]),
+    (lambda M: LA.qr(M), lambda: TALL), (lambda M: LA.qr(M), lambda: TALL.T), (lambda M: LA.qr(M), lambda: A[0]),
+    (lambda M: LA.qr(M, mode="complete"), lambda: TALL.T),
+    (lambda M: LA.lu_factor(M).LU, lambda: A[0]), (lambda M: LA.lu(M), lambda: A[1]),
+    # Rectangular LU: the extra block of L (tall) or U (wide) passes its gradient through.
+    (lambda M: LA.lu_factor(M).LU, lambda: TALL), (lambda M: LA.lu_factor(M).LU, lambda: TALL.T),
+    (lambda M: LA.lu(M)[1:], lambda: TALL), (lambda M: LA.lu(M)[2], lambda: TALL.T),
+    (lambda M: LA.lu(M)[1], lambda: TALL.T),
+    (lambda M: LA.solve(M, t(B[0]).mT, left=False), lambda: A[0]),
+    (lambda M: LA.cholesky(M + M.mT, upper=True), lambda: SPD[0]),
+    (LA.inv, lambda: A[1]), (lambda M: LA.slogdet(M).logabsdet, lambda: A[2]),
+    (lambda M: LA.solve_triangular(M.triu() + 3 * torch.eye(4, dtype=M.dtype), t(B[0]), upper=True), lambda: A[0]),
+    (lambda M: LA.solve_triangular(M.tril(), t(B[0]).mT, upper=False, left=False, unitriangular=True),
+     lambda: A[0]),
+    (lambda M: LA.lu_solve(*LA.lu_factor(M), t(B[0])), lambda: A[0]),
+    (lambda M: LA.lu_solve(*LA.lu_factor(M), t(B[0]).mT, left=False, adjoint=True), lambda: A[0]),
+    # det of singular matrices: the cofactors come from the SVD.
+    (LA.det, lambda: np.array([[1.0, 2.0, 3.0], [2.0, 4.0, 6.0], [0.5, -1.0, 2.0]])),
+    (LA.det, lambda: np.stack([A[0], np.outer([1.0, 2, 3, 4], [1.0, 0, 1, 2])])),
+])
+def test_lapack_gradients_by_gradcheck(fn, make):
+    assert torch.autograd.gradcheck(fn, (t(make()).requires_grad_(),))
+
+
+def test_gradients_reach_b_and_the_node_names_are_pytorchs():
+    Am, Bm = t(A[0]).requires_grad_(), t(B[0]).requires_grad_()
+    assert torch.autograd.gradcheck(lambda a, b: LA.solve(a, b), (Am, Bm))
+    assert torch.autograd.gradcheck(lambda b: LA.lu_solve(*LA.lu_factor(t(A[0])), b), (Bm,))
+    assert LA.solve(Am, Bm).grad_fn.name() == "LinalgSolveExBackward0"
+    assert LA.det(Am).grad_fn.name() == "LinalgDetBackward0"
+    assert LA.svd(Am).S.grad_fn.name() == "LinalgSvdBackward0"
+    assert LA.qr(Am).Q.grad_fn.name() == "LinalgQrBackward0"
+    assert LA.cholesky(Am @ Am.mT).grad_fn.name() == "LinalgCholeskyExBackward0"
+    with pytest.raises(RuntimeError, match="The derivative of linalg.qr depends on Q, which is not computed when "
+                                           "mode='r'"):
+        LA.qr(Am, mode="r").R.sum().backward()

@@ -152,6 +152,46 @@ def _eigh_errors():
     yield ErrorInput((torch.ones(2, 2), "X"), {}, RuntimeError, "Expected UPLO argument to be 'L' or 'U', but got X")
 
 
+def _square_samples(op, dtype, rng):
+    """Well-conditioned square matrices (a shifted diagonal), batched, 1x1 and empty."""
+    for shape in [(4, 4), (2, 3, 3), (1, 1), (0, 0), (2, 0, 0)]:
+        a = make_array(shape, dtype, rng, domain=(-1.0, 1.0))
+        if shape[-1]:
+            a = a + 4 * np.eye(shape[-1], dtype=a.dtype)
+        yield SampleInput((a,), desc=f"{shape}")
+
+
+def _solve_samples(op, dtype, rng):
+    for (a, b) in [((4, 4), (4, 2)), ((2, 3, 3), (2, 3, 1)), ((0, 0), (0, 2)), ((3, 3), (3, 0))]:
+        A = make_array(a, dtype, rng, domain=(-1.0, 1.0))
+        if a[-1]:
+            A = A + 4 * np.eye(a[-1], dtype=A.dtype)
+        yield SampleInput((A, make_array(b, dtype, rng)), desc=f"{a} {b}")
+
+
+def _rectangular_samples(op, dtype, rng):
+    for shape in [(4, 4), (5, 3), (3, 5), (2, 4, 3), (0, 3), (3, 0)]:
+        yield SampleInput((make_array(shape, dtype, rng),), desc=f"{shape}")
+
+
+def _spd(A):
+    return A @ A.mT + A.shape[-1] * torch.eye(A.shape[-1], dtype=A.dtype, device=A.device)
+
+
+def _lu_reconstructed(A):
+    P, L, U = torch.lu_unpack(*torch.linalg.lu_factor_ex(A)[:2])
+    return P @ L @ U
+
+
+def _singular_values(a):
+    return np.linalg.svd(a, compute_uv=False) if a.size else np.zeros(a.shape[:-2] + (0,), a.dtype)
+
+
+def _qr_r(a):
+    # numpy calls the same LAPACK routines (geqrf), so R's signs agree.
+    return np.linalg.qr(a)[1] if a.size else np.zeros(a.shape[:-2] + (min(a.shape[-2:]), a.shape[-1]), a.dtype)
+
+
 LINALG_OPS = [
     OpInfo("matmul", _ref_matmul, FLOATS + INTS, matmul_samples, error_inputs=_matmul_errors),
     OpInfo("mm", _ref_matmul, FLOATS + INTS, mm_samples, error_inputs=_mm_errors, supports_out=True,
@@ -175,4 +215,29 @@ LINALG_OPS = [
     # LAPACK chooses, are checked by reconstruction in test_linalg.py.
     OpInfo("_linalg_eigh", _eigvalsh_ref, FLOATS, _eigh_samples, variant="eigenvalues", method=False,
            op=lambda A, *a: torch._linalg_eigh(_symmetric(A), *a)[0], error_inputs=_eigh_errors),
+    # The other LAPACK kernels, each through the public function's result
+    # that is unique (signs and pivots are LAPACK's choice; test_linalg.py
+    # checks those against numpy and by reconstruction).
+    OpInfo("linalg_lu_factor_ex", lambda a: a, FLOATS, _square_samples, variant="reconstructed", method=False,
+           op=_lu_reconstructed),
+    OpInfo("lu_unpack", lambda a: a, FLOATS, _square_samples, variant="reconstructed", method=False,
+           op=_lu_reconstructed),
+    OpInfo("linalg_lu_solve", np.linalg.solve, FLOATS, _solve_samples, method=False,
+           op=lambda A, B: torch.linalg.lu_solve(*torch.linalg.lu_factor(A), B)),
+    OpInfo("_linalg_solve_ex", np.linalg.solve, FLOATS, _solve_samples, method=False,
+           op=lambda A, B: torch._linalg_solve_ex(A, B)[0]),
+    OpInfo("linalg_inv_ex", np.linalg.inv, FLOATS, _square_samples, method=False,
+           op=lambda A: torch.linalg.inv_ex(A).inverse),
+    OpInfo("_linalg_det", np.linalg.det, FLOATS, _square_samples, method=False, op=lambda A: torch._linalg_det(A)[0]),
+    OpInfo("_linalg_slogdet", lambda a: np.linalg.slogdet(a)[1], FLOATS, _square_samples, method=False,
+           op=lambda A: torch._linalg_slogdet(A)[1]),
+    OpInfo("linalg_cholesky_ex",
+           lambda a: np.linalg.cholesky(a @ np.swapaxes(a, -1, -2) + a.shape[-1] * np.eye(a.shape[-1], dtype=a.dtype)),
+           FLOATS, _square_samples, method=False, op=lambda A: torch.linalg.cholesky_ex(_spd(A)).L),
+    OpInfo("linalg_solve_triangular", lambda a, b: np.linalg.solve(np.triu(a), b), FLOATS, _solve_samples,
+           method=False, op=lambda A, B: torch.linalg.solve_triangular(A.triu(), B, upper=True)),
+    OpInfo("linalg_qr", _qr_r, FLOATS, _rectangular_samples, variant="R", method=False,
+           op=lambda A: torch.linalg.qr(A).R),
+    OpInfo("_linalg_svd", _singular_values, FLOATS, _rectangular_samples, variant="S", method=False,
+           op=lambda A: torch.linalg.svdvals(A)),
 ]

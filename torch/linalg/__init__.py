@@ -98,8 +98,8 @@ def norm(A, ord=None, dim=None, keepdim=False, *, out=None, dtype=None):
 
 # ---- solves, factorisations and products (torch/linalg/_decompositions.py) ----
 from torch.linalg._decompositions import (  # noqa: E402
-    LinAlgError, cholesky, cholesky_ex, det, eigh, eigvalsh, inv, inv_ex, lu, lu_factor, lu_factor_ex, qr, slogdet,
-    solve, solve_ex, solve_triangular, svd, svdvals,
+    LinAlgError, cholesky, cholesky_ex, det, eigh, eigvalsh, inv, inv_ex, lu, lu_factor, lu_factor_ex, lu_solve, qr,
+    slogdet, solve, solve_ex, solve_triangular, svd, svdvals,
 )
 
 
@@ -279,6 +279,6 @@ def cond(A, p=None, *, out=None):
 
 
 __all__ += ["LinAlgError", "cholesky", "cholesky_ex", "cond", "cross", "det", "diagonal", "eigh", "eigvalsh", "inv",
-            "inv_ex", "lstsq", "lu", "lu_factor", "lu_factor_ex", "matmul", "matrix_exp", "matrix_power",
+            "inv_ex", "lstsq", "lu", "lu_factor", "lu_factor_ex", "lu_solve", "matmul", "matrix_exp", "matrix_power",
             "matrix_rank", "multi_dot", "pinv", "qr", "slogdet", "solve", "solve_ex", "solve_triangular", "svd",
             "svdvals", "tensorinv", "tensorsolve", "vander", "vecdot"]

@@ -225,21 +225,6 @@ Tensor value_selecting_backward(const Tensor& grad, int64_t dim, const Tensor& i
   return zeros_for(grad, sizes).scatter_(dim, idx, g);
 }
 
-Tensor linalg_eigh_backward(const Tensor& gL, const Tensor& gV, const Tensor& L, const Tensor& V) {
-  if (!gL.defined() && !gV.defined()) return Tensor();
-  TORCH_CHECK(V.dim() >= 2, "linalg.eigh: the eigenvectors were not computed (compute_v=False), and the gradient "
-                            "needs them");
-  const Tensor Vt = V.transpose(-2, -1);
-  if (!gV.defined()) return V.mul(gL.unsqueeze(-2)).matmul(Vt);
-  Tensor inner = Vt.matmul(gV);
-  // Only the skew-symmetric part of V^T gV moves A (V stays orthogonal); its diagonal is 0.
-  inner = inner.sub(inner.transpose(-2, -1)).mul(scalar(0.5, inner));
-  const Tensor E = L.unsqueeze(-2).sub(L.unsqueeze(-1)).add(at::ones_like(L).diag_embed(0, -2, -1));
-  inner = inner.div(E);
-  if (gL.defined()) inner = inner.add(gL.diag_embed(0, -2, -1));
-  return V.matmul(inner).matmul(Vt);
-}
-
 Tensor logsumexp_backward(const Tensor& grad, const Tensor& self, const Tensor& result, IntArrayRef dims,
                           bool keepdim) {
   const Tensor g = unsqueeze_reduced(grad, self.sizes(), dims, keepdim);

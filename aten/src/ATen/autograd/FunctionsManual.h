@@ -1,6 +1,7 @@
 #pragma once
 // Helpers for the backward formulas in native/derivatives.yaml: whatever is
 // longer than one line lives here, under a name that says what it computes.
+#include <ATen/autograd/LinalgBackward.h>
 #include <ATen/core/TensorBody.h>
 
 #include <optional>
@@ -50,9 +51,6 @@ Tensor evenly_distribute_backward(const Tensor& grad, const Tensor& self, const 
 // max.dim, min.dim: the gradient goes to the selected index.
 Tensor value_selecting_backward(const Tensor& grad, int64_t dim, const Tensor& indices, IntArrayRef sizes,
                                 bool keepdim);
-// torch.linalg.eigh (A = V diag(L) V^T): PyTorch's formula for a symmetric
-// matrix, gA = V (diag(gL) + skew(V^T gV) / E) V^T with E_ij = L_j - L_i.
-Tensor linalg_eigh_backward(const Tensor& gL, const Tensor& gV, const Tensor& L, const Tensor& V);
 Tensor logsumexp_backward(const Tensor& grad, const Tensor& self, const Tensor& result, IntArrayRef dims,
                           bool keepdim);
 Tensor cumsum_backward(const Tensor& grad, int64_t dim);

@@ -1,0 +1,128 @@
+#pragma once
+// LAPACK and the BLAS triangular solve, typed: one template per routine that
+// torch.linalg calls, specialised for float and double, over the Fortran
+// interface of the scipy-openblas32 library every build ships
+// (third_party/openblas.cmake). Column-major, 32-bit indices, as LAPACK has
+// them; BatchLinearAlgebra.cpp lays the batches out for it.
+
+// scipy-openblas32 prefixes every symbol with scipy_ (so that it never
+// clashes with another BLAS in the process); its lapack.h names them by
+// LAPACK_GLOBAL, which defaults to the unprefixed Fortran name. Routines with
+// character arguments go through its scipy_LAPACK_* macros, which pass the
+// hidden string lengths gfortran expects.
+#define LAPACK_GLOBAL(lcname, UCNAME) scipy_##lcname##_
+#include <cblas.h>
+#include <lapack.h>
+
+namespace at::native::lapack {
+
+// LU with partial pivoting: A = P L U, ipiv 1-based.
+template <typename T>
+void getrf(int m, int n, T* a, int lda, int* ipiv, int* info);
+template <>
+inline void getrf<float>(int m, int n, float* a, int lda, int* ipiv, int* info) {
+  LAPACK_sgetrf(&m, &n, a, &lda, ipiv, info);
+}
+template <>
+inline void getrf<double>(int m, int n, double* a, int lda, int* ipiv, int* info) {
+  LAPACK_dgetrf(&m, &n, a, &lda, ipiv, info);
+}
+
+// Solves op(A) X = B from getrf's factors; trans 'N' or 'T'.
+template <typename T>
+void getrs(char trans, int n, int nrhs, const T* a, int lda, const int* ipiv, T* b, int ldb, int* info);
+template <>
+inline void getrs<float>(char trans, int n, int nrhs, const float* a, int lda, const int* ipiv, float* b, int ldb,
+                         int* info) {
+  scipy_LAPACK_sgetrs(&trans, &n, &nrhs, a, &lda, ipiv, b, &ldb, info);
+}
+template <>
+inline void getrs<double>(char trans, int n, int nrhs, const double* a, int lda, const int* ipiv, double* b, int ldb,
+                          int* info) {
+  scipy_LAPACK_dgetrs(&trans, &n, &nrhs, a, &lda, ipiv, b, &ldb, info);
+}
+
+// Cholesky: A = L L^T ('L') or U^T U ('U').
+template <typename T>
+void potrf(char uplo, int n, T* a, int lda, int* info);
+template <>
+inline void potrf<float>(char uplo, int n, float* a, int lda, int* info) {
+  scipy_LAPACK_spotrf(&uplo, &n, a, &lda, info);
+}
+template <>
+inline void potrf<double>(char uplo, int n, double* a, int lda, int* info) {
+  scipy_LAPACK_dpotrf(&uplo, &n, a, &lda, info);
+}
+
+// Householder QR: R in the upper triangle, the reflectors below it and in tau.
+template <typename T>
+void geqrf(int m, int n, T* a, int lda, T* tau, T* work, int lwork, int* info);
+template <>
+inline void geqrf<float>(int m, int n, float* a, int lda, float* tau, float* work, int lwork, int* info) {
+  LAPACK_sgeqrf(&m, &n, a, &lda, tau, work, &lwork, info);
+}
+template <>
+inline void geqrf<double>(int m, int n, double* a, int lda, double* tau, double* work, int lwork, int* info) {
+  LAPACK_dgeqrf(&m, &n, a, &lda, tau, work, &lwork, info);
+}
+
+// The first n columns of Q from geqrf's k reflectors.
+template <typename T>
+void orgqr(int m, int n, int k, T* a, int lda, const T* tau, T* work, int lwork, int* info);
+template <>
+inline void orgqr<float>(int m, int n, int k, float* a, int lda, const float* tau, float* work, int lwork, int* info) {
+  LAPACK_sorgqr(&m, &n, &k, a, &lda, tau, work, &lwork, info);
+}
+template <>
+inline void orgqr<double>(int m, int n, int k, double* a, int lda, const double* tau, double* work, int lwork,
+                          int* info) {
+  LAPACK_dorgqr(&m, &n, &k, a, &lda, tau, work, &lwork, info);
+}
+
+// Divide-and-conquer SVD: jobz 'N' (values), 'S' (thin) or 'A' (full).
+template <typename T>
+void gesdd(char jobz, int m, int n, T* a, int lda, T* s, T* u, int ldu, T* vt, int ldvt, T* work, int lwork,
+           int* iwork, int* info);
+template <>
+inline void gesdd<float>(char jobz, int m, int n, float* a, int lda, float* s, float* u, int ldu, float* vt, int ldvt,
+                         float* work, int lwork, int* iwork, int* info) {
+  scipy_LAPACK_sgesdd(&jobz, &m, &n, a, &lda, s, u, &ldu, vt, &ldvt, work, &lwork, iwork, info);
+}
+template <>
+inline void gesdd<double>(char jobz, int m, int n, double* a, int lda, double* s, double* u, int ldu, double* vt,
+                          int ldvt, double* work, int lwork, int* iwork, int* info) {
+  scipy_LAPACK_dgesdd(&jobz, &m, &n, a, &lda, s, u, &ldu, vt, &ldvt, work, &lwork, iwork, info);
+}
+
+// Symmetric eigendecomposition by divide and conquer: jobz 'N' or 'V'.
+template <typename T>
+void syevd(char jobz, char uplo, int n, T* a, int lda, T* w, T* work, int lwork, int* iwork, int liwork, int* info);
+template <>
+inline void syevd<float>(char jobz, char uplo, int n, float* a, int lda, float* w, float* work, int lwork, int* iwork,
+                         int liwork, int* info) {
+  scipy_LAPACK_ssyevd(&jobz, &uplo, &n, a, &lda, w, work, &lwork, iwork, &liwork, info);
+}
+template <>
+inline void syevd<double>(char jobz, char uplo, int n, double* a, int lda, double* w, double* work, int lwork,
+                          int* iwork, int liwork, int* info) {
+  scipy_LAPACK_dsyevd(&jobz, &uplo, &n, a, &lda, w, work, &lwork, iwork, &liwork, info);
+}
+
+// BLAS triangular solve in place: op(A) X = B (left) or X op(A) = B, column-major.
+template <typename T>
+void trsm(bool left, bool upper, bool transpose, bool unit, int m, int n, const T* a, int lda, T* b, int ldb);
+template <>
+inline void trsm<float>(bool left, bool upper, bool transpose, bool unit, int m, int n, const float* a, int lda,
+                        float* b, int ldb) {
+  scipy_cblas_strsm(CblasColMajor, left ? CblasLeft : CblasRight, upper ? CblasUpper : CblasLower,
+                    transpose ? CblasTrans : CblasNoTrans, unit ? CblasUnit : CblasNonUnit, m, n, 1.0f, a, lda, b,
+                    ldb);
+}
+template <>
+inline void trsm<double>(bool left, bool upper, bool transpose, bool unit, int m, int n, const double* a, int lda,
+                         double* b, int ldb) {
+  scipy_cblas_dtrsm(CblasColMajor, left ? CblasLeft : CblasRight, upper ? CblasUpper : CblasLower,
+                    transpose ? CblasTrans : CblasNoTrans, unit ? CblasUnit : CblasNonUnit, m, n, 1.0, a, lda, b, ldb);
+}
+
+}  // namespace at::native::lapack
