@@ -87,7 +87,7 @@ def _small_and_low_precision(torch, np, device):
     big = torch.rand(10_000_000)
     for dtype, label in ((torch.float16, "f16"), (torch.bfloat16, "bf16")):
         x = big.to(dtype).to(device)
-        nx = x.float().numpy().astype(np.float16) if dtype == torch.float16 else None
+        nx = x.float().cpu().numpy().astype(np.float16) if dtype == torch.float16 else None
         yield f"sum 1e7 {label}", lambda x=x: x.sum(), (lambda nx=nx: nx.sum()) if nx is not None else None
         yield f"mean 1e7 {label}", lambda x=x: x.mean(), None
         x2 = x.view(1000, 10000)

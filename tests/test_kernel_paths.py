@@ -71,3 +71,21 @@ def test_cat_mixes_layouts_and_dtypes():
     want = np.concatenate([a.numpy(), b.numpy().astype(np.float32), c.numpy()], 1)
     np.testing.assert_array_equal(got.numpy(), want)
 
+
+
+def test_searchsorted_of_large_inputs_is_a_binary_search_not_a_comparison_matrix():
+    # 65536 values in 65536 boundaries: the n x m comparison this replaced needed 32 GiB.
+    boundaries = torch.arange(1 << 16, dtype=torch.float64)
+    values = torch.arange(1 << 16, dtype=torch.float64) + 0.5
+    assert torch.equal(torch.searchsorted(boundaries, values), torch.arange(1, (1 << 16) + 1))
+    assert torch.equal(torch.bucketize(values, boundaries, right=True), torch.arange(1, (1 << 16) + 1))
+
+
+def test_cummax_gradient_goes_to_the_source_of_each_running_extreme():
+    x = torch.tensor([[1.0, 3.0, 2.0, 5.0]], dtype=torch.float64, requires_grad=True)
+    values, indices = torch.cummax(x, 1)
+    assert indices.tolist() == [[0, 1, 1, 3]] and values.grad_fn.name() == "CummaxBackward0"
+    values.sum().backward()
+    assert x.grad.tolist() == [[1.0, 2.0, 0.0, 1.0]]
+    assert torch.autograd.gradcheck(lambda t: torch.cummin(t, 0).values, (torch.randn(6, 3, dtype=torch.float64,
+                                                                                      requires_grad=True),))

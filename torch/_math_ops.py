@@ -1,7 +1,7 @@
 """torch functions and Tensor methods composed in Python from the ops of
 native_functions.yaml: products with a bias (addmv, addr, addbmm, baddbmm),
 NaN-aware and order statistics (nansum, median, quantile, mode, kthvalue),
-running reductions (cumprod, cummax, logcumsumexp), index updates
+running reductions (cumprod, logcumsumexp), index updates
 (index_add, index_copy, index_fill, put, masked_scatter, the *_scatter
 ops), counting (unique, bincount, histc, bucketize, searchsorted), and the
 smaller helpers. Their gradients come from the ops they call; tests/oracle
@@ -21,8 +21,7 @@ def _named(name, fields):
 
 
 _aminmax_t = _named("aminmax", ("min", "max"))
-_values_indices = {n: _named(n, ("values", "indices")) for n in ("median", "nanmedian", "mode", "kthvalue",
-                                                                 "cummax", "cummin")}
+_values_indices = {n: _named(n, ("values", "indices")) for n in ("median", "nanmedian", "mode", "kthvalue")}
 _frexp_t = _named("frexp", ("mantissa", "exponent"))
 _slogdet_t = _named("slogdet", ("sign", "logabsdet"))
 _qr_t = _named("qr", ("Q", "R"))
@@ -272,35 +271,6 @@ def cumprod(input, dim, *, dtype=None, out=None):
 
 def logcumsumexp(input, dim, *, out=None):
     return _out(_running(input, dim, lambda a, b: torch.logaddexp(a, b)), out)
-
-
-def _cumulative_extreme(input, dim, maximum, name):
-    dim = dim % max(input.dim(), 1)
-    if input.dim() == 0:
-        return _values_indices[name](input.clone(), torch.zeros((), dtype=torch.int64))
-    values, indices = [], []
-    best = best_index = None
-    for i, piece in enumerate(input.unbind(dim)):
-        if best is None:
-            best, best_index = piece, torch.zeros_like(piece, dtype=torch.int64)
-        else:
-            better = (piece >= best) if maximum else (piece <= best)
-            if piece.is_floating_point():
-                better = better | piece.isnan()
-                better = better & ~best.isnan()
-            best = torch.where(better, piece, best)
-            best_index = torch.where(better, torch.full_like(best_index, i), best_index)
-        values.append(best)
-        indices.append(best_index)
-    return _values_indices[name](torch.stack(values, dim), torch.stack(indices, dim))
-
-
-def cummax(input, dim):
-    return _cumulative_extreme(input, dim, True, "cummax")
-
-
-def cummin(input, dim):
-    return _cumulative_extreme(input, dim, False, "cummin")
 
 
 def _nan_last_sort(x, dim):
@@ -592,22 +562,15 @@ def histc(input, bins=100, min=0, max=0, *, out=None):
 
 
 def searchsorted(sorted_sequence, input, *, out_int32=False, right=False, side=None, sorter=None, out=None):
-    if side is not None:
-        right = side == "right"
-    seq = sorted_sequence if sorter is None else sorted_sequence.gather(-1, sorter)
-    value = torch.as_tensor(input, dtype=seq.dtype)
-    if seq.dim() == 1:
-        compare = (seq.unsqueeze(0) <= value.reshape(-1, 1)) if right else (seq.unsqueeze(0) < value.reshape(-1, 1))
-        result = compare.sum(-1).reshape(value.shape)
-    else:
-        compare = (seq.unsqueeze(-2) <= value.unsqueeze(-1)) if right else (seq.unsqueeze(-2) < value.unsqueeze(-1))
-        result = compare.sum(-1)
-    result = result.to(torch.int32 if out_int32 else torch.int64)
+    # The native op (a binary search per value); this adds out=.
+    result = torch._C._VariableFunctions.searchsorted(sorted_sequence, input, out_int32=out_int32, right=right,
+                                                      side=side, sorter=sorter)
     return _out(result, out)
 
 
 def bucketize(input, boundaries, *, out_int32=False, right=False, out=None):
-    return searchsorted(boundaries, input, out_int32=out_int32, right=right, out=out)
+    result = torch._C._VariableFunctions.bucketize(input, boundaries, out_int32=out_int32, right=right)
+    return _out(result, out)
 
 
 def isin(elements, test_elements, *, assume_unique=False, invert=False):
@@ -925,8 +888,7 @@ FUNCTIONS = {
     "nansum": (nansum, "f m"), "nanmean": (nanmean, "f m"), "count_nonzero": (count_nonzero, "f m"),
     "float_power": (float_power, "f m m_"), "floor_divide": (floor_divide, "f m m_"), "ldexp": (ldexp, "f m m_ f_"),
     "msort": (msort, "f m"), "argwhere": (argwhere, "f m"), "nonzero": (nonzero, "f m"), "take": (take, "f m"), "aminmax": (aminmax, "f m"),
-    "cumprod": (cumprod, "f m m_"), "logcumsumexp": (logcumsumexp, "f m"), "cummax": (cummax, "f m"),
-    "cummin": (cummin, "f m"), "median": (median, "f m"), "nanmedian": (nanmedian, "f m"),
+    "cumprod": (cumprod, "f m m_"), "logcumsumexp": (logcumsumexp, "f m"), "median": (median, "f m"), "nanmedian": (nanmedian, "f m"),
     "quantile": (quantile, "f m"), "nanquantile": (nanquantile, "f m"), "mode": (mode, "f m"),
     "kthvalue": (kthvalue, "f m"), "index_add": (index_add, "f m m_"), "index_copy": (index_copy, "f m m_"),
     "index_fill": (index_fill, "f m m_"), "put": (put, "f m m_"), "masked_scatter": (masked_scatter, "f m m_"),

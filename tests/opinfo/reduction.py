@@ -3,7 +3,7 @@ import numpy as np
 
 import torch
 
-from .core import ALL, FLOATS, NUMERIC, ErrorInput, KnownValue, OpInfo, SampleInput, make_array
+from .core import ALL, FLOATS, INTS, NUMERIC, ErrorInput, KnownValue, OpInfo, SampleInput, make_array
 
 NUMERIC_AND_BOOL = NUMERIC + (torch.bool,)
 
@@ -217,6 +217,74 @@ def _sum_16bit_known():
         yield KnownValue((torch.full((10000, 2), 0.5, dtype=dt), 0), {}, torch.full((2,), halves, dtype=dt), why=why)
 
 
+def _running_extreme_ref(x, dim, maximum, want_indices):
+    """numpy's running max/min, and the index each came from (the later one on a tie, as PyTorch)."""
+    x = np.moveaxis(np.asarray(x), dim, -1)
+    values, indices = np.empty_like(x), np.zeros(x.shape, np.int64)
+    for pos in np.ndindex(x.shape[:-1]):
+        best, at = None, 0
+        for i, v in enumerate(x[pos]):
+            if best is None or (v >= best if maximum else v <= best):
+                best, at = v, i
+            values[pos + (i,)], indices[pos + (i,)] = best, at
+    out = indices if want_indices else values
+    return np.moveaxis(out, -1, dim)
+
+
+def _cummax_errors():
+    yield ErrorInput((torch.ones(2, 3), 2), {}, IndexError, r"Dimension out of range \(expected to be in range of "
+                                                            r"\[-2, 1\], but got 2\)")
+
+
+def _cummax_known():
+    nan = float("nan")
+    # Every NaN becomes the running value with its own index, as PyTorch's kernel.
+    yield KnownValue((torch.tensor([1.0, nan, 3.0, nan, 0.0]), 0), {}, torch.tensor([0, 1, 1, 3, 3]),
+                     why="NaN propagates; each NaN moves the index")
+
+
+def _search_samples(op, dtype, rng):
+    seq = np.sort(make_array((7,), dtype, rng))
+    yield SampleInput((seq, make_array((3, 4), dtype, rng)), desc="1-D boundaries")
+    yield SampleInput((seq, make_array((5,), dtype, rng)), {"right": True}, desc="right")
+    yield SampleInput((seq, make_array((5,), dtype, rng)), {"side": "right"}, desc="side='right'")
+    yield SampleInput((np.sort(make_array((2, 6), dtype, rng), -1), make_array((2, 3), dtype, rng)), desc="rows")
+    yield SampleInput((seq[:0], make_array((3,), dtype, rng)), desc="no boundaries")
+
+
+def _search_ref(seq, values, right=False, side=None):
+    side = side or ("right" if right else "left")
+    if seq.ndim == 1:
+        return np.searchsorted(seq, values, side=side)
+    return np.stack([np.searchsorted(s, v, side=side) for s, v in zip(seq, values)])
+
+
+def _search_errors():
+    s = torch.tensor([1.0, 2.0, 3.0])
+    yield ErrorInput((torch.tensor(1.0), s), {}, RuntimeError,
+                     "boundaries tensor should have positive dimension, but got 0 dimension")
+    yield ErrorInput((torch.ones(2, 3), torch.ones(3, 3)), {}, RuntimeError, "boundaries tensor should be 1 dimension "
+                     r"or the first N-1 dimensions of boundaries tensor and input value tensor must match")
+    yield ErrorInput((s, s), {"side": "x"}, RuntimeError, "side can only be 'left' or 'right' but got x")
+    yield ErrorInput((s, s), {"side": "left", "right": True}, RuntimeError,
+                     "side and right can't be set to opposites, got side of left while right was True")
+    yield ErrorInput((s, s), {"sorter": torch.tensor([0, 1])}, RuntimeError, "boundary and sorter must have the same size")
+    yield ErrorInput((s, s), {"sorter": torch.tensor([0, 1, 3])}, RuntimeError, "sorter index out of range")
+    yield ErrorInput((s, s), {"sorter": torch.tensor([0.0, 1, 2])}, RuntimeError, "sorter must be a tensor of long dtype")
+    yield ErrorInput((torch.tensor([True]), torch.tensor([True])), {}, NotImplementedError,
+                     "\"searchsorted_out_cpu\" not implemented for 'Bool'")
+
+
+def _search_known():
+    nan = float("nan")
+    s = torch.tensor([1.0, 2.0, 3.0])
+    yield KnownValue((s, torch.tensor([nan, 2.0])), {"right": True}, torch.tensor([3, 2]),
+                     why="a NaN value lands past every boundary")
+    yield KnownValue((torch.tensor([1, 3, 5]), 2.5), {}, torch.tensor(1), why="a float number against integers")
+    yield KnownValue((torch.tensor([3.0, 1.0, 2.0]), torch.tensor([2.5])), {"sorter": torch.tensor([1, 2, 0])},
+                     torch.tensor([2]), why="sorter orders the boundaries")
+
+
 REDUCTION_OPS = [
     OpInfo("sum", _sum_ref, ALL, reduction_samples,
            result_dtype=lambda d: d if d.is_floating_point else torch.int64, error_inputs=_dim_errors("sum"),
@@ -297,6 +365,24 @@ REDUCTION_OPS = [
            # dim=[] fails in PyTorch 2.13 for a non-empty tensor (its broadcast of the kept max); same error here.
            error_inputs=lambda: [ErrorInput((torch.ones(2, 3), []), {}, RuntimeError,
                                             r"output with shape \[\] doesn't match the broadcast shape \[1, 1\]")]),
+    OpInfo("cummax", lambda x, dim: _running_extreme_ref(x, dim, True, False), ALL, _scan_samples, variant="values",
+           op=lambda x, dim: torch.cummax(x, dim).values, error_inputs=_cummax_errors),
+    OpInfo("cummax", lambda x, dim: _running_extreme_ref(x, dim, True, True), ALL, _scan_samples, variant="indices",
+           op=lambda x, dim: torch.cummax(x, dim).indices, result_dtype=lambda d: torch.int64, known_values=_cummax_known),
+    OpInfo("cummin", lambda x, dim: _running_extreme_ref(x, dim, False, False), ALL, _scan_samples, variant="values",
+           op=lambda x, dim: torch.cummin(x, dim).values),
+    OpInfo("cummin", lambda x, dim: _running_extreme_ref(x, dim, False, True), ALL, _scan_samples, variant="indices",
+           op=lambda x, dim: torch.cummin(x, dim).indices, result_dtype=lambda d: torch.int64),
+    OpInfo("searchsorted", _search_ref, FLOATS + INTS, _search_samples, method=False,
+           result_dtype=lambda d: torch.int64, error_inputs=_search_errors, known_values=_search_known),
+    OpInfo("bucketize", lambda x, b, right=False: np.searchsorted(b, x, side="right" if right else "left"),
+           FLOATS + INTS, lambda op, d, rng: [SampleInput((make_array((3, 4), d, rng), np.sort(make_array((6,), d, rng))),
+                                                          desc="2-D values"),
+                                              SampleInput((make_array((5,), d, rng), np.sort(make_array((6,), d, rng))),
+                                                          {"right": True}, desc="right")],
+           method=False, result_dtype=lambda d: torch.int64,
+           error_inputs=lambda: [ErrorInput((torch.ones(2), torch.ones(2, 2)), {}, RuntimeError,
+                                            r"boundaries tensor must be 1 dimension, but got dim\(2\)")]),
     OpInfo("cumsum", lambda x, dim: np.cumsum(x.astype(np.float64 if x.dtype.kind == "f" else np.int64), axis=dim),
            ALL, _scan_samples, result_dtype=lambda d: d if d.is_floating_point else torch.int64),
     OpInfo("softmax", _softmax_ref, FLOATS, _scan_samples, error_inputs=lambda: [

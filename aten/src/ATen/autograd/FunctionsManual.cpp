@@ -232,6 +232,12 @@ Tensor logsumexp_backward(const Tensor& grad, const Tensor& self, const Tensor& 
   return g.mul(self.sub(r).exp());
 }
 
+Tensor cummaxmin_backward(const Tensor& grad, const Tensor& self, const Tensor& indices, int64_t dim) {
+  if (self.dim() == 0) return grad;
+  // Several positions may share a source element: their gradients add up there.
+  return at::zeros_like(self).scatter_add(c10::maybe_wrap_dim(dim, self.dim()), indices, grad);
+}
+
 Tensor cumsum_backward(const Tensor& grad, int64_t dim) {
   if (grad.dim() == 0) return grad;
   return grad.flip({dim}).cumsum(dim, std::nullopt).flip({dim});

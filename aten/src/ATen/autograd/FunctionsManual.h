@@ -53,6 +53,8 @@ Tensor value_selecting_backward(const Tensor& grad, int64_t dim, const Tensor& i
                                 bool keepdim);
 Tensor logsumexp_backward(const Tensor& grad, const Tensor& self, const Tensor& result, IntArrayRef dims,
                           bool keepdim);
+// cummax, cummin: each running extreme's gradient goes to the element it came from.
+Tensor cummaxmin_backward(const Tensor& grad, const Tensor& self, const Tensor& indices, int64_t dim);
 Tensor cumsum_backward(const Tensor& grad, int64_t dim);
 Tensor softmax_backward(const Tensor& grad, const Tensor& output, int64_t dim);
 Tensor log_softmax_backward(const Tensor& grad, const Tensor& output, int64_t dim);

@@ -516,6 +516,69 @@ Tensor stack(TensorList tensors, int64_t dim) {
   return at::cat(expanded, dim);
 }
 
+namespace {
+
+// One line of the last dim: n elements of `bytes` each, read with a stride
+// (negative where that dim is flipped), written contiguously.
+template <typename T>
+void copy_line(const char* src, int64_t stride, int64_t n, char* dst) {
+  const T* s = reinterpret_cast<const T*>(src);
+  T* d = reinterpret_cast<T*>(dst);
+  if (stride == 1) {
+    std::memcpy(d, s, n * sizeof(T));
+  } else if (stride == -1) {
+    std::reverse_copy(s - (n - 1), s + 1, d);  // the flipped last dim: one reversed run
+  } else {
+    for (int64_t i = 0; i < n; ++i) d[i] = s[i * stride];
+  }
+}
+
+// flip on the CPU: the result is written in order, each element read from
+// the source walked backwards along the flipped dims, lines split over
+// threads. Flipping only is a copy with negated strides: no index tensors.
+Tensor flip_cpu(const Tensor& self, const std::vector<bool>& flipped) {
+  Tensor result = at::empty(self.sizes(), self.options());
+  const int64_t nd = self.dim(), itemsize = self.element_size();
+  std::vector<int64_t> sizes(self.sizes().begin(), self.sizes().end()), strides(nd);
+  const char* base = static_cast<const char*>(self.data_ptr());
+  for (int64_t d = 0; d < nd; ++d) {
+    strides[d] = flipped[d] ? -self.stride(d) : self.stride(d);
+    if (flipped[d]) base += (sizes[d] - 1) * self.stride(d) * itemsize;
+  }
+  const int64_t n = sizes[nd - 1], lines = self.numel() / n, inner = strides[nd - 1];
+  char* out = static_cast<char*>(result.data_ptr());
+  at::parallel_for(0, lines, std::max<int64_t>(1, 32768 / n), [&](int64_t begin, int64_t end) {
+    // The source offset of line `begin`, then advanced like an odometer.
+    std::vector<int64_t> index(std::max<int64_t>(nd - 1, 1), 0);
+    int64_t offset = 0;
+    for (int64_t d = nd - 2, rest = begin; d >= 0; --d) {
+      index[d] = rest % sizes[d];
+      rest /= sizes[d];
+      offset += index[d] * strides[d];
+    }
+    for (int64_t line = begin; line < end; ++line) {
+      const char* src = base + offset * itemsize;
+      char* dst = out + line * n * itemsize;
+      switch (itemsize) {
+        case 1: copy_line<uint8_t>(src, inner, n, dst); break;
+        case 2: copy_line<uint16_t>(src, inner, n, dst); break;
+        case 4: copy_line<uint32_t>(src, inner, n, dst); break;
+        case 8: copy_line<uint64_t>(src, inner, n, dst); break;
+        default: TORCH_INTERNAL_ASSERT(false, "flip: unexpected element size ", itemsize);
+      }
+      for (int64_t d = nd - 2; d >= 0; --d) {
+        offset += strides[d];
+        if (++index[d] < sizes[d]) break;
+        offset -= sizes[d] * strides[d];
+        index[d] = 0;
+      }
+    }
+  });
+  return result;
+}
+
+}  // namespace
+
 Tensor flip(const Tensor& self, IntArrayRef dims) {
   // Copies, as PyTorch's flip does: tensors here never have negative strides.
   std::vector<bool> mask(std::max<int64_t>(self.dim(), 1), false);
@@ -526,7 +589,8 @@ Tensor flip(const Tensor& self, IntArrayRef dims) {
   }
   Tensor result = at::empty_like(self);
   if (self.numel() == 0) return result;
-  // Build the reversed source as an index walk along each flipped dim.
+  if (self.is_cpu() && self.dim() > 0) return flip_cpu(self, mask);
+  // Other devices: the reversed source as an index walk along each flipped dim.
   Tensor src = self;
   for (int64_t d = 0; d < self.dim(); ++d) {
     if (!mask[d]) continue;

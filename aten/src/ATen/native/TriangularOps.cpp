@@ -2,7 +2,11 @@
 // diagonal offset), zeros elsewhere. Written over comparisons of index
 // grids, so one function serves every device.
 #include <ATen/ATen.h>
+#include <ATen/Parallel.h>
 #include <ATen/ScalarOps.h>
+
+#include <algorithm>
+#include <cstring>
 
 namespace at::native {
 namespace {
@@ -18,7 +22,36 @@ Tensor triangle_mask(const Tensor& self, int64_t diagonal, bool lower, const cha
   return lower ? offset.le(d) : offset.ge(d);
 }
 
+// A contiguous CPU tensor: each row copies its kept span and zeroes the rest.
+Tensor triangle_cpu(const Tensor& self, int64_t diagonal_, bool lower) {
+  Tensor result = at::empty(self.sizes(), self.options());
+  const int64_t rows = self.size(-2), cols = self.size(-1), itemsize = self.element_size();
+  // Beyond the matrix every offset means the same; clamped, i + diagonal cannot overflow.
+  const int64_t diagonal = std::clamp<int64_t>(diagonal_, -rows - 1, cols + 1);
+  const int64_t count = self.numel() / std::max<int64_t>(rows * cols, 1) * rows;
+  const char* in = static_cast<const char*>(self.data_ptr());
+  char* out = static_cast<char*>(result.data_ptr());
+  at::parallel_for(0, rows * cols == 0 ? 0 : count, std::max<int64_t>(1, 32768 / std::max<int64_t>(cols, 1)),
+                   [&](int64_t begin, int64_t end) {
+    for (int64_t r = begin; r < end; ++r) {
+      const int64_t i = r % rows;
+      // Columns [keep_from, keep_to) keep their values.
+      const int64_t keep_from = lower ? 0 : std::clamp<int64_t>(i + diagonal, 0, cols);
+      const int64_t keep_to = lower ? std::clamp<int64_t>(i + diagonal + 1, 0, cols) : cols;
+      char* dst = out + r * cols * itemsize;
+      const char* src = in + r * cols * itemsize;
+      std::memset(dst, 0, keep_from * itemsize);
+      if (keep_to > keep_from) std::memcpy(dst + keep_from * itemsize, src + keep_from * itemsize,
+                                           (keep_to - keep_from) * itemsize);
+      std::memset(dst + std::max(keep_to, keep_from) * itemsize, 0, (cols - std::max(keep_to, keep_from)) * itemsize);
+    }
+  });
+  return result;
+}
+
 Tensor triangle(const Tensor& self, int64_t diagonal, bool lower, const char* name) {
+  TORCH_CHECK(self.dim() >= 2, name, ": input tensor must have at least 2 dimensions");
+  if (self.is_cpu() && self.is_contiguous()) return triangle_cpu(self, diagonal, lower);
   return at::where(triangle_mask(self, diagonal, lower, name), self, at::zeros({}, self.scalar_type(), self.device()));
 }
 

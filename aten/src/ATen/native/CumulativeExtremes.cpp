@@ -1,0 +1,78 @@
+// cummax and cummin: the running extreme along a dim and where it was
+// found, one pass per line. As PyTorch's kernel: a tie moves the index to
+// the later element (>= for cummax, <= for cummin), and every NaN becomes
+// the running value with its own index (NaN propagates). A CUDA tensor is
+// scanned on the CPU and the results copied back.
+#include <ATen/ATen.h>
+#include <ATen/Dispatch.h>
+#include <ATen/Parallel.h>
+
+#include <cmath>
+#include <tuple>
+#include <type_traits>
+
+namespace at::native {
+namespace {
+
+template <typename T>
+bool is_nan(T v) {
+  if constexpr (std::is_floating_point_v<T>) {
+    return std::isnan(v);
+  } else if constexpr (std::is_integral_v<T>) {
+    return false;
+  } else {
+    return std::isnan(static_cast<float>(v));
+  }
+}
+
+std::tuple<Tensor, Tensor> running_extreme(const Tensor& self, int64_t dim, bool maximum, const char* name) {
+  const int64_t d = c10::maybe_wrap_dim(dim, std::max<int64_t>(self.dim(), 1));
+  if (self.dim() == 0) return {self.clone(), at::zeros({}, ScalarType::Long, self.device())};
+  // Each line along `dim` made contiguous: the scan walks memory forward.
+  const Tensor lines = self.to(Device(DeviceType::CPU), std::nullopt).transpose(d, -1).contiguous();
+  Tensor values = at::empty(lines.sizes(), lines.scalar_type(), Device(DeviceType::CPU));
+  Tensor indices = at::empty(lines.sizes(), ScalarType::Long, Device(DeviceType::CPU));
+  const int64_t n = self.size(d);
+  const int64_t count = n == 0 ? 0 : lines.numel() / n;
+  AT_DISPATCH_ALL_AND_REDUCED_TYPES_AND_BOOL(self.scalar_type(), name, [&] {
+    const scalar_t* in = lines.data_ptr<scalar_t>();
+    scalar_t* out = values.data_ptr<scalar_t>();
+    int64_t* idx = indices.data_ptr<int64_t>();
+    at::parallel_for(0, count, std::max<int64_t>(1, 4096 / std::max<int64_t>(n, 1)), [&](int64_t begin, int64_t end) {
+      for (int64_t line = begin; line < end; ++line) {
+        const scalar_t* x = in + line * n;
+        scalar_t best = x[0];
+        int64_t at = 0;
+        for (int64_t i = 0; i < n; ++i) {
+          const scalar_t v = x[i];
+          const bool better = maximum ? v >= best : v <= best;
+          if (is_nan(v) || (!is_nan(best) && better)) {
+            best = v;
+            at = i;
+          }
+          out[line * n + i] = best;
+          idx[line * n + i] = at;
+        }
+      }
+    });
+  });
+  values = values.transpose(d, -1).contiguous();
+  indices = indices.transpose(d, -1).contiguous();
+  if (!self.is_cpu()) {
+    values = values.to(self.device(), std::nullopt);
+    indices = indices.to(self.device(), std::nullopt);
+  }
+  return {values, indices};
+}
+
+}  // namespace
+
+std::tuple<Tensor, Tensor> cummax(const Tensor& self, int64_t dim) {
+  return running_extreme(self, dim, true, "cummax_cpu");
+}
+
+std::tuple<Tensor, Tensor> cummin(const Tensor& self, int64_t dim) {
+  return running_extreme(self, dim, false, "cummin_cpu");
+}
+
+}  // namespace at::native
