@@ -89,3 +89,23 @@ def test_cummax_gradient_goes_to_the_source_of_each_running_extreme():
     assert x.grad.tolist() == [[1.0, 2.0, 0.0, 1.0]]
     assert torch.autograd.gradcheck(lambda t: torch.cummin(t, 0).values, (torch.randn(6, 3, dtype=torch.float64,
                                                                                       requires_grad=True),))
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64])
+def test_clamp_with_number_bounds_takes_the_dense_loop_and_keeps_pytorchs_rules(dtype):
+    x = torch.randn(100_003, dtype=dtype) * 3
+    x[::97] = float("nan")
+    x[1] = float("inf")
+    want = np.clip(x.numpy(), -0.5, 0.5)  # NaN stays NaN, as in PyTorch
+    np.testing.assert_array_equal(torch.clamp(x, -0.5, 0.5).numpy(), want)
+    y = x.clone()
+    y.clamp_(-0.5, 0.5)
+    np.testing.assert_array_equal(y.numpy(), want)
+    # min > max gives max everywhere (but NaN); a NaN bound is the result everywhere.
+    assert torch.equal(torch.clamp(x[2:5], 1.0, -1.0), torch.full((3,), -1.0, dtype=dtype))
+    assert torch.clamp(x[2:5], float("nan"), 1.0).isnan().all()
+    # One bound: the other stays open.
+    np.testing.assert_array_equal(torch.clamp(x, min=0.0).numpy(), np.where(np.isnan(x.numpy()), np.nan,
+                                                                            np.maximum(x.numpy(), 0.0)))
+    # A strided input takes the general loop, with the same values.
+    np.testing.assert_array_equal(torch.clamp(x[::2], -0.5, 0.5).numpy(), want[::2])

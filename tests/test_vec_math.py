@@ -5,6 +5,8 @@ elsewhere the auto-vectorised loops; each must stay within its stated ulp
 bound. Also the generic pointwise loop's wide copies (cpu/Loops.h), which
 must round as the baseline copy does. test_cpu_capability.py runs this file
 again at every lower ATEN_CPU_CAPABILITY."""
+import math
+
 import numpy as np
 import pytest
 
@@ -56,6 +58,8 @@ ELEMENTARY = {
     "expm1": (torch.expm1, np.expm1, 2),
     "sin": (torch.sin, np.sin, 2),
     "cos": (torch.cos, np.cos, 2),
+    # A Taylor series, then PyTorch's own float32 erf approximation (VecMath.h).
+    "erf": (torch.erf, np.vectorize(math.erf, otypes=[np.float64]), 5),
 }
 
 

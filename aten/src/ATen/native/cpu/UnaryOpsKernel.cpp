@@ -67,7 +67,7 @@ void cosh_kernel(TensorIterator& iter) { float_unary_loop<cosh_formula>(iter, "c
 void asinh_kernel(TensorIterator& iter) { float_unary_loop<asinh_formula>(iter, "asinh"); }
 void acosh_kernel(TensorIterator& iter) { float_unary_loop<acosh_formula>(iter, "acosh"); }
 void atanh_kernel(TensorIterator& iter) { float_unary_loop<atanh_formula>(iter, "atanh"); }
-void erf_kernel(TensorIterator& iter) { float_unary_loop<erf_formula>(iter, "erf"); }
+void erf_generic_kernel(TensorIterator& iter) { float_unary_loop<erf_formula>(iter, "erf"); }
 void erfc_kernel(TensorIterator& iter) { float_unary_loop<erfc_formula>(iter, "erfc"); }
 void log2_kernel(TensorIterator& iter) { float_unary_loop<log2_formula>(iter, "log2"); }
 void log10_kernel(TensorIterator& iter) { float_unary_loop<log10_formula>(iter, "log10"); }
@@ -97,6 +97,7 @@ void log1p_kernel(TensorIterator& iter) { float32_fast_path<&vec::log1p, &log1p_
 void expm1_kernel(TensorIterator& iter) { float32_fast_path<&vec::expm1, &expm1_generic_kernel>(iter); }
 void sin_kernel(TensorIterator& iter) { float32_fast_path<&vec::sin, &sin_generic_kernel>(iter); }
 void cos_kernel(TensorIterator& iter) { float32_fast_path<&vec::cos, &cos_generic_kernel>(iter); }
+void erf_kernel(TensorIterator& iter) { float32_fast_path<&vec::erf, &erf_generic_kernel>(iter); }
 
 // Rounding ops: identity on integers (PyTorch returns a copy).
 template <typename Formula>
