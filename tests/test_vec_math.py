@@ -114,6 +114,29 @@ def test_elementary_special_values_match_numpy(name):
     _assert_ulps(got[~special], want64[~special], limit)
 
 
+def test_atan2_within_three_ulp_and_special_values_as_numpy():
+    rng = np.random.default_rng(5)
+    y = (rng.standard_normal(300_000) * np.exp2(rng.uniform(-30, 30, 300_000))).astype(np.float32)
+    x = (rng.standard_normal(300_000) * np.exp2(rng.uniform(-30, 30, 300_000))).astype(np.float32)
+    x[::7] = y[::7]  # the diagonal, where the octants meet
+    x[1::7] = -y[1::7]
+    want = np.arctan2(y.astype(np.float64), x.astype(np.float64))
+    _assert_ulps(torch.atan2(torch.from_numpy(y), torch.from_numpy(x)).numpy(), want, 3)
+    special = np.array([0.0, -0.0, np.inf, -np.inf, np.nan, 1.0, -1.0, 1e-45], np.float32)
+    ys, xs = (a.ravel() for a in np.meshgrid(special, special))
+    with np.errstate(all="ignore"):
+        want = np.arctan2(ys, xs)
+    got = torch.atan2(torch.from_numpy(ys), torch.from_numpy(xs)).numpy()
+    special = ~(np.isfinite(xs) & np.isfinite(ys)) | (xs == 0) | (ys == 0)
+    np.testing.assert_array_equal(got[special], want[special])
+    assert np.array_equal(np.signbit(got[~np.isnan(want)]), np.signbit(want[~np.isnan(want)]))
+    _assert_ulps(got[~special], want[~special].astype(np.float64), 3)
+    # In place: the output is y, which the special-value pass still reads.
+    t = torch.from_numpy(ys.copy())
+    t.atan2_(torch.from_numpy(xs))
+    np.testing.assert_array_equal(t.numpy(), got)
+
+
 def test_pow_within_one_ulp():
     """float32 pow, tensor and scalar exponents: 2^(y log2 x) carried in
     double in the wide copies, libm's pow in the DEFAULT copy."""

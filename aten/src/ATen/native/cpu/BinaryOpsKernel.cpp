@@ -200,6 +200,15 @@ void special_zeta_kernel(TensorIterator& iter) {
 }
 
 void atan2_kernel(TensorIterator& iter) {
+  // Dense float32 goes through VecMath's vectorised loop.
+  if (iter.common_dtype() == ScalarType::Float && iter.is_contiguous() && iter.dtype(0) == ScalarType::Float &&
+      iter.dtype(1) == ScalarType::Float && iter.dtype(2) == ScalarType::Float) {
+    iter.for_each([](char** data, const int64_t*, int64_t n, int64_t) {
+      vec::atan2(reinterpret_cast<const float*>(data[1]), reinterpret_cast<const float*>(data[2]),
+                 reinterpret_cast<float*>(data[0]), n);
+    });
+    return;
+  }
   AT_DISPATCH_FLOATING_AND_REDUCED_TYPES(iter.common_dtype(), "atan2_cpu", [&] {
     cpu_kernel(iter, [](scalar_t y, scalar_t x) -> scalar_t { return atan2_of(y, x); });
   });

@@ -2,6 +2,7 @@
 #include <ATen/native/cpu/VecMathAvx512.h>
 #include <ATen/native/cpu/VecMathLanes.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -97,6 +98,55 @@ inline float erf1(float x) {
 }
 
 }  // namespace
+
+namespace {
+
+// atan(t) for 0 <= t <= 1: Cephes' atanf (t beyond tan(pi/8) reduced by
+// atan(t) = pi/4 + atan((t - 1) / (t + 1))), within 2 ulp.
+inline float atan_unit(float t) {
+  const bool reduce = t > 0.41421356237309505f;
+  const float r = reduce ? (t - 1.0f) / (t + 1.0f) : t;
+  const float z = r * r;
+  float p = 8.05374449538e-2f;
+  p = p * z - 1.38776856032e-1f;
+  p = p * z + 1.99777106478e-1f;
+  p = p * z - 3.33329491539e-1f;
+  const float a = p * z * r + r;
+  return reduce ? a + 0.78539816339744831f : a;
+}
+
+}  // namespace
+
+void atan2(const float* y, const float* x, float* out, int64_t n) {
+  // Blocks through a buffer, so that out may alias x or y: the second pass
+  // still reads the inputs.
+  constexpr int64_t kBlock = 256;
+  float buffer[kBlock];
+  for (int64_t start = 0; start < n; start += kBlock) {
+    const int64_t m = std::min(kBlock, n - start);
+    const float* yb = y + start;
+    const float* xb = x + start;
+    // The octant from |y| / |x| <= 1, then mirrored into place: a loop
+    // without calls, which the compiler widens.
+    for (int64_t i = 0; i < m; ++i) {
+      const float ax = std::fabs(xb[i]), ay = std::fabs(yb[i]);
+      const bool steep = ay > ax;
+      const float t = steep ? ax / ay : ay / ax;
+      float a = atan_unit(t);
+      a = steep ? 1.5707963267948966f - a : a;
+      a = xb[i] < 0 ? 3.1415926535897932f - a : a;
+      buffer[i] = std::copysign(a, yb[i]);
+    }
+    // Zeros, infinities and NaN (signed zeros, the quadrant of each
+    // infinity) as <cmath> gives them: rare, so a second pass.
+    for (int64_t i = 0; i < m; ++i) {
+      if (!(std::isfinite(xb[i]) && std::isfinite(yb[i])) || xb[i] == 0 || yb[i] == 0) {
+        buffer[i] = std::atan2(yb[i], xb[i]);
+      }
+    }
+    std::memcpy(out + start, buffer, m * sizeof(float));
+  }
+}
 
 void erf(const float* x, float* y, int64_t n) {
   for (int64_t i = 0; i < n; ++i) y[i] = erf1(x[i]);

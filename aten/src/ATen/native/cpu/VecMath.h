@@ -34,6 +34,10 @@ void sigmoid(const float* x, float* y, int64_t n);
 // y[i] = tanh(x[i]): Cephes' tanhf (an odd polynomial below 0.625, else
 // 1 - 2 / (exp(2|x|) + 1)), within 2 ulp of std::tanh.
 void tanh(const float* x, float* y, int64_t n);
+// out[i] = atan2(y[i], x[i]): Cephes' atan on |y| / |x| (or its inverse)
+// mirrored into the quadrant, within 3 ulp; zeros, infinities and NaN as
+// <cmath>'s atan2 gives them. out may alias x or y.
+void atan2(const float* y, const float* x, float* out, int64_t n);
 // y[i] = erf(x[i]): a Taylor series below 0.9, Abramowitz and Stegun's
 // 7.1.26 above (the approximation PyTorch's vectorised float32 erf uses
 // everywhere); within 5 ulp.
