@@ -58,6 +58,7 @@ ELEMENTARY = {
     "expm1": (torch.expm1, np.expm1, 2),
     "sin": (torch.sin, np.sin, 2),
     "cos": (torch.cos, np.cos, 2),
+    "tan": (torch.tan, np.tan, 4),
     # A Taylor series, then PyTorch's own float32 erf approximation (VecMath.h).
     "erf": (torch.erf, np.vectorize(math.erf, otypes=[np.float64]), 5),
 }
@@ -86,7 +87,7 @@ def _near_multiples_of_half_pi():
 def test_elementary_functions_over_the_whole_range(name):
     op, ref, limit = ELEMENTARY[name]
     x = _whole_range()
-    if name in ("sin", "cos"):
+    if name in ("sin", "cos", "tan"):
         x = np.concatenate([x, _near_multiples_of_half_pi()])
     with np.errstate(all="ignore"):
         want = ref(x.astype(np.float64))

@@ -58,7 +58,7 @@ void sinc_kernel(TensorIterator& iter) { float_unary_loop<sinc_formula>(iter, "s
 void lgamma_kernel(TensorIterator& iter) { float_unary_loop<lgamma_formula>(iter, "lgamma"); }
 void digamma_kernel(TensorIterator& iter) { float_unary_loop<digamma_formula>(iter, "digamma"); }
 void erfinv_kernel(TensorIterator& iter) { float_unary_loop<erfinv_formula>(iter, "erfinv"); }
-void tan_kernel(TensorIterator& iter) { float_unary_loop<tan_formula>(iter, "tan"); }
+void tan_generic_kernel(TensorIterator& iter) { float_unary_loop<tan_formula>(iter, "tan"); }
 void asin_kernel(TensorIterator& iter) { float_unary_loop<asin_formula>(iter, "asin"); }
 void acos_kernel(TensorIterator& iter) { float_unary_loop<acos_formula>(iter, "acos"); }
 void atan_kernel(TensorIterator& iter) { float_unary_loop<atan_formula>(iter, "atan"); }
@@ -98,6 +98,7 @@ void expm1_kernel(TensorIterator& iter) { float32_fast_path<&vec::expm1, &expm1_
 void sin_kernel(TensorIterator& iter) { float32_fast_path<&vec::sin, &sin_generic_kernel>(iter); }
 void cos_kernel(TensorIterator& iter) { float32_fast_path<&vec::cos, &cos_generic_kernel>(iter); }
 void erf_kernel(TensorIterator& iter) { float32_fast_path<&vec::erf, &erf_generic_kernel>(iter); }
+void tan_kernel(TensorIterator& iter) { float32_fast_path<&vec::tan, &tan_generic_kernel>(iter); }
 
 // Rounding ops: identity on integers (PyTorch returns a copy).
 template <typename Formula>

@@ -24,6 +24,8 @@ void log1p(const float* x, float* y, int64_t n);
 void expm1(const float* x, float* y, int64_t n);
 void sin(const float* x, float* y, int64_t n);
 void cos(const float* x, float* y, int64_t n);
+// y[i] = tan(x[i]): sin and cos of one reduction divided, within 4 ulp.
+void tan(const float* x, float* y, int64_t n);
 // out[i] = pow(x[i], y[i * y_step]) (y_step 0: one exponent for all), within
 // 1 ulp in the AVX2 and AVX512 copies (2^(y log2 x) carried in double);
 // <cmath>'s pow in the DEFAULT copy and for non-positive, non-finite or

@@ -1,4 +1,4 @@
-// log, log1p, expm1, sin, cos and pow of dense float32 arrays: VecMathLanes.h's
+// log, log1p, expm1, sin, cos, tan and pow of dense float32 arrays: VecMathLanes.h's
 // branch-free functions in a loop the compiler vectorises, then <cmath> for
 // the few elements outside their domains (zero, negatives, subnormals,
 // infinities, NaN, |x| > 65536 for sin and cos), found per block by a
@@ -72,6 +72,12 @@ void cos(const float* x, float* y, int64_t n) {
   map_checked(
       x, y, n, [](float v) { return lanes::cos(v); },
       [](float v) { return v >= -lanes::kTrigMax && v <= lanes::kTrigMax; }, [](float v) { return std::cos(v); });
+}
+
+void tan(const float* x, float* y, int64_t n) {
+  map_checked(
+      x, y, n, [](float v) { return lanes::tan(v); },
+      [](float v) { return v >= -lanes::kTrigMax && v <= lanes::kTrigMax; }, [](float v) { return std::tan(v); });
 }
 
 void pow(const float* x, const float* y, int64_t y_step, float* out, int64_t n) {

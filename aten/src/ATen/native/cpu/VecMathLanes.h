@@ -170,6 +170,16 @@ inline float cos(float x) {
   return ((quadrant + 1) & 2) ? -v : v;
 }
 
+// tan(x) for |x| <= kTrigMax: sin r / cos r, or -cos r / sin r in odd
+// quarter turns (one reduction for both).
+inline float tan(float x) {
+  int32_t quadrant;
+  const float r = reduce_quarter_turns(x, &quadrant);
+  const float s = sin_reduced(r), c = cos_reduced(r);
+  const float result = (quadrant & 1) ? -c / s : s / c;
+  return x == 0.0f ? x : result;  // keeps -0
+}
+
 // pow(x, y) for normal positive finite x and finite y, within 1 ulp: 2^t
 // with t = y log2(x) carried in double, so the float result rounds once.
 // log2(x) = e + log(m) / ln2 with m in [sqrt(1/2), sqrt(2)) and log(m) =
