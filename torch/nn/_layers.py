@@ -153,8 +153,26 @@ def pad_modes(input, pad, mode):
             raise RuntimeError("Padding value causes wrapping around more than once.")
         if mode == "replicate" and size == 0 and (lo or hi):
             raise RuntimeError(f"padding size is expected to be less than the input dimension")
-        result = result.index_select(d, _pad_index(size, lo, hi, mode, input.device))
+        result = _pad_dim(result, d, lo, hi, mode)
     return result
+
+
+def _pad_dim(x, d, lo, hi, mode):
+    """x padded along d: slices (flipped for reflect, expanded for replicate)
+    concatenated around it, each a block copy; negative padding, which crops,
+    goes through an index."""
+    size = x.shape[d]
+    if lo < 0 or hi < 0 or size == 0:
+        return x.index_select(d, _pad_index(size, lo, hi, mode, x.device))
+    if mode == "reflect":
+        left, right = x.narrow(d, 1, lo).flip(d), x.narrow(d, size - 1 - hi, hi).flip(d)
+    elif mode == "replicate":
+        edge = list(x.shape)
+        left = x.narrow(d, 0, 1).expand(edge[:d] + [lo] + edge[d + 1:])
+        right = x.narrow(d, size - 1, 1).expand(edge[:d] + [hi] + edge[d + 1:])
+    else:  # circular
+        left, right = x.narrow(d, size - lo, lo), x.narrow(d, 0, hi)
+    return torch.cat([left, x, right], d)
 
 
 # ---- pooling ------------------------------------------------------------------
