@@ -109,3 +109,15 @@ def test_clamp_with_number_bounds_takes_the_dense_loop_and_keeps_pytorchs_rules(
                                                                             np.maximum(x.numpy(), 0.0)))
     # A strided input takes the general loop, with the same values.
     np.testing.assert_array_equal(torch.clamp(x[::2], -0.5, 0.5).numpy(), want[::2])
+
+
+def test_cumprod_gradient_is_exact_through_zeros():
+    # No division by the input: the zeros' own gradients and those past them are exact.
+    x = torch.tensor([2.0, 0.0, 3.0, 0.0, 5.0], dtype=torch.float64, requires_grad=True)
+    y = torch.cumprod(x, 0)
+    assert y.grad_fn.name() == "CumprodBackward0"
+    y.backward(torch.tensor([1.0, 2, 3, 4, 5], dtype=torch.float64))
+    assert x.grad.tolist() == [1.0, 22.0, 0.0, 0.0, 0.0]  # PyTorch 2.13's values
+    x = torch.randn(4, 6, dtype=torch.float64)
+    x[1, 2] = x[2, 0] = x[2, 4] = x[3, 5] = 0
+    assert torch.autograd.gradcheck(lambda t: torch.cumprod(t, 1), (x.requires_grad_(),))

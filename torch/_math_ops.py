@@ -1,7 +1,7 @@
 """torch functions and Tensor methods composed in Python from the ops of
 native_functions.yaml: products with a bias (addmv, addr, addbmm, baddbmm),
 NaN-aware and order statistics (nansum, median, quantile, mode, kthvalue),
-running reductions (cumprod, logcumsumexp), index updates
+running reductions (logcumsumexp; cumprod's out=), index updates
 (index_add, index_copy, index_fill, put, masked_scatter, the *_scatter
 ops), counting (unique, bincount, histc, bucketize, searchsorted), and the
 smaller helpers. Their gradients come from the ops they call; tests/oracle
@@ -264,9 +264,8 @@ def _running(input, dim, step):
 
 
 def cumprod(input, dim, *, dtype=None, out=None):
-    x = input.to(dtype) if dtype is not None else (input.to(torch.int64) if not input.is_floating_point()
-                                                    and input.dtype != torch.int64 else input)
-    return _out(_running(x, dim, lambda a, b: a * b), out)
+    # The native op (one pass per line, an exact gradient through zeros); this adds out=.
+    return _out(torch._C._VariableFunctions.cumprod(input, dim, dtype=dtype), out)
 
 
 def logcumsumexp(input, dim, *, out=None):

@@ -383,6 +383,8 @@ REDUCTION_OPS = [
            method=False, result_dtype=lambda d: torch.int64,
            error_inputs=lambda: [ErrorInput((torch.ones(2), torch.ones(2, 2)), {}, RuntimeError,
                                             r"boundaries tensor must be 1 dimension, but got dim\(2\)")]),
+    OpInfo("cumprod", lambda x, dim: np.cumprod(x.astype(np.float64 if x.dtype.kind == "f" else np.int64), axis=dim),
+           ALL, _scan_samples, domain=(-2.0, 2.0), result_dtype=lambda d: d if d.is_floating_point else torch.int64),
     OpInfo("cumsum", lambda x, dim: np.cumsum(x.astype(np.float64 if x.dtype.kind == "f" else np.int64), axis=dim),
            ALL, _scan_samples, result_dtype=lambda d: d if d.is_floating_point else torch.int64),
     OpInfo("softmax", _softmax_ref, FLOATS, _scan_samples, error_inputs=lambda: [

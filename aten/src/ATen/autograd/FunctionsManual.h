@@ -7,6 +7,7 @@
 #include <optional>
 #include <vector>
 
+#include <ATen/native/CumulativeProducts.h>
 #include <ATen/native/Normalization.h>
 #include <ATen/native/RNN.h>
 
@@ -15,6 +16,8 @@ namespace at::autograd {
 // The fused LSTM cell's gradients (native/RNN.cpp).
 using native::lstm_cell_backward;
 using native::lstm_sequence_backward;
+// cumprod's gradient (native/CumulativeProducts.cpp).
+using native::cumprod_backward;
 // native_layer_norm's gradients (native/Normalization.cpp).
 using native::layer_norm_backward;
 
