@@ -121,3 +121,35 @@ def test_cumprod_gradient_is_exact_through_zeros():
     x = torch.randn(4, 6, dtype=torch.float64)
     x[1, 2] = x[2, 0] = x[2, 4] = x[3, 5] = 0
     assert torch.autograd.gradcheck(lambda t: torch.cumprod(t, 1), (x.requires_grad_(),))
+
+
+def test_cdist_takes_one_matrix_product_past_25_rows_and_agrees_with_the_direct_norms():
+    a = torch.randn(2, 40, 5, dtype=torch.float64)
+    b = torch.randn(2, 30, 5, dtype=torch.float64)
+    direct = torch.cdist(a, b, compute_mode="donot_use_mm_for_euclid_dist")
+    np.testing.assert_allclose(torch.cdist(a, b).numpy(), direct.numpy(), atol=1e-12)
+    np.testing.assert_allclose(direct.numpy(), np.linalg.norm(a.numpy()[:, :, None] - b.numpy()[:, None], axis=-1))
+    # Identical rows: distance 0 with gradient 0, never NaN (PyTorch's too).
+    x = torch.randn(30, 3, dtype=torch.float64, requires_grad=True)
+    torch.cdist(x, x.detach().clone()).sum().backward()
+    assert not x.grad.isnan().any()
+    for mode in ("use_mm_for_euclid_dist", "donot_use_mm_for_euclid_dist"):
+        assert torch.autograd.gradcheck(lambda t: torch.cdist(t, b[0, :4], compute_mode=mode),
+                                        (a[0, :3].clone().requires_grad_(),))
+
+
+@pytest.mark.parametrize("call,error,message", [
+    (lambda: torch.cdist(torch.ones(3), torch.ones(2, 3)), RuntimeError, "cdist only supports at least 2D tensors, X1 got: 1D"),
+    (lambda: torch.cdist(torch.ones(2, 3), torch.ones(2, 4)), RuntimeError,
+     "X1 and X2 must have the same number of columns. X1: 3 X2: 4"),
+    (lambda: torch.cdist(torch.ones(2, 3), torch.ones(2, 3, dtype=torch.long)), RuntimeError,
+     "cdist only supports floating-point dtypes, X2 got: Long"),
+    (lambda: torch.cdist(torch.ones(2, 3), torch.ones(2, 3), p=-1), RuntimeError, "cdist only supports non-negative p"),
+    (lambda: torch.cdist(torch.ones(2, 3), torch.ones(2, 3), compute_mode="x"), ValueError,
+     "x is not a valid value for compute_mode"),
+    (lambda: torch.cdist(torch.ones(2, 3), torch.ones(2, 3, dtype=torch.float64)), RuntimeError,
+     "expected scalar type Float but found Double"),
+])
+def test_cdist_errors_are_pytorchs(call, error, message):
+    with pytest.raises(error, match=message):
+        call()

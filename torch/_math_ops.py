@@ -652,8 +652,41 @@ def corrcoef(input):
     return (c / std.unsqueeze(1) / std.unsqueeze(0)).clamp(-1, 1)
 
 
+_CDIST_MODES = ("use_mm_for_euclid_dist_if_necessary", "use_mm_for_euclid_dist", "donot_use_mm_for_euclid_dist")
+# The scalar type names of c10, which PyTorch's C++ messages print.
+_C10_NAMES = {torch.float16: "Half", torch.bfloat16: "BFloat16", torch.float32: "Float", torch.float64: "Double",
+              torch.uint8: "Byte", torch.int8: "Char", torch.int16: "Short", torch.int32: "Int", torch.int64: "Long",
+              torch.bool: "Bool"}
+
+
 def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
-    return torch.linalg.vector_norm(x1.unsqueeze(-2) - x2.unsqueeze(-3), p, dim=-1)
+    """Pairwise p-norm distances between the rows of x1 and x2 (batched).
+    p = 2 goes through one matrix product, as PyTorch's does where asked or
+    where either side has more than 25 rows: |x|^2 - 2 x.y + |y|^2 (clamped
+    at 0); other p take the norm of every difference."""
+    for name, x in (("X1", x1), ("X2", x2)):
+        if x.dim() < 2:
+            raise RuntimeError(f"cdist only supports at least 2D tensors, {name} got: {x.dim()}D")
+    if x1.shape[-1] != x2.shape[-1]:
+        raise RuntimeError(f"X1 and X2 must have the same number of columns. X1: {x1.shape[-1]} X2: {x2.shape[-1]}")
+    for name, x in (("X1", x1), ("X2", x2)):
+        if not x.is_floating_point():
+            raise RuntimeError(f"cdist only supports floating-point dtypes, {name} got: {_C10_NAMES[x.dtype]}")
+    if x1.dtype != x2.dtype:
+        raise RuntimeError(f"expected scalar type {_C10_NAMES[x1.dtype]} but found {_C10_NAMES[x2.dtype]}")
+    if p < 0:
+        raise RuntimeError("cdist only supports non-negative p values")
+    if compute_mode not in _CDIST_MODES:
+        raise ValueError(f"{compute_mode} is not a valid value for compute_mode")
+    use_mm = p == 2 and (compute_mode == _CDIST_MODES[1] or (
+        compute_mode == _CDIST_MODES[0] and (x1.shape[-2] > 25 or x2.shape[-2] > 25)))
+    if not use_mm:
+        return torch.linalg.vector_norm(x1.unsqueeze(-2) - x2.unsqueeze(-3), p, dim=-1)
+    squares = (x1 * x1).sum(-1, keepdim=True) - 2 * (x1 @ x2.mT) + (x2 * x2).sum(-1).unsqueeze(-2)
+    # A distance of 0 (rounding may give a tiny negative square) has gradient
+    # 0, as PyTorch's: sqrt only sees positive squares.
+    positive = squares > 0
+    return torch.where(positive, squares.clamp(min=torch.finfo(squares.dtype).tiny).sqrt(), torch.zeros_like(squares))
 
 
 def block_diag(*tensors):
