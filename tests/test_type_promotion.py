@@ -56,3 +56,13 @@ def test_out_dtype_must_hold_the_result():
     wide = torch.empty(2, dtype=torch.float64)
     torch.add(t([1.0, 2.0]), 1, out=wide)
     assert wide.tolist() == [2.0, 3.0]
+
+
+def test_pow_by_zero_or_one_into_an_out_tensor_of_another_dtype_converts():
+    # x ** 1 and x ** 0 skip the kernel; the out= tensor still gets the values (difftest found garbage here).
+    a = torch.tensor([[-5.08, 1.12], [0.5, 2.0]])
+    out = torch.full((2, 2), 7.0, dtype=torch.float64)
+    assert torch.pow(a, 1, out=out) is out and torch.equal(out, a.double())
+    assert torch.equal(torch.pow(a, 0, out=out), torch.ones(2, 2, dtype=torch.float64))
+    half = torch.empty(2, 2, dtype=torch.float16)
+    assert torch.equal(torch.pow(a, 1, out=half), a.half())

@@ -502,6 +502,7 @@ std::tuple<Tensor, Tensor> linalg_cholesky_ex(const Tensor& A, bool upper, bool 
 Tensor linalg_solve_triangular(const Tensor& A, const Tensor& B, bool upper, bool left, bool unitriangular) {
   TORCH_CHECK(A.dim() >= 2, "linalg.solve_triangular: The input tensor A must have at least 2 dimensions.");
   TORCH_CHECK(B.dim() >= 2, "linalg.solve_triangular: The input tensor B must have at least 2 dimensions.");
+  check_square_shape(A, "linalg.solve_triangular");
   check_kernel_dtype(A, "triangular_solve_cpu");
   check_square(A, "linalg.solve_triangular");
   TORCH_CHECK(B.dim() >= 2, "linalg.solve_triangular: The input tensor B must have at least 2 dimensions.");

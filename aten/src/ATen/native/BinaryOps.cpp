@@ -197,6 +197,9 @@ Tensor pow_impl(const Tensor& out, const Tensor& base, const Tensor& exp, bool i
   if (exp_number && dtype != ScalarType::Float && dtype != ScalarType::Double) check_scalar_fits(*exp_number, dtype);
   // x ** 0 is 1 and x ** 1 is x without the kernel, as in PyTorch (so a bool
   // tensor ** True is itself, where the kernel has no bool).
+  // Written straight into the result the caller sees (an out= tensor of
+  // another dtype too, converting as it copies); no finish(), which would
+  // copy the iterator's unwritten buffer of the common dtype over it.
   if (exp_number && (exp_number->toDouble() == 0 || exp_number->toDouble() == 1)) {
     const Tensor& result = iter.output();
     if (exp_number->toDouble() == 0) {
@@ -204,8 +207,7 @@ Tensor pow_impl(const Tensor& out, const Tensor& base, const Tensor& exp, bool i
     } else {
       result.copy_(base);
     }
-    iter.finish();
-    return iter.output();
+    return result;
   }
   pow_stub(iter.device().type, iter);
   iter.finish();

@@ -34,12 +34,14 @@ Tensor cumprod(const Tensor& self, int64_t dim, std::optional<ScalarType> dtype)
   // Integers and bool multiply in int64 unless told otherwise, as PyTorch's.
   const ScalarType t = dtype ? *dtype : (isIntegralType(self.scalar_type(), true) ? ScalarType::Long
                                                                                    : self.scalar_type());
+  // A bool product has no kernel in PyTorch (the default for bool input is int64).
+  TORCH_CHECK_NOT_IMPLEMENTED(t != ScalarType::Bool, "\"cumprod_out_cpu\" not implemented for 'Bool'");
   const Tensor x = self.to(t);
   if (x.dim() == 0) return x.clone();
   const Tensor in = lines_of(x, d);
   Tensor out = at::empty(in.sizes(), t, kCPU);
   const int64_t n = in.size(-1), count = n == 0 ? 0 : in.numel() / n;
-  AT_DISPATCH_ALL_AND_REDUCED_TYPES_AND_BOOL(t, "cumprod_cpu", [&] {
+  AT_DISPATCH_ALL_AND_REDUCED_TYPES(t, "cumprod_out_cpu", [&] {
     using acc_t = c10::opmath_t<scalar_t>;
     const scalar_t* src = in.data_ptr<scalar_t>();
     scalar_t* dst = out.data_ptr<scalar_t>();
