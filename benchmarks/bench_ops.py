@@ -74,6 +74,7 @@ def _cases(torch, np, device):
     yield from _transcendental(torch, np, device)
     yield from _training_ops(torch, np, device)
     yield from _linalg(torch, np, device)
+    yield from _searches_scans_and_shapes(torch, np, device)
     if device == "cpu":  # cross_entropy has no CUDA kernel yet
         yield "MLP train step (batch 32)", _train_step(torch), None
         yield from _example_steps()
@@ -107,6 +108,10 @@ def _transcendental(torch, np, device):
         fn = getattr(torch, name)
         yield f"{name} 1e5 f32", lambda fn=fn, arg=arg: fn(arg), lambda f=getattr(np, name), narg=narg: f(narg)
     yield "pow(x, 2.5) 1e5 f32", lambda: positive ** 2.5, lambda: npos ** 2.5
+    yield "tan 1e5 f32", lambda: torch.tan(signed), lambda: np.tan(nsig)
+    yield "atan2 1e5 f32", lambda: torch.atan2(signed, positive), lambda: np.arctan2(nsig, npos)
+    yield "erf 1e5 f32", lambda: torch.erf(signed), None
+    yield "clamp(-1, 1) 1e5 f32", lambda: torch.clamp(signed, -1.0, 1.0), lambda: np.clip(nsig, -1.0, 1.0)
 
 
 def _linalg(torch, np, device):
@@ -137,6 +142,31 @@ def _linalg(torch, np, device):
     rhs = rng.standard_normal((256, 8, 1)).astype(np.float32)
     ts, tr = torch.tensor(small).to(device), torch.tensor(rhs).to(device)
     yield ("linalg.solve 256x(8x8) f32", lambda: torch.linalg.solve(ts, tr), lambda: np.linalg.solve(small, rhs))
+
+
+def _searches_scans_and_shapes(torch, np, device):
+    """Ops that were Python compositions or index gathers until issue 40
+    (searchsorted, scans, flip, padding modes, cdist), at the sizes it
+    measured them."""
+    import torch.nn.functional as F
+
+    torch.manual_seed(0)
+    seq = torch.randn(65536).sort().values.to(device)
+    values = torch.randn(65536).to(device)
+    nseq, nvalues = seq.cpu().numpy(), values.cpu().numpy()
+    yield ("searchsorted 64k in 64k", lambda: torch.searchsorted(seq, values),
+           lambda: np.searchsorted(nseq, nvalues))
+    m = torch.randn(316, 316).to(device)
+    nm = m.cpu().numpy()
+    yield "cummax(dim=1) 316x316", lambda: torch.cummax(m, 1), lambda: np.maximum.accumulate(nm, 1)
+    yield "cumprod(dim=1) 316x316", lambda: torch.cumprod(m, 1), lambda: np.cumprod(nm, 1)
+    yield "flip(dim=1) 316x316", lambda: torch.flip(m, [1]), lambda: np.ascontiguousarray(nm[:, ::-1])
+    yield "tril 316x316", lambda: torch.tril(m), lambda: np.tril(nm)
+    yield "cdist 100x316 by 100x316", lambda: torch.cdist(m[:100], m[100:200]), None
+    img = torch.randn(8, 16, 32, 32).to(device)
+    nimg = img.cpu().numpy()
+    yield ("pad reflect 8x16x32x32 by 2", lambda: F.pad(img, (2, 2, 2, 2), mode="reflect"),
+           lambda: np.pad(nimg, ((0, 0), (0, 0), (2, 2), (2, 2)), mode="reflect"))
 
 
 def _training_ops(torch, np, device):
