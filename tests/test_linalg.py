@@ -361,3 +361,10 @@ def test_gradients_reach_b_and_the_node_names_are_pytorchs():
     with pytest.raises(RuntimeError, match="The derivative of linalg.qr depends on Q, which is not computed when "
                                            "mode='r'"):
         LA.qr(Am, mode="r").R.sum().backward()
+
+
+@pytest.mark.parametrize("dtype", [torch.float16, torch.bfloat16, torch.int64, torch.bool])
+def test_lu_unpack_takes_any_dtype_as_pytorch(dtype):
+    P, L, U = torch.lu_unpack(torch.eye(3).to(dtype), torch.tensor([2, 2, 3], dtype=torch.int32))
+    assert P.dtype == L.dtype == U.dtype == dtype
+    assert P.to(torch.int64).tolist() == [[0, 1, 0], [1, 0, 0], [0, 0, 1]]

@@ -9,6 +9,7 @@
 // back (PyTorch uses cuSOLVER there: a copy costs two transfers, which the
 // matrices model code factorises afford).
 #include <ATen/ATen.h>
+#include <ATen/Dispatch.h>
 #include <ATen/Parallel.h>
 #include <ATen/native/Lapack.h>
 
@@ -384,8 +385,9 @@ std::tuple<Tensor, Tensor, Tensor> lu_unpack(const Tensor& LU_data, const Tensor
     const int64_t batch = batch_count(LU_data);
     Tensor pivots = LU_pivots.to(kCPU, std::nullopt).contiguous();
     P = at::zeros(with(batch_shape(LU_data), {m, m}), LU_data.scalar_type(), kCPU);
-    float_or_double(LU_data.scalar_type(), [&](auto tag) {
-      using T = decltype(tag);
+    // P holds 0 and 1 in LU_data's dtype, whatever it is (PyTorch unpacks any).
+    AT_DISPATCH_ALL_AND_REDUCED_TYPES_AND_BOOL(LU_data.scalar_type(), "lu_unpack", [&] {
+      using T = scalar_t;
       const int* piv = pivots.data_ptr<int>();
       T* p = P.data_ptr<T>();
       at::parallel_for(0, batch, 1, [&](int64_t begin, int64_t end) {
@@ -399,7 +401,7 @@ std::tuple<Tensor, Tensor, Tensor> lu_unpack(const Tensor& LU_data, const Tensor
             std::swap(perm[i], perm[j]);
           }
           // A = P L U: column i of P is the unit vector of the row LU's row i came from.
-          for (int64_t i = 0; i < m; ++i) p[b * m * m + perm[i] * m + i] = 1;
+          for (int64_t i = 0; i < m; ++i) p[b * m * m + perm[i] * m + i] = T(1);
         }
       });
     });
