@@ -653,10 +653,6 @@ def corrcoef(input):
 
 
 _CDIST_MODES = ("use_mm_for_euclid_dist_if_necessary", "use_mm_for_euclid_dist", "donot_use_mm_for_euclid_dist")
-# The scalar type names of c10, which PyTorch's C++ messages print.
-_C10_NAMES = {torch.float16: "Half", torch.bfloat16: "BFloat16", torch.float32: "Float", torch.float64: "Double",
-              torch.uint8: "Byte", torch.int8: "Char", torch.int16: "Short", torch.int32: "Int", torch.int64: "Long",
-              torch.bool: "Bool"}
 
 
 def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
@@ -671,9 +667,9 @@ def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
         raise RuntimeError(f"X1 and X2 must have the same number of columns. X1: {x1.shape[-1]} X2: {x2.shape[-1]}")
     for name, x in (("X1", x1), ("X2", x2)):
         if not x.is_floating_point():
-            raise RuntimeError(f"cdist only supports floating-point dtypes, {name} got: {_C10_NAMES[x.dtype]}")
+            raise RuntimeError(f"cdist only supports floating-point dtypes, {name} got: {_dtype_name(x.dtype)}")
     if x1.dtype != x2.dtype:
-        raise RuntimeError(f"expected scalar type {_C10_NAMES[x1.dtype]} but found {_C10_NAMES[x2.dtype]}")
+        raise RuntimeError(f"expected scalar type {_dtype_name(x1.dtype)} but found {_dtype_name(x2.dtype)}")
     if p < 0:
         raise RuntimeError("cdist only supports non-negative p values")
     if compute_mode not in _CDIST_MODES:
