@@ -38,3 +38,34 @@ find_wheel() {
   tag="$("$PYTHON" -c 'import sys; print(f"cp{sys.version_info[0]}{sys.version_info[1]}")')"
   ls -t "$WHEELHOUSE"/*+"${VARIANT:-cpu}"-"$tag"-"$tag"-*.whl 2>/dev/null | head -n 1 || true
 }
+
+# PyTorch 2.13 (CPU) in build/torch-ref, the oracle of the difftest and the
+# speed sweep (pip takes the CPU wheel this machine keeps on disk); prints
+# its Python.
+ensure_torch_ref() {
+  local ref="$REPO_ROOT/build/torch-ref"
+  # Asked from / : in the checkout, `import torch` would find the checkout's.
+  if ! (cd / && "$ref/bin/python" -c 'import torch, numpy; assert torch.__version__.startswith("2.13.")') 2>/dev/null; then
+    log "PyTorch 2.13 in $ref"
+    rm -rf "$ref"
+    "$PYTHON" -m venv "$ref" >&2
+    "$ref/bin/python" -m pip install -q torch==2.13.0 numpy >&2
+  fi
+  echo "$ref/bin/python"
+}
+
+# A fresh venv at $1 with this Python's cpu wheel from the wheelhouse (built
+# if missing) and numpy; the wheel and the place are logged.
+venv_with_our_wheel() {
+  local wheel
+  wheel="$(find_wheel)"
+  if [ -z "$wheel" ]; then
+    local version
+    version="$("$PYTHON" -c 'import sys; print("%d.%d" % sys.version_info[:2])')"
+    "$PYTHON" "$REPO_ROOT/ci/factory.py" --python "$version" --skip-tests >&2
+    wheel="$(find_wheel)"
+  fi
+  log "our wheel: $(basename "$wheel") in $1"
+  fresh_venv "$1" >&2
+  "$1/bin/python" -m pip install -q "$wheel" numpy >&2
+}

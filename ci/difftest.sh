@@ -11,27 +11,12 @@ source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 ensure_tools_venv
 "$TOOLS_VENV/bin/python" -m pip install -q numpy
 
-wheel="$(find_wheel)"
-if [ -z "$wheel" ]; then
-  version="$("$PYTHON" -c 'import sys; print("%d.%d" % sys.version_info[:2])')"
-  "$PYTHON" "$REPO_ROOT/ci/factory.py" --python "$version" --skip-tests
-  wheel="$(find_wheel)"
-fi
 ours="$REPO_ROOT/build/difftest-ours"
-log "our wheel: $(basename "$wheel") in $ours"
-fresh_venv "$ours"
-"$ours/bin/python" -m pip install -q "$wheel" numpy
-
-ref="$REPO_ROOT/build/torch-ref"
-if ! "$ref/bin/python" -c 'import torch, numpy; assert torch.__version__.startswith("2.13.")' 2>/dev/null; then
-  log "PyTorch 2.13 in $ref"
-  rm -rf "$ref"
-  "$PYTHON" -m venv "$ref"
-  "$ref/bin/python" -m pip install -q torch==2.13.0 numpy
-fi
+venv_with_our_wheel "$ours"
+ref_python="$(ensure_torch_ref)"
 
 cd "$REPO_ROOT"
 args=("$@")
 [[ " ${args[*]} " == *" --cases "* ]] || args+=(--cases 3000)
 [[ " ${args[*]} " == *" --fail-on "* ]] || args+=(--fail-on crash,value,dtype)
-"$TOOLS_VENV/bin/python" -m tools.difftest --ours "$ours/bin/python" --reference "$ref/bin/python" "${args[@]}"
+"$TOOLS_VENV/bin/python" -m tools.difftest --ours "$ours/bin/python" --reference "$ref_python" "${args[@]}"

@@ -38,4 +38,4 @@ log "running the build tools' tests (code generator, build settings, matrix, ind
 ensure_tools_venv
 cd "$REPO_ROOT"
 "$TOOLS_VENV/bin/python" -m pip install -q pytest
-"$TOOLS_VENV/bin/python" -m pytest tools ci/tests -p no:cacheprovider -q
+"$TOOLS_VENV/bin/python" -m pytest tools ci/tests benchmarks -p no:cacheprovider -q

@@ -1,9 +1,10 @@
 """The CPU kernels' fast paths at the sizes where they switch on, against
 numpy: column sums that split their rows over threads (and the column split
 they fall back to when the accumulators would not stay in cache), and cat of
-contiguous inputs written in order, its bytes split over threads. Small OpInfo samples never reach these
-sizes, and a path that dropped a thread's share or misplaced a row would
-still pass there."""
+contiguous inputs written in order, its bytes split over threads; dot
+through BLAS with strides; where's branch-free select. Small OpInfo samples
+never reach these sizes, and a path that dropped a thread's share or
+misplaced a row would still pass there."""
 import numpy as np
 import pytest
 
@@ -153,3 +154,41 @@ def test_cdist_takes_one_matrix_product_past_25_rows_and_agrees_with_the_direct_
 def test_cdist_errors_are_pytorchs(call, error, message):
     with pytest.raises(error, match=message):
         call()
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("step", [1, 3])
+def test_dot_through_blas_with_strides_and_expanded_operands(dtype, step):
+    # float32 and float64 dot run BLAS's sdot/ddot with the vectors' strides;
+    # an expanded (stride 0) operand goes the matrix-product way instead.
+    rng = np.random.default_rng(step)
+    a, b = rng.standard_normal((2, 300_001)).astype(dtype)
+    ta, tb = torch.from_numpy(a)[::step], torch.from_numpy(b)[::step]
+    got = torch.dot(ta, tb)
+    want = (a[::step].astype(np.float64) * b[::step]).sum()
+    assert got.dtype == ta.dtype and got.dim() == 0
+    np.testing.assert_allclose(got.item(), want, rtol=1e-4 if dtype == "float32" else 1e-12)
+    expanded = torch.dot(torch.ones(1, dtype=ta.dtype).expand(7), ta[:7])
+    assert expanded.item() == pytest.approx(float(a[::step][:7].astype(np.float64).sum()), rel=1e-5)
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64, torch.float16, torch.int64, torch.int8, torch.bool])
+def test_where_and_masked_fill_select_exact_bits(dtype):
+    # where/masked_fill select on the bits with no branch: -0.0, NaN and
+    # every integer must come through unchanged.
+    n = 10_007
+    mask = torch.from_numpy(np.random.default_rng(1).random(n) < 0.5)
+    if dtype.is_floating_point:
+        a = torch.tensor([-0.0, float("nan"), float("inf"), 1.5], dtype=dtype).repeat(n // 4 + 1)[:n]
+        b = torch.tensor([2.0, -0.0, -float("inf"), float("nan")], dtype=dtype).repeat(n // 4 + 1)[:n]
+    else:
+        info = torch.iinfo(dtype) if dtype != torch.bool else None
+        lo, hi = (0, 2) if info is None else (info.min, info.max)
+        a = torch.randint(lo, hi, (n,), dtype=torch.int64).to(dtype)
+        b = torch.randint(lo, hi, (n,), dtype=torch.int64).to(dtype)
+    got = torch.where(mask, a, b)
+    m, av, bv = mask.numpy(), a.numpy(), b.numpy()
+    want = np.where(m, av, bv)
+    assert got.numpy().tobytes() == want.tobytes()
+    filled = a.masked_fill(mask, 3)
+    assert filled.numpy().tobytes() == np.where(m, np.array(3).astype(av.dtype), av).tobytes()

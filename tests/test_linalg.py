@@ -368,3 +368,11 @@ def test_lu_unpack_takes_any_dtype_as_pytorch(dtype):
     P, L, U = torch.lu_unpack(torch.eye(3).to(dtype), torch.tensor([2, 2, 3], dtype=torch.int32))
     assert P.dtype == L.dtype == U.dtype == dtype
     assert P.to(torch.int64).tolist() == [[0, 1, 0], [1, 0, 0], [0, 0, 1]]
+
+
+def test_lu_unpack_reads_the_pivots_only_when_it_unpacks_them():
+    # PyTorch checks the pivots' dtype and size only with unpack_pivots=True.
+    _, L, U = torch.lu_unpack(torch.eye(3), torch.tensor([1.0, 2.0]), True, False)
+    assert L.tolist() == torch.eye(3).tolist() and U.tolist() == torch.eye(3).tolist()
+    with pytest.raises(RuntimeError, match="LU_pivots is expected to be a contiguous tensor of torch.int32"):
+        torch.lu_unpack(torch.eye(3), torch.tensor([1.0, 2.0]), True, True)

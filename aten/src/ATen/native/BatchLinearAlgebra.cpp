@@ -368,11 +368,6 @@ std::tuple<Tensor, Tensor, Tensor> lu_unpack(const Tensor& LU_data, const Tensor
   TORCH_CHECK(LU_data.dim() >= 2, "torch.lu_unpack: Expected tensor with 2 or more dimensions. Got size: ",
               LU_data.sizes(), " instead");
   const int64_t m = LU_data.size(-2), n = LU_data.size(-1), k = std::min(m, n);
-  TORCH_CHECK(LU_pivots.scalar_type() == kInt, "torch.lu_unpack: LU_pivots is expected to be a contiguous tensor of "
-              "torch.int32 dtype. Note: this function is intended to be used with the output produced by "
-              "torch.linalg.lu_factor");
-  TORCH_CHECK(LU_pivots.dim() == LU_data.dim() - 1 && LU_pivots.size(-1) == k,
-              "torch.lu_unpack: LU_pivots.size(-1) must equal min(LU_data.size(-2), LU_data.size(-1)) (", k, ")");
   Tensor L, U, P;
   if (unpack_data) {
     L = LU_data.narrow(-1, 0, k).tril(-1).add(at::eye(m, k, LU_data.scalar_type(), LU_data.device()));
@@ -382,6 +377,12 @@ std::tuple<Tensor, Tensor, Tensor> lu_unpack(const Tensor& LU_data, const Tensor
     U = at::empty({0}, LU_data.options());
   }
   if (unpack_pivots) {
+    // PyTorch looks at the pivots only when it unpacks them.
+    TORCH_CHECK(LU_pivots.scalar_type() == kInt, "torch.lu_unpack: LU_pivots is expected to be a contiguous tensor "
+                "of torch.int32 dtype. Note: this function is intended to be used with the output produced by "
+                "torch.linalg.lu_factor");
+    TORCH_CHECK(LU_pivots.dim() == LU_data.dim() - 1 && LU_pivots.size(-1) == k,
+                "torch.lu_unpack: LU_pivots.size(-1) must equal min(LU_data.size(-2), LU_data.size(-1)) (", k, ")");
     const int64_t batch = batch_count(LU_data);
     Tensor pivots = LU_pivots.to(kCPU, std::nullopt).contiguous();
     P = at::zeros(with(batch_shape(LU_data), {m, m}), LU_data.scalar_type(), kCPU);

@@ -1,5 +1,5 @@
 #pragma once
-// LAPACK and the BLAS triangular solve, typed: one template per routine that
+// LAPACK and the BLAS triangular solve and dot product, typed: one template per routine that
 // torch.linalg calls, specialised for float and double, over the Fortran
 // interface of the scipy-openblas32 library every build ships
 // (third_party/openblas.cmake). Column-major, 32-bit indices, as LAPACK has
@@ -123,6 +123,14 @@ inline void trsm<double>(bool left, bool upper, bool transpose, bool unit, int m
                          double* b, int ldb) {
   scipy_cblas_dtrsm(CblasColMajor, left ? CblasLeft : CblasRight, upper ? CblasUpper : CblasLower,
                     transpose ? CblasTrans : CblasNoTrans, unit ? CblasUnit : CblasNonUnit, m, n, 1.0, a, lda, b, ldb);
+}
+
+// BLAS dot product of two strided vectors (strides of at least 1).
+inline float dot(int n, const float* x, int incx, const float* y, int incy) {
+  return scipy_cblas_sdot(n, x, incx, y, incy);
+}
+inline double dot(int n, const double* x, int incx, const double* y, int incy) {
+  return scipy_cblas_ddot(n, x, incx, y, incy);
 }
 
 }  // namespace at::native::lapack

@@ -1,0 +1,68 @@
+"""The sweep's case tables and verdicts, without a torch (the tools venv)."""
+import ast
+import math
+
+from benchmarks.sweep import native_cases, python_cases, report
+from tools.difftest import generate
+
+
+def timed(fwd_ours, fwd_ref, bwd_ours=None, bwd_ref=None):
+    ours = {"ok": True, "fwd": {"1": fwd_ours}, "bwd": {"1": bwd_ours} if bwd_ours else None}
+    ref = {"ok": True, "fwd": {"1": fwd_ref}, "bwd": {"1": bwd_ref} if bwd_ref else None}
+    return ours, ref
+
+
+def row(name, ours, ref):
+    return {"name": name, "call": name + "(x)", "ours": ours, "ref": ref}
+
+
+def test_a_slow_row_fails_unless_known_and_a_known_row_fails_when_it_regresses():
+    known = {"torch.known": {"slowdown": 3.0, "why": "a reason"}}
+    rows = [row("torch.fast", *timed(1e-4, 1e-4)), row("torch.slow", *timed(4e-4, 1e-4)),
+            row("torch.known", *timed(3e-4, 1e-4)), row("torch.worse", *timed(1e-4, 1e-4, 9e-4, 1e-4))]
+    result = report.analyse(rows, known, 1.5)
+    assert {r["name"] for r in result["slow"]} == {"torch.slow", "torch.known", "torch.worse"}
+    assert {r["name"] for r in result["unexplained"]} == {"torch.slow", "torch.worse"}
+    regressed = report.analyse([row("torch.known", *timed(7e-4, 1e-4))], known, 1.5)
+    assert [r["name"] for r in regressed["unexplained"]] == ["torch.known"]
+
+
+def test_differences_under_the_noise_floor_are_reported_but_not_gated():
+    result = report.analyse([row("torch.tiny", *timed(2.5e-6, 1e-6))], {}, 1.5)
+    assert abs(result["timed"][0]["worst"] - 2.5) < 1e-9 and not result["slow"]
+
+
+def test_a_call_pytorch_runs_and_ours_fails_or_cannot_differentiate_fails_the_sweep():
+    ours_error = {"ok": False, "error": "RuntimeError: no"}
+    result = report.analyse([row("torch.broken", ours_error, timed(1, 1)[1]),
+                             row("torch.nograd", *timed(1e-4, 1e-4, None, 1e-4)),
+                             row("torch.both", ours_error, ours_error)], {}, 1.5)
+    assert [r["name"] for r in result["ours_fail"]] == ["torch.broken", "torch.nograd"]
+    assert [r["name"] for r in result["case_error"]] == ["torch.both"]
+
+
+def test_known_slow_entries_have_a_reason_and_a_recorded_slowdown():
+    known = report.load_known()
+    assert known
+    for name, entry in known.items():
+        assert entry["why"].strip() and entry["slowdown"] > 1.5, name
+
+
+def test_python_cases_parse_and_name_the_api_they_time():
+    for name, body in python_cases.CASES.items():
+        setup, expr = body if isinstance(body, tuple) else ("", body)
+        ast.parse(setup)
+        ast.parse(expr, mode="eval")
+        assert name.split(".", 1)[0] in ("torch", "Tensor", "F", "linalg", "special", "fft"), name
+
+
+def test_every_native_op_gets_medium_valid_candidates():
+    cases = native_cases.candidates()
+    names = {f.func.name for f in generate.functions() if not f.func.is_out_fn}
+    assert {n.rsplit(".", 1)[-1] for n in cases} == names
+    add = cases["torch.add"]
+    assert len(add) == native_cases.CANDIDATES
+    for case in add:  # medium, not the difftest's sizes of 0 to 5
+        sizes = [math.prod(a["shape"]) for a in case["args"] if a.get("t") == "tensor"]
+        assert max(sizes) >= 90_000, case["args"]
+    assert all(a.get("kind") == "normal" for c in add for a in c["args"] if a.get("t") == "tensor")
