@@ -72,16 +72,8 @@ def rrelu_(input, lower=1.0 / 8, upper=1.0 / 3, training=False, generator=None):
     return F.rrelu(input, lower, upper, training, inplace=True)
 
 
-def threshold(input, threshold, value):
-    return F.threshold(input, threshold, value)
-
-
 def threshold_(input, threshold, value):
     return F.threshold(input, threshold, value, inplace=True)
-
-
-def hardshrink(input, lambd=0.5):
-    return F.hardshrink(input, lambd)
 
 
 def prelu(input, weight):
@@ -136,7 +128,7 @@ def constant_pad_nd(input, pad, value=0):
 NN_FORMS = {name: globals()[name] for name in (
     "dropout", "dropout_", "feature_dropout", "feature_dropout_", "alpha_dropout", "alpha_dropout_",
     "feature_alpha_dropout", "feature_alpha_dropout_", "celu", "celu_", "selu", "selu_", "rrelu", "rrelu_",
-    "threshold", "threshold_", "hardshrink", "prelu", "kl_div", "margin_ranking_loss", "hinge_embedding_loss",
+    "threshold_", "prelu", "kl_div", "margin_ranking_loss", "hinge_embedding_loss",
     "cosine_embedding_loss", "triplet_margin_loss", "poisson_nll_loss", "binary_cross_entropy_with_logits",
     "batch_norm", "instance_norm", "group_norm", "constant_pad_nd")}
 # Same arguments in torch and torch.nn.functional.
@@ -392,7 +384,6 @@ TENSOR_METHODS = {
     "unsafe_split": lambda self, split_size, dim=0: self.split(split_size, dim),
     "isclose": lambda self, other, rtol=1e-05, atol=1e-08, equal_nan=False: torch.isclose(self, other, rtol, atol,
                                                                                           equal_nan),
-    "hardshrink": lambda self, lambd=0.5: F.hardshrink(self, lambd),
     "prelu": lambda self, weight: F.prelu(self, weight),
     "conj": lambda self: self,
     "resolve_neg": lambda self: self,

@@ -2,7 +2,7 @@
 native_functions.yaml: products with a bias (addmv, addr, addbmm, baddbmm),
 NaN-aware and order statistics (nansum, median, quantile, mode, kthvalue),
 running reductions (logcumsumexp; cumprod's out=), index updates
-(index_add, index_copy, index_fill, put, masked_scatter, the *_scatter
+(index_fill, put, masked_scatter, the *_scatter
 ops), counting (unique, bincount, histc, bucketize, searchsorted), and the
 smaller helpers. Their gradients come from the ops they call; tests/oracle
 compares values and gradients with PyTorch 2.13. install() binds them as
@@ -408,18 +408,6 @@ def _index_shape(index, dim, like):
     shape = [1] * like.dim()
     shape[dim] = -1
     return index.reshape(shape).expand(*[like.shape[d] if d != dim else index.numel() for d in range(like.dim())])
-
-
-def index_add(input, dim, index, source, *, alpha=1):
-    dim = dim % max(input.dim(), 1)
-    src = source * alpha if alpha != 1 else source
-    expanded = _index_shape(index, dim, src)
-    return input.scatter_add(dim, expanded, src)
-
-
-def index_copy(input, dim, index, source):
-    dim = dim % max(input.dim(), 1)
-    return input.scatter(dim, _index_shape(index, dim, source), source)
 
 
 def index_fill(input, dim, index, value):
@@ -918,7 +906,7 @@ FUNCTIONS = {
     "msort": (msort, "f m"), "argwhere": (argwhere, "f m"), "nonzero": (nonzero, "f m"), "take": (take, "f m"), "aminmax": (aminmax, "f m"),
     "cumprod": (cumprod, "f m m_"), "logcumsumexp": (logcumsumexp, "f m"), "median": (median, "f m"), "nanmedian": (nanmedian, "f m"),
     "quantile": (quantile, "f m"), "nanquantile": (nanquantile, "f m"), "mode": (mode, "f m"),
-    "kthvalue": (kthvalue, "f m"), "index_add": (index_add, "f m m_"), "index_copy": (index_copy, "f m m_"),
+    "kthvalue": (kthvalue, "f m"),
     "index_fill": (index_fill, "f m m_"), "put": (put, "f m m_"), "masked_scatter": (masked_scatter, "f m m_"),
     "select_scatter": (select_scatter, "f m"), "slice_scatter": (slice_scatter, "f m"),
     "diagonal_scatter": (diagonal_scatter, "f m"), "narrow_copy": (narrow_copy, "f m"), "renorm": (renorm, "f m m_"),

@@ -111,6 +111,55 @@ def _scatter_add_ref(x, dim, index, src):
     return out
 
 
+def _index_add_samples(op, dtype, rng):
+    x = make_array((4, 5), dtype, rng)
+    yield SampleInput((x, 0, np.array([3, 0, 0, 2]), make_array((4, 5), dtype, rng)), desc="dim 0, repeats add up")
+    yield SampleInput((x, 1, np.array([4, 1]), make_array((4, 2), dtype, rng)), {"alpha": 2}, desc="dim 1, alpha")
+    yield SampleInput((x, 1, np.array([], dtype=np.int64), make_array((4, 0), dtype, rng)), desc="empty index")
+
+
+def _index_add_ref(x, dim, index, source, alpha=1):
+    out = x.copy()
+    moved = np.moveaxis(out, dim, 0)
+    np.add.at(moved, index, np.moveaxis(source, dim, 0) * np.array(alpha).astype(x.dtype))
+    return out
+
+
+def _index_copy_samples(op, dtype, rng):
+    x = make_array((4, 5), dtype, rng)
+    yield SampleInput((x, 0, np.array([3, 0, 2]), make_array((3, 5), dtype, rng)), desc="dim 0")
+    yield SampleInput((x, 1, np.array([4, 1]), make_array((4, 2), dtype, rng)), desc="dim 1")
+
+
+def _index_copy_ref(x, dim, index, source):
+    out = x.copy()
+    np.moveaxis(out, dim, 0)[index] = np.moveaxis(source, dim, 0)
+    return out
+
+
+def _index_update_errors(name):
+    def errors():
+        x = torch.zeros(3, 4)
+        yield ErrorInput((x, 0, torch.tensor([0, 1]), torch.ones(1, 4)), {}, RuntimeError if name == "index_add" else
+                         IndexError, rf"{name}_\(\): Number of indices \(2\) should be equal to source.size\(dim\)")
+        yield ErrorInput((x, 0, torch.tensor([0]), torch.ones(1, 5)), {}, RuntimeError,
+                         "source tensor shape must match self tensor shape, excluding the specified dimension"
+                         if name == "index_add" else "Source/destination tensor must have same slice shapes. "
+                         "Destination slice shape: 4 at dimension 0 and source slice shape: 5 at dimension 0")
+        yield ErrorInput((x, 0, torch.tensor([3]), torch.ones(1, 4)), {}, RuntimeError if name == "index_add" else
+                         IndexError, "index 3 is out of bounds for dimension 0 with size 3")
+        yield ErrorInput((x, 0, torch.tensor([-1]), torch.ones(1, 4)), {}, RuntimeError if name == "index_add" else
+                         IndexError, "index -1 is out of bounds for dimension 0 with size 3")
+        # A vector (or 0-d) self: index_add's other words, an IndexError.
+        yield ErrorInput((torch.zeros(3), 0, torch.tensor([0, 5]), torch.ones(2)), {}, IndexError,
+                         "index out of range in self" if name == "index_add" else
+                         "index_copy_\\(\\): index 5 is out of bounds for dimension 0 with size 3")
+        if name == "index_copy":  # int32 indices are index_add's only
+            yield ErrorInput((x, 0, torch.tensor([0], dtype=torch.int32), torch.ones(1, 4)), {}, RuntimeError,
+                             "index_copy_\\(\\): Expected a long tensor for index, but got Int")
+    return errors
+
+
 def _index_errors():
     yield ErrorInput((torch.ones(3), 0, torch.tensor([3])), {}, IndexError, "index out of range in self")
     # Negative indices do not wrap (as in PyTorch), and dim 1 reports in other words.
@@ -185,6 +234,10 @@ SHAPE_OPS = [
            error_inputs=lambda: (e for e in _scatter_errors() if "memory location" not in e.match)),
     OpInfo("scatter_add", _scatter_add_ref, NUMERIC, _scatter_samples, inplace=True,
            error_inputs=lambda: (e for e in _scatter_errors() if "memory location" not in e.match)),
+    OpInfo("index_add", _index_add_ref, NUMERIC, _index_add_samples, inplace=True,
+           error_inputs=_index_update_errors("index_add")),
+    OpInfo("index_copy", _index_copy_ref, ALL, _index_copy_samples, inplace=True,
+           error_inputs=_index_update_errors("index_copy")),
     OpInfo("nonzero", lambda x: np.argwhere(x), ALL, _samples(((3, 4), ()), ((5,), ()), ((0, 2), ())),
            result_dtype=lambda d: torch.int64),
     OpInfo("masked_select", lambda x, m: np.broadcast_to(x, np.broadcast_shapes(x.shape, m.shape))[

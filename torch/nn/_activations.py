@@ -81,17 +81,15 @@ def tanhshrink(input):
 
 
 def softshrink(input, lambd=0.5):
-    if lambd < 0:
-        raise RuntimeError(f"lambda must be greater or equal to 0, but found to be {lambd}.")
-    return torch.where(input > lambd, input - lambd, torch.where(input < -lambd, input + lambd, input * 0))
+    return torch._C._nn.softshrink(input, lambd)
 
 
 def hardshrink(input, lambd=0.5):
-    return torch.where((input > lambd) | (input < -lambd), input, input * 0)
+    return torch.hardshrink(input, lambd)
 
 
 def threshold(input, threshold, value, inplace=False):
-    return _maybe_inplace(input, torch.where(input > threshold, input, torch.full_like(input, value)), inplace)
+    return _maybe_inplace(input, torch.threshold(input, threshold, value), inplace)
 
 
 def threshold_(input, threshold, value):

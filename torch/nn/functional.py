@@ -55,7 +55,7 @@ def log_softmax(input, dim, dtype=None):
 
 
 def leaky_relu(input, negative_slope=0.01, inplace=False):
-    out = torch.where(input > 0, input, input * negative_slope)
+    out = torch._C._nn.leaky_relu(input, negative_slope)
     return input.copy_(out) if inplace else out
 
 

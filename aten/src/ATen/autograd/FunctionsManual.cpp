@@ -300,6 +300,21 @@ Tensor threshold_backward(const Tensor& grad, const Tensor& result, double thres
   return grad.masked_fill(result.le(scalar(threshold, result)), 0);
 }
 
+Tensor leaky_relu_backward(const Tensor& grad, const Tensor& self, const Scalar& negative_slope) {
+  // float16 and bfloat16 multiply in float, as PyTorch's kernel: a slope past
+  // their range still gives a finite product.
+  const bool reduced = grad.scalar_type() == ScalarType::Half || grad.scalar_type() == ScalarType::BFloat16;
+  const Tensor g = reduced ? grad.to(ScalarType::Float) : grad;
+  const Tensor scaled = g.mul(scalar(negative_slope.toDouble(), g));
+  return at::where(self.gt(scalar(0, self)), grad, reduced ? scaled.to(grad.scalar_type()) : scaled);
+}
+
+Tensor shrink_backward(const Tensor& grad, const Tensor& self, const Scalar& lambd) {
+  const double l = lambd.toDouble();
+  // Inside is -lambd <= x <= lambd: a NaN (or a NaN lambd) is never inside, as in PyTorch.
+  return grad.masked_fill(self.ge(scalar(-l, self)).logical_and(self.le(scalar(l, self))), 0);
+}
+
 Tensor extremum_backward(const Tensor& grad, const Tensor& self, const Tensor& other, bool self_wins_when_greater) {
   // PyTorch's rule: ties share the gradient equally; self gets none only
   // where it lost outright, so at a NaN both sides get all of it.
@@ -449,6 +464,26 @@ Tensor index_select_backward(const Tensor& grad, IntArrayRef sizes, int64_t dim,
   std::vector<std::optional<Tensor>> indices(d);
   indices.emplace_back(index.reshape({-1}));
   return out.index_put_(indices, grad, true);
+}
+
+Tensor index_update_source_backward(const Tensor& grad, int64_t dim, const Tensor& index, IntArrayRef source_sizes,
+                                    const Scalar& alpha) {
+  const Tensor g = grad.dim() == 0 ? grad.view({1}) : grad;
+  Tensor picked = g.index_select(c10::maybe_wrap_dim(dim, g.dim()), index.reshape({-1})).reshape(source_sizes);
+  return alpha.toDouble() == 1.0 ? picked : picked.mul(scalar(alpha.toDouble(), picked));
+}
+
+Tensor index_copy_self_backward(const Tensor& grad, int64_t dim, const Tensor& index) {
+  if (index.numel() == 0) return grad;
+  const Tensor g = grad.dim() == 0 ? grad.view({1}) : grad;
+  const int64_t d = c10::maybe_wrap_dim(dim, g.dim());
+  std::vector<int64_t> shape = g.sizes().vec();
+  shape[d] = index.numel();
+  std::vector<std::optional<Tensor>> indices(d);
+  indices.emplace_back(index.reshape({-1}).to(ScalarType::Long));
+  Tensor out = g.clone();
+  out.index_put_(indices, zeros_for(g, shape), false);
+  return grad.dim() == 0 ? out.view({}) : out;
 }
 
 Tensor gather_backward(const Tensor& grad, IntArrayRef sizes, int64_t dim, const Tensor& index) {

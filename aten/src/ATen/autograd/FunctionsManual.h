@@ -66,6 +66,10 @@ Tensor pow_self_backward(const Tensor& grad, const Tensor& self, const Tensor& e
 Tensor pow_exponent_backward(const Tensor& grad, const Tensor& self, const Tensor& exponent, const Tensor& result);
 // relu: the gradient where the result is above the threshold (NaN too), as PyTorch's threshold_backward.
 Tensor threshold_backward(const Tensor& grad, const Tensor& result, double threshold);
+// leaky_relu: the gradient where self > 0, scaled by the slope elsewhere.
+Tensor leaky_relu_backward(const Tensor& grad, const Tensor& self, const Scalar& negative_slope);
+// hardshrink and softshrink: no gradient inside [-lambd, lambd], all of it elsewhere (NaN too).
+Tensor shrink_backward(const Tensor& grad, const Tensor& self, const Scalar& lambd);
 Tensor extremum_backward(const Tensor& grad, const Tensor& self, const Tensor& other, bool self_wins_when_greater);
 
 Tensor select_backward(const Tensor& grad, IntArrayRef sizes, int64_t dim, int64_t index);
@@ -101,6 +105,12 @@ Tensor index_select_backward(const Tensor& grad, IntArrayRef sizes, int64_t dim,
 // The gradient of the tensor rows were written into: zero on the overwritten
 // rows (all of it flows on with accumulate, which adds instead).
 Tensor index_put_rows_self_backward(const Tensor& grad, const Tensor& index, bool accumulate);
+// index_add / index_copy: source's gradient is grad's slices at index (times alpha),
+// in source's shape (a 0-d source of a 1-d self included).
+Tensor index_update_source_backward(const Tensor& grad, int64_t dim, const Tensor& index, IntArrayRef source_sizes,
+                                    const Scalar& alpha);
+// index_copy: self's gradient is grad with the overwritten slices zeroed.
+Tensor index_copy_self_backward(const Tensor& grad, int64_t dim, const Tensor& index);
 Tensor gather_backward(const Tensor& grad, IntArrayRef sizes, int64_t dim, const Tensor& index);
 std::vector<Tensor> cat_backward(const Tensor& grad, const std::vector<std::vector<int64_t>>& sizes, int64_t dim);
 // stack: each input's slice of grad along `dim`.

@@ -8,6 +8,7 @@
 #include <ATen/ScalarOps.h>
 #include <ATen/native/Indexing.h>
 
+#include <string>
 #include <vector>
 
 namespace at::native {
@@ -367,6 +368,121 @@ const Tensor& _index_put_rows_(const Tensor& self, const Tensor& index, const Te
     index_put_rows_stub(self.device().type, self, index.contiguous(), values, accumulate);
   }
   return self;
+}
+
+
+// ---- index_add, index_copy: slices of source added (copied) into self along dim ----
+
+namespace {
+
+// PyTorch's checks for index_add_, in its order; returns the wrapped dim.
+int64_t check_index_add(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& source) {
+  const int64_t d = c10::maybe_wrap_dim(dim, self.dim());
+  TORCH_CHECK_INDEX(index.dim() <= 1, "index_add_(): Index is supposed to be a vector, but got dim: ", index.dim(),
+                    " with type: ", index.scalar_type(), " and size: ", index.sizes());
+  TORCH_CHECK(index.scalar_type() == ScalarType::Long || index.scalar_type() == ScalarType::Int,
+              "index_add_(): Expected dtype int32/int64 for index but got: ", index.scalar_type());
+  TORCH_CHECK(self.scalar_type() == source.scalar_type(), "index_add_(): self (", self.scalar_type(),
+              ") and source (", source.scalar_type(), ") must have the same scalar type");
+  const int64_t along = source.dim() == 0 ? 1 : source.size(std::min(d, source.dim() - 1));
+  TORCH_CHECK(index.numel() == along, "index_add_(): Number of indices (", index.numel(),
+              ") should be equal to source.size(dim): (", along, "), for dim: ", d);
+  bool same = self.dim() == source.dim();
+  for (int64_t i = 0; same && i < self.dim(); ++i) same = i == d || self.size(i) == source.size(i);
+  TORCH_CHECK(same, "source tensor shape must match self tensor shape, excluding the specified dimension. Got "
+              "self.shape = ", self.sizes(), " source.shape = ", source.sizes());
+  return d;
+}
+
+std::string slice_shape(const Tensor& t, int64_t drop) {
+  std::string out;
+  for (int64_t i = 0; i < t.dim(); ++i) {
+    if (i == drop) continue;
+    out += (out.empty() ? "" : " ") + std::to_string(t.size(i));
+  }
+  return out;
+}
+
+// PyTorch's checks for index_copy_, in its order (another set of words).
+int64_t check_index_copy(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& source) {
+  const int64_t d = c10::maybe_wrap_dim(dim, self.dim());
+  TORCH_CHECK_INDEX(index.dim() < 2, "index_copy_(): Index should have dimension 1 or 0 (got ", index.dim(), ")");
+  const int64_t n = index.numel();
+  TORCH_CHECK_INDEX(source.dim() != 0 || n == 1, "index_copy_(): When source is scalar, index should have one "
+                    "element (got ", n, ")");
+  TORCH_CHECK_INDEX(source.dim() == self.dim() || source.dim() == 0 || self.dim() == 0,
+                    "index_copy_(): When source and destination are not scalars, their dimensionality must match. "
+                    "Source dimensionality (", source.dim(), "), destination dimensionality (", self.dim(), ")");
+  TORCH_CHECK(index.scalar_type() == ScalarType::Long, "index_copy_(): Expected a long tensor for index, but got ",
+              index.scalar_type());
+  TORCH_CHECK(self.scalar_type() == source.scalar_type(), "index_copy_(): self and source expected to have the "
+              "same dtype, but got (self) ", self.scalar_type(), " and (source) ", source.scalar_type());
+  const int64_t sd = source.dim() == 0 ? 0 : d;
+  bool same = std::max<int64_t>(self.dim(), 1) == std::max<int64_t>(source.dim(), 1);
+  for (int64_t i = 0; same && i < self.dim(); ++i) same = i == d || self.size(i) == source.size(i);
+  TORCH_CHECK(same, "index_copy_(): Source/destination tensor must have same slice shapes. Destination slice "
+              "shape: ", slice_shape(self, d), " at dimension ", d, " and source slice shape: ",
+              slice_shape(source, sd), " at dimension 0.");
+  TORCH_CHECK_INDEX(source.dim() == 0 || n == source.size(d), "index_copy_(): Number of indices (", n,
+                    ") should be equal to source.size(dim) (", source.size(d), ")");
+  return d;
+}
+
+// Writes (or adds) source's slices into self's at index along dim, through
+// index_put_ (whose row kernel runs on every device). An index outside the
+// dim is reported, the first in order, in the words of the op and rank.
+const Tensor& put_slices(const Tensor& self, int64_t d, const Tensor& index, const Tensor& source, bool accumulate) {
+  if (index.numel() == 0) return self;
+  const Tensor target = self.dim() == 0 ? self.view({1}) : self;
+  const int64_t size = target.size(d);
+  const Tensor idx = index.reshape({-1}).to(ScalarType::Long);
+  const Tensor bad = idx.lt(wrapped_scalar_tensor(0)).logical_or(idx.ge(wrapped_scalar_tensor(size))).nonzero();
+  if (bad.numel() > 0) {
+    const int64_t value = idx.select(0, bad.select(0, 0).item().toLong()).item().toLong();
+    if (!accumulate) {
+      throw c10::IndexError(c10::detail::str("index_copy_(): index ", value, " is out of bounds for dimension ", d,
+                                             " with size ", size));
+    }
+    if (self.dim() <= 1) throw c10::IndexError("index out of range in self");
+    throw c10::Error(c10::detail::str("index ", value, " is out of bounds for dimension ", d, " with size ", size));
+  }
+  std::vector<std::optional<Tensor>> indices(d);
+  indices.emplace_back(idx);
+  target.index_put_(indices, source.dim() == 0 ? source.view({1}) : source, accumulate);
+  return self;
+}
+
+}  // namespace
+
+const Tensor& index_add_(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& source,
+                         const Scalar& alpha) {
+  const int64_t d = check_index_add(self, dim, index, source);
+  assert_no_internal_overlap(self);  // after the arguments' checks, as in PyTorch
+  if (self.scalar_type() != ScalarType::Bool) check_scalar_fits(alpha, self.scalar_type());
+  // alpha in self's dtype, as PyTorch's kernel takes it (1.5 adds once to integers).
+  const bool scaled = self.scalar_type() != ScalarType::Bool &&
+                      (self.is_floating_point() ? alpha.toDouble() != 1.0 : alpha.to_unchecked<int64_t>() != 1);
+  const Tensor src = scaled ? source.mul(scalar_tensor_of(alpha, self.scalar_type())) : source;
+  return put_slices(self, d, index, src, true);
+}
+
+Tensor index_add(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& source, const Scalar& alpha) {
+  const Tensor out = self.clone();
+  native::index_add_(out, dim, index, source, alpha);
+  return out;
+}
+
+const Tensor& index_copy_(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& source) {
+  c10::maybe_wrap_dim(dim, self.dim());
+  assert_no_internal_overlap(self);  // before the other checks, as in PyTorch
+  const int64_t d = check_index_copy(self, dim, index, source);
+  return put_slices(self, d, index, source, false);
+}
+
+Tensor index_copy(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& source) {
+  const Tensor out = self.clone();
+  native::index_copy_(out, dim, index, source);
+  return out;
 }
 
 }  // namespace at::native

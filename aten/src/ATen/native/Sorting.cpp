@@ -100,6 +100,11 @@ std::tuple<Tensor, Tensor> topk(const Tensor& self, int64_t k, int64_t dim, bool
   TORCH_CHECK(k >= 0 && k <= n, "selected index k out of range");
   (void)sorted;  // always sorted, which PyTorch allows
   if (self.dim() == 0) return {self.clone(), at::zeros({}, ScalarType::Long, self.device())};
+  if (k == 0) {  // nothing to select: no pass over self
+    std::vector<int64_t> shape = self.sizes().vec();
+    shape[d] = 0;
+    return {at::empty(shape, self.scalar_type(), self.device()), at::empty(shape, ScalarType::Long, self.device())};
+  }
   std::vector<int64_t> perm;
   const Tensor rows = rows_of(self, d, perm);
   auto [values, indices] = order_rows(rows, k, largest, true);

@@ -6,10 +6,7 @@
 #include <ATen/native/BinaryFunctors.h>
 #include <ATen/native/BinaryOps.h>
 #include <ATen/native/cpu/Loops.h>
-
-#include <cstdint>
-#include <cstring>
-#include <type_traits>
+#include <ATen/native/cpu/Select.h>  // where and masked_fill select without a branch
 
 namespace at::native {
 inline namespace CPU_CAPABILITY {
@@ -44,24 +41,6 @@ void ge_kernel(TensorIterator& iter) { predicate_loop<ge_formula>(iter, "ge"); }
 void logical_and_kernel(TensorIterator& iter) { predicate_loop<logical_and_formula>(iter, "logical_and"); }
 void logical_or_kernel(TensorIterator& iter) { predicate_loop<logical_or_formula>(iter, "logical_or"); }
 void logical_xor_kernel(TensorIterator& iter) { predicate_loop<logical_xor_formula>(iter, "logical_xor"); }
-
-// c ? a : b on the bits, with no branch: a random mask mispredicts half of
-// the branches `c ? a : b` compiles to (ten times slower on 1e5 floats), and
-// the and/or form vectorises.
-template <typename T>
-inline T select_bits(bool c, T a, T b) {
-  using U = std::conditional_t<sizeof(T) == 1, uint8_t, std::conditional_t<sizeof(T) == 2, uint16_t,
-            std::conditional_t<sizeof(T) == 4, uint32_t, uint64_t>>>;
-  static_assert(sizeof(T) == sizeof(U), "select_bits needs a 1, 2, 4 or 8 byte type");
-  U ua, ub;
-  std::memcpy(&ua, &a, sizeof(T));
-  std::memcpy(&ub, &b, sizeof(T));
-  const U mask = static_cast<U>(U(0) - static_cast<U>(c));
-  const U r = static_cast<U>((ua & mask) | (ub & static_cast<U>(~mask)));
-  T out;
-  std::memcpy(&out, &r, sizeof(T));
-  return out;
-}
 
 void where_kernel(TensorIterator& iter) {
   AT_DISPATCH_ALL_AND_REDUCED_TYPES_AND_BOOL(iter.dtype(1), "where", [&] {

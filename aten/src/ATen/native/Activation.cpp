@@ -1,0 +1,71 @@
+// threshold, leaky_relu, hardshrink and softshrink: PyTorch's dtype checks
+// and formulas; a kernel of their own on the CPU, composed elsewhere.
+#include <ATen/ATen.h>
+#include <ATen/NativeFunctions.h>
+#include <ATen/ScalarOps.h>
+#include <ATen/native/Activation.h>
+
+#include <limits>
+
+namespace at::native {
+
+DEFINE_DISPATCH(threshold_stub);
+DEFINE_DISPATCH(leaky_relu_stub);
+DEFINE_DISPATCH(hardshrink_stub);
+DEFINE_DISPATCH(softshrink_stub);
+
+namespace {
+
+// "<op>_cpu" not implemented for 'Long', as PyTorch's dispatch names it.
+void check_kernel_dtype(const Tensor& self, const char* op, bool integers_too) {
+  const ScalarType t = self.scalar_type();
+  const bool ok = integers_too ? t != ScalarType::Bool : self.is_floating_point();
+  TORCH_CHECK_NOT_IMPLEMENTED(ok, "\"", op, self.is_cuda() ? "_cuda" : "_cpu", "\" not implemented for '", t, "'");
+}
+
+Tensor run(const DispatchStub<activation_fn>& stub, const Tensor& self, const Scalar& a, const Scalar& b) {
+  auto iter = TensorIteratorConfig().add_output(Tensor()).add_input(self).build();
+  stub(iter.device().type, iter, a, b);
+  return iter.output();
+}
+
+// A 0-d CPU tensor: ops take it beside a tensor of any device.
+Tensor scalar_like(const Scalar& s, const Tensor& like) { return scalar_tensor_of(s, like.scalar_type()); }
+
+}  // namespace
+
+Tensor threshold(const Tensor& self, const Scalar& threshold, const Scalar& value) {
+  check_kernel_dtype(self, "threshold", true);
+  if (self.is_cpu()) return run(threshold_stub, self, threshold, value);
+  // x <= threshold ? value : x (NaN stays NaN).
+  return at::where(self.le(scalar_like(threshold, self)), scalar_like(value, self), self);
+}
+
+Tensor leaky_relu(const Tensor& self, const Scalar& negative_slope) {
+  check_kernel_dtype(self, "leaky_relu", false);
+  if (self.is_cpu()) return run(leaky_relu_stub, self, negative_slope, 0);
+  return at::where(self.gt(scalar_like(0, self)), self, self.mul(scalar_like(negative_slope, self)));
+}
+
+Tensor hardshrink(const Tensor& self, const Scalar& lambd) {
+  check_kernel_dtype(self, "hardshrink", false);
+  if (self.is_cpu()) return run(hardshrink_stub, self, lambd, 0);
+  const double l = lambd.toDouble();
+  return self.masked_fill(self.ge(scalar_like(-l, self)).logical_and(self.le(scalar_like(l, self))), 0);
+}
+
+Tensor softshrink(const Tensor& self, const Scalar& lambd) {
+  check_kernel_dtype(self, "softshrink", false);
+  const double max = AT_DISPATCH_FLOATING_AND_REDUCED_TYPES(self.scalar_type(), "softshrink", [&] {
+    return static_cast<double>(std::numeric_limits<scalar_t>::max());
+  });
+  const double l = lambd.toDouble();
+  TORCH_CHECK(l >= 0 && l <= max, "lambda must be in range [0, ", max, "] for input dtype ", self.scalar_type(),
+              ", but found ", l);
+  if (self.is_cpu()) return run(softshrink_stub, self, lambd, 0);
+  const Tensor pos = self.gt(scalar_like(l, self)), neg = self.lt(scalar_like(-l, self));
+  return at::where(pos, self.sub(scalar_like(l, self)),
+                   at::where(neg, self.add(scalar_like(l, self)), self.mul(scalar_like(0, self))));
+}
+
+}  // namespace at::native
