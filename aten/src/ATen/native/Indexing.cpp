@@ -31,7 +31,8 @@ enum class OutOfBounds {
   IndexError,      // t[idx]: "index 5 is out of bounds for dimension 0 with size 3"
   RuntimeError,    // gather, scatter: the same words, a RuntimeError
   IndexSelect,     // index_select: "index out of range in self" (IndexError)
-  IndexSelectDim1  // index_select along dim 1, or of an empty self: "INDICES element is out of DATA bounds" (RuntimeError)
+  IndexSelectDim1,  // index_select along dim 1, or of an empty self: "INDICES element is out of DATA bounds" (RuntimeError)
+  IndexCopy        // index_copy_: "index_copy_(): index 5 is out of bounds for dimension 0 with size 3" (IndexError)
 };
 
 [[noreturn]] void out_of_bounds(int64_t value, int64_t size, int64_t dim, OutOfBounds how) {
@@ -40,6 +41,9 @@ enum class OutOfBounds {
       throw c10::IndexError("index out of range in self");
     case OutOfBounds::IndexSelectDim1:
       throw c10::Error(c10::detail::str("INDICES element is out of DATA bounds, id=", value, " axis_dim=", size));
+    case OutOfBounds::IndexCopy:
+      throw c10::IndexError(c10::detail::str("index_copy_(): index ", value, " is out of bounds for dimension ", dim,
+                                             " with size ", size));
     default: {
       const std::string msg =
           c10::detail::str("index ", value, " is out of bounds for dimension ", dim, " with size ", size);
@@ -430,22 +434,14 @@ int64_t check_index_copy(const Tensor& self, int64_t dim, const Tensor& index, c
 
 // Writes (or adds) source's slices into self's at index along dim, through
 // index_put_ (whose row kernel runs on every device). An index outside the
-// dim is reported, the first in order, in the words of the op and rank.
+// dim is reported in the words of the op and rank (normalize_index).
 const Tensor& put_slices(const Tensor& self, int64_t d, const Tensor& index, const Tensor& source, bool accumulate) {
   if (index.numel() == 0) return self;
   const Tensor target = self.dim() == 0 ? self.view({1}) : self;
-  const int64_t size = target.size(d);
-  const Tensor idx = index.reshape({-1}).to(ScalarType::Long);
-  const Tensor bad = idx.lt(wrapped_scalar_tensor(0)).logical_or(idx.ge(wrapped_scalar_tensor(size))).nonzero();
-  if (bad.numel() > 0) {
-    const int64_t value = idx.select(0, bad.select(0, 0).item().toLong()).item().toLong();
-    if (!accumulate) {
-      throw c10::IndexError(c10::detail::str("index_copy_(): index ", value, " is out of bounds for dimension ", d,
-                                             " with size ", size));
-    }
-    if (self.dim() <= 1) throw c10::IndexError("index out of range in self");
-    throw c10::Error(c10::detail::str("index ", value, " is out of bounds for dimension ", d, " with size ", size));
-  }
+  const OutOfBounds how = !accumulate ? OutOfBounds::IndexCopy
+                          : self.dim() <= 1 ? OutOfBounds::IndexSelect  // index_add_ of a vector: IndexError
+                                            : OutOfBounds::RuntimeError;
+  const Tensor idx = normalize_index(index.reshape({-1}), target.size(d), d, how);
   std::vector<std::optional<Tensor>> indices(d);
   indices.emplace_back(idx);
   target.index_put_(indices, source.dim() == 0 ? source.view({1}) : source, accumulate);
