@@ -59,6 +59,11 @@ ELEMENTARY = {
     "sin": (torch.sin, np.sin, 2),
     "cos": (torch.cos, np.cos, 2),
     "tan": (torch.tan, np.tan, 4),
+    "log2": (torch.log2, np.log2, 2),
+    "exp2": (torch.exp2, np.exp2, 1),
+    "sinh": (torch.sinh, np.sinh, 3),
+    "cosh": (torch.cosh, np.cosh, 3),
+    "atanh": (torch.atanh, np.arctanh, 3),
     # A Taylor series, then PyTorch's own float32 erf approximation (VecMath.h).
     "erf": (torch.erf, np.vectorize(math.erf, otypes=[np.float64]), 5),
 }
@@ -156,6 +161,18 @@ def test_pow_within_one_ulp():
         _assert_ulps(t.numpy(), x.astype(np.float64) ** 2.5, 1)
 
 
+def test_pow_of_negative_bases():
+    """Integer exponents give the signed power, others NaN, as numpy does."""
+    rng = np.random.default_rng(4)
+    x = -np.exp2(rng.uniform(-40, 40, 100_000)).astype(np.float32)
+    y = np.round(rng.uniform(-12, 12, 100_000)).astype(np.float32)
+    y[::3] += 0.5
+    y[1::7] = np.float32(2**24 + 2)
+    y[2::7] = np.float32(2**23 + 1)
+    with np.errstate(all="ignore"):
+        _assert_ulps(torch.pow(torch.from_numpy(x), torch.from_numpy(y)).numpy(), x.astype(np.float64) ** y, 1)
+
+
 def test_pow_special_values_match_numpy():
     x = np.array([0.0, -0.0, -2.0, -2.0, np.inf, -np.inf, np.nan, 1.0, 1e-45, 2.0, 2.0, 2.0, 2.0, 0.5], np.float32)
     y = np.array([2.5, 3.0, 3.0, 0.5, -1.0, 3.0, 0.0, np.nan, 0.5, np.inf, -np.inf, np.nan, 200.0, 300.0], np.float32)
@@ -225,3 +242,88 @@ def test_pointwise_loops_round_each_step(n):
     # The same through the in-place and broadcast-scalar forms of the loop.
     assert (torch.full((n,), -1.0).add_(third, alpha=3) == 0).all()
     assert (torch.full((n,), -1.0).add_(torch.tensor(1 / 3), alpha=3) == 0).all()
+
+
+def test_exact_powers_of_two_through_log2_and_exp2():
+    """log2 of a power of two is its exponent and exp2 of an integer its
+    power of two, exactly (users compare them with ==)."""
+    k = np.arange(-149, 128, dtype=np.float32)
+    np.testing.assert_array_equal(torch.exp2(torch.from_numpy(k)).numpy(), np.exp2(k.astype(np.float64)).astype(np.float32))
+    np.testing.assert_array_equal(torch.log2(torch.exp2(torch.from_numpy(k))).numpy(), k)
+
+
+def _division_operands():
+    rng = np.random.default_rng(11)
+    n = 200_000
+    x = (rng.standard_normal(n) * np.exp2(rng.uniform(-20, 40, n))).astype(np.float32)
+    y = (rng.standard_normal(n) * np.exp2(rng.uniform(-20, 20, n))).astype(np.float32)
+    y[::9] = np.round(y[::9]) + 1
+    x[::11] = y[::11] * np.round(rng.uniform(-1e6, 1e6, (n + 10) // 11)).astype(np.float32)  # exact multiples
+    x[1::13] = np.nextafter(x[1::13] * 0 + y[1::13] * 3, np.float32(np.inf))  # just past a multiple
+    special = np.array([0.0, -0.0, np.inf, -np.inf, np.nan, 1e-45, -1e-45, 3e38, -3e38, 1.0, -1.0], np.float32)
+    sx, sy = (a.ravel() for a in np.meshgrid(special, special))
+    return np.concatenate([x, sx]), np.concatenate([y, sy])
+
+
+def _remainder_as_pytorch(x, y):
+    """numpy's remainder, but a zero takes the dividend's sign (PyTorch's
+    adds the divisor to fmod's result only when that is nonzero)."""
+    r = np.remainder(x, y)
+    return np.where(r == 0, np.copysign(np.float32(0), np.fmod(x, y)), r)
+
+
+@pytest.mark.parametrize("op,ref", [
+    (torch.fmod, np.fmod),
+    (torch.remainder, _remainder_as_pytorch),
+    (lambda a, b: torch.div(a, b, rounding_mode="floor"), np.floor_divide),
+])
+def test_float32_division_family_is_exact(op, ref):
+    """fmod (the truncated quotient in double), remainder and floor division
+    give numpy's float32 results bit for bit, signed zeros and all, for
+    tensor and number operands and in place."""
+    x, y = _division_operands()
+    with np.errstate(all="ignore"):
+        want = ref(x, y)
+        got = op(torch.from_numpy(x), torch.from_numpy(y)).numpy()
+        np.testing.assert_array_equal(got, want)
+        assert np.array_equal(np.signbit(got[~np.isnan(want)]), np.signbit(want[~np.isnan(want)]))
+        for number in (2.5, -0.75, 1e-3, 7.0):
+            np.testing.assert_array_equal(op(torch.from_numpy(x), number).numpy(), ref(x, np.float32(number)))
+            np.testing.assert_array_equal(op(torch.tensor(number, dtype=torch.float32), torch.from_numpy(y)).numpy(),
+                                          ref(np.float32(number), y))
+    t = torch.from_numpy(x.copy())
+    t.fmod_(torch.from_numpy(y))
+    with np.errstate(all="ignore"):
+        np.testing.assert_array_equal(t.numpy(), np.fmod(x, y))
+
+
+@pytest.mark.parametrize("op,ref", [(torch.logaddexp, np.logaddexp), (torch.logaddexp2, np.logaddexp2)])
+def test_logaddexp_within_three_ulp_of_the_larger_operand(op, ref):
+    """max(x, y) + log1p(e^-|x - y|), PyTorch's formula: a result near 0
+    from operands near +-1 cancels, so the bound is in ulps of the operands."""
+    rng = np.random.default_rng(12)
+    x = (rng.standard_normal(100_000) * 50).astype(np.float32)
+    y = (x + rng.standard_normal(100_000) * 5).astype(np.float32)
+    special = np.array([0.0, np.inf, -np.inf, np.nan, 3e38, -3e38, 1.0], np.float32)
+    sx, sy = (a.ravel() for a in np.meshgrid(special, special))
+    x, y = np.concatenate([x, sx]), np.concatenate([y, sy])
+    with np.errstate(all="ignore"):
+        want = ref(x.astype(np.float64), y.astype(np.float64))
+    got = op(torch.from_numpy(x), torch.from_numpy(y)).numpy()
+    assert np.array_equal(np.isnan(got), np.isnan(want))
+    finite = np.isfinite(want)
+    np.testing.assert_array_equal(got[~finite & ~np.isnan(want)], want[~finite & ~np.isnan(want)])
+    operands = np.maximum(np.where(np.isfinite(x), np.abs(x), 0), np.where(np.isfinite(y), np.abs(y), 0))
+    scale = np.maximum(operands, np.abs(want))[finite]
+    assert (np.abs(got[finite] - want[finite]) <= 3 * np.spacing(scale.astype(np.float32))).all()
+
+
+@pytest.mark.parametrize("approximate", ["tanh", "none"])
+def test_gelu_forms_and_their_gradients_against_float64(approximate):
+    x = torch.linspace(-12, 12, 100_001, dtype=torch.float32, requires_grad=True)
+    x64 = x.detach().double().requires_grad_()
+    y, y64 = (torch.nn.functional.gelu(t, approximate=approximate) for t in (x, x64))
+    torch.testing.assert_close(y, y64.float(), rtol=1e-5, atol=1e-6)
+    y.sum().backward()
+    y64.sum().backward()
+    torch.testing.assert_close(x.grad, x64.grad.float(), rtol=1e-5, atol=1e-5)

@@ -81,30 +81,32 @@ C10_HOST_DEVICE M zeta(M s, M q) {
   return sum;
 }
 
-// erf^-1(y) on [-1, 1]: Winitzki's closed-form approximation (about 2e-3
-// relative) as the start, then Newton steps on erf(x) = y, or on
-// erfc(x) = 1 - |y| in the tails where erf's values crowd near 1 (1 - |y|
-// is exact there). Exact +-inf at +-1, NaN outside.
+// erf^-1(y) on [-1, 1], as PyTorch computes it (so both agree in the tails,
+// where erf's values crowd near 1): a rational approximation (Pavlis's, of
+// MATLAB's erfinv) in the centre and in the tails, then two Newton steps, in
+// the type's own arithmetic. Exact +-inf at +-1, NaN outside.
 template <typename M>
 C10_HOST_DEVICE M erfinv(M y) {
-  if (std::isnan(y) || y < M(-1) || y > M(1)) return std::numeric_limits<M>::quiet_NaN();
-  if (y == M(1)) return std::numeric_limits<M>::infinity();
-  if (y == M(-1)) return -std::numeric_limits<M>::infinity();
-  if (y == M(0)) return y;
-  const double v = std::fabs(static_cast<double>(y));
-  constexpr double a = 0.147;
-  const double ln = std::log((1.0 - v) * (1.0 + v));
-  const double t = 2.0 / (kPi * a) + 0.5 * ln;
-  double x = std::sqrt(std::sqrt(t * t - ln / a) - t);
-  const bool tail = v > 0.5;
-  const double target = tail ? 1.0 - v : v;
-  for (int i = 0; i < 4; ++i) {
-    const double slope = 1.1283791670955126 * std::exp(-x * x);  // erf'(x); erfc' is its negative
-    const double err = tail ? target - std::erfc(x) : std::erf(x) - target;
-    if (slope == 0.0) break;
-    x -= err / slope;
+  const M a = std::fabs(y);
+  if (!(a <= M(1))) return std::numeric_limits<M>::quiet_NaN();
+  if (a == M(1)) return std::copysign(std::numeric_limits<M>::infinity(), y);
+  M x;
+  if (a <= M(0.7)) {
+    const M z = y * y;
+    const M num = ((M(-0.140543331) * z + M(0.914624893)) * z + M(-1.645349621)) * z + M(0.886226899);
+    const M den = (((M(0.012229801) * z + M(-0.329097515)) * z + M(1.442710462)) * z + M(-2.118377725)) * z + M(1);
+    x = y * num / den;
+  } else {
+    const M z = std::sqrt(-std::log((M(1) - a) / M(2)));
+    const M num = ((M(1.641345311) * z + M(3.429567803)) * z + M(-1.624906493)) * z + M(-1.970840454);
+    const M den = (M(1.637067800) * z + M(3.543889200)) * z + M(1);
+    x = std::copysign(num, y) / den;
   }
-  return static_cast<M>(y < M(0) ? -x : x);
+  // Two Newton steps on erf(x) = y: to the type's full accuracy.
+  const M slope = M(1.1283791670955126);  // 2 / sqrt(pi)
+  x = x - (std::erf(x) - y) / (slope * std::exp(-x * x));
+  x = x - (std::erf(x) - y) / (slope * std::exp(-x * x));
+  return x;
 }
 
 }  // namespace at::native::special

@@ -72,8 +72,39 @@ void div_trunc_kernel(TensorIterator& iter) {
   });
 }
 
+// float32 rows with a dense output and operands that are dense or one number
+// (stride 0) go to VecMath's loop `dense`; other float32 rows to the scalar
+// `op`. False (nothing done) unless all three tensors are float32.
+using float32_binary_loop = void (*)(const float*, int64_t, const float*, int64_t, float*, int64_t);
+
+template <typename Op>
+bool float32_rows(TensorIterator& iter, float32_binary_loop dense, const Op& op) {
+  if (iter.dtype(0) != ScalarType::Float || iter.dtype(1) != ScalarType::Float || iter.dtype(2) != ScalarType::Float) {
+    return false;
+  }
+  iter.for_each([&](char** data, const int64_t* strides, int64_t size0, int64_t size1) {
+    constexpr int64_t f = sizeof(float);
+    for (int64_t j = 0; j < size1; ++j) {
+      char* out = data[0] + j * strides[3];
+      const char* a = data[1] + j * strides[4];
+      const char* b = data[2] + j * strides[5];
+      if (strides[0] == f && (strides[1] == f || strides[1] == 0) && (strides[2] == f || strides[2] == 0)) {
+        dense(reinterpret_cast<const float*>(a), strides[1] / f, reinterpret_cast<const float*>(b), strides[2] / f,
+              reinterpret_cast<float*>(out), size0);
+        continue;
+      }
+      for (int64_t i = 0; i < size0; ++i) {
+        *reinterpret_cast<float*>(out + i * strides[0]) = op(*reinterpret_cast<const float*>(a + i * strides[1]),
+                                                             *reinterpret_cast<const float*>(b + i * strides[2]));
+      }
+    }
+  });
+  return true;
+}
+
 void div_floor_kernel(TensorIterator& iter) {
   if (reduced_float_by_scalar(iter, [](float a, float b) { return floor_divide(a, b); })) return;
+  if (float32_rows(iter, &vec::floor_divide, [](float a, float b) { return floor_divide(a, b); })) return;
   AT_DISPATCH_ALL_AND_REDUCED_TYPES(iter.common_dtype(), "div_floor", [&] {
     cpu_kernel(iter, [](scalar_t x, scalar_t y) -> scalar_t { return floor_divide(x, y); });
   });
@@ -128,12 +159,14 @@ void pow_kernel(TensorIterator& iter) {
 }
 
 void remainder_kernel(TensorIterator& iter) {
+  if (float32_rows(iter, &vec::remainder, [](float a, float b) { return remainder_of(a, b); })) return;
   AT_DISPATCH_ALL_AND_REDUCED_TYPES(iter.common_dtype(), "remainder", [&] {
     cpu_kernel(iter, [](scalar_t x, scalar_t y) -> scalar_t { return remainder_of(x, y); });
   });
 }
 
 void fmod_kernel(TensorIterator& iter) {
+  if (float32_rows(iter, &vec::fmod, [](float a, float b) { return fmod_of(a, b); })) return;
   AT_DISPATCH_ALL_AND_REDUCED_TYPES(iter.common_dtype(), "fmod_cpu", [&] {
     cpu_kernel(iter, [](scalar_t x, scalar_t y) -> scalar_t { return fmod_of(x, y); });
   });
@@ -164,12 +197,14 @@ void fmin_kernel(TensorIterator& iter) {
 }
 
 void logaddexp_kernel(TensorIterator& iter) {
+  if (float32_rows(iter, &vec::logaddexp, [](float a, float b) { return logaddexp_of<false>(a, b); })) return;
   AT_DISPATCH_FLOATING_AND_REDUCED_TYPES(iter.common_dtype(), "logaddexp_cpu", [&] {
     cpu_kernel(iter, [](scalar_t x, scalar_t y) -> scalar_t { return logaddexp_of<false>(x, y); });
   });
 }
 
 void logaddexp2_kernel(TensorIterator& iter) {
+  if (float32_rows(iter, &vec::logaddexp2, [](float a, float b) { return logaddexp_of<true>(a, b); })) return;
   AT_DISPATCH_FLOATING_AND_REDUCED_TYPES(iter.common_dtype(), "logaddexp2_cpu", [&] {
     cpu_kernel(iter, [](scalar_t x, scalar_t y) -> scalar_t { return logaddexp_of<true>(x, y); });
   });
@@ -215,12 +250,13 @@ void atan2_kernel(TensorIterator& iter) {
 }
 
 void gelu_backward_kernel(TensorIterator& iter, bool tanh_form) {
-  // Dense float32 (erf's form) goes through VecMath's vectorised loop.
-  if (!tanh_form && iter.common_dtype() == ScalarType::Float && iter.is_contiguous() &&
-      iter.dtype(0) == ScalarType::Float && iter.dtype(1) == ScalarType::Float && iter.dtype(2) == ScalarType::Float) {
-    iter.for_each([](char** data, const int64_t*, int64_t n, int64_t) {
-      vec::gelu_backward(reinterpret_cast<const float*>(data[1]), reinterpret_cast<const float*>(data[2]),
-                         reinterpret_cast<float*>(data[0]), n);
+  // Dense float32 goes through VecMath's vectorised loops.
+  if (iter.common_dtype() == ScalarType::Float && iter.is_contiguous() && iter.dtype(0) == ScalarType::Float &&
+      iter.dtype(1) == ScalarType::Float && iter.dtype(2) == ScalarType::Float) {
+    auto* loop = tanh_form ? &vec::gelu_tanh_backward : &vec::gelu_backward;
+    iter.for_each([loop](char** data, const int64_t*, int64_t n, int64_t) {
+      loop(reinterpret_cast<const float*>(data[1]), reinterpret_cast<const float*>(data[2]),
+           reinterpret_cast<float*>(data[0]), n);
     });
     return;
   }

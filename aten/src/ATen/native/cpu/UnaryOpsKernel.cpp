@@ -32,8 +32,9 @@ void relu_kernel(TensorIterator& iter) {
 }
 
 // The shared formulas (native/UnaryFunctors.h) in the CPU loop, computed in
-// float for float16/bfloat16. exp, log, log1p, expm1, sin, cos, sigmoid, tanh
-// and gelu get a vectorised float32 path below; these are their generic loops.
+// float for float16/bfloat16. exp, log, log2, log1p, expm1, exp2, sin, cos,
+// tan, sinh, cosh, atanh, sigmoid, tanh and gelu (both forms) get a
+// vectorised float32 path below; these are their generic loops.
 template <typename Formula>
 void float_unary_loop(TensorIterator& iter, const char* name) {
   AT_DISPATCH_FLOATING_AND_REDUCED_TYPES(iter.common_dtype(), name, [&] {
@@ -53,7 +54,7 @@ void rsqrt_kernel(TensorIterator& iter) { float_unary_loop<rsqrt_formula>(iter, 
 void sin_generic_kernel(TensorIterator& iter) { float_unary_loop<sin_formula>(iter, "sin"); }
 void cos_generic_kernel(TensorIterator& iter) { float_unary_loop<cos_formula>(iter, "cos"); }
 void gelu_generic_kernel(TensorIterator& iter) { float_unary_loop<gelu_formula>(iter, "gelu"); }
-void gelu_tanh_kernel(TensorIterator& iter) { float_unary_loop<gelu_tanh_formula>(iter, "gelu_tanh"); }
+void gelu_tanh_generic_kernel(TensorIterator& iter) { float_unary_loop<gelu_tanh_formula>(iter, "gelu_tanh"); }
 void sinc_kernel(TensorIterator& iter) { float_unary_loop<sinc_formula>(iter, "sinc"); }
 void lgamma_kernel(TensorIterator& iter) { float_unary_loop<lgamma_formula>(iter, "lgamma"); }
 void digamma_kernel(TensorIterator& iter) { float_unary_loop<digamma_formula>(iter, "digamma"); }
@@ -62,16 +63,16 @@ void tan_generic_kernel(TensorIterator& iter) { float_unary_loop<tan_formula>(it
 void asin_kernel(TensorIterator& iter) { float_unary_loop<asin_formula>(iter, "asin"); }
 void acos_kernel(TensorIterator& iter) { float_unary_loop<acos_formula>(iter, "acos"); }
 void atan_kernel(TensorIterator& iter) { float_unary_loop<atan_formula>(iter, "atan"); }
-void sinh_kernel(TensorIterator& iter) { float_unary_loop<sinh_formula>(iter, "sinh"); }
-void cosh_kernel(TensorIterator& iter) { float_unary_loop<cosh_formula>(iter, "cosh"); }
+void sinh_generic_kernel(TensorIterator& iter) { float_unary_loop<sinh_formula>(iter, "sinh"); }
+void cosh_generic_kernel(TensorIterator& iter) { float_unary_loop<cosh_formula>(iter, "cosh"); }
 void asinh_kernel(TensorIterator& iter) { float_unary_loop<asinh_formula>(iter, "asinh"); }
 void acosh_kernel(TensorIterator& iter) { float_unary_loop<acosh_formula>(iter, "acosh"); }
-void atanh_kernel(TensorIterator& iter) { float_unary_loop<atanh_formula>(iter, "atanh"); }
+void atanh_generic_kernel(TensorIterator& iter) { float_unary_loop<atanh_formula>(iter, "atanh"); }
 void erf_generic_kernel(TensorIterator& iter) { float_unary_loop<erf_formula>(iter, "erf"); }
 void erfc_kernel(TensorIterator& iter) { float_unary_loop<erfc_formula>(iter, "erfc"); }
-void log2_kernel(TensorIterator& iter) { float_unary_loop<log2_formula>(iter, "log2"); }
+void log2_generic_kernel(TensorIterator& iter) { float_unary_loop<log2_formula>(iter, "log2"); }
 void log10_kernel(TensorIterator& iter) { float_unary_loop<log10_formula>(iter, "log10"); }
-void exp2_kernel(TensorIterator& iter) { float_unary_loop<exp2_formula>(iter, "exp2"); }
+void exp2_generic_kernel(TensorIterator& iter) { float_unary_loop<exp2_formula>(iter, "exp2"); }
 void deg2rad_kernel(TensorIterator& iter) { float_unary_loop<deg2rad_formula>(iter, "deg2rad"); }
 void rad2deg_kernel(TensorIterator& iter) { float_unary_loop<rad2deg_formula>(iter, "rad2deg"); }
 void frac_kernel(TensorIterator& iter) { float_unary_loop<frac_formula>(iter, "frac_cpu"); }
@@ -99,6 +100,12 @@ void sin_kernel(TensorIterator& iter) { float32_fast_path<&vec::sin, &sin_generi
 void cos_kernel(TensorIterator& iter) { float32_fast_path<&vec::cos, &cos_generic_kernel>(iter); }
 void erf_kernel(TensorIterator& iter) { float32_fast_path<&vec::erf, &erf_generic_kernel>(iter); }
 void tan_kernel(TensorIterator& iter) { float32_fast_path<&vec::tan, &tan_generic_kernel>(iter); }
+void gelu_tanh_kernel(TensorIterator& iter) { float32_fast_path<&vec::gelu_tanh, &gelu_tanh_generic_kernel>(iter); }
+void sinh_kernel(TensorIterator& iter) { float32_fast_path<&vec::sinh, &sinh_generic_kernel>(iter); }
+void cosh_kernel(TensorIterator& iter) { float32_fast_path<&vec::cosh, &cosh_generic_kernel>(iter); }
+void atanh_kernel(TensorIterator& iter) { float32_fast_path<&vec::atanh, &atanh_generic_kernel>(iter); }
+void log2_kernel(TensorIterator& iter) { float32_fast_path<&vec::log2, &log2_generic_kernel>(iter); }
+void exp2_kernel(TensorIterator& iter) { float32_fast_path<&vec::exp2, &exp2_generic_kernel>(iter); }
 
 // Rounding ops: identity on integers (PyTorch returns a copy).
 template <typename Formula>

@@ -164,6 +164,25 @@ void gelu_backward(const float* g, const float* x, float* y, int64_t n) {
   }
 }
 
+void gelu_tanh(const float* x, float* y, int64_t n) {
+  constexpr float kBeta = 0.7978845608028654f, kKappa = 0.044715f;
+  for (int64_t i = 0; i < n; ++i) {
+    const float v = x[i];
+    y[i] = 0.5f * v * (1.0f + tanh1(kBeta * (v + kKappa * v * v * v)));
+  }
+}
+
+// d/dx: (1 + t) / 2 + x (1 - t^2) beta (1 + 3 kappa x^2) / 2, t the tanh.
+void gelu_tanh_backward(const float* g, const float* x, float* y, int64_t n) {
+  constexpr float kBeta = 0.7978845608028654f, kKappa = 0.044715f;
+  for (int64_t i = 0; i < n; ++i) {
+    const float v = x[i], v2 = v * v;
+    const float t = tanh1(kBeta * (v + kKappa * v2 * v));
+    const float d = 0.5f * (1.0f + t) + 0.5f * v * (1.0f - t * t) * kBeta * (1.0f + 3.0f * kKappa * v2);
+    y[i] = g[i] * d;
+  }
+}
+
 namespace {
 
 void tanh_loop(const float* x, float* y, int64_t n) {

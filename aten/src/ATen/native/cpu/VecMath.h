@@ -26,11 +26,27 @@ void sin(const float* x, float* y, int64_t n);
 void cos(const float* x, float* y, int64_t n);
 // y[i] = tan(x[i]): sin and cos of one reduction divided, within 4 ulp.
 void tan(const float* x, float* y, int64_t n);
+// y[i] = log2(x[i]) (2 ulp), exp2(x[i]) (1 ulp), sinh, cosh and atanh of
+// x[i] (3 ulp), from the same lanes (VecMathElementary.cpp).
+void log2(const float* x, float* y, int64_t n);
+void exp2(const float* x, float* y, int64_t n);
+void sinh(const float* x, float* y, int64_t n);
+void cosh(const float* x, float* y, int64_t n);
+void atanh(const float* x, float* y, int64_t n);
 // out[i] = pow(x[i], y[i * y_step]) (y_step 0: one exponent for all), within
 // 1 ulp in the AVX2 and AVX512 copies (2^(y log2 x) carried in double);
 // <cmath>'s pow in the DEFAULT copy and for non-positive, non-finite or
 // subnormal bases and non-finite exponents.
 void pow(const float* x, const float* y, int64_t y_step, float* out, int64_t n);
+// out[i] = op(x[i * x_step], y[i * y_step]), each step 0 (a number) or 1,
+// as BinaryFunctors.h defines the op (VecMathBinary.cpp). fmod is exact (the
+// quotient's truncation in double), so remainder and floor_divide agree with
+// their scalar definitions; logaddexp(2) within 3 ulp. out may alias x or y.
+void fmod(const float* x, int64_t x_step, const float* y, int64_t y_step, float* out, int64_t n);
+void remainder(const float* x, int64_t x_step, const float* y, int64_t y_step, float* out, int64_t n);
+void floor_divide(const float* x, int64_t x_step, const float* y, int64_t y_step, float* out, int64_t n);
+void logaddexp(const float* x, int64_t x_step, const float* y, int64_t y_step, float* out, int64_t n);
+void logaddexp2(const float* x, int64_t x_step, const float* y, int64_t y_step, float* out, int64_t n);
 // y[i] = 1 / (1 + exp(-x[i]))
 void sigmoid(const float* x, float* y, int64_t n);
 // y[i] = tanh(x[i]): Cephes' tanhf (an odd polynomial below 0.625, else
@@ -48,6 +64,10 @@ void erf(const float* x, float* y, int64_t n);
 void gelu(const float* x, float* y, int64_t n);
 // y[i] = g[i] * gelu'(x[i]).
 void gelu_backward(const float* g, const float* x, float* y, int64_t n);
+// gelu's tanh form, x / 2 (1 + tanh(sqrt(2 / pi) (x + 0.044715 x^3))), and
+// g times its derivative, with tanh as above.
+void gelu_tanh(const float* x, float* y, int64_t n);
+void gelu_tanh_backward(const float* g, const float* x, float* y, int64_t n);
 // softmax (or log_softmax) of each of `rows` contiguous rows of n floats,
 // shifted by the row's max as PyTorch does: a +inf or NaN makes the row NaN,
 // and an all -inf row (no shift) gives 0/0, NaN too. log_softmax is

@@ -1,4 +1,5 @@
-// log, log1p, expm1, sin, cos, tan and pow of dense float32 arrays: VecMathLanes.h's
+// log, log2, log1p, expm1, exp2, sin, cos, tan, sinh, cosh, atanh and pow of
+// dense float32 arrays: VecMathLanes.h's
 // branch-free functions in a loop the compiler vectorises, then <cmath> for
 // the few elements outside their domains (zero, negatives, subnormals,
 // infinities, NaN, |x| > 65536 for sin and cos), found per block by a
@@ -42,6 +43,26 @@ inline void map_checked(const float* x, float* y, int64_t n, Lane lane, InDomain
   }
 }
 
+#if defined(CPU_CAPABILITY_AVX2) || defined(CPU_CAPABILITY_AVX512)
+// pow(x, y) for a normal finite x of either sign and finite y: |x|^y, and
+// for negative x NaN unless y is an integer, negated for odd y (floats of
+// 2^24 and beyond are even integers). Random data is half negative, and
+// <cmath>'s pow is slow on each such element.
+inline float pow_signed(float x, float y) {
+  const float magnitude = lanes::pow_positive(x < 0 ? -x : x, y);
+  const float ay = y < 0 ? -y : y;
+  const bool integer = std::trunc(y) == y;
+  const bool odd = ay < 16777216.0f && (static_cast<int32_t>(ay < 16777216.0f ? y : 0.0f) & 1);
+  const float negative = integer ? (odd ? -magnitude : magnitude) : std::numeric_limits<float>::quiet_NaN();
+  return x < 0 ? negative : magnitude;
+}
+
+inline bool pow_domain(float x, float y) {
+  const float ax = x < 0 ? -x : x;
+  return ax >= kMinNormal && ax <= kMax && y >= -kMax && y <= kMax;
+}
+#endif
+
 }  // namespace
 
 void log(const float* x, float* y, int64_t n) {
@@ -50,10 +71,63 @@ void log(const float* x, float* y, int64_t n) {
       [](float v) { return std::log(v); });
 }
 
-void log1p(const float* x, float* y, int64_t n) {
+void log2(const float* x, float* y, int64_t n) {
   map_checked(
-      x, y, n, [](float v) { return lanes::log1p(v); }, [](float v) { return v > -1.0f && v <= kMax; },
-      [](float v) { return std::log1p(v); });
+      x, y, n, [](float v) { return lanes::log2(v); }, [](float v) { return v >= kMinNormal && v <= kMax; },
+      [](float v) { return std::log2(v); });
+}
+
+// Below -1 the result is NaN in the lanes too: random data has many such
+// elements, and <cmath>'s domain-error path is slow.
+void log1p(const float* x, float* y, int64_t n) {
+  constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
+  map_checked(
+      x, y, n, [](float v) { return v < -1.0f ? kNaN : lanes::log1p(v); },
+      [](float v) { return v < -1.0f || (v > -1.0f && v <= kMax); }, [](float v) { return std::log1p(v); });
+}
+
+void exp2(const float* x, float* y, int64_t n) {
+  map_checked(
+      x, y, n, [](float v) { return lanes::exp2(v); }, [](float v) { return v >= -126.0f && v <= 127.0f; },
+      [](float v) { return std::exp2(v); });
+}
+
+// sinh |x| = (t + t / (t + 1)) / 2 with t = expm1(|x|): no cancellation near
+// 0, where sinh x is x. Within 3 ulp.
+void sinh(const float* x, float* y, int64_t n) {
+  map_checked(
+      x, y, n,
+      [](float v) {
+        const float t = lanes::expm1(v < 0 ? -v : v);
+        return lanes::with_sign_of(0.5f * (t + t / (t + 1.0f)), v);
+      },
+      [](float v) { return v > -88.0f && v < 88.0f; }, [](float v) { return std::sinh(v); });
+}
+
+// cosh x = (e + 1 / e) / 2 with e = exp(|x|), within 3 ulp.
+void cosh(const float* x, float* y, int64_t n) {
+  map_checked(
+      x, y, n,
+      [](float v) {
+        const float e = lanes::exp(v < 0 ? -v : v);
+        return 0.5f * e + 0.5f / e;
+      },
+      [](float v) { return v > -88.0f && v < 88.0f; }, [](float v) { return std::cosh(v); });
+}
+
+// atanh |x| = log1p(2|x| / (1 - |x|)) / 2, its argument written
+// 2|x| + 2|x|^2 / (1 - |x|) below 1/2 (as glibc does) to keep small x
+// accurate. Within 3 ulp; +-1 and beyond from <cmath>.
+void atanh(const float* x, float* y, int64_t n) {
+  map_checked(
+      x, y, n,
+      [](float v) {
+        const float a = v < 0 ? -v : v;
+        const float small = 2.0f * a + 2.0f * a * a / (1.0f - a);
+        const float big = 2.0f * a / (1.0f - a);
+        return lanes::with_sign_of(0.5f * lanes::log1p(a < 0.5f ? small : big), v);
+      },
+      [](float v) { return v > -1.0f && v < 1.0f; }, [](float v) { return std::atanh(v); });
 }
 
 void expm1(const float* x, float* y, int64_t n) {
@@ -95,12 +169,12 @@ void pow(const float* x, const float* y, int64_t y_step, float* out, int64_t n) 
     float* o = out + start;
     int outside = 0;
     for (int64_t i = 0; i < len; ++i) {
-      o[i] = lanes::pow_positive(xs[i], ys[i]);
-      outside |= (xs[i] >= kMinNormal && xs[i] <= kMax && ys[i] >= -kMax && ys[i] <= kMax) ? 0 : 1;
+      o[i] = pow_signed(xs[i], ys[i]);
+      outside |= pow_domain(xs[i], ys[i]) ? 0 : 1;
     }
     if (outside) {
       for (int64_t i = 0; i < len; ++i) {
-        if (!(xs[i] >= kMinNormal && xs[i] <= kMax && ys[i] >= -kMax && ys[i] <= kMax)) o[i] = std::pow(xs[i], ys[i]);
+        if (!pow_domain(xs[i], ys[i])) o[i] = std::pow(xs[i], ys[i]);
       }
     }
   }

@@ -54,10 +54,10 @@ inline float exp(float x) {
   return x < -104.0f ? 0.0f : result;
 }
 
-// log(x) for normal positive finite x, within 1 ulp: x = 2^e m with m in
-// [sqrt(1/2), sqrt(2)), log(m) = f - f^2/2 + f^3 P(f) with f = m - 1
-// (Cephes' logf polynomial), e ln2 added in two parts.
-inline float log(float x) {
+// log's reduction for normal positive finite x: x = 2^e m with m in
+// [sqrt(1/2), sqrt(2)) and f = m - 1 (exact), so that log(m) = f - f^2/2 +
+// f^3 P(f) (Cephes' logf polynomial). Returns f^3 P(f); sets *f and *e.
+inline float log_reduce(float x, float* f_out, float* e_out) {
   const int32_t bits = float_to_bits(x);
   float m = bits_to_float((bits & 0x007fffff) | 0x3f800000);  // [1, 2)
   int32_t e = (bits >> 23) - 127;
@@ -75,10 +75,18 @@ inline float log(float x) {
   p = p * f + 2.0000714765e-1f;
   p = p * f - 2.4999993993e-1f;
   p = p * f + 3.3333331174e-1f;
-  const float fe = static_cast<float>(e);
-  float y = p * f * z;
+  *f_out = f;
+  *e_out = static_cast<float>(e);
+  return p * f * z;
+}
+
+// log(x) for normal positive finite x, within 1 ulp: log(m) from
+// log_reduce, e ln2 added in two parts.
+inline float log(float x) {
+  float f, fe;
+  float y = log_reduce(x, &f, &fe);
   y = y + -2.12194440e-4f * fe;
-  y = y + -0.5f * z;
+  y = y + -0.5f * (f * f);
   return (f + y) + 0.693359375f * fe;
 }
 
@@ -112,6 +120,38 @@ inline float expm1(float x) {
   const float t = bits_to_float((static_cast<int32_t>(n) + 127) << 23);
   const float result = t * em1 + (t - 1.0f);
   return x == 0.0f ? x : result;  // keeps -0
+}
+
+// The sign of s replaced by x's (a select on the sign bit; vectorises).
+inline float with_sign_of(float s, float x) {
+  return bits_to_float((float_to_bits(s) & 0x7fffffff) | (float_to_bits(x) & static_cast<int32_t>(0x80000000u)));
+}
+
+// 2^x for x in [-151, 128] (0 below, inf above 128 by overflow), within 1
+// ulp: x = n + f with n an integer and |f| <= 1/2, 2^f = exp(f ln2) (an
+// argument under 0.35, where exp's error stays below 1 ulp), then 2^n in
+// two factors as in exp. Integers give powers of two exactly.
+inline float exp2(float x) {
+  const float xc = x < -151.0f ? -151.0f : (x > 128.0f ? 128.0f : x);  // NaN passes through
+  const float n = round_to_integer(xc);
+  const float p = lanes::exp((xc - n) * 0.693147180559945309f);
+  const int32_t ni = static_cast<int32_t>(n);
+  const int32_t n1 = ni >> 1, n2 = ni - n1;
+  const float result = p * bits_to_float((n1 + 127) << 23) * bits_to_float((n2 + 127) << 23);
+  return x < -151.0f ? 0.0f : result;
+}
+
+// log2(x) for normal positive finite x, within 2 ulp: log's reduction
+// x = 2^e m and polynomial for log(m), then e + log(m) / ln2, so powers of
+// two give their exponent exactly.
+inline float log2(float x) {
+  float f, fe;
+  const float cubic = log_reduce(x, &f, &fe);
+  const float tail = cubic - 0.5f * (f * f);  // log(m) = f + tail
+  // log(m) / ln2 with 1/ln2 in two parts (kHi has 11 bits, so f * kHi
+  // rounds little), then the exponent added last.
+  constexpr float kLog2eHi = 1.4423828125f, kLog2eLo = 3.12228389e-4f;
+  return fe + (f * kLog2eHi + (f * kLog2eLo + tail * 1.44269504088896341f));
 }
 
 // sin(r) and cos(r) for |r| <= pi/4, by their Taylor series (truncation
