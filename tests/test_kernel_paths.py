@@ -192,3 +192,52 @@ def test_where_and_masked_fill_select_exact_bits(dtype):
     assert got.numpy().tobytes() == want.tobytes()
     filled = a.masked_fill(mask, 3)
     assert filled.numpy().tobytes() == np.where(m, np.array(3).astype(av.dtype), av).tobytes()
+
+
+@pytest.mark.parametrize("n", [0, 1, 4095, 4096, 4097, 100_000])
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float16, torch.int64, torch.bool])
+def test_equal_compares_every_block(n, dtype):
+    """equal's dense path compares 4096 elements at a time and stops after a
+    block with a difference: one differing element anywhere must count."""
+    a = (torch.arange(n) % 3).to(dtype)
+    assert torch.equal(a, a.clone()) and a.equal(a.clone())
+    for i in {0, n // 2, n - 1} if n else ():
+        b = a.clone()
+        b[i] = 2 if dtype != torch.bool else not bool(b[i])
+        b[i] = b[i] if not torch.equal(b[i], a[i]) else b[i] + 1
+        assert not torch.equal(a, b), i
+
+
+def test_equal_follows_pytorch_on_nan_zero_sign_dtypes_and_shapes():
+    nan = torch.tensor([1.0, float("nan")])
+    assert not torch.equal(nan, nan)  # NaN equals nothing, itself included
+    assert torch.equal(torch.tensor([0.0]), torch.tensor([-0.0]))
+    assert torch.equal(torch.tensor([1, 2]), torch.tensor([1.0, 2.0]))  # promoted first
+    assert not torch.equal(torch.tensor([1.5]), torch.tensor([1]))
+    assert torch.equal(torch.tensor([True, False]), torch.tensor([1, 0]))
+    assert not torch.equal(torch.tensor([1, 2]), torch.tensor([[1, 2]]))  # shapes differ: no broadcasting
+    assert not torch.equal(torch.empty(0), torch.empty(0, 3))
+    assert torch.equal(torch.ones(3, 4).t(), torch.ones(4, 3))  # strided: eq and all
+    with pytest.raises(TypeError, match="must be Tensor, not int"):
+        torch.equal(torch.tensor([1]), 1)
+    assert type(torch.equal(torch.ones(2), torch.ones(2))) is bool
+
+
+def test_nan_to_num_over_threads_and_strides():
+    """The select kernel over a large, a strided and an in-place input."""
+    x = torch.randn(300_000)
+    x[::7] = float("nan")
+    x[1::11] = float("inf")
+    x[2::13] = -float("inf")
+    want = np.nan_to_num(x.numpy(), nan=0.5, posinf=9.0, neginf=-9.0)
+    np.testing.assert_array_equal(torch.nan_to_num(x, 0.5, 9.0, -9.0).numpy(), want)
+    np.testing.assert_array_equal(x[::3].nan_to_num(0.5, 9.0, -9.0).numpy(), want[::3])
+    y = x.clone()
+    assert y.nan_to_num_(0.5, 9.0, -9.0) is y
+    np.testing.assert_array_equal(y.numpy(), want)
+    # Integers have nothing to replace: in place is a no-op, even on an
+    # expanded tensor (PyTorch's early return); float refuses the overlap.
+    ints = torch.tensor([1, 2]).expand(3, 2)
+    assert ints.nan_to_num_() is ints
+    with pytest.raises(RuntimeError, match="more than one element of the written-to tensor"):
+        torch.tensor([1.0]).expand(3).nan_to_num_()

@@ -2,6 +2,7 @@
 _losses.py, _layers.py and the modules over them): their errors, module
 bookkeeping and the shapes they produce. Their values and gradients are
 checked against PyTorch 2.13 in oracle/cases.py (functional_*, nn_modules_breadth)."""
+import numpy as np
 import pytest
 
 import torch
@@ -188,3 +189,52 @@ def test_transformer_keys_masks_and_errors_are_pytorchs():
     # The matrices start Xavier-uniform: bounded by sqrt(6 / (fan_in + fan_out)).
     w = m.decoder.layers[0].linear1.weight
     assert w.abs().max() <= (6 / (8 + 16)) ** 0.5 and w.std() > 0.1
+
+
+def _bags_reference(idx, weight, starts, ends, mode, padding_idx=None, psw=None):
+    """embedding_bag in numpy: each bag's rows (padding_idx left out) summed,
+    averaged or maxed; an empty bag is zeros."""
+    out = []
+    for a, b in zip(starts, ends):
+        members = [i for i in range(a, b) if idx[i] != padding_idx]
+        rows = np.array([weight[idx[i]] * (1.0 if psw is None else psw[i]) for i in members]).reshape(-1, weight.shape[1])
+        if not len(rows):
+            out.append(np.zeros(weight.shape[1]))
+        else:
+            out.append({"sum": rows.sum(0), "mean": rows.mean(0), "max": rows.max(0)}[mode])
+    return np.array(out).reshape(len(starts), weight.shape[1])
+
+
+@pytest.mark.parametrize("mode", ["sum", "mean", "max"])
+def test_embedding_bag_against_numpy(mode):
+    """Offsets with empty bags, include_last_offset, padding_idx, per-sample
+    weights and 2-D input; the table's gradient counts each use (over the
+    bag's size for mean)."""
+    rng = np.random.default_rng(1)
+    weight = rng.standard_normal((10, 3))
+    idx = rng.integers(0, 10, 20)
+    offsets = np.array([0, 4, 4, 11, 19])
+    ends = list(offsets[1:]) + [20]
+    w = torch.tensor(weight, requires_grad=True)
+    got = F.embedding_bag(torch.from_numpy(idx), w, torch.from_numpy(offsets), mode=mode)
+    np.testing.assert_allclose(got.detach().numpy(), _bags_reference(idx, weight, offsets, ends, mode), rtol=1e-12)
+    got = F.embedding_bag(torch.from_numpy(idx), w, torch.from_numpy(offsets), mode=mode, include_last_offset=True)
+    np.testing.assert_allclose(got.detach().numpy(), _bags_reference(idx, weight, offsets[:-1], ends[:-1], mode))
+    pad = int(idx[5])
+    got = F.embedding_bag(torch.from_numpy(idx), w, torch.from_numpy(offsets), mode=mode, padding_idx=pad)
+    np.testing.assert_allclose(got.detach().numpy(), _bags_reference(idx, weight, offsets, ends, mode, pad))
+    got = F.embedding_bag(torch.from_numpy(idx.reshape(4, 5)), w, mode=mode)
+    np.testing.assert_allclose(got.detach().numpy(), _bags_reference(idx, weight, [0, 5, 10, 15], [5, 10, 15, 20], mode))
+    if mode == "sum":
+        psw = rng.standard_normal(20)
+        got = F.embedding_bag(torch.from_numpy(idx), w, torch.from_numpy(offsets), mode="sum",
+                              per_sample_weights=torch.from_numpy(psw))
+        np.testing.assert_allclose(got.detach().numpy(), _bags_reference(idx, weight, offsets, ends, "sum", None, psw))
+    if mode != "max":
+        got = F.embedding_bag(torch.from_numpy(idx), w, torch.from_numpy(offsets), mode=mode)
+        got.sum().backward()
+        want = np.zeros_like(weight)
+        for a, b in zip(offsets, ends):
+            for i in range(a, b):
+                want[idx[i]] += 1.0 if mode == "sum" else 1.0 / (b - a)
+        np.testing.assert_allclose(w.grad.numpy(), want)

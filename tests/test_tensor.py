@@ -357,3 +357,64 @@ def test_pow_writes_into_out(args):
     out = torch.empty(0)
     assert torch.pow(*args, out=out) is out
     assert torch.allclose(out, torch.pow(*args))
+
+
+@pytest.mark.parametrize("upper", [False, True])
+def test_triangle_indices_match_numpy(upper):
+    """tril_indices/triu_indices against numpy's over shapes (empty, wide,
+    tall) and offsets reaching past either corner."""
+    ours = torch.triu_indices if upper else torch.tril_indices
+    theirs = np.triu_indices if upper else np.tril_indices
+    for row, col in [(0, 0), (0, 3), (3, 0), (1, 1), (4, 4), (3, 7), (7, 3), (256, 200)]:
+        for offset in (-9, -3, -1, 0, 1, 2, 8):
+            got = ours(row, col, offset)
+            assert got.dtype == torch.int64 and got.shape[0] == 2
+            np.testing.assert_array_equal(got.numpy(), np.stack(theirs(row, offset, col)).reshape(2, -1))
+
+
+def test_triangle_indices_dtypes_layout_and_errors():
+    assert torch.tril_indices(3, 3, dtype=torch.int32).dtype == torch.int32
+    assert torch.triu_indices(3, 3, layout=torch.strided).tolist() == [[0, 0, 0, 1, 1, 2], [0, 1, 2, 1, 2, 2]]
+    with pytest.raises(RuntimeError, match="row must be non-negative, got-1"):
+        torch.tril_indices(-1, 3)
+    with pytest.raises(RuntimeError, match="col must be non-negative, got-2"):
+        torch.triu_indices(3, -2)
+    for dtype, name in [(torch.bool, "Bool"), (torch.int16, "Short"), (torch.float32, "Float"),
+                        (torch.bfloat16, "BFloat16")]:
+        with pytest.raises(NotImplementedError, match=f"\"tril_indices\" not implemented for '{name}'"):
+            torch.tril_indices(3, 0, dtype=dtype)
+
+
+@pytest.mark.parametrize("dim", [None, 0, 1, -1])
+def test_repeat_interleave_matches_numpy_repeat(dim):
+    """Number and tensor counts (zeros among them), against np.repeat; the
+    result is new memory even when every count is 1."""
+    x = np.arange(24.0).reshape(4, 6)
+    n = x.size if dim is None else x.shape[dim]
+    rng = np.random.default_rng(0)
+    for repeats in (0, 1, 3, rng.integers(0, 4, n), np.ones(n, np.int64)):
+        r = torch.from_numpy(repeats) if isinstance(repeats, np.ndarray) else repeats
+        got = torch.from_numpy(x).repeat_interleave(r, dim=dim)
+        np.testing.assert_array_equal(got.numpy(), np.repeat(x, repeats, axis=dim))
+        assert got.is_contiguous()
+        if got.numel():
+            got.view(-1)[0] = -1
+            assert x.flat[0] == 0  # not a view of the input
+    assert torch.repeat_interleave(torch.tensor([2, 0, 3])).tolist() == [0, 0, 2, 2, 2]
+
+
+def test_repeat_interleave_errors_and_gradient():
+    with pytest.raises(RuntimeError, match="Repeats must be non-negative"):
+        torch.ones(3).repeat_interleave(-1)
+    with pytest.raises(RuntimeError, match="repeats can not be negative"):
+        torch.ones(3).repeat_interleave(torch.tensor([1, -1, 2]))
+    with pytest.raises(RuntimeError, match=r"but got repeats.size\(0\) = 2 and input.size\(1\) = 3"):
+        torch.ones(2, 3).repeat_interleave(torch.tensor([1, 2]), dim=1)
+    with pytest.raises(NotImplementedError, match="not implemented for 'Float'"):
+        torch.ones(3).repeat_interleave(torch.tensor([1.0, 2.0, 3.0]))
+    x = torch.arange(6.0).reshape(2, 3).requires_grad_()
+    x.repeat_interleave(torch.tensor([2, 0, 1]), dim=1).sum().backward()
+    assert x.grad.tolist() == [[2.0, 0.0, 1.0], [2.0, 0.0, 1.0]]
+    x.grad = None
+    x.repeat_interleave(3).sum().backward()
+    assert x.grad.tolist() == [[3.0] * 3] * 2

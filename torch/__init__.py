@@ -90,7 +90,7 @@ if TYPE_CHECKING:  # what _export_functions() put here, as type checkers see it 
 
 from torch.functional import split  # noqa: E402  (overrides the int-only binding)
 from torch.functional import (  # noqa: E402
-    allclose, as_tensor, atleast_1d, atleast_2d, atleast_3d, bernoulli, broadcast_tensors, broadcast_shapes, einsum, equal, index_put, index_put_, is_floating_point, is_tensor, isclose,
+    allclose, as_tensor, atleast_1d, atleast_2d, atleast_3d, bernoulli, broadcast_tensors, broadcast_shapes, einsum, index_put, index_put_, is_floating_point, is_tensor, isclose,
     meshgrid, movedim, norm, normal, numel, tril_indices, triu_indices, unbind,
 )
 from torch import random  # noqa: E402
@@ -151,7 +151,7 @@ __all__ = sorted(
     + [
         "Size", "Tensor", "Generator", "accelerator", "amp", "compile", "compiler", "jit", "onnx", "distributions", "fft", "special", "testing", "finfo", "iinfo", "autocast", "autograd", "backends", "distributed",
         "get_autocast_dtype", "is_autocast_enabled", "utils", "allclose", "as_tensor", "bernoulli", "broadcast_shapes",
-        "default_generator", "einsum", "equal", "get_rng_state", "inference_mode", "is_floating_point", "is_tensor", "isclose",
+        "default_generator", "einsum", "get_rng_state", "inference_mode", "is_floating_point", "is_tensor", "isclose",
         "layout", "linalg", "meshgrid", "strided", "movedim", "norm", "normal", "numel", "index_put", "index_put_", "random", "seed", "set_rng_state", "unbind", "cuda", "device", "dtype", "enable_grad", "from_dlpack", "from_numpy",
         "is_grad_enabled", "load", "nn", "no_grad", "optim", "save", "set_grad_enabled", "get_default_dtype", "get_num_threads", "initial_seed",
         "manual_seed", "promote_types", "set_default_dtype", "set_num_threads", "set_printoptions",

@@ -170,18 +170,6 @@ def isreal(input):
     return torch.ones_like(input, dtype=torch.bool)
 
 
-def nan_to_num(input, nan=0.0, posinf=None, neginf=None, *, out=None):
-    if not input.is_floating_point():
-        return _out(input.clone(), out)
-    info = torch.finfo(input.dtype)
-    posinf = info.max if posinf is None else posinf
-    neginf = info.min if neginf is None else neginf
-    result = torch.where(input.isnan(), torch.full_like(input, nan), input)
-    result = torch.where(result == math.inf, torch.full_like(input, posinf), result)
-    result = torch.where(result == -math.inf, torch.full_like(input, neginf), result)
-    return _out(result, out)
-
-
 def nansum(input, dim=None, keepdim=False, *, dtype=None, out=None):
     x = torch.where(input.isnan(), torch.zeros_like(input), input) if input.is_floating_point() else input
     result = x.sum(dtype=dtype) if dim is None else x.sum(dim, keepdim=keepdim, dtype=dtype)
@@ -370,19 +358,24 @@ def nanquantile(input, q, dim=None, keepdim=False, *, interpolation="linear", ou
 
 def mode(input, dim=-1, keepdim=False):
     dim = dim % max(input.dim(), 1)
-    values, indices = input.sort(stable=True, dim=dim)
+    if input.dim() == 0:
+        return _values_indices["mode"](input.clone(), torch.zeros((), dtype=torch.int64, device=input.device))
     n = input.shape[dim]
+    if n == 0:
+        raise IndexError(f"mode(): Expected reduction dim {dim} to have non-zero size.")
+    values, indices = input.sort(stable=True, dim=dim)
     x = values.movedim(dim, -1)
     idx = indices.movedim(dim, -1)
-    equal_prev = torch.cat([torch.zeros_like(x[..., :1], dtype=torch.bool), x[..., 1:] == x[..., :-1]], -1)
-    run = torch.zeros_like(x, dtype=torch.int64)
-    runs = []
-    current = None
-    for j in range(n):
-        current = torch.ones_like(x[..., 0], dtype=torch.int64) if j == 0 else torch.where(
-            equal_prev[..., j], current + 1, torch.ones_like(current))
-        runs.append(current)
-    run = torch.stack(runs, -1)
+    same = x[..., 1:] == x[..., :-1]
+    if x.is_floating_point():
+        same = same | (x[..., 1:].isnan() & x[..., :-1].isnan())  # NaNs make one run, as in PyTorch
+    equal_prev = torch.cat([torch.zeros_like(x[..., :1], dtype=torch.bool), same], -1)
+    # The length of the run of equal values ending at each position: its
+    # distance from the run's start, the last position that differs from its
+    # predecessor (a running max).
+    pos = torch.arange(n, device=x.device).expand(x.shape)
+    start = torch.where(equal_prev, torch.zeros_like(pos), pos).cummax(-1).values
+    run = pos - start + 1
     best = run.max(-1, keepdim=True).values
     # The smallest value with the longest run; its index is the last occurrence, as PyTorch's CPU kernel.
     first_best = (run == best).to(torch.int64).argmax(-1, keepdim=True)
@@ -468,19 +461,43 @@ def renorm(input, p, dim, maxnorm):
 
 
 def repeat_interleave(input, repeats=None, dim=None, *, output_size=None):
+    """Each slice along `dim` repeated: an index_select whose index is built
+    natively (an expanded arange for a number, a searchsorted over the
+    counts' running sums for a tensor), with PyTorch's checks."""
     if repeats is None:  # torch.repeat_interleave(repeats): indices repeated by their counts
         counts = input
         return torch.arange(counts.numel(), device=counts.device).repeat_interleave(counts)
     x = input.reshape(-1) if dim is None else input
     d = 0 if dim is None else dim % max(x.dim(), 1)
-    n = x.shape[d]
-    counts = repeats if isinstance(repeats, torch.Tensor) else torch.full((n,), int(repeats), dtype=torch.int64)
-    if counts.numel() == 1 and n != 1:
-        counts = counts.reshape(1).expand(n)
+    n = x.shape[d] if x.dim() else 1
+    if not isinstance(repeats, torch.Tensor):
+        r = int(repeats)
+        if r < 0:
+            raise RuntimeError("Repeats must be non-negative")
+        if x.dim():
+            # One strided copy of an expanded view, as PyTorch does (ViewBackward0 in a graph);
+            # a new tensor even for r = 1, where a reshape would hand back x's own memory.
+            grouped = (*x.shape[:d + 1], r, *x.shape[d + 1:])
+            out = torch.empty(grouped, dtype=x.dtype, device=x.device)
+            out.copy_(x.unsqueeze(d + 1).expand(grouped))
+            shape = list(x.shape)
+            shape[d] *= r
+            return out.view(shape)
+        index = torch.arange(n, device=x.device).unsqueeze(1).expand(n, r).reshape(-1)
+        return x.index_select(d, index)
+    if repeats.dim() > 1:
+        raise RuntimeError("repeats must be 0-dim or 1-dim tensor")
+    if repeats.is_floating_point() or repeats.dtype == torch.bool:
+        raise NotImplementedError(f"\"repeat_interleave_cpu\" not implemented for '{_dtype_name(repeats.dtype)}'")
+    counts = repeats.reshape(1).expand(n) if repeats.numel() == 1 else repeats
     if counts.numel() != n:
-        raise RuntimeError("repeats must have the same size as input along dim")
-    index = torch.cat([torch.full((int(c),), i, dtype=torch.int64) for i, c in enumerate(counts.tolist())]) \
-        if n else torch.zeros(0, dtype=torch.int64)
+        raise RuntimeError(f"repeats must have the same size as input along dim, but got repeats.size(0) = "
+                           f"{counts.numel()} and input.size({d}) = {n}")
+    if n and bool((counts < 0).any()):
+        raise RuntimeError("repeats can not be negative")
+    ends = counts.to(torch.int64).cumsum(0)
+    total = int(ends[-1]) if n else 0
+    index = torch.searchsorted(ends, torch.arange(total, device=x.device), right=True)
     return x.index_select(d, index)
 
 
@@ -900,7 +917,7 @@ FUNCTIONS = {
     "baddbmm": (baddbmm, "f m m_"), "inner": (inner, "f m"), "tensordot": (tensordot, "f"), "kron": (kron, "f m"),
     "vdot": (vdot, "f m"), "dist": (dist, "f m"), "cross": (cross, "f m"), "clamp_min": (clamp_min, "f m m_ f_"),
     "clamp_max": (clamp_max, "f m m_ f_"), "positive": (positive, "f m"), "isneginf": (isneginf, "f m"),
-    "isposinf": (isposinf, "f m"), "isreal": (isreal, "f m"), "nan_to_num": (nan_to_num, "f m m_ f_"),
+    "isposinf": (isposinf, "f m"), "isreal": (isreal, "f m"),
     "nansum": (nansum, "f m"), "nanmean": (nanmean, "f m"), "count_nonzero": (count_nonzero, "f m"),
     "float_power": (float_power, "f m m_"), "floor_divide": (floor_divide, "f m m_"), "ldexp": (ldexp, "f m m_ f_"),
     "msort": (msort, "f m"), "argwhere": (argwhere, "f m"), "nonzero": (nonzero, "f m"), "take": (take, "f m"), "aminmax": (aminmax, "f m"),

@@ -236,9 +236,6 @@ class Tensor(_base):
     def movedim(self, source, destination):
         return torch.movedim(self, source, destination)
 
-    def equal(self, other):
-        return torch.equal(self, other)
-
     def allclose(self, other, rtol=1e-05, atol=1e-08, equal_nan=False):
         return torch.allclose(self, other, rtol, atol, equal_nan)
 

@@ -75,11 +75,6 @@ def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
     return bool(isclose(input, other, rtol, atol, equal_nan).all())
 
 
-def equal(input, other):
-    """True when both have the same shape and elements."""
-    return input.shape == other.shape and bool((input == other).all())
-
-
 def is_tensor(obj):
     return isinstance(obj, torch.Tensor)
 
@@ -201,20 +196,18 @@ def broadcast_tensors(*tensors):
     return tuple(_F.broadcast_tensors(tensors))
 
 
-def _triangle_indices(row, col, offset, upper, dtype, device):
-    if row < 0 or col < 0:
-        raise RuntimeError(f"row must be non-negative, got{row}" if row < 0 else f"col must be non-negative, got{col}")
-    r = torch.arange(row, device=device).unsqueeze(1).expand(row, col)
-    c = torch.arange(col, device=device).unsqueeze(0).expand(row, col)
-    keep = (c - r >= offset) if upper else (c - r <= offset)
-    return torch.stack([r[keep], c[keep]]).to(dtype)
+def _check_strided(layout):
+    if layout is not None and layout != torch.strided:
+        raise RuntimeError(f"only support layout=torch.strided, got{layout}")
 
 
 def triu_indices(row, col, offset=0, *, dtype=torch.int64, device=None, layout=None):
     """The (row, column) indices of the upper triangle of a row x col matrix, in row-major order."""
-    return _triangle_indices(row, col, offset, True, dtype, device)
+    _check_strided(layout)
+    return _F.triu_indices(row, col, offset, dtype=dtype, device=device)
 
 
 def tril_indices(row, col, offset=0, *, dtype=torch.int64, device=None, layout=None):
     """The (row, column) indices of the lower triangle of a row x col matrix, in row-major order."""
-    return _triangle_indices(row, col, offset, False, dtype, device)
+    _check_strided(layout)
+    return _F.tril_indices(row, col, offset, dtype=dtype, device=device)

@@ -74,6 +74,15 @@ def _with_special_values(op, dtype, rng):
             {torch.float32: np.float32, torch.float64: np.float64}[dtype]),), desc="nan and inf")
 
 
+def _nan_to_num_samples(op, dtype, rng):
+    """The defaults (0 and the dtype's extremes), then replacements given
+    positionally and by keyword; integer tensors pass through unchanged."""
+    yield from _with_special_values(op, dtype, rng)
+    for s in list(_with_special_values(op, dtype, rng))[-1:]:
+        yield SampleInput(s.args, {"nan": 1.5, "posinf": 2.0, "neginf": -3.0}, s.desc + ", replacements")
+        yield SampleInput(s.args + (7.0,), {"neginf": -1e30}, s.desc + ", nan positionally")
+
+
 UNARY_OPS = [
     unary("neg", np.negative, dtypes=NUMERIC, to_float=False, error_inputs=_bool_neg_error),
     # PyTorch has no abs for bool: NotImplementedError, like every dtype a kernel lacks.
@@ -165,6 +174,11 @@ UNARY_OPS = [
                                             "\"softshrink_cpu\" not implemented for 'Long'"),
                                  ErrorInput((torch.ones(2),), {"lambd": -1.0}, RuntimeError,
                                             r"lambda must be in range \[0, 3.40282e\+38\] for input dtype Float, but found -1")]),
+    OpInfo("nan_to_num", lambda x, nan=0.0, posinf=None, neginf=None: np.nan_to_num(
+               x, nan=nan, posinf=posinf, neginf=neginf), ALL, _nan_to_num_samples, inplace=True, supports_out=True,
+           error_inputs=lambda: [ErrorInput((torch.ones(2),), {"out": torch.empty(2, dtype=torch.float64)}, RuntimeError,
+                                            "nan_to_num: dtype of out: Double should be same as input: Float"),
+                                 ErrorInput((torch.ones(2),), {"nan": "a"}, TypeError, "must be float")]),
     OpInfo("isnan", np.isnan, ALL, _with_special_values, result_dtype=lambda d: torch.bool),
     OpInfo("isfinite", np.isfinite, ALL, _with_special_values, result_dtype=lambda d: torch.bool),
     OpInfo("isinf", np.isinf, ALL, _with_special_values, result_dtype=lambda d: torch.bool),

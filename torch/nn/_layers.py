@@ -222,39 +222,86 @@ def max_pool3d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode
     return out.squeeze(0) if unbatched else out
 
 
-def _bins(size, out):
-    return [(math.floor(i * size / out), math.ceil((i + 1) * size / out)) for i in range(out)]
+# The kernel names in PyTorch's dtype errors (its 1-D pools run the 2-D kernel).
+_ADAPTIVE_KERNEL = {"adaptive_avg_pool1d": "adaptive_avg_pool2d", "adaptive_avg_pool2d": "adaptive_avg_pool2d",
+                    "adaptive_avg_pool3d": "adaptive_avg_pool3d_cpu", "adaptive_max_pool1d": "adaptive_max_pool2d",
+                    "adaptive_max_pool2d": "adaptive_max_pool2d", "adaptive_max_pool3d": "adaptive_max_pool3d_cpu"}
 
 
-def _adaptive(input, output_size, nd, reduce, name):
+def _adaptive_dim(x, dim, target, mean):
+    """Adaptive pooling along one dim (the bins are products, so the dims go
+    one at a time): bin i covers [floor(i L / T), ceil((i + 1) L / T)). Equal
+    bins are a reshape; means of others a matmul; the rest gather each bin
+    padded to the widest with its last element (which changes no max; a mean
+    counts only the bin's own)."""
+    size = x.shape[dim]
+    if target == 0:
+        return x.narrow(dim, 0, 0)
+    if size % target == 0:
+        grouped = x.unflatten(dim, (target, size // target))
+        return grouped.mean(dim + 1) if mean else grouped.amax(dim + 1)
+    i = torch.arange(target, device=x.device)
+    start = (i * size) // target
+    end = ((i + 1) * size + target - 1) // target
+    if mean and target <= 256 and size * target <= (1 << 22):
+        # Uneven bins' means are a linear map: one matmul with a [size, target]
+        # averaging matrix (BLAS), from the left for the second-last dim.
+        spot = torch.arange(size, device=x.device).unsqueeze(1)
+        average = ((spot >= start) & (spot < end)).to(x.dtype) / (end - start).to(x.dtype)
+        if dim == x.dim() - 1:
+            return x.matmul(average)
+        if dim == x.dim() - 2:
+            return average.t().matmul(x)
+        return x.movedim(dim, -1).matmul(average).movedim(-1, dim)
+    width = int((end - start).max())
+    pos = start.unsqueeze(1) + torch.arange(width, device=x.device)
+    gathered = x.index_select(dim, torch.minimum(pos, end.unsqueeze(1) - 1).reshape(-1)).unflatten(dim, (target, width))
+    if not mean:
+        return gathered.amax(dim + 1)
+    shape = [1] * gathered.dim()
+    shape[dim], shape[dim + 1] = target, width
+    inside = (pos < end.unsqueeze(1)).to(x.dtype).reshape(shape)
+    counts = (end - start).to(x.dtype).reshape(shape[:dim + 1] + shape[dim + 2:])
+    return (gathered * inside).sum(dim + 1) / counts
+
+
+def _adaptive(input, output_size, nd, mean, name):
     if input.dim() not in (nd + 1, nd + 2):
         raise RuntimeError(f"{name}(): Expected {nd + 1}D or {nd + 2}D tensor, but got {list(input.shape)}")
+    if not input.is_floating_point():
+        from torch._math_ops import _dtype_name  # (torch/_math_ops.py imports after nn)
+        raise NotImplementedError(f"\"{_ADAPTIVE_KERNEL[name]}\" not implemented for '{_dtype_name(input.dtype)}'")
+    shape, first = list(input.shape), 1
+    if name == "adaptive_avg_pool1d":  # PyTorch's message shows the 2-D kernel's input
+        shape, first = shape[:-1] + [1] + shape[-1:], 1
+    for d in range(first, len(shape)):
+        if shape[d] == 0:
+            raise RuntimeError(f"{name.replace('avg_pool1d', 'avg_pool2d')}(): Expected input to have non-zero size "
+                               f"for non-batch dimensions, but input has sizes {shape} with dimension {d} being empty")
     sizes = _tuple(output_size, nd)
     out = input
     for i, target in enumerate(sizes):
         dim = input.dim() - nd + i
-        target = input.shape[dim] if target is None else target
-        pieces = [reduce(out.narrow(dim, a, b - a), dim) for a, b in _bins(input.shape[dim], target)]
-        out = torch.stack(pieces, dim) if pieces else out.narrow(dim, 0, 0)
+        out = _adaptive_dim(out, dim, input.shape[dim] if target is None else target, mean)
     return out
 
 
 def adaptive_avg_pool1d(input, output_size):
-    return _adaptive(input, output_size, 1, lambda t, d: t.mean(d), "adaptive_avg_pool1d")
+    return _adaptive(input, output_size, 1, True, "adaptive_avg_pool1d")
 
 
 def adaptive_avg_pool2d(input, output_size):
-    return _adaptive(input, output_size, 2, lambda t, d: t.mean(d), "adaptive_avg_pool2d")
+    return _adaptive(input, output_size, 2, True, "adaptive_avg_pool2d")
 
 
 def adaptive_avg_pool3d(input, output_size):
-    return _adaptive(input, output_size, 3, lambda t, d: t.mean(d), "adaptive_avg_pool3d")
+    return _adaptive(input, output_size, 3, True, "adaptive_avg_pool3d")
 
 
 def _adaptive_max(input, output_size, nd, return_indices, name):
     if return_indices:
         raise NotImplementedError(f"{name}: return_indices=True is not supported")
-    return _adaptive(input, output_size, nd, lambda t, d: t.amax(d), name)
+    return _adaptive(input, output_size, nd, False, name)
 
 
 def adaptive_max_pool1d(input, output_size, return_indices=False):
@@ -501,6 +548,28 @@ def bilinear(input1, input2, weight, bias=None):
     return out.reshape(lead + (out_features,))
 
 
+def _bag_sums(rows, starts, ends, keep, mean, weight):
+    """Each bag's sum (or mean) of its rows, bag i being rows [starts[i],
+    ends[i]), in one index_add over a bag number per row: rows outside every
+    bag, or at padding_idx, count for none; an empty bag is zeros."""
+    count = starts.shape[0]
+    if count == 0:
+        return weight.new_zeros(0, rows.shape[1])
+    position = torch.arange(rows.shape[0])
+    bag = torch.searchsorted(starts, position, right=True) - 1
+    picked, sizes = rows, ends - starts
+    if keep is not None or bool(starts[0] != 0) or bool(ends[-1] != rows.shape[0]):
+        # Some rows belong to no bag (before the first offset, past include_last_offset's end, padding).
+        member = (bag >= 0) & (position < ends[bag.clamp(min=0)])
+        member = member if keep is None else member & keep
+        bag, picked = bag[member], rows[member]
+        sizes = torch.zeros(count, dtype=torch.int64).index_add(0, bag, torch.ones_like(bag))
+    total = weight.new_zeros(count, rows.shape[1]).index_add(0, bag, picked)
+    if not mean:
+        return total
+    return total / sizes.clamp(min=1).to(rows.dtype).unsqueeze(1)
+
+
 def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2, scale_grad_by_freq=False, mode="mean",
                   sparse=False, per_sample_weights=None, include_last_offset=False, padding_idx=None):
     from torch.nn.functional import embedding
@@ -514,34 +583,31 @@ def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2, scale
         if offsets is not None:
             raise ValueError("if input is 2D, then offsets has to be None, as input is treated is a mini-batch of "
                              "fixed length sequences.")
-        bags = [(i * input.shape[1], (i + 1) * input.shape[1]) for i in range(input.shape[0])]
+        starts = torch.arange(input.shape[0]) * input.shape[1]
+        ends = starts + input.shape[1]
         flat = input.reshape(-1)
         weights = per_sample_weights.reshape(-1) if per_sample_weights is not None else None
     else:
         if offsets is None:
             raise ValueError("offsets has to be a 1D Tensor but got None")
-        starts = offsets.tolist()
-        ends = starts[1:] + [input.shape[0]]
+        starts = offsets.to(torch.int64)
+        ends = torch.cat([starts[1:], torch.tensor([input.shape[0]], dtype=torch.int64)])
         if include_last_offset:
             starts, ends = starts[:-1], ends[:-1]
-        bags, flat, weights = list(zip(starts, ends)), input, per_sample_weights
+        flat, weights = input, per_sample_weights
     rows = embedding(flat, weight, padding_idx, max_norm, norm_type)
     if weights is not None:
         rows = rows * weights.unsqueeze(-1)
     keep = (flat != padding_idx) if padding_idx is not None else None
+    if mode != "max":
+        return _bag_sums(rows, starts, ends, keep, mode == "mean", weight)
+    # max: a reduction per bag (no segment max kernel yet).
     out = []
-    for a, b in bags:
+    for a, b in zip(starts.tolist(), ends.tolist()):
         piece = rows[a:b]
         if keep is not None:
             piece = piece[keep[a:b]]
-        if piece.shape[0] == 0:
-            out.append(weight.new_zeros(weight.shape[1]))
-        elif mode == "sum":
-            out.append(piece.sum(0))
-        elif mode == "mean":
-            out.append(piece.mean(0))
-        else:
-            out.append(piece.amax(0))
+        out.append(piece.amax(0) if piece.shape[0] else weight.new_zeros(weight.shape[1]))
     return torch.stack(out) if out else weight.new_zeros(0, weight.shape[1])
 
 

@@ -164,9 +164,13 @@ def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False, coun
 
 
 def _adaptive_avg_pool2d_divisible(input, output_size):
+    if input.dim() not in (3, 4):
+        return None
     size = (output_size, output_size) if isinstance(output_size, int) else tuple(output_size)
     h, w = input.shape[-2:]
     size = tuple(h if s is None else s for s in size[:1]) + tuple(w if s is None else s for s in size[1:])
+    if 0 in size or 0 in input.shape[1:] or not input.is_floating_point():
+        return None  # the general path's result or error
     if size == (1, 1):
         return input.mean((-2, -1), keepdim=True)
     if h % size[0] or w % size[1]:

@@ -442,6 +442,14 @@ const Tensor& put_slices(const Tensor& self, int64_t d, const Tensor& index, con
                           : self.dim() <= 1 ? OutOfBounds::IndexSelect  // index_add_ of a vector: IndexError
                                             : OutOfBounds::RuntimeError;
   const Tensor idx = normalize_index(index.reshape({-1}), target.size(d), d, how);
+  if (d == 0 && target.is_contiguous() && source.dim() == target.dim()) {
+    // Whole rows of a dense self: the row kernel directly (index_put_ would
+    // plan the same rows and check the bounds a second time).
+    const int64_t row_len = target.numel() / std::max<int64_t>(target.size(0), 1);
+    const Tensor rows = source.contiguous().view({idx.numel(), row_len});
+    at::_index_put_rows_(target.view({target.size(0), row_len}), idx, rows, accumulate);
+    return self;
+  }
   std::vector<std::optional<Tensor>> indices(d);
   indices.emplace_back(idx);
   target.index_put_(indices, source.dim() == 0 ? source.view({1}) : source, accumulate);

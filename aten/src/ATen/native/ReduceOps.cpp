@@ -2,9 +2,11 @@
 // here; the kernel (cpu/ReduceOpsKernel.cpp) only ever sees a contiguous
 // [outer, inner] matrix whose rows it reduces.
 #include <ATen/ATen.h>
+#include <ATen/Dispatch.h>
 #include <ATen/ScalarOps.h>
 #include <ATen/native/ReduceOps.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <vector>
@@ -395,6 +397,33 @@ Tensor softmax(const Tensor& self, int64_t dim, std::optional<ScalarType> dtype)
 }
 Tensor log_softmax(const Tensor& self, int64_t dim, std::optional<ScalarType> dtype) {
   return at::_log_softmax(dtype ? self.to(*dtype) : self, dim, false);
+}
+
+// torch.equal: the same sizes and every element equal after type promotion
+// (NaN equals nothing, -0 equals 0). Dense CPU tensors of one dtype are
+// compared where they lie, a block at a time, stopping after the first
+// block with a difference; other pairs take eq and all.
+bool equal(const Tensor& self, const Tensor& other) {
+  if (!self.sizes().equals(other.sizes())) return false;
+  if (!(self.is_cpu() && self.scalar_type() == other.scalar_type() && self.is_contiguous() &&
+        other.is_contiguous())) {
+    return at::eq(self, other).all().item().toBool();
+  }
+  bool same = true;
+  AT_DISPATCH_ALL_AND_REDUCED_TYPES_AND_BOOL(self.scalar_type(), "equal_cpu", [&] {
+    using M = c10::opmath_t<scalar_t>;
+    const scalar_t* a = self.data_ptr<scalar_t>();
+    const scalar_t* b = other.data_ptr<scalar_t>();
+    const int64_t n = self.numel();
+    constexpr int64_t kBlock = 4096;
+    for (int64_t start = 0; start < n && same; start += kBlock) {
+      const int64_t end = std::min(n, start + kBlock);
+      int differs = 0;
+      for (int64_t i = start; i < end; ++i) differs |= static_cast<M>(a[i]) != static_cast<M>(b[i]);
+      same = differs == 0;
+    }
+  });
+  return same;
 }
 
 }  // namespace at::native

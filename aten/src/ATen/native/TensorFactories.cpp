@@ -1,11 +1,13 @@
 // Creating tensors: empty and the ops built on it.
 #include <ATen/ATen.h>
+#include <ATen/Dispatch.h>
 #include <ATen/ScalarOps.h>
 #include <ATen/native/Distributions.h>
 #include <ATen/core/Generator.h>
 #include <ATen/detail/CUDAHooks.h>
 #include <c10/core/Allocator.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -264,6 +266,49 @@ Tensor eye(int64_t n, int64_t m, std::optional<ScalarType> dtype, std::optional<
   const int64_t k = std::min(n, cols);
   if (k > 0) result.as_strided({k}, {cols + 1}, 0).fill_(1);
   return result;
+}
+
+// The (row, column) indices of the lower (upper) triangle of a row x col
+// matrix, diagonal `offset` included, in row-major order: a [2, count]
+// tensor. Row r keeps columns [0, r + offset] of the lower triangle and
+// [r + offset, col) of the upper one. Built on the CPU and moved.
+namespace {
+Tensor triangle_indices(const char* op, int64_t row, int64_t col, int64_t offset, bool upper,
+                        std::optional<ScalarType> dtype, std::optional<Device> device) {
+  TORCH_CHECK(row >= 0, "row must be non-negative, got", row);
+  TORCH_CHECK(col >= 0, "col must be non-negative, got", col);
+  const ScalarType type = dtype.value_or(ScalarType::Long);
+  // PyTorch's CPU kernel takes int32 and int64 only.
+  TORCH_CHECK_NOT_IMPLEMENTED(type == ScalarType::Int || type == ScalarType::Long, "\"", op,
+                              "\" not implemented for '", type, "'");
+  auto first = [&](int64_t r) { return upper ? std::clamp<int64_t>(r + offset, 0, col) : int64_t(0); };
+  auto end = [&](int64_t r) { return upper ? col : std::clamp<int64_t>(r + offset + 1, 0, col); };
+  int64_t count = 0;
+  for (int64_t r = 0; r < row; ++r) count += std::max<int64_t>(end(r) - first(r), 0);
+  Tensor result = at::empty({2, count}, type, Device(kCPU));
+  AT_DISPATCH_INTEGRAL_TYPES(type, op, [&] {
+    scalar_t* rows = result.data_ptr<scalar_t>();
+    scalar_t* cols = rows + count;
+    int64_t i = 0;
+    for (int64_t r = 0; r < row; ++r) {
+      for (int64_t c = first(r); c < end(r); ++c, ++i) {
+        rows[i] = static_cast<scalar_t>(r);
+        cols[i] = static_cast<scalar_t>(c);
+      }
+    }
+  });
+  return device && !device->is_cpu() ? result.to(*device, type) : result;
+}
+}  // namespace
+
+Tensor tril_indices(int64_t row, int64_t col, int64_t offset, std::optional<ScalarType> dtype,
+                    std::optional<Device> device) {
+  return triangle_indices("tril_indices", row, col, offset, false, dtype, device);
+}
+
+Tensor triu_indices(int64_t row, int64_t col, int64_t offset, std::optional<ScalarType> dtype,
+                    std::optional<Device> device) {
+  return triangle_indices("triu_indices", row, col, offset, true, dtype, device);
 }
 
 Tensor randint(int64_t low, int64_t high, IntArrayRef size, std::optional<ScalarType> dtype,

@@ -9,6 +9,7 @@
 #include <ATen/native/SpecialFunctions.h>
 
 #include <cmath>
+#include <limits>
 #include <type_traits>
 
 namespace at::native {
@@ -153,6 +154,20 @@ C10_HOST_DEVICE T bitwise_not_of(T x) {
 template <typename T>
 C10_HOST_DEVICE bool logical_not_of(T x) {
   return !static_cast<bool>(static_cast<c10::opmath_t<T>>(x));
+}
+
+// nan_to_num of one element, the replacements in the element's type
+// (integers and bool have nothing to replace).
+template <typename T>
+C10_HOST_DEVICE T nan_to_num_of(T x, T nan, T posinf, T neginf) {
+  if constexpr (c10::is_floating_v<T>) {
+    using M = c10::opmath_t<T>;
+    const M v = x;
+    constexpr M inf = std::numeric_limits<M>::infinity();
+    return v != v ? nan : (v == inf ? posinf : (v == -inf ? neginf : x));
+  } else {
+    return x;
+  }
 }
 
 // copy_'s conversion between dtypes: to bool means "is not zero".

@@ -52,6 +52,7 @@ DEFINE_DISPATCH(exp2_stub);
 DEFINE_DISPATCH(deg2rad_stub);
 DEFINE_DISPATCH(rad2deg_stub);
 DEFINE_DISPATCH(frac_stub);
+DEFINE_DISPATCH(nan_to_num_stub);
 
 
 namespace {
@@ -154,6 +155,40 @@ DEFINE_UNARY(bitwise_not, Same, NO_CHECK)  // the kernel takes integers and bool
 Tensor isnan(const Tensor& self) { return unary_op(isnan_stub, Tensor(), self, Result::Bool, false); }
 Tensor isfinite(const Tensor& self) { return unary_op(isfinite_stub, Tensor(), self, Result::Bool, false); }
 Tensor isinf(const Tensor& self) { return unary_op(isinf_stub, Tensor(), self, Result::Bool, false); }
+
+// nan_to_num's three forms share one iterator: the output is new, self
+// itself, or out (resized as other ops resize it).
+namespace {
+Tensor nan_to_num_into(const Tensor& out, const Tensor& self, std::optional<double> nan,
+                       std::optional<double> posinf, std::optional<double> neginf, bool inplace) {
+  auto iter = TensorIteratorConfig().add_output(out).add_input(self).resize_outputs(!inplace).build();
+  nan_to_num_stub(iter.device().type, iter, nan.value_or(0.0), posinf, neginf);
+  iter.finish();
+  return iter.output();
+}
+}  // namespace
+
+Tensor nan_to_num(const Tensor& self, std::optional<double> nan, std::optional<double> posinf,
+                  std::optional<double> neginf) {
+  return nan_to_num_into(Tensor(), self, nan, posinf, neginf, false);
+}
+
+const Tensor& nan_to_num_(const Tensor& self, std::optional<double> nan, std::optional<double> posinf,
+                          std::optional<double> neginf) {
+  // Integers and bool have nothing to replace: self as it is (an expanded
+  // one too, which a write would refuse), as in PyTorch.
+  if (!self.is_floating_point()) return self;
+  nan_to_num_into(self, self, nan, posinf, neginf, true);
+  return self;
+}
+
+const Tensor& nan_to_num_out(const Tensor& out, const Tensor& self, std::optional<double> nan,
+                             std::optional<double> posinf, std::optional<double> neginf) {
+  TORCH_CHECK(out.scalar_type() == self.scalar_type(), "nan_to_num: dtype of out: ", out.scalar_type(),
+              " should be same as input: ", self.scalar_type());
+  nan_to_num_into(out, self, nan, posinf, neginf, false);
+  return out;
+}
 
 Tensor gelu(const Tensor& self, std::string_view approximate) {
   TORCH_CHECK(approximate == "none" || approximate == "tanh", "approximate argument must be either none or tanh.");

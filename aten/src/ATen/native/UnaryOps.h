@@ -2,6 +2,8 @@
 #include <ATen/TensorIterator.h>
 #include <ATen/native/DispatchStub.h>
 
+#include <optional>
+
 namespace at::native {
 
 using unary_fn = void (*)(TensorIterator& iter);
@@ -57,5 +59,12 @@ DECLARE_DISPATCH(unary_fn, isnan_stub);
 DECLARE_DISPATCH(unary_fn, isfinite_stub);
 DECLARE_DISPATCH(unary_fn, isinf_stub);
 DECLARE_DISPATCH(unary_fn, logical_not_stub);
+
+// nan_to_num: NaN becomes `nan`, +inf `posinf`, -inf `neginf`; a missing
+// infinity replacement is the dtype's largest (lowest) finite value. Other
+// elements, and every element of an integer or bool tensor, are copied.
+using nan_to_num_fn = void (*)(TensorIterator& iter, double nan, std::optional<double> posinf,
+                               std::optional<double> neginf);
+DECLARE_DISPATCH(nan_to_num_fn, nan_to_num_stub);
 
 }  // namespace at::native

@@ -5,6 +5,7 @@
 #include <ATen/Parallel.h>
 #include <ATen/native/Indexing.h>
 
+#include <algorithm>
 #include <cstring>
 #include <vector>
 
@@ -120,7 +121,13 @@ void index_put_rows_kernel(const Tensor& self, const Tensor& index, const Tensor
     for (int64_t r = 0; r < m; ++r) {
       scalar_t* row = dst + idx[r] * s0;
       const scalar_t* vals = v + r * len;
-      if (accumulate) {
+      if (s1 == 1) {  // dense rows (embedding tables, index_add of matrices): a loop the compiler widens
+        if (accumulate) {
+          for (int64_t k = 0; k < len; ++k) row[k] = row[k] + vals[k];
+        } else {
+          std::copy(vals, vals + len, row);
+        }
+      } else if (accumulate) {
         for (int64_t k = 0; k < len; ++k) row[k * s1] = row[k * s1] + vals[k];
       } else {
         for (int64_t k = 0; k < len; ++k) row[k * s1] = vals[k];

@@ -4,9 +4,12 @@
 #include <ATen/native/UnaryFunctors.h>
 #include <ATen/native/UnaryOps.h>
 #include <ATen/native/cpu/Loops.h>
+#include <ATen/native/cpu/Select.h>
 #include <ATen/native/cpu/VecMath.h>
 
 #include <cmath>
+#include <limits>
+#include <optional>
 #include <type_traits>
 
 namespace at::native {
@@ -150,8 +153,32 @@ void logical_not_kernel(TensorIterator& iter) {
   });
 }
 
+// The replacements converted to the dtype as PyTorch converts them (a posinf
+// beyond float16's range is inf there); three branch-free selects.
+void nan_to_num_kernel(TensorIterator& iter, double nan, std::optional<double> posinf,
+                       std::optional<double> neginf) {
+  AT_DISPATCH_ALL_AND_REDUCED_TYPES_AND_BOOL(iter.dtype(0), "nan_to_num", [&] {
+    if constexpr (c10::is_floating_v<scalar_t>) {
+      using M = c10::opmath_t<scalar_t>;
+      constexpr M inf = std::numeric_limits<M>::infinity();
+      const scalar_t n = static_cast<scalar_t>(static_cast<M>(nan));
+      const scalar_t p = posinf ? static_cast<scalar_t>(static_cast<M>(*posinf)) : std::numeric_limits<scalar_t>::max();
+      const scalar_t m =
+          neginf ? static_cast<scalar_t>(static_cast<M>(*neginf)) : std::numeric_limits<scalar_t>::lowest();
+      cpu_kernel(iter, [=](scalar_t x) -> scalar_t {
+        const M v = x;
+        const scalar_t r = select_bits(v != v, n, x);
+        return select_bits(v == -inf, m, select_bits(v == inf, p, r));
+      });
+    } else {
+      cpu_kernel(iter, [](scalar_t x) -> scalar_t { return x; });
+    }
+  });
+}
+
 }  // namespace
 
+REGISTER_CPU_DISPATCH(nan_to_num_stub, &nan_to_num_kernel);
 REGISTER_CPU_DISPATCH(neg_stub, &neg_kernel);
 REGISTER_CPU_DISPATCH(abs_stub, &abs_kernel);
 REGISTER_CPU_DISPATCH(relu_stub, &relu_kernel);

@@ -5,6 +5,9 @@
 #include <ATen/native/UnaryOps.h>
 #include <ATen/native/cuda/Loops.cuh>
 
+#include <limits>
+#include <optional>
+
 namespace at::native {
 namespace {
 
@@ -105,6 +108,23 @@ void isnan_kernel_cuda(TensorIterator& iter) { predicate_loop<isnan_formula>(ite
 void isfinite_kernel_cuda(TensorIterator& iter) { predicate_loop<isfinite_formula>(iter, "isfinite_cuda"); }
 void isinf_kernel_cuda(TensorIterator& iter) { predicate_loop<isinf_formula>(iter, "isinf_cuda"); }
 
+void nan_to_num_kernel_cuda(TensorIterator& iter, double nan, std::optional<double> posinf,
+                            std::optional<double> neginf) {
+  AT_DISPATCH_ALL_AND_REDUCED_TYPES_AND_BOOL(iter.dtype(0), "nan_to_num_cuda", [&] {
+    if constexpr (c10::is_floating_v<scalar_t>) {
+      using M = c10::opmath_t<scalar_t>;
+      const scalar_t n = static_cast<scalar_t>(static_cast<M>(nan));
+      const scalar_t p =
+          posinf ? static_cast<scalar_t>(static_cast<M>(*posinf)) : std::numeric_limits<scalar_t>::max();
+      const scalar_t m =
+          neginf ? static_cast<scalar_t>(static_cast<M>(*neginf)) : std::numeric_limits<scalar_t>::lowest();
+      gpu_kernel(iter, [n, p, m] GPU_LAMBDA(scalar_t x) -> scalar_t { return nan_to_num_of(x, n, p, m); });
+    } else {
+      gpu_kernel(iter, [] GPU_LAMBDA(scalar_t x) -> scalar_t { return x; });
+    }
+  });
+}
+
 void logical_not_kernel_cuda(TensorIterator& iter) {
   AT_DISPATCH_ALL_AND_REDUCED_TYPES_AND_BOOL(iter.common_dtype(), "logical_not_cuda", [&] {
     gpu_kernel(iter, [] GPU_LAMBDA(scalar_t x) -> bool { return logical_not_of(x); });
@@ -155,6 +175,7 @@ REGISTER_CUDA_DISPATCH(ceil_stub, &ceil_kernel_cuda);
 REGISTER_CUDA_DISPATCH(round_stub, &round_kernel_cuda);
 REGISTER_CUDA_DISPATCH(trunc_stub, &trunc_kernel_cuda);
 REGISTER_CUDA_DISPATCH(isnan_stub, &isnan_kernel_cuda);
+REGISTER_CUDA_DISPATCH(nan_to_num_stub, &nan_to_num_kernel_cuda);
 REGISTER_CUDA_DISPATCH(isfinite_stub, &isfinite_kernel_cuda);
 REGISTER_CUDA_DISPATCH(isinf_stub, &isinf_kernel_cuda);
 REGISTER_CUDA_DISPATCH(sign_stub, &sign_kernel_cuda);
