@@ -241,3 +241,20 @@ def test_nan_to_num_over_threads_and_strides():
     assert ints.nan_to_num_() is ints
     with pytest.raises(RuntimeError, match="more than one element of the written-to tensor"):
         torch.tensor([1.0]).expand(3).nan_to_num_()
+
+
+@pytest.mark.parametrize("k,s,values,indices", [
+    # PyTorch 2.13's answers: the first of equal values, the last NaN of a window.
+    (3, 3, [3.0, "nan", "nan", 7.0], [1, 4, 6, 11]),
+    (3, 1, [3.0, 3.0, "nan", "nan", "nan", "nan", "nan", 1.0, 0.0, 7.0], [1, 1, 4, 4, 6, 6, 6, 7, 8, 11]),
+    (2, 2, [3.0, 3.0, "nan", "nan", 0.0, 7.0], [1, 2, 4, 6, 8, 11]),
+    (5, 3, ["nan", "nan", "nan"], [4, 6, 6]),
+])
+def test_max_pool1d_row_kernel_ties_and_nans(k, s, values, indices):
+    """max_pool1d's one-row windows run a branch-free pass per window offset
+    (Pooling.cpp max_pool_rows_inside)."""
+    nan = float("nan")
+    x = torch.tensor([[[1.0, 3.0, 3.0, 2.0, nan, 5.0, nan, 1.0, 0.0, -0.0, 0.0, 7.0]]])
+    v, i = torch.nn.functional.max_pool1d(x, k, s, return_indices=True)
+    np.testing.assert_array_equal(v.reshape(-1).numpy(), np.array([float(a) for a in values], np.float32))
+    assert i.reshape(-1).tolist() == indices

@@ -327,3 +327,15 @@ def test_gelu_forms_and_their_gradients_against_float64(approximate):
     y.sum().backward()
     y64.sum().backward()
     torch.testing.assert_close(x.grad, x64.grad.float(), rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64])
+def test_log2_of_signed_zeros_and_subnormals(dtype):
+    """log2(-0) is -inf (Windows' C runtime says +inf), subnormals exact
+    powers of two give their exponent; the float32 path avoids the runtime."""
+    x = torch.tensor([0.0, -0.0, 2.0**-149, 2.0**-130, 3 * 2.0**-140], dtype=torch.float64).to(dtype)
+    got = torch.log2(x).tolist()
+    assert got[:2] == [-math.inf, -math.inf]
+    if dtype == torch.float32:
+        assert got[2:4] == [-149.0, -130.0]
+        assert abs(got[4] - (math.log2(3) - 140)) < 1e-4

@@ -171,7 +171,12 @@ def isreal(input):
 
 
 def nansum(input, dim=None, keepdim=False, *, dtype=None, out=None):
-    x = torch.where(input.isnan(), torch.zeros_like(input), input) if input.is_floating_point() else input
+    x = input
+    if input.is_floating_point():
+        # NaN as 0 in one pass; with a graph, where() (nan_to_num's gradient
+        # would also zero the infinities').
+        x = torch.where(input.isnan(), 0.0, input) if input.requires_grad and torch.is_grad_enabled() \
+            else input.nan_to_num(0.0, math.inf, -math.inf)
     result = x.sum(dtype=dtype) if dim is None else x.sum(dim, keepdim=keepdim, dtype=dtype)
     return _out(result, out)
 

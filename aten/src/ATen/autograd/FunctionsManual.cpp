@@ -275,6 +275,10 @@ Tensor pow_self_backward(const Tensor& grad, const Tensor& self, const Tensor& e
   // e - 1 in the exponent's own floating dtype, as PyTorch (a bfloat16
   // exponent rounds there); integer exponents in the result's dtype (PyTorch
   // wraps int8 -128 - 1 to 127: a documented deviation).
+  if (exponent.unsafeGetTensorImpl()->is_wrapped_number() && exponent.scalar_type() != ScalarType::Bool &&
+      self.is_floating_point() && exponent.item().toDouble() == 2.0) {
+    return self.mul(scalar(2, self)).mul(grad);  // x ** 2 and square: 2 x, one pass
+  }
   const Tensor e = exponent.to(self.scalar_type());
   const Tensor e_minus_1 = exponent.is_floating_point() ? exponent.sub(scalar(1, exponent)).to(self.scalar_type())
                                                         : e.sub(scalar(1, e));

@@ -7,6 +7,7 @@
 #include <ATen/Dispatch.h>
 #include <ATen/Parallel.h>
 #include <ATen/ScalarOps.h>
+#include <ATen/native/cpu/Select.h>
 
 #include <cmath>
 #include <cstdint>
@@ -82,6 +83,35 @@ void max_pool2d_inside(const T* in, T* values, int64_t* indices, int64_t w, int6
   }
 }
 
+// One-row windows (max_pool1d, kernel 1 x kw) inside the plane: for each
+// window offset b a pass over the whole output row that takes x where it is
+// greater or NaN, branch-free, so the compiler widens it over outputs.
+// Strictly greater keeps the first of equal values; once the maximum is NaN
+// nothing replaces it but a later NaN (PyTorch's last NaN).
+template <typename T>
+void max_pool_rows_inside(const T* in, T* values, int64_t* indices, int64_t w, int64_t oh, int64_t ow,
+                          const Window& win) {
+  const int64_t kw = win.kw, sw = win.sw;
+  for (int64_t i = 0; i < oh; ++i) {
+    const int64_t row = i * win.sh * w;
+    T* v = values + i * ow;
+    int64_t* idx = indices + i * ow;
+    for (int64_t j = 0; j < ow; ++j) {
+      v[j] = in[row + j * sw];
+      idx[j] = row + j * sw;
+    }
+    for (int64_t b = 1; b < kw; ++b) {
+      for (int64_t j = 0; j < ow; ++j) {
+        const int64_t at = row + j * sw + b;
+        const T x = in[at], m = v[j];
+        const bool take = (x > m) | (x != x);
+        v[j] = select_bits(take, x, m);  // a branch here mispredicts on random data
+        idx[j] = select_bits(take, at, idx[j]);
+      }
+    }
+  }
+}
+
 // values/indices [N*C, oh, ow] from x [N*C, h, w] (contiguous); a window's
 // last NaN wins, as in PyTorch's CPU kernel.
 template <typename T>
@@ -96,7 +126,9 @@ void max_pool2d_cpu_loop(const T* x, T* values, int64_t* indices, int64_t planes
         if (inside) {
           T* v = values + plane * oh * ow;
           int64_t* idx = indices + plane * oh * ow;
-          if (win.kh == 2 && win.kw == 2) {
+          if (win.kh == 1) {
+            max_pool_rows_inside<T>(in, v, idx, w, oh, ow, win);
+          } else if (win.kh == 2 && win.kw == 2) {
             max_pool2d_inside<T, 2, 2>(in, v, idx, w, oh, ow, win);
           } else if (win.kh == 3 && win.kw == 3) {
             max_pool2d_inside<T, 3, 3>(in, v, idx, w, oh, ow, win);

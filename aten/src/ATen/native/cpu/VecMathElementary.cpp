@@ -71,10 +71,22 @@ void log(const float* x, float* y, int64_t n) {
       [](float v) { return std::log(v); });
 }
 
+// Outside the lanes' domain without the C runtime's log2f, which some get
+// wrong (Windows': log2(-0) = +inf): zeros, infinities, NaN and negatives
+// by definition, subnormals scaled into the normal range first.
+inline float log2_outside(float v) {
+  constexpr float kInf = std::numeric_limits<float>::infinity();
+  if (v != v) return v;
+  if (v == 0.0f) return -kInf;
+  if (v < 0.0f) return std::numeric_limits<float>::quiet_NaN();
+  if (v == kInf) return kInf;
+  return lanes::log2(v * 8388608.0f) - 23.0f;  // subnormal: times 2^23
+}
+
 void log2(const float* x, float* y, int64_t n) {
   map_checked(
       x, y, n, [](float v) { return lanes::log2(v); }, [](float v) { return v >= kMinNormal && v <= kMax; },
-      [](float v) { return std::log2(v); });
+      log2_outside);
 }
 
 // Below -1 the result is NaN in the lanes too: random data has many such
