@@ -555,7 +555,7 @@ def _bag_sums(rows, starts, ends, keep, mean, weight):
     count = starts.shape[0]
     if count == 0:
         return weight.new_zeros(0, rows.shape[1])
-    position = torch.arange(rows.shape[0])
+    position = torch.arange(rows.shape[0], device=rows.device)
     bag = torch.searchsorted(starts, position, right=True) - 1
     picked, sizes = rows, ends - starts
     if keep is not None or bool(starts[0] != 0) or bool(ends[-1] != rows.shape[0]):
@@ -563,7 +563,7 @@ def _bag_sums(rows, starts, ends, keep, mean, weight):
         member = (bag >= 0) & (position < ends[bag.clamp(min=0)])
         member = member if keep is None else member & keep
         bag, picked = bag[member], rows[member]
-        sizes = torch.zeros(count, dtype=torch.int64).index_add(0, bag, torch.ones_like(bag))
+        sizes = torch.zeros(count, dtype=torch.int64, device=bag.device).index_add(0, bag, torch.ones_like(bag))
     total = weight.new_zeros(count, rows.shape[1]).index_add(0, bag, picked)
     if not mean:
         return total
@@ -583,7 +583,7 @@ def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2, scale
         if offsets is not None:
             raise ValueError("if input is 2D, then offsets has to be None, as input is treated is a mini-batch of "
                              "fixed length sequences.")
-        starts = torch.arange(input.shape[0]) * input.shape[1]
+        starts = torch.arange(input.shape[0], device=input.device) * input.shape[1]
         ends = starts + input.shape[1]
         flat = input.reshape(-1)
         weights = per_sample_weights.reshape(-1) if per_sample_weights is not None else None
@@ -591,7 +591,7 @@ def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2, scale
         if offsets is None:
             raise ValueError("offsets has to be a 1D Tensor but got None")
         starts = offsets.to(torch.int64)
-        ends = torch.cat([starts[1:], torch.tensor([input.shape[0]], dtype=torch.int64)])
+        ends = torch.cat([starts[1:], torch.tensor([input.shape[0]], dtype=torch.int64, device=starts.device)])
         if include_last_offset:
             starts, ends = starts[:-1], ends[:-1]
         flat, weights = input, per_sample_weights
