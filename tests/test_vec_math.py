@@ -333,7 +333,7 @@ def test_gelu_forms_and_their_gradients_against_float64(approximate):
 
 @pytest.mark.parametrize("dtype", [torch.float32, torch.float64])
 def test_log2_of_signed_zeros_and_subnormals(dtype):
-    """log2(-0) is -inf (Windows' C runtime says +inf), subnormals exact
+    """log2(-0) is -inf (numpy under Wine says +inf), subnormals exact
     powers of two give their exponent; the float32 path avoids the runtime."""
     x = torch.tensor([0.0, -0.0, 2.0**-149, 2.0**-130, 3 * 2.0**-140], dtype=torch.float64).to(dtype)
     got = torch.log2(x).tolist()

@@ -45,7 +45,7 @@ AT_UNARY_FORMULA(acosh, std::acosh(x))
 AT_UNARY_FORMULA(atanh, std::atanh(x))
 AT_UNARY_FORMULA(erf, std::erf(x))
 AT_UNARY_FORMULA(erfc, std::erfc(x))
-// log2(+-0) is -inf: Windows' C runtime gives +inf for -0.
+// log2(+-0) is -inf, stated here rather than left to each platform's log2.
 AT_UNARY_FORMULA(log2, x == M(0) ? -std::numeric_limits<M>::infinity() : std::log2(x))
 AT_UNARY_FORMULA(log10, std::log10(x))
 AT_UNARY_FORMULA(exp2, std::exp2(x))

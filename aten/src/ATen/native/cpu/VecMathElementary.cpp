@@ -71,9 +71,9 @@ void log(const float* x, float* y, int64_t n) {
       [](float v) { return std::log(v); });
 }
 
-// Outside the lanes' domain without the C runtime's log2f, which some get
-// wrong (Windows': log2(-0) = +inf): zeros, infinities, NaN and negatives
-// by definition, subnormals scaled into the normal range first.
+// Outside the lanes' domain without the C runtime's log2f (one platform
+// difference fewer to test): zeros, infinities, NaN and negatives by
+// definition, subnormals scaled into the normal range first.
 inline float log2_outside(float v) {
   constexpr float kInf = std::numeric_limits<float>::infinity();
   if (v != v) return v;
