@@ -121,16 +121,12 @@ def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5, cudnn_enable
     return F.group_norm(input, num_groups, weight, bias, eps)
 
 
-def constant_pad_nd(input, pad, value=0):
-    return F.pad(input, pad, value=value)
-
-
 NN_FORMS = {name: globals()[name] for name in (
     "dropout", "dropout_", "feature_dropout", "feature_dropout_", "alpha_dropout", "alpha_dropout_",
     "feature_alpha_dropout", "feature_alpha_dropout_", "celu", "celu_", "selu", "selu_", "rrelu", "rrelu_",
     "threshold_", "prelu", "kl_div", "margin_ranking_loss", "hinge_embedding_loss",
     "cosine_embedding_loss", "triplet_margin_loss", "poisson_nll_loss", "binary_cross_entropy_with_logits",
-    "batch_norm", "instance_norm", "group_norm", "constant_pad_nd")}
+    "batch_norm", "instance_norm", "group_norm")}
 # Same arguments in torch and torch.nn.functional.
 NN_SAME = ("bilinear", "cosine_similarity", "pairwise_distance", "pdist", "pixel_shuffle", "pixel_unshuffle",
            "channel_shuffle", "conv3d", "conv_transpose1d", "conv_transpose2d", "max_pool1d", "max_pool2d",
@@ -337,15 +333,6 @@ def real(input):
     return input
 
 
-def angle(input, *, out=None):
-    result = torch.where(input < 0, torch.full_like(input, 3.141592653589793, dtype=torch.promote_types(
-        input.dtype, torch.get_default_dtype()) if not input.is_floating_point() else input.dtype),
-        torch.zeros_like(input, dtype=input.dtype if input.is_floating_point() else torch.get_default_dtype()))
-    if input.is_floating_point():
-        result = torch.where(input.isnan(), input, result)
-    return result if out is None else out.copy_(result)
-
-
 FUNCTIONS = {name: globals()[name] for name in (
     "use_deterministic_algorithms", "are_deterministic_algorithms_enabled",
     "is_deterministic_algorithms_warn_only_enabled", "set_deterministic_debug_mode", "get_deterministic_debug_mode",
@@ -354,7 +341,7 @@ FUNCTIONS = {name: globals()[name] for name in (
     "set_flush_denormal", "get_default_device", "set_default_device", "set_default_tensor_type",
     "is_anomaly_enabled", "is_anomaly_check_nan_enabled", "set_anomaly_enabled", "is_inference_mode_enabled",
     "typename", "is_storage", "is_complex", "can_cast", "result_type", "empty_strided", "fill", "frombuffer",
-    "asarray", "detach", "detach_", "conj", "resolve_neg", "adjoint", "real", "angle")}
+    "asarray", "detach", "detach_", "conj", "resolve_neg", "adjoint", "real")}
 
 
 # ---- Tensor predicates and helpers ------------------------------------------------------
@@ -388,7 +375,6 @@ TENSOR_METHODS = {
     "conj": lambda self: self,
     "resolve_neg": lambda self: self,
     "adjoint": lambda self: self.mT,
-    "angle": lambda self: angle(self),
     "positive": lambda self: torch.positive(self),
     "fill_diagonal_": lambda self, fill_value, wrap=False: _fill_diagonal_(self, fill_value, wrap),
     "share_memory_": lambda self: self,

@@ -589,28 +589,6 @@ def isin(elements, test_elements, *, assume_unique=False, invert=False):
     return ~result if invert else result
 
 
-def gcd(input, other, *, out=None):
-    a, b = torch.broadcast_tensors(input.abs(), other.abs())
-    while bool((b != 0).any()):
-        a, b = torch.where(b != 0, b, a), torch.where(b != 0, a.remainder(torch.where(b != 0, b, torch.ones_like(b))),
-                                                      b)
-    return _out(a, out)
-
-
-def lcm(input, other, *, out=None):
-    g = gcd(input, other)
-    return _out(torch.where(g == 0, torch.zeros_like(g), (input // torch.where(g == 0, torch.ones_like(g), g) * other).abs()),
-                out)
-
-
-def bitwise_left_shift(input, other, *, out=None):
-    return _out(input * (2 ** torch.as_tensor(other)).to(input.dtype), out)
-
-
-def bitwise_right_shift(input, other, *, out=None):
-    return _out(torch.div(input, (2 ** torch.as_tensor(other)).to(input.dtype), rounding_mode="floor"), out)
-
-
 def frexp(input, *, out=None):
     if not input.is_floating_point():
         raise RuntimeError("torch.frexp() only supports floating-point dtypes")
@@ -935,8 +913,7 @@ FUNCTIONS = {
     "repeat_interleave": (repeat_interleave, "f m"), "unique": (unique, "f m"),
     "unique_consecutive": (unique_consecutive, "f m"), "bincount": (bincount, "f m"), "histc": (histc, "f m"),
     "searchsorted": (searchsorted, "f"), "bucketize": (bucketize, "f"), "isin": (isin, "f"),
-    "gcd": (gcd, "f m m_ f_"), "lcm": (lcm, "f m m_ f_"), "bitwise_left_shift": (bitwise_left_shift, "f m m_"),
-    "bitwise_right_shift": (bitwise_right_shift, "f m m_"), "frexp": (frexp, "f m"), "cov": (cov, "f m"),
+    "frexp": (frexp, "f m"), "cov": (cov, "f m"),
     "corrcoef": (corrcoef, "f m"), "cdist": (cdist, "f"), "block_diag": (block_diag, "f"),
     "cartesian_prod": (cartesian_prod, "f"), "combinations": (combinations, "f"), "chain_matmul": (chain_matmul, "f"),
     "trapezoid": (trapezoid, "f"), "trapz": (trapezoid, "f"), "cumulative_trapezoid": (cumulative_trapezoid, "f"),

@@ -43,6 +43,16 @@ class Tensor(_base):
     __iand__ = _base.bitwise_and_
     __ior__ = _base.bitwise_or_
     __ixor__ = _base.bitwise_xor_
+    __lshift__ = _base.bitwise_left_shift
+    __rshift__ = _base.bitwise_right_shift
+    __ilshift__ = _base.bitwise_left_shift_
+    __irshift__ = _base.bitwise_right_shift_
+
+    def __rlshift__(self, other):
+        return _functions.bitwise_left_shift(other, self)
+
+    def __rrshift__(self, other):
+        return _functions.bitwise_right_shift(other, self)
     __invert__ = _base.bitwise_not
 
     def __rsub__(self, other):

@@ -88,6 +88,30 @@ def _bool_result(name, ref, takes_numbers=True):
                   takes_numbers=takes_numbers, error_inputs=(lambda: ()) if takes_numbers else number_is_a_type_error(name))
 
 
+def _shift(left):
+    """PyTorch's shifts: by a negative amount or the width or more, 0 to the left and the sign to the right."""
+    def ref(a, b):
+        a, b = np.broadcast_arrays(np.asarray(a), np.asarray(b).astype(np.asarray(a).dtype))
+        bits = a.dtype.itemsize * 8
+        out_of_range = (b < 0) | (b >= bits)
+        amount = np.clip(b, 0, bits - 1)
+        if left:
+            return np.where(out_of_range, 0, np.left_shift(a, amount)).astype(a.dtype)
+        return np.where(out_of_range, np.where(a < 0, -1, 0), np.right_shift(a, amount)).astype(a.dtype)
+    return ref
+
+
+def _integer_only(name, label):
+    def errors():
+        yield ErrorInput((torch.ones(2), torch.ones(2)), {}, NotImplementedError,
+                         f"\"{label}_cpu\" not implemented for 'Float'")
+        yield ErrorInput((torch.ones(2, dtype=torch.bool), torch.ones(2, dtype=torch.bool)), {}, NotImplementedError,
+                         f"\"{label}_cpu\" not implemented for 'Bool'")
+        yield ErrorInput((torch.ones(2, 3, dtype=torch.int64), torch.ones(4, dtype=torch.int64)), {}, RuntimeError,
+                         r"The size of tensor a \(3\) must match the size of tensor b \(4\)")
+    return errors
+
+
 def _where_samples(op, dtype, rng):
     for shape in [(3, 4), (5,), ()]:
         cond = rng.integers(0, 2, size=shape).astype(np.bool_)
@@ -193,6 +217,25 @@ BINARY_OPS = [
     OpInfo("bitwise_and", np.bitwise_and, INTS + (torch.bool,), binary_samples, inplace=True, supports_out=True),
     OpInfo("bitwise_or", np.bitwise_or, INTS + (torch.bool,), binary_samples, inplace=True, supports_out=True),
     OpInfo("bitwise_xor", np.bitwise_xor, INTS + (torch.bool,), binary_samples, inplace=True, supports_out=True),
+    OpInfo("bitwise_left_shift", _shift(True), INTS, lambda op, d, rng: binary_samples(op, d, rng, rhs_domain=(-2, 40)),
+           inplace=True, supports_out=True, error_inputs=_integer_only("bitwise_left_shift", "lshift"),
+           known_values=lambda: [KnownValue((torch.tensor([-8, -1, 1, 5, 2 ** 62]), torch.tensor([1, 70, -1, 63, 2])),
+                                            {}, torch.tensor([-16, 0, 0, -2 ** 63, 0]))]),
+    OpInfo("bitwise_right_shift", _shift(False), INTS,
+           lambda op, d, rng: binary_samples(op, d, rng, rhs_domain=(-2, 40)), inplace=True, supports_out=True,
+           error_inputs=_integer_only("bitwise_right_shift", "rshift"),
+           known_values=lambda: [KnownValue((torch.tensor([-8, -1, 1, 5, 2 ** 62]), torch.tensor([1, 70, -1, 63, 2])),
+                                            {}, torch.tensor([-4, -1, 0, 0, 2 ** 60])),
+                                 KnownValue((torch.tensor([200], dtype=torch.uint8), torch.tensor([9], dtype=torch.uint8)),
+                                            {}, torch.tensor([0], dtype=torch.uint8))]),
+    OpInfo("gcd", np.gcd, INTS, binary_samples, inplace=True, supports_out=True, takes_numbers=False,
+           error_inputs=_integer_only("gcd", "gcd"),
+           known_values=lambda: [KnownValue((torch.tensor([0, -4, 12, -2 ** 63, 7]), torch.tensor([0, 6, -18, 6, 0])),
+                                            {}, torch.tensor([0, 2, 6, -2, 7]))]),
+    OpInfo("lcm", np.lcm, INTS, binary_samples, inplace=True, supports_out=True, takes_numbers=False,
+           error_inputs=_integer_only("lcm", "lcm"),
+           known_values=lambda: [KnownValue((torch.tensor([0, -4, 12, 3]), torch.tensor([5, 6, -18, 7])),
+                                            {}, torch.tensor([0, 12, 36, 21]))]),
     _bool_result("eq", np.equal),
     _bool_result("ne", np.not_equal),
     _bool_result("lt", np.less),

@@ -163,6 +163,38 @@ def _mse_samples(op, dtype, rng):
     yield SampleInput((m(2, 3), m(2, 3)), {"reduction": "none"}, desc="none")
 
 
+def _piecewise_ref(huber):
+    def ref(x, y, reduction="mean", **kw):
+        width = kw.get("delta" if huber else "beta", 1.0)
+        a = np.abs(x - y)
+        if huber:
+            d = np.where(a < width, 0.5 * a * a, width * (a - 0.5 * width))
+        else:
+            d = a if width == 0 else np.where(a < width, 0.5 * a * a / width, a - 0.5 * width)
+        return {"mean": d.mean(), "sum": d.sum(), "none": d}[reduction].astype(x.dtype)
+    return ref
+
+
+def _piecewise_samples(width_name):
+    def gen(op, dtype, rng):
+        yield from _mse_samples(op, dtype, rng)
+        m = lambda *s: make_array(s, dtype, rng)  # noqa: E731
+        yield SampleInput((m(4, 5), m(4, 5)), {width_name: 0.5, "reduction": "none"}, desc="width 0.5")
+        yield SampleInput((m(6,), m(6,)), {width_name: 2.0, "reduction": "sum"}, desc="width 2")
+        yield SampleInput((m(0, 3), m(0, 3)), {"reduction": "sum"}, desc="empty")
+    return gen
+
+
+def _piecewise_errors(name, width_name, message):
+    def errors():
+        yield ErrorInput((torch.ones(2), torch.ones(2)), {width_name: -1.0}, RuntimeError, message)
+        yield ErrorInput((torch.ones(2, dtype=torch.int64), torch.ones(2, dtype=torch.int64)), {}, NotImplementedError,
+                         f"\"{name}_cpu\" not implemented for 'Long'")
+        yield ErrorInput((torch.ones(2), torch.ones(2)), {"reduction": "bad"}, ValueError,
+                         "bad is not a valid value for reduction")
+    return errors
+
+
 def _nll_ref(logp, target, weight=None, ignore_index=-100, reduction="mean"):
     n = logp.shape[0]
     w = np.ones(logp.shape[1], dtype=logp.dtype) if weight is None else weight
@@ -282,6 +314,17 @@ NN_OPS = [
     OpInfo("layer_norm", _layer_norm_ref, FLOATS, _layer_norm_samples, op=F.layer_norm, method=False,
            error_inputs=_layer_norm_errors),
     OpInfo("mse_loss", _mse_ref, FLOATS, _mse_samples, op=F.mse_loss, method=False),
+    OpInfo("smooth_l1_loss", _piecewise_ref(False), FLOATS, _piecewise_samples("beta"), op=F.smooth_l1_loss,
+           method=False, error_inputs=_piecewise_errors("smooth_l1", "beta",
+                                                        "smooth_l1_loss does not support negative values for beta"),
+           known_values=lambda: [KnownValue((torch.tensor([0.3, -2.0, 5.0]), torch.tensor([0.0, 0.0, 1.0])),
+                                            {"beta": 0.0}, torch.tensor(6.3 / 3)),
+                                 KnownValue((torch.tensor([0.3, -2.0, 5.0]), torch.tensor([0.0, 0.0, 1.0])),
+                                            {"beta": 0.0}, torch.tensor([1.0, -1.0, 1.0]) / 3, grad_of=0)]),
+    OpInfo("huber_loss", _piecewise_ref(True), FLOATS, _piecewise_samples("delta"), op=F.huber_loss, method=False,
+           error_inputs=_piecewise_errors("huber", "delta", "huber_loss does not support non-positive values for delta"),
+           known_values=lambda: [KnownValue((torch.ones(2), torch.zeros(2, dtype=torch.float64)), {},
+                                            torch.tensor(0.5), why="the result takes self's dtype, as PyTorch's")]),
     OpInfo("nll_loss", _nll_ref, FLOATS, _nll_samples, op=F.nll_loss, method=False, nondifferentiable_args=(2,),
            error_inputs=_nll_errors, known_values=lambda: [
                KnownValue((torch.zeros(3), torch.tensor(1)), {"reduction": "none"}, torch.tensor(0.0),

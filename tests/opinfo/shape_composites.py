@@ -69,6 +69,18 @@ def _diag_embed_ref(x, offset=0, dim1=-2, dim2=-1):
     return np.moveaxis(out, (-2, -1), (dim1, dim2)) if (dim1, dim2) != (-2, -1) else out
 
 
+def _constant_pad_ref(x, pad, value=0):
+    """Crop where a pad is negative, then numpy's constant pad; the last dim first."""
+    x = np.asarray(x)
+    widths = [(0, 0)] * x.ndim
+    for i in range(len(pad) // 2):
+        d = x.ndim - 1 - i
+        lo, hi = pad[2 * i], pad[2 * i + 1]
+        x = x[(slice(None),) * d + (slice(max(-lo, 0), x.shape[d] - max(-hi, 0)),)]
+        widths[d] = (max(lo, 0), max(hi, 0))
+    return np.pad(x, widths, constant_values=np.array(value).astype(x.dtype))
+
+
 def _index_args(op, dtype, rng):
     """Integer index tensors stay int64, whatever the sample dtype."""
     return rng
@@ -79,6 +91,15 @@ SHAPE_COMPOSITE_OPS = [
                                             ((2, 3), (4,)), ((0, 3), (1, 0))),
            error_inputs=lambda: [ErrorInput((torch.ones(2, 3), (1, 2), 0), {}, RuntimeError,
                                             "shifts and dimensions must align. shifts: 2, dims:1")]),
+    OpInfo("constant_pad_nd", _constant_pad_ref, ALL,
+           _samples(((3, 4), ([1, 2],)), ((2, 3, 4), ([1, 1, 2, 0], 1)), ((3, 5), ([-1, 2, 0, -1],)),
+                    ((2, 3), ([],)), ((0, 3), ([1, 1, 1, 1],)), ((3,), ([-3, 1],))),
+           method=False,
+           error_inputs=lambda: [
+               ErrorInput((torch.ones(2, 3), [1, 1, 1]), {}, RuntimeError, "Length of pad must be even"),
+               ErrorInput((torch.ones(2, 3), [1] * 6), {}, RuntimeError,
+                          "Length of pad should be no more than twice the number of dimensions"),
+               ErrorInput((torch.ones(2, 3), [-2, -2]), {}, RuntimeError, "narrow")]),
     OpInfo("rot90", lambda x, k=1, dims=(0, 1): np.rot90(x, k, dims), ALL,
            _samples(((3, 4), ()), ((3, 4), (2,)), ((2, 3, 4), (-1, (2, 0))), ((3, 4), (3, (1, 0))))),
     OpInfo("fliplr", np.fliplr, ALL, _samples(((3, 4), ()), ((2, 3, 4), ())),

@@ -117,7 +117,11 @@ def prelu(input, weight):
             raise RuntimeError(f"Mismatch of parameter numbers and input channel size. Found parameter numbers = "
                                f"{weight.numel()} and channel size = {channels}.")
         weight = weight.reshape((1, -1) + (1,) * (input.dim() - 2))
-    return torch.where(input >= 0, input, weight * input)
+    if weight.dtype != input.dtype:
+        from torch._math_ops import _dtype_name
+        raise RuntimeError(f"prelu: Type promoting not supported. Got {_dtype_name(input.dtype)} and "
+                           f"{_dtype_name(weight.dtype)}")
+    return torch._prelu_kernel(input, weight)
 
 
 def rrelu(input, lower=1.0 / 8, upper=1.0 / 3, training=False, inplace=False):

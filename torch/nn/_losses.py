@@ -21,6 +21,10 @@ def _resolve(size_average, reduce, reduction):
 
 
 def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):
+    if weight is None:
+        from torch.nn.functional import _broadcast_target, _reduction
+        input, target = _broadcast_target(input, target)
+        return torch._C._nn.huber_loss(input, target, _reduction(reduction), float(delta))
     diff = (input - target).abs()
     losses = torch.where(diff < delta, 0.5 * diff * diff, delta * (diff - 0.5 * delta))
     if weight is not None:

@@ -186,27 +186,12 @@ def pad(input, pad, mode="constant", value=None):
         return pad_modes(input, pad, mode)
     if mode != "constant":
         raise NotImplementedError(f"{mode} padding is not supported; use constant, reflect, replicate or circular")
-    if len(pad) % 2 or len(pad) // 2 > input.dim():
-        raise ValueError("Padding length must be divisible by 2 and at most twice the number of dimensions")
-    pairs = [(pad[2 * i], pad[2 * i + 1]) for i in range(len(pad) // 2)]
-    for i, (lo, hi) in enumerate(pairs):
-        if input.shape[-1 - i] + lo + hi < 0:
-            raise RuntimeError(f"The input size {input.shape[-1 - i]}, plus negative padding {lo} and {hi} resulted "
-                               "in a negative output size, which is invalid.")
-    fill = 0 if value is None else value
-    result = input
-    for i, (lo, hi) in enumerate(pairs):
-        d = input.dim() - 1 - i
-        # Negative padding crops; positive padding adds constant slabs (cat keeps the gradient).
-        result = result.narrow(d, max(-lo, 0), result.shape[d] - max(-lo, 0) - max(-hi, 0))
-        parts = [result]
-        for n, at_end in ((lo, False), (hi, True)):
-            if n > 0:
-                slab = torch.full(tuple(result.shape[:d]) + (n,) + tuple(result.shape[d + 1:]), fill,
-                                  dtype=input.dtype, device=input.device)
-                parts.insert(len(parts) if at_end else 0, slab)
-        result = torch.cat(parts, d) if len(parts) > 1 else result
-    return result
+    if len(pad) % 2:
+        raise RuntimeError("Padding length must be divisible by 2")
+    if len(pad) // 2 > input.dim():
+        raise RuntimeError("Padding length should be less than or equal to two times the input dimension but got "
+                           f"padding length {len(pad)} and input of dimension {input.dim()}")
+    return torch.constant_pad_nd(input, list(pad), 0 if value is None else value)
 
 
 def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):
@@ -233,11 +218,15 @@ def one_hot(tensor, num_classes=-1):
     if tensor.dtype != torch.int64:
         raise RuntimeError("one_hot is only applicable to index tensor of type LongTensor.")
     if num_classes == -1:
-        num_classes = int(tensor.max()) + 1 if tensor.numel() else 0
+        if not tensor.numel():
+            raise RuntimeError("Can not infer total number of classes from empty tensor.")
+        num_classes = int(tensor.max()) + 1
     if tensor.numel() and (int(tensor.min()) < 0 or int(tensor.max()) >= num_classes):
         raise RuntimeError("Class values must be smaller than num_classes." if tensor.numel() and int(tensor.min()) >= 0
                            else "Class values must be non-negative.")
-    return (tensor.unsqueeze(-1) == torch.arange(num_classes, device=tensor.device)).long()
+    # PyTorch's own composition: zeros with a 1 scattered at each class.
+    result = torch.zeros(tuple(tensor.shape) + (num_classes,), dtype=torch.int64, device=tensor.device)
+    return result.scatter_(-1, tensor.unsqueeze(-1), 1)
 
 
 def _broadcast_target(input, target):
@@ -362,9 +351,7 @@ def l1_loss(input, target, size_average=None, reduce=None, reduction="mean"):
 def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mean", beta=1.0):
     reduction = _legacy_reduction(size_average, reduce, reduction)
     input, target = _broadcast_target(input, target)
-    diff = (input - target).abs()
-    losses = diff - 0.5 * beta if beta == 0 else torch.where(diff < beta, 0.5 * diff * diff / beta, diff - 0.5 * beta)
-    return {"none": losses, "mean": losses.mean(), "sum": losses.sum()}[_check_reduction(reduction)]
+    return _nn.smooth_l1_loss(input, target, _reduction(reduction), float(beta))
 
 
 def _check_reduction(reduction):

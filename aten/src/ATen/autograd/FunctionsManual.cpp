@@ -392,6 +392,12 @@ Tensor roll_backward(const Tensor& grad, IntArrayRef shifts, IntArrayRef dims) {
   return grad.roll(back, dims);
 }
 
+Tensor constant_pad_nd_backward(const Tensor& grad, IntArrayRef pad) {
+  std::vector<int64_t> back(pad.size());
+  for (size_t i = 0; i < pad.size(); ++i) back[i] = -pad[i];
+  return at::constant_pad_nd(grad, back, 0);
+}
+
 Tensor diagonal_backward(const Tensor& grad, IntArrayRef sizes, int64_t offset, int64_t dim1, int64_t dim2) {
   Tensor out = zeros_for(grad, sizes);
   out.diagonal(offset, dim1, dim2).copy_(grad);
@@ -549,6 +555,21 @@ Tensor mse_loss_backward(const Tensor& grad, const Tensor& self, const Tensor& t
   // the incoming gradient, so 2 * (3e38 - x) / 4 does not overflow first.
   const double norm = reduction == 1 ? 2.0 / static_cast<double>(self.numel()) : 2.0;
   return self.sub(target).mul(scalar(norm, self)).mul(grad);
+}
+
+Tensor piecewise_loss_backward(const Tensor& grad, const Tensor& self, const Tensor& target, int64_t reduction,
+                               double width, bool huber) {
+  const Tensor d = self.sub(target);
+  Tensor slope;
+  if (huber) {
+    slope = d.clamp(Scalar(-width), Scalar(width));
+  } else if (width == 0) {
+    slope = d.sign();
+  } else {
+    slope = at::where(d.abs().lt(scalar(width, d)), d.div(scalar(width, d)), d.sign());
+  }
+  if (reduction == 1) slope = slope.div(scalar(static_cast<double>(d.numel()), d));
+  return slope.mul(grad);
 }
 
 Tensor split_with_sizes_backward(const std::vector<Tensor>& grads, IntArrayRef split_sizes, int64_t dim,

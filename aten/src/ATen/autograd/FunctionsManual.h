@@ -92,6 +92,8 @@ Tensor elu_backward(const Tensor& grad, const Scalar& alpha, const Scalar& scale
 Tensor mvlgamma_backward(const Tensor& grad, const Tensor& self, int64_t p);
 // roll back by the negated shifts.
 Tensor roll_backward(const Tensor& grad, IntArrayRef shifts, IntArrayRef dims);
+// The padded gradient cropped back (and a cropped one padded with zeros).
+Tensor constant_pad_nd_backward(const Tensor& grad, IntArrayRef pad);
 // The gradient laid on the diagonal of zeros of the input's sizes.
 Tensor diagonal_backward(const Tensor& grad, IntArrayRef sizes, int64_t offset, int64_t dim1, int64_t dim2);
 Tensor trace_backward(const Tensor& grad, IntArrayRef sizes);
@@ -123,6 +125,10 @@ Tensor mean_backward(const Tensor& grad, IntArrayRef sizes, OptionalIntArrayRef 
 Tensor masked_select_backward(const Tensor& grad, const Tensor& self, const Tensor& mask);
 
 Tensor mse_loss_backward(const Tensor& grad, const Tensor& self, const Tensor& target, int64_t reduction);
+// smooth_l1_loss (huber false: d / beta inside |d| < beta, sign(d) outside)
+// and huber_loss (huber true: d clamped to [-delta, delta]), d = self - target.
+Tensor piecewise_loss_backward(const Tensor& grad, const Tensor& self, const Tensor& target, int64_t reduction,
+                               double width, bool huber);
 Tensor nll_loss_backward(const Tensor& grad, const Tensor& self, const Tensor& target,
                          const std::optional<Tensor>& weight, int64_t reduction, int64_t ignore_index);
 

@@ -13,6 +13,7 @@ DEFINE_DISPATCH(threshold_stub);
 DEFINE_DISPATCH(leaky_relu_stub);
 DEFINE_DISPATCH(hardshrink_stub);
 DEFINE_DISPATCH(softshrink_stub);
+DEFINE_DISPATCH(prelu_stub);
 
 namespace {
 
@@ -45,6 +46,18 @@ Tensor leaky_relu(const Tensor& self, const Scalar& negative_slope) {
   check_kernel_dtype(self, "leaky_relu", false);
   if (self.is_cpu()) return run(leaky_relu_stub, self, negative_slope, 0);
   return at::where(self.gt(scalar_like(0, self)), self, self.mul(scalar_like(negative_slope, self)));
+}
+
+Tensor _prelu_kernel(const Tensor& self, const Tensor& weight) {
+  TORCH_CHECK(weight.scalar_type() == self.scalar_type(), "Found dtype ", weight.scalar_type(), " but expected ",
+              self.scalar_type());
+  check_kernel_dtype(self, "prelu", false);
+  if (self.is_cpu() && weight.is_cpu()) {
+    auto iter = TensorIteratorConfig().add_output(Tensor()).add_input(self).add_input(weight).build();
+    prelu_stub(iter.device().type, iter);
+    return iter.output();
+  }
+  return at::where(self.gt(scalar_like(0, self)), self, self.mul(weight));
 }
 
 Tensor hardshrink(const Tensor& self, const Scalar& lambd) {

@@ -16,5 +16,8 @@ DECLARE_DISPATCH(activation_fn, threshold_stub);
 DECLARE_DISPATCH(activation_fn, leaky_relu_stub);
 DECLARE_DISPATCH(activation_fn, hardshrink_stub);
 DECLARE_DISPATCH(activation_fn, softshrink_stub);
+// prelu: out = x > 0 ? x : w * x over an iterator (out, x, w).
+using prelu_fn = void (*)(TensorIterator& iter);
+DECLARE_DISPATCH(prelu_fn, prelu_stub);
 
 }  // namespace at::native

@@ -217,6 +217,56 @@ C10_HOST_DEVICE T bitwise(T x, T y, Op op) {
   }
 }
 
+// Shifts as PyTorch defines them past the type's width: a shift left by a
+// negative amount or by the width or more gives 0; a shift right by such an
+// amount fills with the sign (-1 or 0). The left shift runs on the unsigned
+// bits, so overflow wraps.
+template <typename T>
+C10_HOST_DEVICE T shift_left(T a, T b) {
+  constexpr int64_t kBits = sizeof(T) * 8;
+  if ((std::is_signed_v<T> && b < 0) || static_cast<int64_t>(b) >= kBits) return T(0);
+  using U = std::make_unsigned_t<T>;
+  return static_cast<T>(static_cast<U>(static_cast<U>(a) << b));
+}
+
+template <typename T>
+C10_HOST_DEVICE T shift_right(T a, T b) {
+  constexpr int64_t kBits = sizeof(T) * 8;
+  if ((std::is_signed_v<T> && b < 0) || static_cast<int64_t>(b) >= kBits) {
+    if constexpr (std::is_signed_v<T>) return a < 0 ? T(-1) : T(0);
+    return T(0);
+  }
+  return static_cast<T>(a >> b);
+}
+
+// Euclid's algorithm on |a| and |b|, PyTorch's: the minimum of a signed
+// type keeps its sign (gcd(-2**63, 6) is -2). x % -1 is 0, written out
+// because the CPU traps on INT_MIN % -1.
+template <typename T>
+C10_HOST_DEVICE T gcd_of(T a_in, T b_in) {
+  T a = a_in, b = b_in;
+  if constexpr (std::is_signed_v<T>) {
+    a = a < 0 ? wrapping_negate(a) : a;
+    b = b < 0 ? wrapping_negate(b) : b;
+  }
+  while (a != 0) {
+    const T c = a;
+    a = (std::is_signed_v<T> && a == T(-1)) ? T(0) : static_cast<T>(b % a);
+    b = c;
+  }
+  return b;
+}
+
+template <typename T>
+C10_HOST_DEVICE T lcm_of(T a, T b) {
+  const T g = gcd_of(a, b);
+  if (g == 0) return T(0);
+  const T q = (std::is_signed_v<T> && g == T(-1)) ? wrapping_negate(a) : static_cast<T>(a / g);
+  const T m = static_cast<T>(q * b);
+  if constexpr (std::is_signed_v<T>) return m < 0 ? wrapping_negate(m) : m;
+  return m;
+}
+
 // a + alpha * b, with alpha in opmath_t<T>: float16/bfloat16 compute in
 // float and round once, as PyTorch's kernels do (rounding alpha * b to
 // bfloat16 first loses the difference of two close values).

@@ -36,6 +36,10 @@ DEFINE_DISPATCH(clamp_stub);
 DEFINE_DISPATCH(bitwise_and_stub);
 DEFINE_DISPATCH(bitwise_or_stub);
 DEFINE_DISPATCH(bitwise_xor_stub);
+DEFINE_DISPATCH(bitwise_left_shift_stub);
+DEFINE_DISPATCH(bitwise_right_shift_stub);
+DEFINE_DISPATCH(gcd_stub);
+DEFINE_DISPATCH(lcm_stub);
 DEFINE_DISPATCH(logical_and_stub);
 DEFINE_DISPATCH(logical_or_stub);
 DEFINE_DISPATCH(logical_xor_stub);
@@ -313,15 +317,50 @@ DEFINE_BINARY(maximum, Common, (void)0)
 DEFINE_BINARY(bitwise_and, Common, (void)0)  // the kernel takes integers and bool only
 DEFINE_BINARY(bitwise_or, Common, (void)0)  // the kernel takes integers and bool only
 DEFINE_BINARY(bitwise_xor, Common, (void)0)  // the kernel takes integers and bool only
-DEFINE_BINARY(logical_and, BoolResult, (void)0)
-DEFINE_BINARY(logical_or, BoolResult, (void)0)
-DEFINE_BINARY(logical_xor, BoolResult, (void)0)
-DEFINE_BINARY(eq, BoolResult, (void)0)
-DEFINE_BINARY(ne, BoolResult, (void)0)
-DEFINE_BINARY(lt, BoolResult, (void)0)
-DEFINE_BINARY(le, BoolResult, (void)0)
-DEFINE_BINARY(gt, BoolResult, (void)0)
-DEFINE_BINARY(ge, BoolResult, (void)0)
+DEFINE_BINARY(bitwise_left_shift, Common, (void)0)  // the kernels take integers only
+DEFINE_BINARY(bitwise_right_shift, Common, (void)0)
+DEFINE_BINARY(gcd, Common, (void)0)
+DEFINE_BINARY(lcm, Common, (void)0)
+
+namespace {
+// A predicate written in place: when self's dtype is already the operands'
+// common one (x.eq_(y) for two float tensors), the CPU kernel writes 0 or 1
+// in that dtype directly, without a bool temporary copied back.
+template <typename Stub>
+void predicate_inplace(const Stub& stub, const Tensor& self, const Tensor& other) {
+  if (self.is_cpu() && other.is_cpu() && self.scalar_type() != ScalarType::Bool &&
+      at::result_type(self, other) == self.scalar_type()) {
+    run_binary(stub, self, self, other, Promote::Common, true);
+  } else {
+    run_binary(stub, self, self, other, Promote::BoolResult, true);
+  }
+}
+}  // namespace
+
+// As DEFINE_BINARY, with the in-place form through predicate_inplace.
+#define DEFINE_PREDICATE(op)                                                               \
+  Tensor op(const Tensor& self, const Tensor& other) {                                     \
+    return run_binary(op##_stub, Tensor(), self, other, Promote::BoolResult, false);       \
+  }                                                                                        \
+  const Tensor& op##_(const Tensor& self, const Tensor& other) {                           \
+    predicate_inplace(op##_stub, self, other);                                             \
+    return self;                                                                           \
+  }                                                                                        \
+  const Tensor& op##_out(const Tensor& out, const Tensor& self, const Tensor& other) {     \
+    run_binary(op##_stub, out, self, other, Promote::BoolResult, false);                   \
+    return out;                                                                            \
+  }
+
+DEFINE_PREDICATE(logical_and)
+DEFINE_PREDICATE(logical_or)
+DEFINE_PREDICATE(logical_xor)
+DEFINE_PREDICATE(eq)
+DEFINE_PREDICATE(ne)
+DEFINE_PREDICATE(lt)
+DEFINE_PREDICATE(le)
+DEFINE_PREDICATE(gt)
+DEFINE_PREDICATE(ge)
+#undef DEFINE_PREDICATE
 
 Tensor gelu_backward(const Tensor& grad_output, const Tensor& self, std::string_view approximate) {
   TORCH_CHECK(approximate == "none" || approximate == "tanh", "approximate argument must be either none or tanh.");

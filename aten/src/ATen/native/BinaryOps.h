@@ -33,6 +33,10 @@ DECLARE_DISPATCH(binary_fn, clamp_stub);
 DECLARE_DISPATCH(binary_fn, bitwise_and_stub);
 DECLARE_DISPATCH(binary_fn, bitwise_or_stub);
 DECLARE_DISPATCH(binary_fn, bitwise_xor_stub);
+DECLARE_DISPATCH(binary_fn, bitwise_left_shift_stub);
+DECLARE_DISPATCH(binary_fn, bitwise_right_shift_stub);
+DECLARE_DISPATCH(binary_fn, gcd_stub);
+DECLARE_DISPATCH(binary_fn, lcm_stub);
 // iter: output, grad, self; the flag picks the tanh approximation.
 using gelu_backward_fn = void (*)(TensorIterator& iter, bool tanh_form);
 DECLARE_DISPATCH(gelu_backward_fn, gelu_backward_stub);

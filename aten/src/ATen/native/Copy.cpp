@@ -9,6 +9,7 @@ namespace at::native {
 
 DEFINE_DISPATCH(copy_stub);
 DEFINE_DISPATCH(fill_stub);
+DEFINE_DISPATCH(convert_contiguous_stub);
 DEFINE_DISPATCH(copy_bytes_stub);
 
 namespace {

@@ -2,9 +2,17 @@
 // NllLossBackward0), written with other ops: autograd records only the loss.
 #include <ATen/ATen.h>
 #include <ATen/ExpandUtils.h>
+#include <ATen/Dispatch.h>
+#include <ATen/Parallel.h>
 #include <ATen/ScalarOps.h>
+#include <ATen/native/Loss.h>
+
+#include <algorithm>
 
 namespace at::native {
+
+DEFINE_DISPATCH(piecewise_loss_stub);
+
 namespace {
 
 Tensor reduce_loss(const Tensor& loss, int64_t reduction) {
@@ -16,13 +24,85 @@ Tensor reduce_loss(const Tensor& loss, int64_t reduction) {
 
 }  // namespace
 
+namespace {
+
+// One pass over two dense CPU operands of one shape and floating dtype: the
+// unreduced losses, or their sum (in double) or mean. smooth_l1 with beta 0
+// is the plain l1 loss, which the composition below computes.
+Tensor pointwise_loss_loop(const Tensor& self, const Tensor& target, int64_t reduction, double width,
+                           PointwiseLoss kind) {
+  return AT_DISPATCH_FLOATING_AND_REDUCED_TYPES(self.scalar_type(), "pointwise_loss", [&] {
+    const Tensor a = self.contiguous(), b = target.contiguous();
+    const scalar_t* x = a.data_ptr<scalar_t>();
+    const scalar_t* y = b.data_ptr<scalar_t>();
+    const int64_t n = a.numel();
+    const ScalarType type = self.scalar_type();
+    if (reduction == 0) {
+      Tensor out = at::empty(self.sizes(), self.options());
+      scalar_t* o = out.data_ptr<scalar_t>();
+      at::parallel_for(0, n, 32768, [&](int64_t begin, int64_t end) {
+        piecewise_loss_stub(c10::DeviceType::CPU, type, kind, x + begin, y + begin, end - begin, width, o + begin);
+      });
+      return out;
+    }
+    double total = piecewise_loss_stub(c10::DeviceType::CPU, type, kind, x, y, n, width, nullptr);
+    if (reduction == 1) total /= static_cast<double>(n);  // 0/0 for an empty input: NaN, as PyTorch
+    return scalar_tensor(total, self.scalar_type(), self.device());
+  });
+}
+
+Tensor piecewise_loss_op(const Tensor& self, const Tensor& target, int64_t reduction, double width, bool huber) {
+  (void)infer_size(self.sizes(), target.sizes());
+  TORCH_CHECK(reduction >= 0 && reduction <= 2, reduction, " is not a valid value for reduction");
+  if (huber) {
+    TORCH_CHECK(width > 0, "huber_loss does not support non-positive values for delta.");
+  } else {
+    TORCH_CHECK(width >= 0, "smooth_l1_loss does not support negative values for beta.");
+  }
+  const ScalarType type = promoteTypes(self.scalar_type(), target.scalar_type());
+  TORCH_CHECK_NOT_IMPLEMENTED(c10::isFloatingType(type), "\"", huber ? "huber_cpu" : "smooth_l1_cpu",
+                              "\" not implemented for '", type, "'");
+  if (self.is_cpu() && target.is_cpu() && self.sizes() == target.sizes() && self.scalar_type() == type &&
+      target.scalar_type() == type && (huber || width > 0))
+    return pointwise_loss_loop(self, target, reduction, width, huber ? PointwiseLoss::Huber : PointwiseLoss::SmoothL1);
+  const Tensor d = self.sub(target);
+  const Tensor a = d.abs();
+  const Tensor half_sq = d.mul(d).mul(scalar_tensor(0.5, type, d.device()));
+  Tensor loss;
+  if (huber) {
+    loss = at::where(a.lt(scalar_tensor(width, type, d.device())), half_sq,
+                     a.sub(scalar_tensor(0.5 * width, type, d.device())).mul(scalar_tensor(width, type, d.device())));
+  } else if (width == 0) {
+    loss = a;
+  } else {
+    loss = at::where(a.lt(scalar_tensor(width, type, d.device())), half_sq.div(scalar_tensor(width, type, d.device())),
+                     a.sub(scalar_tensor(0.5 * width, type, d.device())));
+  }
+  // huber_loss writes into a tensor like self, as PyTorch's does: its dtype wins.
+  const Tensor result = reduce_loss(loss, reduction);
+  return huber ? result.to(self.scalar_type()) : result;
+}
+
+}  // namespace
+
 Tensor mse_loss(const Tensor& self, const Tensor& target, int64_t reduction) {
   (void)infer_size(self.sizes(), target.sizes());  // shapes first, as PyTorch checks them
   TORCH_CHECK(reduction >= 0 && reduction <= 2, reduction, " is not a valid value for reduction");
   const ScalarType type = promoteTypes(self.scalar_type(), target.scalar_type());
   TORCH_CHECK_NOT_IMPLEMENTED(c10::isFloatingType(type), "\"mse_cpu\" not implemented for '", type, "'");
+  if (self.is_cpu() && target.is_cpu() && self.sizes() == target.sizes() && self.scalar_type() == type &&
+      target.scalar_type() == type)
+    return pointwise_loss_loop(self, target, reduction, 0, PointwiseLoss::Squared);
   const Tensor diff = self.sub(target);
   return reduce_loss(diff.mul(diff), reduction);
+}
+
+Tensor smooth_l1_loss(const Tensor& self, const Tensor& target, int64_t reduction, double beta) {
+  return piecewise_loss_op(self, target, reduction, beta, false);
+}
+
+Tensor huber_loss(const Tensor& self, const Tensor& target, int64_t reduction, double delta) {
+  return piecewise_loss_op(self, target, reduction, delta, true);
 }
 
 namespace {

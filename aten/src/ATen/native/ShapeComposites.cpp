@@ -25,6 +25,35 @@ Tensor roll_one(const Tensor& self, int64_t shift, int64_t dim) {
 
 }  // namespace
 
+// The last len(pad) / 2 dims padded by (pad[2i], pad[2i + 1]) at their
+// (start, end), the last dim first; a negative pad crops. The output is
+// filled once and the (cropped) input copied into its interior, as
+// PyTorch's kernel does.
+Tensor constant_pad_nd(const Tensor& self, IntArrayRef pad, const Scalar& value) {
+  TORCH_CHECK(pad.size() % 2 == 0, "Length of pad must be even but instead it equals ", pad.size());
+  const int64_t ndim = self.dim(), npad = static_cast<int64_t>(pad.size()) / 2;
+  TORCH_CHECK(npad <= ndim, "Length of pad should be no more than twice the number of dimensions of the input. ",
+              "Pad length is ", pad.size(), "while the input has ", ndim, "dimensions.");
+  std::vector<int64_t> out_shape(self.sizes().begin(), self.sizes().end());
+  Tensor inner = self;
+  for (int64_t i = 0; i < npad; ++i) {
+    const int64_t d = ndim - 1 - i, lo = pad[2 * i], hi = pad[2 * i + 1];
+    if (lo < 0) inner = inner.narrow(d, -lo, inner.size(d) + lo);  // narrow's own errors, as in PyTorch
+    if (hi < 0) inner = inner.narrow(d, 0, inner.size(d) + hi);
+    out_shape[d] = self.size(d) + lo + hi;
+  }
+  Tensor out = at::empty(out_shape, self.options());
+  if (out.numel() == 0) return out;
+  Tensor interior = out;
+  for (int64_t i = 0; i < npad; ++i) {
+    const int64_t d = ndim - 1 - i;
+    interior = interior.narrow(d, std::max<int64_t>(pad[2 * i], 0), inner.size(d));
+  }
+  if (interior.numel() != out.numel()) out.fill_(value);
+  interior.copy_(inner);
+  return out;
+}
+
 Tensor roll(const Tensor& self, IntArrayRef shifts, IntArrayRef dims) {
   TORCH_CHECK(!shifts.empty(), "`shifts` required");
   if (dims.empty() && shifts.size() == 1) {  // over the flattened tensor, shape kept

@@ -50,6 +50,8 @@ AT_UNARY_FORMULA(log2, x == M(0) ? -std::numeric_limits<M>::infinity() : std::lo
 AT_UNARY_FORMULA(log10, std::log10(x))
 AT_UNARY_FORMULA(exp2, std::exp2(x))
 AT_UNARY_FORMULA(deg2rad, x * M(0.017453292519943295))
+// A real number's angle: pi below zero (not at -0), 0 otherwise, NaN kept.
+AT_UNARY_FORMULA(angle, x != x ? x : (x < M(0) ? M(3.141592653589793) : M(0)))
 AT_UNARY_FORMULA(rad2deg, x * M(57.29577951308232))
 AT_UNARY_FORMULA(frac, x - std::trunc(x))
 AT_UNARY_FORMULA(lgamma, std::lgamma(x))

@@ -51,6 +51,7 @@ DEFINE_DISPATCH(log10_stub);
 DEFINE_DISPATCH(exp2_stub);
 DEFINE_DISPATCH(deg2rad_stub);
 DEFINE_DISPATCH(rad2deg_stub);
+DEFINE_DISPATCH(angle_stub);
 DEFINE_DISPATCH(frac_stub);
 DEFINE_DISPATCH(nan_to_num_stub);
 
@@ -144,6 +145,8 @@ DEFINE_UNARY(log10, Float, NO_CHECK)
 DEFINE_UNARY(exp2, Float, NO_CHECK)
 DEFINE_UNARY(deg2rad, Float, NO_CHECK)
 DEFINE_UNARY(rad2deg, Float, NO_CHECK)
+Tensor angle(const Tensor& self) { return unary_op(angle_stub, Tensor(), self, Result::Float, false); }
+DEFINE_UNARY_OUT(angle, Float, NO_CHECK)
 DEFINE_UNARY(frac, Same, NO_CHECK)  // the kernel takes floating types only
 DEFINE_UNARY(lgamma, Float, NO_CHECK)
 DEFINE_UNARY(digamma, Float, NO_CHECK)

@@ -35,6 +35,15 @@ void leaky_relu_kernel(TensorIterator& iter, const Scalar& negative_slope, const
   });
 }
 
+void prelu_kernel(TensorIterator& iter) {
+  AT_DISPATCH_FLOATING_AND_REDUCED_TYPES(iter.dtype(0), "prelu_cpu", [&] {
+    cpu_kernel(iter, [](scalar_t x, scalar_t w) -> scalar_t {
+      using M = c10::opmath_t<scalar_t>;
+      return select_bits(x > scalar_t(0), x, scalar_t(M(w) * M(x)));
+    });
+  });
+}
+
 void hardshrink_kernel(TensorIterator& iter, const Scalar& lambd, const Scalar&) {
   AT_DISPATCH_FLOATING_AND_REDUCED_TYPES(iter.dtype(0), "hardshrink_cpu", [&] {
     const scalar_t l = lambd.to<scalar_t>();
@@ -60,6 +69,7 @@ void softshrink_kernel(TensorIterator& iter, const Scalar& lambd, const Scalar&)
 REGISTER_CPU_DISPATCH(threshold_stub, &threshold_kernel);
 REGISTER_CPU_DISPATCH(leaky_relu_stub, &leaky_relu_kernel);
 REGISTER_CPU_DISPATCH(hardshrink_stub, &hardshrink_kernel);
+REGISTER_CPU_DISPATCH(prelu_stub, &prelu_kernel);
 REGISTER_CPU_DISPATCH(softshrink_stub, &softshrink_kernel);
 
 }  // namespace CPU_CAPABILITY

@@ -20,6 +20,15 @@ void copy_kernel(TensorIterator& iter) {
     });
     return;
   }
+  // Both dense, dtypes differ: the widest capability's conversion loop
+  // (cpu/ConvertKernel.cpp), whatever copy of this kernel is running. A call
+  // with n = 0 asks whether the pair is covered.
+  if (iter.is_contiguous() && convert_contiguous_stub(c10::DeviceType::CPU, dst, src, nullptr, nullptr, 0)) {
+    iter.for_each([&](char** data, const int64_t*, int64_t n, int64_t) {
+      convert_contiguous_stub(c10::DeviceType::CPU, dst, src, data[0], data[1], n);
+    });
+    return;
+  }
   AT_DISPATCH_ALL_AND_REDUCED_TYPES_AND_BOOL(dst, "copy_", [&] {
     using dst_t = scalar_t;
     AT_DISPATCH_ALL_AND_REDUCED_TYPES_AND_BOOL(src, "copy_", [&] {

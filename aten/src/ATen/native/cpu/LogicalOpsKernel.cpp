@@ -24,9 +24,33 @@ BITWISE_KERNEL(bitwise_or, BitOr)
 BITWISE_KERNEL(bitwise_xor, BitXor)
 #undef BITWISE_KERNEL
 
-// Bool results computed on the promoted inputs (native/BinaryFunctors.h).
+// Integers only, as PyTorch's kernels (the names in their errors are PyTorch's).
+#define INTEGER_KERNEL(name, label, fn)                                               \
+  void name##_kernel(TensorIterator& iter) {                                         \
+    AT_DISPATCH_INTEGRAL_TYPES(iter.common_dtype(), label, [&] {                     \
+      cpu_kernel(iter, [](scalar_t x, scalar_t y) -> scalar_t { return fn(x, y); }); \
+    });                                                                              \
+  }
+
+INTEGER_KERNEL(bitwise_left_shift, "lshift_cpu", shift_left)
+INTEGER_KERNEL(bitwise_right_shift, "rshift_cpu", shift_right)
+INTEGER_KERNEL(gcd, "gcd_cpu", gcd_of)
+INTEGER_KERNEL(lcm, "lcm_cpu", lcm_of)
+#undef INTEGER_KERNEL
+
+// Bool results computed on the promoted inputs (native/BinaryFunctors.h);
+// or 0 and 1 in the inputs' dtype where an in-place form writes into a
+// tensor of that dtype (BinaryOps.cpp predicate_inplace).
 template <typename Formula>
 void predicate_loop(TensorIterator& iter, const char* name) {
+  if (iter.dtype(0) != ScalarType::Bool) {
+    AT_DISPATCH_ALL_AND_REDUCED_TYPES_AND_BOOL(iter.common_dtype(), name, [&] {
+      cpu_kernel(iter, [](scalar_t x, scalar_t y) -> scalar_t {
+        return static_cast<scalar_t>(apply_predicate<Formula>(x, y) ? 1 : 0);
+      });
+    });
+    return;
+  }
   AT_DISPATCH_ALL_AND_REDUCED_TYPES_AND_BOOL(iter.common_dtype(), name, [&] {
     cpu_kernel(iter, [](scalar_t x, scalar_t y) -> bool { return apply_predicate<Formula>(x, y); });
   });
@@ -58,6 +82,10 @@ void masked_fill_kernel(TensorIterator& iter, const Scalar& value) {
 }  // namespace
 
 REGISTER_CPU_DISPATCH(bitwise_and_stub, &bitwise_and_kernel);
+REGISTER_CPU_DISPATCH(bitwise_left_shift_stub, &bitwise_left_shift_kernel);
+REGISTER_CPU_DISPATCH(bitwise_right_shift_stub, &bitwise_right_shift_kernel);
+REGISTER_CPU_DISPATCH(gcd_stub, &gcd_kernel);
+REGISTER_CPU_DISPATCH(lcm_stub, &lcm_kernel);
 REGISTER_CPU_DISPATCH(bitwise_or_stub, &bitwise_or_kernel);
 REGISTER_CPU_DISPATCH(bitwise_xor_stub, &bitwise_xor_kernel);
 REGISTER_CPU_DISPATCH(eq_stub, &eq_kernel);

@@ -83,31 +83,22 @@ void store_sum(const ReduceParams& params, const Tensor& out, int64_t i, acc_t<T
 // max (or min) of x[0..n) without its index; NaN if any element is NaN.
 template <typename T, bool Max>
 T extreme_of(const T* x, int64_t n) {
-  if constexpr (std::is_same_v<T, float> && Max) {
-    return vec::max(x, n);
-  } else if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double> || std::is_integral_v<T>) {
+  if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
+    return Max ? vec::max(x, n) : vec::min(x, n);
+  } else if constexpr (std::is_integral_v<T>) {
     constexpr int64_t kLanes = 16;
     T lanes[kLanes];
     for (int64_t k = 0; k < kLanes; ++k) lanes[k] = x[0];
-    bool nan = false;
     int64_t i = 0;
     for (; i + kLanes <= n; i += kLanes) {
       for (int64_t k = 0; k < kLanes; ++k) {
         const T v = x[i + k];
         lanes[k] = Max ? (v > lanes[k] ? v : lanes[k]) : (v < lanes[k] ? v : lanes[k]);
-        if constexpr (!std::is_integral_v<T>) nan |= v != v;
       }
     }
     T best = lanes[0];
     for (int64_t k = 1; k < kLanes; ++k) best = Max ? (lanes[k] > best ? lanes[k] : best) : (lanes[k] < best ? lanes[k] : best);
-    for (; i < n; ++i) {
-      const T v = x[i];
-      best = Max ? (v > best ? v : best) : (v < best ? v : best);
-      if constexpr (!std::is_integral_v<T>) nan |= v != v;
-    }
-    if constexpr (!std::is_integral_v<T>) {
-      if (nan) return std::numeric_limits<T>::quiet_NaN();
-    }
+    for (; i < n; ++i) best = Max ? (x[i] > best ? x[i] : best) : (x[i] < best ? x[i] : best);
     return best;
   } else {
     return x[arg_extreme<T, Max>(x, n)];
@@ -196,6 +187,28 @@ double logsumexp_of(const T* x, int64_t n) {
   return m + std::log(sum_in_double(x, n, [m](double v) { return std::exp(v - m); }));
 }
 
+// The product of x[0..n). Floats multiply in their own precision (float for
+// the 16-bit types), as PyTorch does: 3e38 * 3e38 * -0 is NaN there, not the
+// -0 of a double product. A long row multiplies in 16 independent lanes (one
+// chain of multiply latencies would bound it otherwise), as PyTorch's
+// vectorised reduction does; short rows keep the plain left-to-right order.
+template <typename T>
+auto prod_of(const T* x, int64_t n) {
+  using P = std::conditional_t<c10::is_floating_v<T>, c10::opmath_t<T>, acc_t<T>>;
+  constexpr int64_t kLanes = 16;
+  int64_t i = 0;
+  P p = 1;
+  if (n >= 4 * kLanes) {
+    P lanes[kLanes];
+    for (int64_t k = 0; k < kLanes; ++k) lanes[k] = 1;
+    for (; i + kLanes <= n; i += kLanes)
+      for (int64_t k = 0; k < kLanes; ++k) lanes[k] *= static_cast<P>(x[i + k]);
+    for (int64_t k = 0; k < kLanes; ++k) p *= lanes[k];
+  }
+  for (; i < n; ++i) p *= static_cast<P>(x[i]);
+  return p;
+}
+
 template <typename T>
 void reduce_row(const ReduceParams& params, const T* x, int64_t n, const Tensor& out, const Tensor& indices,
                 int64_t i) {
@@ -204,12 +217,7 @@ void reduce_row(const ReduceParams& params, const T* x, int64_t n, const Tensor&
       store_sum<T>(params, out, i, sum_plain(x, n));
       return;
     case ReduceOp::Prod: {
-      // Floats multiply in their own precision (float for the 16-bit types), as
-      // PyTorch does: 3e38 * 3e38 * -0 is NaN there, not the -0 of a double product.
-      using P = std::conditional_t<c10::is_floating_v<T>, c10::opmath_t<T>, acc_t<T>>;
-      P p = 1;
-      for (int64_t k = 0; k < n; ++k) p *= static_cast<P>(x[k]);
-      out.data_ptr<T>()[i] = static_cast<T>(p);
+      out.data_ptr<T>()[i] = static_cast<T>(prod_of(x, n));
       return;
     }
     case ReduceOp::Max:

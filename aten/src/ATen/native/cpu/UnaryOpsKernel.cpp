@@ -78,6 +78,7 @@ void log10_kernel(TensorIterator& iter) { float_unary_loop<log10_formula>(iter, 
 void exp2_generic_kernel(TensorIterator& iter) { float_unary_loop<exp2_formula>(iter, "exp2"); }
 void deg2rad_kernel(TensorIterator& iter) { float_unary_loop<deg2rad_formula>(iter, "deg2rad"); }
 void rad2deg_kernel(TensorIterator& iter) { float_unary_loop<rad2deg_formula>(iter, "rad2deg"); }
+void angle_kernel(TensorIterator& iter) { float_unary_loop<angle_formula>(iter, "angle"); }
 void frac_kernel(TensorIterator& iter) { float_unary_loop<frac_formula>(iter, "frac_cpu"); }
 
 // Dense float32 goes through the vectorised loops of VecMath.
@@ -215,6 +216,7 @@ REGISTER_CPU_DISPATCH(log10_stub, &log10_kernel);
 REGISTER_CPU_DISPATCH(exp2_stub, &exp2_kernel);
 REGISTER_CPU_DISPATCH(deg2rad_stub, &deg2rad_kernel);
 REGISTER_CPU_DISPATCH(rad2deg_stub, &rad2deg_kernel);
+REGISTER_CPU_DISPATCH(angle_stub, &angle_kernel);
 REGISTER_CPU_DISPATCH(frac_stub, &frac_kernel);
 REGISTER_CPU_DISPATCH(sign_stub, &sign_kernel);
 REGISTER_CPU_DISPATCH(floor_stub, &floor_kernel);

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <type_traits>
 
 #if defined(CPU_CAPABILITY_AVX2) || defined(CPU_CAPABILITY_AVX512)
 #include <immintrin.h>
@@ -286,41 +287,59 @@ void softmax_rows(const float* x, float* y, int64_t rows, int64_t n, bool log) {
   }
 }
 
-// Written with GCC vector types: a max-reduction with NaN tracking that the
-// auto-vectoriser would otherwise leave scalar.
-float max(const float* x, int64_t n) {
-  typedef float v8f __attribute__((vector_size(32)));
-  typedef int32_t v8i __attribute__((vector_size(32)));
-  if (n == 0) return -std::numeric_limits<float>::infinity();
+namespace {
+
+// Written with GCC vector types: a max- (or min-) reduction with NaN
+// tracking that the auto-vectoriser would otherwise leave scalar. Two
+// 32-byte vectors in flight: 16 floats or 8 doubles per step.
+template <typename T, bool Max>
+T extreme_lanes(const T* x, int64_t n) {
+  typedef T vT __attribute__((vector_size(32)));
+  using I = std::conditional_t<sizeof(T) == 4, int32_t, int64_t>;
+  typedef I vI __attribute__((vector_size(32)));
+  constexpr int64_t kWidth = 32 / sizeof(T);
+  if (n == 0) return Max ? -std::numeric_limits<T>::infinity() : std::numeric_limits<T>::infinity();
   int64_t i = 0;
-  float best = x[0];
+  T best = x[0];
   bool any_nan = false;
-  if (n >= 16) {
-    v8f b0, b1;
+  if (n >= 2 * kWidth) {
+    vT b0, b1;
     std::memcpy(&b0, x, sizeof b0);
-    std::memcpy(&b1, x + 8, sizeof b1);
-    v8i nan = {};
-    for (i = 16; i + 16 <= n; i += 16) {
-      v8f v0, v1;
+    std::memcpy(&b1, x + kWidth, sizeof b1);
+    vI nan = {};
+    for (i = 2 * kWidth; i + 2 * kWidth <= n; i += 2 * kWidth) {
+      vT v0, v1;
       std::memcpy(&v0, x + i, sizeof v0);
-      std::memcpy(&v1, x + i + 8, sizeof v1);
-      b0 = v0 > b0 ? v0 : b0;
-      b1 = v1 > b1 ? v1 : b1;
+      std::memcpy(&v1, x + i + kWidth, sizeof v1);
+      if constexpr (Max) {
+        b0 = v0 > b0 ? v0 : b0;
+        b1 = v1 > b1 ? v1 : b1;
+      } else {
+        b0 = v0 < b0 ? v0 : b0;
+        b1 = v1 < b1 ? v1 : b1;
+      }
       nan |= (v0 != v0) | (v1 != v1);
     }
     nan |= (b0 != b0) | (b1 != b1);
-    for (int k = 0; k < 8; ++k) {
-      best = b0[k] > best ? b0[k] : best;
-      best = b1[k] > best ? b1[k] : best;
+    for (int64_t k = 0; k < kWidth; ++k) {
+      best = (Max ? b0[k] > best : b0[k] < best) ? b0[k] : best;
+      best = (Max ? b1[k] > best : b1[k] < best) ? b1[k] : best;
       any_nan |= nan[k] != 0;
     }
   }
   for (; i < n; ++i) {
-    best = x[i] > best ? x[i] : best;
+    best = (Max ? x[i] > best : x[i] < best) ? x[i] : best;
     any_nan |= x[i] != x[i];
   }
-  return any_nan ? std::numeric_limits<float>::quiet_NaN() : best;
+  return any_nan ? std::numeric_limits<T>::quiet_NaN() : best;
 }
+
+}  // namespace
+
+float max(const float* x, int64_t n) { return extreme_lanes<float, true>(x, n); }
+float min(const float* x, int64_t n) { return extreme_lanes<float, false>(x, n); }
+double max(const double* x, int64_t n) { return extreme_lanes<double, true>(x, n); }
+double min(const double* x, int64_t n) { return extreme_lanes<double, false>(x, n); }
 
 double sum(const float* x, int64_t n) {
   return blocked_sum(x, n, [](float v) { return v; });

@@ -74,8 +74,11 @@ void gelu_tanh_backward(const float* g, const float* x, float* y, int64_t n);
 // (x - max) - log(sum), in that order: x - (max + log(sum)) loses log(sum)
 // against a large max (log_softmax([1e8, 1e8]) is -log 2).
 void softmax_rows(const float* x, float* y, int64_t rows, int64_t n, bool log);
-// The largest x[i] (NaN if any x[i] is NaN).
+// The largest (smallest) x[i]; NaN if any x[i] is NaN.
 float max(const float* x, int64_t n);
+float min(const float* x, int64_t n);
+double max(const double* x, int64_t n);
+double min(const double* x, int64_t n);
 // The sum of x[0..n): 16 float lanes over blocks of 4096 elements whose
 // totals add up in double (nearly a double sum's accuracy at a float sum's
 // speed). The 16-bit types are given by their bits (float16, bfloat16) and

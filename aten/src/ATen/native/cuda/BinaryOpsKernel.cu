@@ -85,6 +85,19 @@ BITWISE_KERNEL(bitwise_or, BitOr)
 BITWISE_KERNEL(bitwise_xor, BitXor)
 #undef BITWISE_KERNEL
 
+#define INTEGER_KERNEL(name, label, fn)                                                      \
+  void name##_kernel_cuda(TensorIterator& iter) {                                           \
+    AT_DISPATCH_INTEGRAL_TYPES(iter.common_dtype(), label, [&] {                            \
+      gpu_kernel(iter, [] GPU_LAMBDA(scalar_t x, scalar_t y) -> scalar_t { return fn(x, y); }); \
+    });                                                                                     \
+  }
+
+INTEGER_KERNEL(bitwise_left_shift, "lshift_cuda", shift_left)
+INTEGER_KERNEL(bitwise_right_shift, "rshift_cuda", shift_right)
+INTEGER_KERNEL(gcd, "gcd_cuda", gcd_of)
+INTEGER_KERNEL(lcm, "lcm_cuda", lcm_of)
+#undef INTEGER_KERNEL
+
 // Bool results computed on the promoted inputs (native/BinaryFunctors.h).
 template <typename Formula>
 void predicate_loop(TensorIterator& iter, const char* name) {
@@ -220,6 +233,10 @@ REGISTER_CUDA_DISPATCH(minimum_stub, &minimum_kernel_cuda);
 REGISTER_CUDA_DISPATCH(clamp_stub, &clamp_kernel_cuda);
 REGISTER_CUDA_DISPATCH(maximum_stub, &maximum_kernel_cuda);
 REGISTER_CUDA_DISPATCH(bitwise_and_stub, &bitwise_and_kernel_cuda);
+REGISTER_CUDA_DISPATCH(bitwise_left_shift_stub, &bitwise_left_shift_kernel_cuda);
+REGISTER_CUDA_DISPATCH(bitwise_right_shift_stub, &bitwise_right_shift_kernel_cuda);
+REGISTER_CUDA_DISPATCH(gcd_stub, &gcd_kernel_cuda);
+REGISTER_CUDA_DISPATCH(lcm_stub, &lcm_kernel_cuda);
 REGISTER_CUDA_DISPATCH(bitwise_or_stub, &bitwise_or_kernel_cuda);
 REGISTER_CUDA_DISPATCH(bitwise_xor_stub, &bitwise_xor_kernel_cuda);
 REGISTER_CUDA_DISPATCH(eq_stub, &eq_kernel_cuda);

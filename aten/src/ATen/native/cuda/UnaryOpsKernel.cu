@@ -71,6 +71,7 @@ void log10_kernel_cuda(TensorIterator& iter) { float_unary_loop<log10_formula>(i
 void exp2_kernel_cuda(TensorIterator& iter) { float_unary_loop<exp2_formula>(iter, "exp2_cuda"); }
 void deg2rad_kernel_cuda(TensorIterator& iter) { float_unary_loop<deg2rad_formula>(iter, "deg2rad_cuda"); }
 void rad2deg_kernel_cuda(TensorIterator& iter) { float_unary_loop<rad2deg_formula>(iter, "rad2deg_cuda"); }
+void angle_kernel_cuda(TensorIterator& iter) { float_unary_loop<angle_formula>(iter, "angle_cuda"); }
 void frac_kernel_cuda(TensorIterator& iter) { float_unary_loop<frac_formula>(iter, "frac_cuda"); }
 
 template <typename Formula>
@@ -169,6 +170,7 @@ REGISTER_CUDA_DISPATCH(log10_stub, &log10_kernel_cuda);
 REGISTER_CUDA_DISPATCH(exp2_stub, &exp2_kernel_cuda);
 REGISTER_CUDA_DISPATCH(deg2rad_stub, &deg2rad_kernel_cuda);
 REGISTER_CUDA_DISPATCH(rad2deg_stub, &rad2deg_kernel_cuda);
+REGISTER_CUDA_DISPATCH(angle_stub, &angle_kernel_cuda);
 REGISTER_CUDA_DISPATCH(frac_stub, &frac_kernel_cuda);
 REGISTER_CUDA_DISPATCH(floor_stub, &floor_kernel_cuda);
 REGISTER_CUDA_DISPATCH(ceil_stub, &ceil_kernel_cuda);
