@@ -750,26 +750,46 @@ def vander(x, N=None, increasing=False):
 
 
 def _window(name, fn):
-    def window(window_length, periodic=True, *, dtype=None, layout=None, device=None, requires_grad=False, **kw):
-        if window_length == 0:
-            return torch.zeros(0, dtype=dtype or torch.get_default_dtype())
-        if window_length == 1:
-            return torch.ones(1, dtype=dtype or torch.get_default_dtype())
+    """A window function computed as PyTorch computes it: arange in the target
+    dtype and in-place ops on it (the same roundings, float32 lanes for float32)."""
+    def window(window_length, periodic=True, *params, dtype=None, layout=None, device=None, requires_grad=False,
+               **kw):
+        dtype = dtype or torch.get_default_dtype()
+        if not dtype.is_floating_point:
+            raise RuntimeError(f"{name} expects floating point dtypes, got: {dtype}")
+        if window_length < 0:
+            raise RuntimeError(f"{name} requires non-negative window_length, got window_length={window_length}")
+        if window_length <= 1:
+            values = torch.ones(window_length, dtype=dtype, device=device)
+            return values.requires_grad_(requires_grad)
         n = window_length + 1 if periodic else window_length
-        i = torch.arange(n, dtype=torch.float64)
-        values = fn(i, n, **kw)
+        values = fn(torch.arange(n, dtype=dtype, device=device), n, *params, **kw)
         values = values[:-1] if periodic else values
-        return values.to(dtype or torch.get_default_dtype()).requires_grad_(requires_grad)
+        return values.requires_grad_(requires_grad)
     window.__name__ = name
     return window
 
 
-hann_window = _window("hann_window", lambda i, n: 0.5 - 0.5 * torch.cos(2 * math.pi * i / (n - 1)))
-hamming_window = _window("hamming_window", lambda i, n, alpha=0.54, beta=0.46:
-                         alpha - beta * torch.cos(2 * math.pi * i / (n - 1)))
-blackman_window = _window("blackman_window", lambda i, n: 0.42 - 0.5 * torch.cos(2 * math.pi * i / (n - 1))
-                          + 0.08 * torch.cos(4 * math.pi * i / (n - 1)))
-bartlett_window = _window("bartlett_window", lambda i, n: 1 - (2 * i / (n - 1) - 1).abs())
+def _hamming(i, n, alpha=0.54, beta=0.46):
+    return i.mul_(2 * math.pi / (n - 1)).cos_().mul_(-beta).add_(alpha)
+
+
+def _blackman(i, n):
+    w = i.mul_(math.pi / (n - 1))
+    return w.mul(4).cos_().mul_(0.08) - w.mul(2).cos_().mul_(0.5) + 0.42
+
+
+def _bartlett(i, n):
+    w = i.mul_(2.0 / (n - 1))
+    first_half = ((n - 1) >> 1) + 1
+    w.narrow(0, first_half, n - first_half).mul_(-1).add_(2)
+    return w
+
+
+hann_window = _window("hann_window", lambda i, n: _hamming(i, n, 0.5, 0.5))
+hamming_window = _window("hamming_window", _hamming)
+blackman_window = _window("blackman_window", _blackman)
+bartlett_window = _window("bartlett_window", _bartlett)
 
 
 def inverse(input, *, out=None):

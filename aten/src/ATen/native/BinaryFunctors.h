@@ -9,6 +9,8 @@
 #include <c10/util/Half.h>
 
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 #include <limits>
 #include <type_traits>
 
@@ -368,7 +370,22 @@ C10_HOST_DEVICE T xlogy_of(T x, T y) {
 template <typename T>
 C10_HOST_DEVICE T nextafter_of(T x, T y) {
   if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
-    return std::nextafter(x, y);
+    // On the bits, as the half types below: libm's nextafter is a call per
+    // element that the loop cannot vectorise.
+    using U = std::conditional_t<sizeof(T) == 4, uint32_t, uint64_t>;
+    if (x != x || y != y) return x + y;
+    if (x == y) return y;
+    U bits;
+    if (x == T(0)) {
+      const U sign = y > T(0) ? U(0) : (U(1) << (sizeof(U) * 8 - 1));
+      bits = sign | U(1);  // the smallest subnormal toward y
+    } else {
+      std::memcpy(&bits, &x, sizeof bits);
+      bits = ((x < y) == (x > T(0))) ? bits + 1 : bits - 1;
+    }
+    T out;
+    std::memcpy(&out, &bits, sizeof out);
+    return out;
   } else {
     const float a = x, b = y;
     if (std::isnan(a) || std::isnan(b)) return T(a + b);

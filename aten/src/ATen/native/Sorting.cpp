@@ -3,6 +3,8 @@
 // helpers are composites over sort.
 #include <ATen/ATen.h>
 #include <ATen/Dispatch.h>
+#include <ATen/Parallel.h>
+#include <ATen/native/RadixSort.h>
 
 #include <algorithm>
 #include <cmath>
@@ -56,18 +58,28 @@ std::tuple<Tensor, Tensor> order_rows(const Tensor& rows, int64_t k, bool descen
     const scalar_t* x = static_cast<const scalar_t*>(rows.data_ptr());
     scalar_t* v = static_cast<scalar_t*>(values.data_ptr());
     int64_t* ix = indices.data_ptr<int64_t>();
+    (void)stable;  // both orders are stable
+    if (k == n) {
+      // A full sort: the radix sort of RadixSort.h, rows split across threads.
+      at::parallel_for(0, outer, std::max<int64_t>(1, 32768 / std::max<int64_t>(n, 1)), [&](int64_t b, int64_t e) {
+        radix::RowSorter<scalar_t> sorter;
+        for (int64_t r = b; r < e; ++r) {
+          const scalar_t* row = x + r * n;
+          const int64_t* order = sorter.sort(row, n, descending);
+          for (int64_t j = 0; j < n; ++j) {
+            v[r * n + j] = row[order[j]];
+            ix[r * n + j] = order[j];
+          }
+        }
+      });
+      return;
+    }
     std::vector<int64_t> order(n);
     for (int64_t r = 0; r < outer; ++r) {
       const scalar_t* row = x + r * n;
       std::iota(order.begin(), order.end(), 0);
       auto cmp = [&](int64_t a, int64_t b) { return before(row[a], row[b], descending); };
-      if (k < n) {
-        std::partial_sort(order.begin(), order.begin() + k, order.end(), cmp);
-      } else if (stable) {
-        std::stable_sort(order.begin(), order.end(), cmp);
-      } else {
-        std::sort(order.begin(), order.end(), cmp);
-      }
+      std::partial_sort(order.begin(), order.begin() + k, order.end(), cmp);
       for (int64_t j = 0; j < k; ++j) {
         v[r * k + j] = row[order[j]];
         ix[r * k + j] = order[j];
