@@ -258,3 +258,39 @@ def test_max_pool1d_row_kernel_ties_and_nans(k, s, values, indices):
     v, i = torch.nn.functional.max_pool1d(x, k, s, return_indices=True)
     np.testing.assert_array_equal(v.reshape(-1).numpy(), np.array([float(a) for a in values], np.float32))
     assert i.reshape(-1).tolist() == indices
+
+
+def _stable_order(x, descending):
+    """numpy's stable order with PyTorch's rules: NaN largest, -0 equal to +0, ties by index."""
+    flat = x.astype(np.float64) if x.dtype == np.float16 else x
+    nan = np.isnan(flat) if flat.dtype.kind == "f" else np.zeros(flat.shape, bool)
+    rank = np.unique(np.where(nan, 0, flat), return_inverse=True)[1].reshape(-1) + nan * flat.size
+    return np.lexsort((np.arange(flat.size), -rank if descending else rank))
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "float16", "int64", "int32", "int16", "int8", "uint8", "bool"])
+@pytest.mark.parametrize("descending", [False, True])
+@pytest.mark.parametrize("n", [5, 33, 1000, 70_000])
+def test_sort_is_stable_in_pytorchs_order(dtype, descending, n):
+    # Rows longer than 32 take the radix sort, shorter ones an insertion sort.
+    rng = np.random.default_rng(n)
+    if dtype == "bool":
+        x = rng.integers(0, 2, n).astype(bool)
+    elif dtype.startswith("float"):
+        x = rng.choice(np.array([-2.5, -0.0, 0.0, 1.0, np.inf, -np.inf, np.nan, 3.0, 1e-30], dtype=dtype), n)
+        x[::7] = rng.standard_normal(len(x[::7])).astype(dtype)
+    else:
+        info = np.iinfo(dtype)
+        x = rng.integers(-5 if info.min < 0 else 0, 6, n).astype(dtype)
+        x[::5] = rng.integers(info.min, info.max, len(x[::5]), endpoint=True, dtype=dtype)
+    values, indices = torch.from_numpy(x).sort(descending=descending, stable=True)
+    want = _stable_order(x, descending)
+    np.testing.assert_array_equal(indices.numpy(), want)
+    np.testing.assert_array_equal(values.numpy().view(np.uint8), x[want].view(np.uint8))  # the same bits: -0, NaN
+
+
+def test_sort_along_a_leading_dim_sorts_each_column():
+    x = np.random.default_rng(0).integers(0, 4, (300, 7)).astype(np.float32)
+    _, indices = torch.from_numpy(x).sort(0, descending=True)
+    for c in range(7):
+        np.testing.assert_array_equal(indices[:, c].numpy(), _stable_order(x[:, c], True))

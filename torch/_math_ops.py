@@ -3,7 +3,7 @@ native_functions.yaml: products with a bias (addmv, addr, addbmm, baddbmm),
 NaN-aware and order statistics (nansum, median, quantile, mode, kthvalue),
 running reductions (logcumsumexp; cumprod's out=), index updates
 (index_fill, put, masked_scatter, the *_scatter
-ops), counting (unique, bincount, histc, bucketize, searchsorted), and the
+ops), counting (unique, bincount, bucketize, searchsorted), and the
 smaller helpers. Their gradients come from the ops they call; tests/oracle
 compares values and gradients with PyTorch 2.13. install() binds them as
 PyTorch spells them (torch.f, Tensor.f, Tensor.f_)."""
@@ -229,11 +229,20 @@ def nonzero(input, *, out=None, as_tuple=False):
 
 
 def take(input, index):
+    if index.dtype != torch.int64:
+        raise RuntimeError(f"take(): Expected a long tensor for index, but got {_dtype_name(index.dtype)}")
     n = input.numel()
-    if index.numel() and (bool((index >= n).any()) or bool((index < -n).any())):
-        bad = index[(index >= n) | (index < -n)].reshape(-1)[0]
-        raise IndexError(f"out of range: tried to access index {int(bad)} on a tensor of {n} elements.")
-    return input.reshape(-1)[index.remainder(max(n, 1)) if n else index]
+    flat = index.reshape(-1)
+    if flat.numel() and n == 0:
+        raise IndexError("take(): tried to take from an empty tensor")
+    if flat.numel():
+        lo, hi = int(flat.min()), int(flat.max())
+        if hi >= n or lo < -n:
+            bad = flat[(flat >= n) | (flat < -n)][0]
+            raise IndexError(f"out of range: tried to access index {int(bad)} on a tensor of {n} elements.")
+        if lo < 0:
+            flat = flat.remainder(n)
+    return input.reshape(-1).index_select(0, flat).reshape(index.shape)
 
 
 def aminmax(input, *, dim=None, keepdim=False):
@@ -555,19 +564,6 @@ def bincount(input, weights=None, minlength=0):
         return torch.zeros(size, dtype=torch.int64).scatter_add(0, input.long(), torch.ones_like(input, dtype=torch.int64))
     w = weights.to(torch.float64) if not weights.is_floating_point() else weights
     return torch.zeros(size, dtype=w.dtype).scatter_add(0, input.long(), w)
-
-
-def histc(input, bins=100, min=0, max=0, *, out=None):
-    x = input.reshape(-1)
-    lo, hi = float(min), float(max)
-    if lo == hi and x.numel():
-        lo, hi = float(x.min()), float(x.max())
-    if lo == hi:
-        lo, hi = lo - 1, hi + 1
-    inside = (x >= lo) & (x <= hi)
-    idx = ((x - lo) / (hi - lo) * bins).floor().to(torch.int64).clamp(0, bins - 1)
-    counts = torch.zeros(bins, dtype=input.dtype).scatter_add(0, idx[inside], torch.ones_like(x[inside]))
-    return _out(counts, out)
 
 
 def searchsorted(sorted_sequence, input, *, out_int32=False, right=False, side=None, sorter=None, out=None):
@@ -931,7 +927,7 @@ FUNCTIONS = {
     "select_scatter": (select_scatter, "f m"), "slice_scatter": (slice_scatter, "f m"),
     "diagonal_scatter": (diagonal_scatter, "f m"), "narrow_copy": (narrow_copy, "f m"), "renorm": (renorm, "f m m_"),
     "repeat_interleave": (repeat_interleave, "f m"), "unique": (unique, "f m"),
-    "unique_consecutive": (unique_consecutive, "f m"), "bincount": (bincount, "f m"), "histc": (histc, "f m"),
+    "unique_consecutive": (unique_consecutive, "f m"), "bincount": (bincount, "f m"),
     "searchsorted": (searchsorted, "f"), "bucketize": (bucketize, "f"), "isin": (isin, "f"),
     "frexp": (frexp, "f m"), "cov": (cov, "f m"),
     "corrcoef": (corrcoef, "f m"), "cdist": (cdist, "f"), "block_diag": (block_diag, "f"),

@@ -39,6 +39,38 @@ def _mean_ref(x, dim=None, keepdim=False):
             return _np_reduce(np.mean)(x.astype(np.float64), dim, keepdim)
 
 
+def _histc_ref(x, bins=100, min=0, max=0):
+    """PyTorch's histogram kernel: bin (x - lo) * bins / (hi - lo) in x's dtype, the last bin closed."""
+    x = x.reshape(-1)
+    lo, hi = float(min), float(max)
+    if lo == hi and x.size:
+        lo, hi = float(x.min()), float(x.max())
+    if lo == hi:
+        lo, hi = lo - 1, hi + 1
+    left, right = x.dtype.type(lo), x.dtype.type(hi)
+    inside = x[(x >= left) & (x <= right)]
+    pos = ((inside - left) * x.dtype.type(bins) / (right - left)).astype(np.int64)
+    return np.bincount(np.minimum(pos, bins - 1), minlength=bins).astype(x.dtype)
+
+
+def _histc_samples(op, dtype, rng):
+    yield SampleInput((make_array((50,), dtype, rng),), {"bins": 7}, desc="own range")
+    yield SampleInput((make_array((4, 30), dtype, rng),), {"bins": 10, "min": -2, "max": 3}, desc="given range")
+    yield SampleInput((np.array([1.0, 1.0, 1.0]).astype(np.dtype(str(dtype)[6:])),), {"bins": 4}, desc="one value")
+    yield SampleInput((np.zeros(0).astype(np.dtype(str(dtype)[6:])),), {"bins": 3}, desc="empty")
+    yield SampleInput((np.array([0.0, 0.25, 0.5, 1.0, np.nan]).astype(np.dtype(str(dtype)[6:])),),
+                      {"bins": 4, "min": 0, "max": 1}, desc="edges and NaN")
+
+
+def _histc_errors():
+    yield ErrorInput((torch.tensor([1, 2]),), {}, NotImplementedError, "\"histogram_cpu\" not implemented for 'Long'")
+    yield ErrorInput((torch.tensor([1.0, 2.0]),), {"bins": 0}, RuntimeError, "bins must be > 0, but got 0")
+    yield ErrorInput((torch.tensor([1.0, 2.0]),), {"bins": 4, "min": 3, "max": 1}, RuntimeError,
+                     "max must be larger than min")
+    yield ErrorInput((torch.tensor([1.0, float("nan")]),), {}, RuntimeError, "is not finite")
+    yield ErrorInput((torch.tensor([1.0, float("inf")]),), {}, RuntimeError, r"range of \[1, inf\] is not finite")
+
+
 def _dim_errors(name):
     def errors():
         yield ErrorInput((torch.ones(2, 3),), {"dim": 2}, IndexError, r"Dimension out of range \(expected to be in range of \[-2, 1\], but got 2\)")
@@ -322,6 +354,7 @@ REDUCTION_OPS = [
            lambda op, d, rng: (SampleInput(s.args + (s.kwargs["dim"],), {"keepdim": s.kwargs.get("keepdim", False)})
                                for s in _dim_samples(op, d, rng)),
            variant="dim", op=_max_dim_op("min"), method=False),
+    OpInfo("histc", _histc_ref, FLOATS, _histc_samples, supports_out=True, error_inputs=_histc_errors),
     OpInfo("amax", lambda x, dim=(), keepdim=False: np.max(x, axis=None if dim == () else dim, keepdims=keepdim), ALL, _dim_samples,
            known_values=lambda: [
                KnownValue((torch.tensor([[float("nan"), 1.0], [2.0, 3.0]]), 1), {},

@@ -311,8 +311,9 @@ def recording(d: Derivative, f: NativeFunction, result_expr: list[str]) -> tuple
     if tensors:
         checks.append("autograd::any_requires_grad({" + ", ".join(f"&{ref[a.name]}" for a in tensors) + "})")
     checks += [f"autograd::any_requires_grad({a.name})" for a in lists]
+    # No differentiable input (histc: output_differentiability [False] alone): never a node.
     before += [f"std::shared_ptr<autograd::generated::{d.node}> grad_fn_;",
-               f"if ({' || '.join(checks)}) {{"]
+               f"if ({' || '.join(checks) or 'false'}) {{"]
     if inplace:
         before.append(f'  autograd::check_inplace(self, "{s.name}", {"true" if f.is_inplace_view else "false"});')
     before.append(f"  grad_fn_ = std::make_shared<autograd::generated::{d.node}>();")

@@ -176,6 +176,13 @@ double var_of(const T* x, int64_t n, double correction, bool sqrt) {
 
 template <typename T>
 double logsumexp_of(const T* x, int64_t n) {
+  if constexpr (std::is_same_v<T, float>) {
+    // float32: the max and the shifted exps in vector lanes.
+    const float m = vec::max(x, n);
+    if (std::isnan(m)) return m;
+    if (std::isinf(m)) return m;  // all -inf, or some +inf
+    return static_cast<double>(m) + std::log(vec::sum_exp_shifted(x, m, n));
+  }
   double m = -std::numeric_limits<double>::infinity();
   bool nan = false;
   for (int64_t i = 0; i < n; ++i) {

@@ -336,6 +336,8 @@ T extreme_lanes(const T* x, int64_t n) {
 
 }  // namespace
 
+double sum_exp_shifted(const float* x, float shift, int64_t n) { return exp_shifted_loop(x, shift, nullptr, n); }
+
 float max(const float* x, int64_t n) { return extreme_lanes<float, true>(x, n); }
 float min(const float* x, int64_t n) { return extreme_lanes<float, false>(x, n); }
 double max(const double* x, int64_t n) { return extreme_lanes<double, true>(x, n); }

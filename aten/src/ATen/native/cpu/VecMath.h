@@ -74,6 +74,9 @@ void gelu_tanh_backward(const float* g, const float* x, float* y, int64_t n);
 // (x - max) - log(sum), in that order: x - (max + log(sum)) loses log(sum)
 // against a large max (log_softmax([1e8, 1e8]) is -log 2).
 void softmax_rows(const float* x, float* y, int64_t rows, int64_t n, bool log);
+// The sum of exp(x[i] - shift), exp as softmax's (float lanes, added up in
+// double): logsumexp's sum after its shift by the max.
+double sum_exp_shifted(const float* x, float shift, int64_t n);
 // The largest (smallest) x[i]; NaN if any x[i] is NaN.
 float max(const float* x, int64_t n);
 float min(const float* x, int64_t n);

@@ -1,0 +1,65 @@
+// histc: counts of the values in `bins` equal bins over [min, max] (the
+// data's own range when min == max), as PyTorch's histogram kernel counts
+// them: the bin is (x - min) * bins / (max - min) in the input's dtype, the
+// last bin closed, values outside the range and NaN left out. One pass on
+// the CPU; a CUDA tensor is counted on the CPU and the counts copied back.
+#include <ATen/ATen.h>
+#include <ATen/Dispatch.h>
+
+#include <cmath>
+
+namespace at::native {
+namespace {
+
+// Each step rounds to T, as PyTorch's arithmetic on float16/bfloat16 values
+// does (a no-op for float and double).
+template <typename T>
+void count_into(const T* x, int64_t n, T lo, T hi, int64_t bins, T* hist) {
+  using M = c10::opmath_t<T>;
+  const M left = lo, right = hi;
+  const M width = static_cast<T>(right - left), scale = static_cast<T>(static_cast<M>(bins));
+  for (int64_t i = 0; i < n; ++i) {
+    const M v = x[i];
+    if (!(v >= left && v <= right)) continue;
+    const M offset = static_cast<T>(v - left);
+    const M scaled = static_cast<T>(offset * scale);
+    int64_t pos = static_cast<int64_t>(static_cast<M>(static_cast<T>(scaled / width)));
+    if (pos >= bins) pos = bins - 1;  // the rightmost bin includes its right edge
+    hist[pos] = static_cast<T>(static_cast<M>(hist[pos]) + M(1));
+  }
+}
+
+}  // namespace
+
+Tensor histc(const Tensor& self, int64_t bins, const Scalar& min, const Scalar& max) {
+  TORCH_CHECK_NOT_IMPLEMENTED(self.is_floating_point(), "\"histogram_", self.is_cuda() ? "cuda" : "cpu",
+                              "\" not implemented for '", self.scalar_type(), "'");
+  TORCH_CHECK(bins > 0, "torch.histogram(): bins must be > 0, but got ", bins, " for dimension 0");
+  double lo = min.toDouble(), hi = max.toDouble();
+  const Tensor x = self.to(Device(DeviceType::CPU), std::nullopt).contiguous().reshape({-1});
+  if (lo == hi && x.numel() > 0) {
+    lo = x.min().item().toDouble();
+    hi = x.max().item().toDouble();
+  }
+  if (lo == hi) {
+    lo -= 1;
+    hi += 1;
+  }
+  TORCH_CHECK(std::isfinite(lo) && std::isfinite(hi), "torch.histc: range of [", lo, ", ", hi, "] is not finite");
+  TORCH_CHECK(lo < hi, "torch.histc: max must be larger than min");
+  Tensor hist = at::zeros({bins}, self.scalar_type(), Device(DeviceType::CPU));
+  AT_DISPATCH_FLOATING_AND_REDUCED_TYPES(self.scalar_type(), "histogram_cpu", [&] {
+    count_into(x.data_ptr<scalar_t>(), x.numel(), static_cast<scalar_t>(lo), static_cast<scalar_t>(hi), bins,
+               hist.data_ptr<scalar_t>());
+  });
+  return self.is_cpu() ? hist : hist.to(self.device(), std::nullopt);
+}
+
+const Tensor& histc_out(const Tensor& out, const Tensor& self, int64_t bins, const Scalar& min, const Scalar& max) {
+  const Tensor result = at::histc(self, bins, min, max);
+  out.resize_(result.sizes());
+  out.copy_(result);
+  return out;
+}
+
+}  // namespace at::native
