@@ -303,12 +303,12 @@ class CaseBuilder:
         return {"t": "list", "items": items}
 
     def target(self, self_spec) -> dict:
-        if self.s.base_name == "mse_loss":
+        if self.s.base_name in ("mse_loss", "smooth_l1_loss", "huber_loss"):  # a target like the input
             return self.g.tensor(self.g.broadcastable(self_spec["shape"]) if self.r.random() < 0.2 else self_spec["shape"],
                                  self_spec["dtype"])
         shape = self_spec["shape"]
         c = shape[-1] if len(shape) == 1 else (shape[1] if len(shape) >= 2 else 1)
-        tshape = [] if len(shape) == 1 else [shape[0]] + shape[2:]
+        tshape = [] if len(shape) <= 1 else [shape[0]] + shape[2:]
         kind = f"index:0,{c}" if self.r.random() < 0.85 else f"index:-1,{c + 1}"
         return self.g.tensor(tshape, "int64" if self.r.random() < 0.9 else "int32", kind=kind, layout="contiguous")
 

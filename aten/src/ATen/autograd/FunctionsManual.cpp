@@ -568,7 +568,8 @@ Tensor piecewise_loss_backward(const Tensor& grad, const Tensor& self, const Ten
   } else {
     slope = at::where(d.abs().lt(scalar(width, d)), d.div(scalar(width, d)), d.sign());
   }
-  if (reduction == 1) slope = slope.div(scalar(static_cast<double>(d.numel()), d));
+  // PyTorch's norm: 1 / self.numel(), self's count even where the target broadcast it larger.
+  if (reduction == 1) slope = slope.div(scalar(static_cast<double>(self.numel()), d));
   return slope.mul(grad);
 }
 

@@ -259,14 +259,18 @@ C10_HOST_DEVICE T gcd_of(T a_in, T b_in) {
   return b;
 }
 
+// |a / g * b| in C++'s promoted arithmetic (int for the small types), cast
+// back to T after the absolute value, as PyTorch computes it: lcm(4, 127)
+// in int8 is |508| = 508, which wraps to -4.
 template <typename T>
 C10_HOST_DEVICE T lcm_of(T a, T b) {
   const T g = gcd_of(a, b);
   if (g == 0) return T(0);
-  const T q = (std::is_signed_v<T> && g == T(-1)) ? wrapping_negate(a) : static_cast<T>(a / g);
-  const T m = static_cast<T>(q * b);
-  if constexpr (std::is_signed_v<T>) return m < 0 ? wrapping_negate(m) : m;
-  return m;
+  using W = decltype(a / g * b);
+  const W q = (std::is_signed_v<W> && g == T(-1)) ? wrapping_negate(static_cast<W>(a)) : static_cast<W>(a / g);
+  const W m = static_cast<W>(q * static_cast<W>(b));
+  if constexpr (std::is_signed_v<W>) return static_cast<T>(m < 0 ? wrapping_negate(m) : m);
+  return static_cast<T>(m);
 }
 
 // a + alpha * b, with alpha in opmath_t<T>: float16/bfloat16 compute in

@@ -5,6 +5,7 @@
 // the CPU; a CUDA tensor is counted on the CPU and the counts copied back.
 #include <ATen/ATen.h>
 #include <ATen/Dispatch.h>
+#include <ATen/ScalarOps.h>
 
 #include <cmath>
 
@@ -32,9 +33,11 @@ void count_into(const T* x, int64_t n, T lo, T hi, int64_t bins, T* hist) {
 }  // namespace
 
 Tensor histc(const Tensor& self, int64_t bins, const Scalar& min, const Scalar& max) {
-  TORCH_CHECK_NOT_IMPLEMENTED(self.is_floating_point(), "\"histogram_", self.is_cuda() ? "cuda" : "cpu",
-                              "\" not implemented for '", self.scalar_type(), "'");
   TORCH_CHECK(bins > 0, "torch.histogram(): bins must be > 0, but got ", bins, " for dimension 0");
+  if (self.is_floating_point()) {  // the ends become edges of self's dtype, checked as PyTorch converts them
+    check_scalar_fits(min, self.scalar_type());
+    check_scalar_fits(max, self.scalar_type());
+  }
   double lo = min.toDouble(), hi = max.toDouble();
   const Tensor x = self.to(Device(DeviceType::CPU), std::nullopt).contiguous().reshape({-1});
   if (lo == hi && x.numel() > 0) {
@@ -47,6 +50,9 @@ Tensor histc(const Tensor& self, int64_t bins, const Scalar& min, const Scalar& 
   }
   TORCH_CHECK(std::isfinite(lo) && std::isfinite(hi), "torch.histc: range of [", lo, ", ", hi, "] is not finite");
   TORCH_CHECK(lo < hi, "torch.histc: max must be larger than min");
+  // The dtype last, in PyTorch's order: its kernel's dispatch refuses it.
+  TORCH_CHECK_NOT_IMPLEMENTED(self.is_floating_point(), "\"histogram_", self.is_cuda() ? "cuda" : "cpu",
+                              "\" not implemented for '", self.scalar_type(), "'");
   Tensor hist = at::zeros({bins}, self.scalar_type(), Device(DeviceType::CPU));
   AT_DISPATCH_FLOATING_AND_REDUCED_TYPES(self.scalar_type(), "histogram_cpu", [&] {
     count_into(x.data_ptr<scalar_t>(), x.numel(), static_cast<scalar_t>(lo), static_cast<scalar_t>(hi), bins,
@@ -55,7 +61,25 @@ Tensor histc(const Tensor& self, int64_t bins, const Scalar& min, const Scalar& 
   return self.is_cpu() ? hist : hist.to(self.device(), std::nullopt);
 }
 
+namespace {
+// The element type as PyTorch's message spells it (C++'s names).
+const char* cpp_type_name(ScalarType t) {
+  switch (t) {
+    case ScalarType::Float: return "float";
+    case ScalarType::Double: return "double";
+    case ScalarType::Half: return "c10::Half";
+    case ScalarType::BFloat16: return "c10::BFloat16";
+    case ScalarType::Long: return "long int";
+    case ScalarType::Int: return "int";
+    default: return c10::toString(t);
+  }
+}
+}  // namespace
+
 const Tensor& histc_out(const Tensor& out, const Tensor& self, int64_t bins, const Scalar& min, const Scalar& max) {
+  TORCH_CHECK(out.scalar_type() == self.scalar_type(), "torch.histogram: input tensor and hist tensor should have the ",
+              "same dtype, but got input ", cpp_type_name(self.scalar_type()), " and hist ",
+              cpp_type_name(out.scalar_type()));
   const Tensor result = at::histc(self, bins, min, max);
   out.resize_(result.sizes());
   out.copy_(result);

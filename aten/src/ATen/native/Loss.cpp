@@ -51,17 +51,22 @@ Tensor pointwise_loss_loop(const Tensor& self, const Tensor& target, int64_t red
   });
 }
 
+// PyTorch's order: the width, the shapes, (smooth_l1's reduction,) the
+// dtype. huber_loss leaves the losses unreduced for any reduction other than
+// mean (1) and sum (2), as PyTorch's does; smooth_l1_loss refuses them.
 Tensor piecewise_loss_op(const Tensor& self, const Tensor& target, int64_t reduction, double width, bool huber) {
-  (void)infer_size(self.sizes(), target.sizes());
-  TORCH_CHECK(reduction >= 0 && reduction <= 2, reduction, " is not a valid value for reduction");
   if (huber) {
     TORCH_CHECK(width > 0, "huber_loss does not support non-positive values for delta.");
   } else {
     TORCH_CHECK(width >= 0, "smooth_l1_loss does not support negative values for beta.");
   }
+  (void)infer_size(self.sizes(), target.sizes());
+  TORCH_CHECK(huber || (reduction >= 0 && reduction <= 2), "smooth_l1_loss: reduction must be 0 (none), 1 (mean) ",
+              "or 2 (sum), got ", reduction);
   const ScalarType type = promoteTypes(self.scalar_type(), target.scalar_type());
   TORCH_CHECK_NOT_IMPLEMENTED(c10::isFloatingType(type), "\"", huber ? "huber_cpu" : "smooth_l1_cpu",
                               "\" not implemented for '", type, "'");
+  if (reduction != 1 && reduction != 2) reduction = 0;
   if (self.is_cpu() && target.is_cpu() && self.sizes() == target.sizes() && self.scalar_type() == type &&
       target.scalar_type() == type && (huber || width > 0))
     return pointwise_loss_loop(self, target, reduction, width, huber ? PointwiseLoss::Huber : PointwiseLoss::SmoothL1);

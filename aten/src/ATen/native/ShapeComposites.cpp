@@ -5,6 +5,7 @@
 // they get PyTorch's own backward nodes (RollBackward0, ...).
 #include <ATen/ATen.h>
 #include <ATen/ExpandUtils.h>
+#include <ATen/ScalarOps.h>
 
 #include <algorithm>
 #include <numeric>
@@ -42,6 +43,7 @@ Tensor constant_pad_nd(const Tensor& self, IntArrayRef pad, const Scalar& value)
     if (hi < 0) inner = inner.narrow(d, 0, inner.size(d) + hi);
     out_shape[d] = self.size(d) + lo + hi;
   }
+  check_scalar_fits(value, self.scalar_type());  // even with nothing to fill, as PyTorch converts it
   Tensor out = at::empty(out_shape, self.options());
   if (out.numel() == 0) return out;
   Tensor interior = out;
