@@ -5,6 +5,7 @@
 #include <ATen/ScalarOps.h>
 #include <ATen/autograd/GradMode.h>
 #include <ATen/native/Convolution.h>
+#include <ATen/native/Loss.h>
 
 #include <cmath>
 
@@ -559,6 +560,19 @@ Tensor mse_loss_backward(const Tensor& grad, const Tensor& self, const Tensor& t
 
 Tensor piecewise_loss_backward(const Tensor& grad, const Tensor& self, const Tensor& target, int64_t reduction,
                                double width, bool huber) {
+  if ((reduction == 1 || reduction == 2) && !GradMode::is_enabled() && grad.numel() == 1 && self.is_cpu() &&
+      target.is_cpu() && grad.is_cpu() && self.sizes() == target.sizes() && self.is_floating_point() &&
+      self.scalar_type() == target.scalar_type() && (huber || width > 0)) {
+    // A reduced loss outside double backward: one pass (cpu/LossKernel.cpp).
+    const double norm = reduction == 1 ? 1.0 / static_cast<double>(self.numel()) : 1.0;
+    const Tensor x = self.contiguous(), y = target.contiguous();
+    Tensor out = at::empty(self.sizes(), self.scalar_type(), self.device());
+    native::piecewise_loss_grad_stub(c10::DeviceType::CPU, self.scalar_type(),
+                                     huber ? native::PointwiseLoss::Huber : native::PointwiseLoss::SmoothL1,
+                                     x.data_ptr(), y.data_ptr(), self.numel(), width,
+                                     norm * grad.item().toDouble(), out.data_ptr());
+    return out;
+  }
   const Tensor d = self.sub(target);
   Tensor slope;
   if (huber) {

@@ -16,4 +16,11 @@ using piecewise_loss_fn = double (*)(c10::ScalarType type, PointwiseLoss kind, c
                                      int64_t n, double width, void* out);
 DECLARE_DISPATCH(piecewise_loss_fn, piecewise_loss_stub);
 
+// The gradient of smooth_l1 (width > 0) or huber with respect to x for a
+// reduced loss: out[i] = scale * slope(x[i] - y[i]), scale being the
+// incoming gradient times 1/N under mean. Squared is not taken here.
+using piecewise_loss_grad_fn = void (*)(c10::ScalarType type, PointwiseLoss kind, const void* x, const void* y,
+                                        int64_t n, double width, double scale, void* out);
+DECLARE_DISPATCH(piecewise_loss_grad_fn, piecewise_loss_grad_stub);
+
 }  // namespace at::native

@@ -85,8 +85,11 @@ Tensor reduce(const Tensor& self, OptionalIntArrayRef dim, bool keepdim, ScalarT
   // 16-bit input itself rather than a float32 copy of it.
   params.float_out = params.op == ReduceOp::Sum && dtype == ScalarType::Float && self.is_cpu() &&
                      (self.scalar_type() == ScalarType::Half || self.scalar_type() == ScalarType::BFloat16);
-  const ScalarType rows_dtype = params.float_out ? self.scalar_type() : dtype;
-  Rows r = as_rows(self, dim, keepdim, rows_dtype, column_capable && !params.float_out ? &columns : nullptr);
+  params.long_out = params.op == ReduceOp::Sum && dtype == ScalarType::Long && self.is_cpu() &&
+                    self.scalar_type() == ScalarType::Bool;
+  const bool narrow_rows = params.float_out || params.long_out;
+  const ScalarType rows_dtype = narrow_rows ? self.scalar_type() : dtype;
+  Rows r = as_rows(self, dim, keepdim, rows_dtype, column_capable && !narrow_rows ? &columns : nullptr);
   params.columns = columns;
   TORCH_CHECK(!needs_elements || r.inner > 0 || r.outer == 0, name,
               "(): cannot perform reduction on tensor with no elements because the operation does not have an "

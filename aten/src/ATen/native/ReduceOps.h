@@ -17,6 +17,9 @@ struct ReduceParams {
   // Sum only, CPU only: `in` is float16/bfloat16 and `out` float32 (mean
   // accumulates and divides in float32 without a widened copy of the input).
   bool float_out = false;
+  // Sum only, CPU only: `in` is bool and `out` int64 (mask.sum(),
+  // count_nonzero: the bytes are counted without an int64 copy of them).
+  bool long_out = false;
 };
 
 // Reduces each row of a contiguous `in` viewed as [outer, inner] (or each

@@ -54,6 +54,35 @@ double piecewise_loss_rows(const T* x, const T* y, int64_t n, double width, T* o
   return total;
 }
 
+// PyTorch's backward: -scale or scale outside (times delta for huber), the
+// difference scaled inside; selected on the bits.
+template <typename T, PointwiseLoss Kind>
+void piecewise_loss_grad_rows(const T* x, const T* y, int64_t n, double width, double scale, T* out) {
+  using M = c10::opmath_t<T>;
+  const M w = static_cast<M>(width), s = static_cast<M>(scale);
+  const M edge = Kind == PointwiseLoss::Huber ? s * w : s;
+  for (int64_t i = 0; i < n; ++i) {
+    const M d = M(x[i]) - M(y[i]);
+    const M inside = Kind == PointwiseLoss::Huber ? s * d : s * d / w;
+    const M g = select_bits(d <= -w, M(-edge), select_bits(d >= w, edge, inside));
+    out[i] = static_cast<T>(g);
+  }
+}
+
+void piecewise_loss_grad_kernel(c10::ScalarType type, PointwiseLoss kind, const void* x, const void* y, int64_t n,
+                                double width, double scale, void* out) {
+  AT_DISPATCH_FLOATING_AND_REDUCED_TYPES(type, "pointwise_loss_backward", [&] {
+    const auto* a = static_cast<const scalar_t*>(x);
+    const auto* b = static_cast<const scalar_t*>(y);
+    auto* o = static_cast<scalar_t*>(out);
+    if (kind == PointwiseLoss::Huber) {
+      piecewise_loss_grad_rows<scalar_t, PointwiseLoss::Huber>(a, b, n, width, scale, o);
+    } else {
+      piecewise_loss_grad_rows<scalar_t, PointwiseLoss::SmoothL1>(a, b, n, width, scale, o);
+    }
+  });
+}
+
 double piecewise_loss_kernel(c10::ScalarType type, PointwiseLoss kind, const void* x, const void* y, int64_t n,
                              double width, void* out) {
   return AT_DISPATCH_FLOATING_AND_REDUCED_TYPES(type, "pointwise_loss", [&] {
@@ -72,6 +101,7 @@ double piecewise_loss_kernel(c10::ScalarType type, PointwiseLoss kind, const voi
 }  // namespace
 
 REGISTER_CPU_DISPATCH(piecewise_loss_stub, &piecewise_loss_kernel);
+REGISTER_CPU_DISPATCH(piecewise_loss_grad_stub, &piecewise_loss_grad_kernel);
 
 }  // namespace CPU_CAPABILITY
 }  // namespace at::native

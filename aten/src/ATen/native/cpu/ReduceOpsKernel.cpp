@@ -75,6 +75,8 @@ template <typename T>
 void store_sum(const ReduceParams& params, const Tensor& out, int64_t i, acc_t<T> value) {
   if (params.float_out) {
     static_cast<float*>(out.data_ptr())[i] = static_cast<float>(value);
+  } else if (params.long_out) {
+    static_cast<int64_t*>(out.data_ptr())[i] = static_cast<int64_t>(value);
   } else {
     out.data_ptr<T>()[i] = static_cast<T>(value);
   }
