@@ -336,6 +336,16 @@ Tensor conv2d_backward_weight(const Tensor& grad, const Tensor& input, const Ten
   const Tensor go = batched ? grad : grad.unsqueeze(0);
   const Geometry g = geometry(x, weight, stride, padding, dilation, groups);
   const Tensor cols = columns(x, g);  // [N, G, K, L]
+  const ScalarType dtype = grad.scalar_type();
+  if (dtype == ScalarType::Float || dtype == ScalarType::Double) {
+    // One product per image and group against the columns as they lie
+    // (BLAS reads them transposed), summed over the images: the batch-major
+    // layout below needs two transposing copies, which cost more than the
+    // products on the CPU.
+    return at::matmul(go.reshape({g.n, g.groups, g.o / g.groups, g.oh * g.ow}), cols.transpose(-1, -2))
+        .sum(IntArrayRef{0}, false, std::nullopt)
+        .reshape(weight.sizes());
+  }
   // One product per group whose reduction runs over the batch and the
   // positions together ([G, O/G, N*L] @ [G, N*L, K]): float16/bfloat16
   // accumulate in float32 and round once, as PyTorch's weight gradient does.
