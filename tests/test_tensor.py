@@ -89,6 +89,22 @@ def test_randn_is_standard_normal():
     assert abs(((x - x.mean()) ** 2).mean().item() - 1.0) < 0.02
 
 
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64])
+@pytest.mark.parametrize("n", [1, 2, 513, 100_001])
+def test_normal_fills_every_element_with_the_right_moments(dtype, n):
+    # float32 runs Box-Muller in vector lanes by blocks (the odd last element
+    # takes the cosine alone); every element is filled and finite.
+    torch.manual_seed(1)
+    x = torch.empty(n, dtype=dtype).fill_(float("nan")).normal_(2.0, 0.5)
+    assert bool(torch.isfinite(x).all())
+    if n > 100_000:
+        assert abs(x.mean().item() - 2.0) < 0.01
+        assert abs(x.std().item() - 0.5) < 0.01
+        assert abs(((x - 2.0).abs() > 0.98).double().mean().item() - 0.05) < 0.005  # the 1.96-sigma tails
+    torch.manual_seed(1)
+    assert torch.equal(torch.empty(n, dtype=dtype).normal_(2.0, 0.5), x)
+
+
 def test_properties():
     t = torch.zeros(2, 3, 4)
     assert t.shape == (2, 3, 4) and isinstance(t.shape, torch.Size) and isinstance(t.shape, tuple)

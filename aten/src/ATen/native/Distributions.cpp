@@ -11,6 +11,7 @@ namespace at::native {
 
 DEFINE_DISPATCH(uniform_stub);
 DEFINE_DISPATCH(normal_stub);
+DEFINE_DISPATCH(box_muller_float_stub);
 DEFINE_DISPATCH(random_stub);
 DEFINE_DISPATCH(bernoulli_scalar_stub);
 DEFINE_DISPATCH(arange_stub);

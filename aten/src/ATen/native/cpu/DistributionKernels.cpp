@@ -51,6 +51,15 @@ void normal_kernel(const Tensor& self, double mean, double std) {
         std::lock_guard<std::mutex> lock(gen.mutex());
         for (double& v : u) v = gen.uniform();
       }
+      if (std::is_same_v<scalar_t, float>) {  // a plain if: scalar_t is no template parameter here
+        // float32: the transcendental part in the widest capability's lanes.
+        parallel_for(0, pairs, 2048, [&](int64_t lo, int64_t hi) {
+          const int64_t count = std::min(n, 2 * hi) - 2 * lo;
+          box_muller_float_stub(c10::DeviceType::CPU, u.data() + 2 * lo, reinterpret_cast<float*>(p) + 2 * lo, count,
+                                mean, std);
+        });
+        return;
+      }
       // Box-Muller: two uniforms give two independent normals.
       parallel_for(0, pairs, 2048, [&](int64_t lo, int64_t hi) {
         for (int64_t i = lo; i < hi; ++i) {
