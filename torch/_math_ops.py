@@ -695,12 +695,24 @@ def cartesian_prod(*tensors):
 
 
 def combinations(input, r=2, with_replacement=False):
-    import itertools
+    if input.dim() != 1:
+        raise RuntimeError(f"Expect a 1D vector, but got shape {list(input.shape)}")
+    if r < 0:
+        raise RuntimeError(f"Expect a non-negative number, but got {r}")
+    if r == 0:
+        return input.new_empty(0)
     n = input.shape[0]
-    pick = itertools.combinations_with_replacement(range(n), r) if with_replacement else itertools.combinations(
-        range(n), r)
-    index = torch.tensor(list(pick), dtype=torch.int64).reshape(-1, r)
-    return input[index.reshape(-1)].reshape(index.shape[0], r) if index.numel() else input.new_zeros(0, r)
+    if r == 2:  # the pairs (i, j), i < j (or <=), in row-major order: the triangle's indices
+        index = torch.triu_indices(n, n, 0 if with_replacement else 1, device=input.device).t()
+        return input[index.reshape(-1)].reshape(index.shape[0], 2)
+    # PyTorch's way: the r-dim grid of indices, kept where they increase
+    # (or do not decrease), in row-major order, itertools' order.
+    grids = torch.meshgrid(*([torch.arange(n, device=input.device)] * r), indexing="ij")
+    keep = torch.ones(grids[0].shape, dtype=torch.bool, device=input.device)
+    for a, b in zip(grids[:-1], grids[1:]):
+        keep &= (a <= b) if with_replacement else (a < b)
+    index = torch.stack([g[keep] for g in grids], 1)
+    return input[index.reshape(-1)].reshape(index.shape[0], r)
 
 
 def chain_matmul(*matrices, out=None):
@@ -717,7 +729,12 @@ def trapezoid(y, x=None, *, dx=None, dim=-1):
     else:
         d = 1.0 if dx is None else dx
     n = y.shape[dim]
-    return ((y.narrow(dim, 1, n - 1) + y.narrow(dim, 0, n - 1)) * d / 2).sum(dim) if n else y.sum(dim)
+    if not n:
+        return y.sum(dim)
+    if x is None:
+        # Evenly spaced: PyTorch's form, one sum over y and its two ends halved.
+        return (y.sum(dim) - (y.select(dim, 0) + y.select(dim, -1)) * 0.5) * d
+    return ((y.narrow(dim, 1, n - 1) + y.narrow(dim, 0, n - 1)) * d / 2).sum(dim)
 
 
 def cumulative_trapezoid(y, x=None, *, dx=None, dim=-1):
@@ -739,9 +756,24 @@ def logspace(start, end, steps, base=10.0, *, dtype=None, device=None, requires_
     return _out(result.requires_grad_(requires_grad), out)
 
 
+def _powers(x, n):
+    """[..., n]: x^0 .. x^(n-1) along a new last dim, as PyTorch builds them: ones,
+    then the running product of x (integers and bool promoted to int64)."""
+    dtype = torch.promote_types(x.dtype, torch.int64)
+    ones = torch.ones(tuple(x.shape) + (min(n, 1),), dtype=dtype, device=x.device)
+    if n <= 1:
+        return ones
+    rest = x.to(dtype).unsqueeze(-1).expand(tuple(x.shape) + (n - 1,)).cumprod(-1)
+    return torch.cat([ones, rest], -1)
+
+
 def vander(x, N=None, increasing=False):
+    if x.dim() != 1:
+        raise RuntimeError("x must be a one-dimensional tensor.")
     n = x.shape[0] if N is None else N
-    powers = torch.stack([x ** k for k in range(n)], -1) if n else x.new_zeros(x.shape[0], 0)
+    if n < 0:
+        raise RuntimeError("N must be non-negative.")
+    powers = _powers(x, n)
     return powers if increasing else powers.flip(-1)
 
 

@@ -179,10 +179,13 @@ def matrix_exp(A):
 
 
 def vander(x, *, N=None):
+    if x.dim() < 1:
+        raise RuntimeError("x must be at least 1-dimensional.")
     n = x.shape[-1] if N is None else N
-    if n <= 0 and N is not None:
+    if n <= 1:
         raise RuntimeError("N must be greater than 1.")
-    return torch.stack([x ** k for k in range(n)], -1)
+    from torch._math_ops import _powers
+    return _powers(x, n)
 
 
 def tensorinv(A, ind=2, *, out=None):
