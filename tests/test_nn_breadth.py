@@ -238,3 +238,24 @@ def test_embedding_bag_against_numpy(mode):
             for i in range(a, b):
                 want[idx[i]] += 1.0 if mode == "sum" else 1.0 / (b - a)
         np.testing.assert_allclose(w.grad.numpy(), want)
+
+
+@pytest.mark.parametrize("kernel,stride,padding,dilation,ceil_mode", [
+    (2, None, 0, 1, False), ((1, 3), (1, 2), 0, 1, False), (3, 2, 1, 1, False), (3, 1, 0, 2, True),
+    (2, 2, 0, 1, True), ((2, 3), 1, (1, 1), 1, False)])
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64, torch.int32])
+def test_max_pool_without_gradient_matches_the_indices_path(kernel, stride, padding, dilation, ceil_mode, dtype):
+    # Without a gradient F.max_pool2d writes the values alone; they must be
+    # the values of the path that records indices, NaN windows included.
+    x = torch.from_numpy(np.random.default_rng(0).standard_normal((2, 3, 9, 11))).to(dtype)
+    if dtype.is_floating_point:
+        x[0, 0, 2, 3] = float("nan")
+        x[1, 2, :, 5] = float("nan")
+    stride_arg = [] if stride is None else stride
+    want, _ = torch._C._nn.max_pool2d_with_indices(x, kernel, stride_arg, padding, dilation, ceil_mode)
+    got = F.max_pool2d(x, kernel, stride, padding, dilation, ceil_mode)
+    assert torch.equal(got.isnan(), want.isnan()) if dtype.is_floating_point else True
+    assert torch.equal(got.nan_to_num(0.5), want.nan_to_num(0.5))
+    row = F.max_pool1d(x[:, :, 0], kernel if isinstance(kernel, int) else kernel[1])
+    assert torch.equal(row.nan_to_num(0.5), torch._C._nn.max_pool2d_with_indices(
+        x[:, :, :1], (1, kernel if isinstance(kernel, int) else kernel[1]))[0].squeeze(2).nan_to_num(0.5))

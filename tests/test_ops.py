@@ -114,6 +114,8 @@ EXEMPT = {
     "_unsafe_view": "reshape that copies, and matmul's batch folding: test_autograd.py, the reshape and matmul records",
     "native_layer_norm": "behind F.layer_norm: the layer_norm record; its statistics in test_autograd.py",
     "max_pool2d_with_indices": "behind F.max_pool2d: the max_pool2d record",
+    "_max_pool2d_values": "behind F.max_pool2d without a gradient: the max_pool2d record's forward samples, "
+                          "test_nn_breadth.py (against the indices path)",
     "arange": "factory without inputs to compare: test_tensor.py",
     "empty": "factory (uninitialized values): test_tensor.py",
     "empty_like": "factory (uninitialized values): test_tensor.py",

@@ -132,8 +132,11 @@ def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
 
 
 def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
-    out, indices = _nn.max_pool2d_with_indices(input, kernel_size, [] if stride is None else stride, padding,
-                                               dilation, ceil_mode)
+    stride = [] if stride is None else stride
+    if not return_indices and not (input.requires_grad and torch.is_grad_enabled()):
+        # Nothing will route a gradient: the values alone, no indices written.
+        return _nn._max_pool2d_values(input, kernel_size, stride, padding, dilation, ceil_mode)
+    out, indices = _nn.max_pool2d_with_indices(input, kernel_size, stride, padding, dilation, ceil_mode)
     return (out, indices) if return_indices else out
 
 

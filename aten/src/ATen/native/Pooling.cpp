@@ -2,12 +2,13 @@
 // index in the (unpadded) input plane, which the backward scatters into.
 // Windows are an as_strided view of the input padded with -inf; written over
 // at:: ops, so every device runs it. Float and double CPU tensors take a
-// direct loop instead (one pass, a thread per block of planes).
+// direct loop instead (cpu/PoolingKernel.cpp: one pass, a thread per block
+// of planes, in the widest capability's copy).
 #include <ATen/ATen.h>
 #include <ATen/Dispatch.h>
 #include <ATen/Parallel.h>
 #include <ATen/ScalarOps.h>
-#include <ATen/native/cpu/Select.h>
+#include <ATen/native/Pooling.h>
 
 #include <cmath>
 #include <cstdint>
@@ -15,6 +16,9 @@
 #include <limits>
 
 namespace at::native {
+
+DEFINE_DISPATCH(max_pool2d_loop_stub);
+
 namespace {
 
 std::vector<int64_t> pair(IntArrayRef v, int64_t fallback_a, int64_t fallback_b, const char* name) {
@@ -34,139 +38,15 @@ int64_t pooled_size(int64_t in, int64_t k, int64_t pad, int64_t stride, int64_t 
   return out;
 }
 
-struct Window {
-  int64_t kh, kw, sh, sw, ph, pw, dh, dw;
-};
-
-// The windows of an unpadded, undilated pooling that all lie inside the
-// plane (so no bounds checks), KH x KW unrolled where those are given (> 0).
-// The maximum first (maxss: `v > m ? v : m` keeps the first of equal
-// values), then its index as the first position holding that value, found
-// with selects from the last position back. A loop that branches on each
-// comparison mispredicts half the time on random data (70 cycles an output;
-// this way about 10). A window with NaNs gives its last NaN, as PyTorch's
-// CPU kernel does (every NaN replaces the maximum there).
-template <typename T, int KH, int KW>
-void max_pool2d_inside(const T* in, T* values, int64_t* indices, int64_t w, int64_t oh, int64_t ow,
-                       const Window& win) {
-  const int64_t kh = KH > 0 ? KH : win.kh, kw = KW > 0 ? KW : win.kw, sh = win.sh, sw = win.sw;
-  for (int64_t i = 0; i < oh; ++i) {
-    for (int64_t j = 0; j < ow; ++j) {
-      const int64_t first = i * sh * w + j * sw;
-      T m = in[first];
-      bool nan = false;
-      for (int64_t a = 0; a < kh; ++a) {
-        for (int64_t b = 0; b < kw; ++b) {
-          const T v = in[first + a * w + b];
-          m = v > m ? v : m;
-          nan |= v != v;
-        }
-      }
-      int64_t best = first;
-      if (!nan) {
-        for (int64_t a = kh - 1; a >= 0; --a) {
-          for (int64_t b = kw - 1; b >= 0; --b) {
-            const int64_t at = first + a * w + b;
-            best = in[at] == m ? at : best;
-          }
-        }
-      } else {
-        for (int64_t k = 0; k < kh * kw; ++k) {
-          const int64_t at = first + (k / kw) * w + k % kw;
-          if (in[at] != in[at]) best = at;
-        }
-        m = in[best];
-      }
-      values[i * ow + j] = m;
-      indices[i * ow + j] = best;
-    }
-  }
-}
-
-// One-row windows (max_pool1d, kernel 1 x kw) inside the plane: for each
-// window offset b a pass over the whole output row that takes x where it is
-// greater or NaN, branch-free, so the compiler widens it over outputs.
-// Strictly greater keeps the first of equal values; once the maximum is NaN
-// nothing replaces it but a later NaN (PyTorch's last NaN).
-template <typename T>
-void max_pool_rows_inside(const T* in, T* values, int64_t* indices, int64_t w, int64_t oh, int64_t ow,
-                          const Window& win) {
-  const int64_t kw = win.kw, sw = win.sw;
-  for (int64_t i = 0; i < oh; ++i) {
-    const int64_t row = i * win.sh * w;
-    T* v = values + i * ow;
-    int64_t* idx = indices + i * ow;
-    for (int64_t j = 0; j < ow; ++j) {
-      v[j] = in[row + j * sw];
-      idx[j] = row + j * sw;
-    }
-    for (int64_t b = 1; b < kw; ++b) {
-      for (int64_t j = 0; j < ow; ++j) {
-        const int64_t at = row + j * sw + b;
-        const T x = in[at], m = v[j];
-        const bool take = (x > m) | (x != x);
-        v[j] = select_bits(take, x, m);  // a branch here mispredicts on random data
-        idx[j] = select_bits(take, at, idx[j]);
-      }
-    }
-  }
-}
-
-// values/indices [N*C, oh, ow] from x [N*C, h, w] (contiguous); a window's
-// last NaN wins, as in PyTorch's CPU kernel.
-template <typename T>
-void max_pool2d_cpu_loop(const T* x, T* values, int64_t* indices, int64_t planes, int64_t h, int64_t w, int64_t oh,
-                         int64_t ow, const Window& win) {
-  const bool inside = win.ph == 0 && win.pw == 0 && win.dh == 1 && win.dw == 1 &&
-                      (oh - 1) * win.sh + win.kh <= h && (ow - 1) * win.sw + win.kw <= w;
-  parallel_for(0, planes, std::max<int64_t>(1, 16384 / std::max<int64_t>(h * w, 1)), [&](int64_t lo, int64_t hi) {
-    for (int64_t plane = lo; plane < hi; ++plane) {
-      const T* in = x + plane * h * w;
-      if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
-        if (inside) {
-          T* v = values + plane * oh * ow;
-          int64_t* idx = indices + plane * oh * ow;
-          if (win.kh == 1) {
-            max_pool_rows_inside<T>(in, v, idx, w, oh, ow, win);
-          } else if (win.kh == 2 && win.kw == 2) {
-            max_pool2d_inside<T, 2, 2>(in, v, idx, w, oh, ow, win);
-          } else if (win.kh == 3 && win.kw == 3) {
-            max_pool2d_inside<T, 3, 3>(in, v, idx, w, oh, ow, win);
-          } else {
-            max_pool2d_inside<T, 0, 0>(in, v, idx, w, oh, ow, win);
-          }
-          continue;
-        }
-      }
-      for (int64_t i = 0; i < oh; ++i) {
-        for (int64_t j = 0; j < ow; ++j) {
-          T best = -std::numeric_limits<T>::infinity();
-          int64_t best_index = -1;
-          for (int64_t a = 0; a < win.kh; ++a) {
-            const int64_t r = i * win.sh - win.ph + a * win.dh;
-            if (r < 0 || r >= h) continue;
-            for (int64_t b = 0; b < win.kw; ++b) {
-              const int64_t c = j * win.sw - win.pw + b * win.dw;
-              if (c < 0 || c >= w) continue;
-              const T v = in[r * w + c];
-              if (best_index < 0 || v > best || std::isnan(v)) {  // the last NaN wins
-                best = v;
-                best_index = r * w + c;
-              }
-            }
-          }
-          values[(plane * oh + i) * ow + j] = best;
-          indices[(plane * oh + i) * ow + j] = best_index;
-        }
-      }
-    }
-  });
-}
-
 }  // namespace
 
-std::tuple<Tensor, Tensor> max_pool2d_with_indices(const Tensor& self, IntArrayRef kernel_size, IntArrayRef stride,
-                                                   IntArrayRef padding, IntArrayRef dilation, bool ceil_mode) {
+namespace {
+
+// with_indices false: the CPU loop writes the values alone (indices left
+// undefined); other paths compute both.
+std::tuple<Tensor, Tensor> max_pool2d_impl(const Tensor& self, IntArrayRef kernel_size, IntArrayRef stride,
+                                           IntArrayRef padding, IntArrayRef dilation, bool ceil_mode,
+                                           bool with_indices) {
   TORCH_CHECK(self.dim() == 3 || self.dim() == 4, "non-empty 3D or 4D (batch mode) tensor expected for input");
   const auto k = pair(kernel_size, 0, 0, "kernel_size");
   const auto s = pair(stride, k[0], k[1], "stride");
@@ -192,20 +72,18 @@ std::tuple<Tensor, Tensor> max_pool2d_with_indices(const Tensor& self, IntArrayR
   if (x.device().is_cpu() && (x.scalar_type() == ScalarType::Float || x.scalar_type() == ScalarType::Double)) {
     const Tensor in = x.contiguous();
     Tensor values = at::empty({n, c, oh, ow}, x.scalar_type(), x.device());
-    Tensor indices = at::empty({n, c, oh, ow}, ScalarType::Long, x.device());
-    const Window win{k[0], k[1], s[0], s[1], p[0], p[1], d[0], d[1]};
-    AT_DISPATCH_FLOATING_AND_REDUCED_TYPES(x.scalar_type(), "max_pool2d", [&] {
-      max_pool2d_cpu_loop<scalar_t>(in.data_ptr<scalar_t>(), values.data_ptr<scalar_t>(),
-                                    indices.data_ptr<int64_t>(), n * c, h, w, oh, ow, win);
-    });
-    return batched ? std::tuple<Tensor, Tensor>{values, indices}
-                   : std::tuple<Tensor, Tensor>{values.squeeze(0), indices.squeeze(0)};
+    Tensor indices = with_indices ? at::empty({n, c, oh, ow}, ScalarType::Long, x.device()) : Tensor();
+    const PoolWindow win{k[0], k[1], s[0], s[1], p[0], p[1], d[0], d[1]};
+    max_pool2d_loop_stub(c10::DeviceType::CPU, x.scalar_type(), in.data_ptr(), values.data_ptr(),
+                         with_indices ? indices.data_ptr<int64_t>() : nullptr, n * c, h, w, oh, ow, win);
+    if (batched) return {values, indices};
+    return {values.squeeze(0), with_indices ? indices.squeeze(0) : indices};
   }
   // Narrow integers are pooled in int64, so the padding (the int64 minimum)
   // is below every value and never chosen; the values return to their dtype.
   if (!x.is_floating_point() && x.scalar_type() != ScalarType::Long) {
-    auto [values, indices] = native::max_pool2d_with_indices(self.to(ScalarType::Long), kernel_size, stride, padding, dilation,
-                                                     ceil_mode);
+    auto [values, indices] = max_pool2d_impl(self.to(ScalarType::Long), kernel_size, stride, padding, dilation,
+                                             ceil_mode, with_indices);
     return {values.to(self.scalar_type()), indices};
   }
   // Pad with -inf (ceil_mode may read one stride past the end too).
@@ -230,6 +108,20 @@ std::tuple<Tensor, Tensor> max_pool2d_with_indices(const Tensor& self, IntArrayR
   const Tensor indices = row.mul(wrapped_scalar_tensor(w)).add(col);
   return batched ? std::tuple<Tensor, Tensor>{values, indices}
                  : std::tuple<Tensor, Tensor>{values.squeeze(0), indices.squeeze(0)};
+}
+
+}  // namespace
+
+std::tuple<Tensor, Tensor> max_pool2d_with_indices(const Tensor& self, IntArrayRef kernel_size, IntArrayRef stride,
+                                                   IntArrayRef padding, IntArrayRef dilation, bool ceil_mode) {
+  return max_pool2d_impl(self, kernel_size, stride, padding, dilation, ceil_mode, true);
+}
+
+// The values alone, for F.max_pool1d/2d when no gradient is wanted (no
+// derivative: torch.nn.functional calls it only then).
+Tensor _max_pool2d_values(const Tensor& self, IntArrayRef kernel_size, IntArrayRef stride, IntArrayRef padding,
+                          IntArrayRef dilation, bool ceil_mode) {
+  return std::get<0>(max_pool2d_impl(self, kernel_size, stride, padding, dilation, ceil_mode, false));
 }
 
 }  // namespace at::native
