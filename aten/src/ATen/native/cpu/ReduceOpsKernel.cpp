@@ -110,6 +110,20 @@ T extreme_of(const T* x, int64_t n) {
 // Index of the max (or min) of x[0..n); the first NaN wins, as in PyTorch.
 template <typename T, bool Max>
 int64_t arg_extreme(const T* x, int64_t n) {
+  if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
+    // The extreme in vector lanes, then the first position holding it (or
+    // the first NaN): two passes that vectorise, where one pass carrying the
+    // index is a dependent chain of compares and selects.
+    if (n == 0) return 0;
+    const T m = Max ? vec::max(x, n) : vec::min(x, n);
+    int64_t i = 0;
+    if (m != m) {
+      while (x[i] == x[i]) ++i;
+    } else {
+      while (x[i] != m) ++i;
+    }
+    return i;
+  }
   using M = c10::opmath_t<T>;
   int64_t best = 0;
   M bv = x[0];

@@ -291,13 +291,21 @@ namespace {
 
 // Written with GCC vector types: a max- (or min-) reduction with NaN
 // tracking that the auto-vectoriser would otherwise leave scalar. Two
-// 32-byte vectors in flight: 16 floats or 8 doubles per step.
+// vectors in flight: 32-byte ones in the AVX2/AVX-512 copies, 16-byte ones
+// in the baseline copy (SSE2 has no 32-byte registers: wider vector types
+// there become a scalar loop through the stack, 10x slower).
+#if defined(CPU_CAPABILITY_AVX2) || defined(CPU_CAPABILITY_AVX512)
+constexpr int kVectorBytes = 32;
+#else
+constexpr int kVectorBytes = 16;
+#endif
+
 template <typename T, bool Max>
 T extreme_lanes(const T* x, int64_t n) {
-  typedef T vT __attribute__((vector_size(32)));
+  typedef T vT __attribute__((vector_size(kVectorBytes)));
   using I = std::conditional_t<sizeof(T) == 4, int32_t, int64_t>;
-  typedef I vI __attribute__((vector_size(32)));
-  constexpr int64_t kWidth = 32 / sizeof(T);
+  typedef I vI __attribute__((vector_size(kVectorBytes)));
+  constexpr int64_t kWidth = kVectorBytes / sizeof(T);
   if (n == 0) return Max ? -std::numeric_limits<T>::infinity() : std::numeric_limits<T>::infinity();
   int64_t i = 0;
   T best = x[0];
