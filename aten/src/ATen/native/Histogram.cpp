@@ -34,10 +34,10 @@ void count_into(const T* x, int64_t n, T lo, T hi, int64_t bins, T* hist) {
 
 Tensor histc(const Tensor& self, int64_t bins, const Scalar& min, const Scalar& max) {
   TORCH_CHECK(bins > 0, "torch.histogram(): bins must be > 0, but got ", bins, " for dimension 0");
-  if (self.is_floating_point()) {  // the ends become edges of self's dtype, checked as PyTorch converts them
-    check_scalar_fits(min, self.scalar_type());
-    check_scalar_fits(max, self.scalar_type());
-  }
+  // The ends become edges of self's dtype, checked as PyTorch converts them
+  // (before its kernel refuses an integer dtype).
+  check_scalar_fits(min, self.scalar_type());
+  check_scalar_fits(max, self.scalar_type());
   double lo = min.toDouble(), hi = max.toDouble();
   const Tensor x = self.to(Device(DeviceType::CPU), std::nullopt).contiguous().reshape({-1});
   if (lo == hi && x.numel() > 0) {
