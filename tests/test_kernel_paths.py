@@ -294,3 +294,20 @@ def test_sort_along_a_leading_dim_sorts_each_column():
     _, indices = torch.from_numpy(x).sort(0, descending=True)
     for c in range(7):
         np.testing.assert_array_equal(indices[:, c].numpy(), _stable_order(x[:, c], True))
+
+
+@pytest.mark.parametrize("exponent", [2, 3, -1, -2, 0.5, -0.5, 3.0, -1.0])
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_pow_of_a_number_exponent_takes_the_products_and_roots(exponent, dtype):
+    # 2, 3, -1, -2, 0.5, -0.5 are products, reciprocals and roots, as in
+    # PyTorch's kernel: the same values as pow within an ulp or two, and the
+    # same special cases (0 ** -1 is inf, (-inf) ** 0.5 is NaN).
+    x = np.array([0.0, -0.0, 1.0, -1.0, 2.5, -3.0, 1e-3, 7.0, np.inf, -np.inf, np.nan], dtype=dtype)
+    x = np.concatenate([x, np.random.default_rng(0).uniform(-4, 4, 1000).astype(dtype)])
+    got = (torch.from_numpy(x) ** exponent).numpy()
+    with np.errstate(all="ignore"):
+        want = np.power(x.astype(np.float64), float(exponent)).astype(dtype)
+    if exponent == -0.5:
+        want[1] = -np.inf  # PyTorch's 1 / sqrt(-0); numpy's pow gives +inf
+    np.testing.assert_allclose(got, want, rtol=4 * np.finfo(dtype).eps, atol=0)
+    assert np.array_equal(np.signbit(got[:2]), np.signbit(want[:2]))
