@@ -84,6 +84,14 @@ void convert_loop(void* out, const void* in, int64_t n) {
     return;
   }
 #endif
+  if constexpr (std::is_same_v<D, uint8_t> && c10::is_floating_v<S>) {
+    // A float to uint8 goes through int64, as PyTorch's cast does: -3.0 is
+    // 253, the same in every capability's copy. The direct cast is undefined
+    // for a negative value, and clang's vector and scalar code disagree on it.
+    using F = std::conditional_t<std::is_same_v<S, double>, double, float>;
+    for (int64_t i = 0; i < n; ++i) y[i] = static_cast<D>(static_cast<int64_t>(static_cast<F>(x[i])));
+    return;
+  }
   for (int64_t i = 0; i < n; ++i) y[i] = convert<D>(Load<S>::at(x, i));
 }
 
