@@ -66,15 +66,12 @@ all_tests_passed() {
 # tracer crashing at a process exit, with no finding
 # (ci/sanitizers/only_tracer_crashes.sh; seen in the main pytest process, whose
 # exit status it makes nonzero); a second time fails like any report.
-# LeakSanitizer's tracer crash at the suite process's exit grew more frequent
-# (most full runs on the 2-core machine, 2026-11-26; never a subset of the
-# files): up to three runs before it counts.
-for attempt in 1 2 3; do
+for attempt in 1 2; do
   status=0
   run_suite "$@" || status=$?
   reports="$(find "$work/logs" -type f | sort)"
   # shellcheck disable=SC2086  # one path per word: the logs' names have no spaces
-  if [ -n "$reports" ] && [ "$attempt" -lt 3 ] && all_tests_passed && bash "$REPO_ROOT/ci/sanitizers/only_tracer_crashes.sh" $reports; then
+  if [ -n "$reports" ] && [ "$attempt" -eq 1 ] && all_tests_passed && bash "$REPO_ROOT/ci/sanitizers/only_tracer_crashes.sh" $reports; then
     log "LeakSanitizer's tracer crashed at a process exit (no finding): running the suite once more"
     for r in $reports; do head -n 3 "$r"; done
     continue
