@@ -317,3 +317,60 @@ def test_pow_of_a_number_exponent_takes_the_products_and_roots(exponent, dtype):
     np.testing.assert_array_equal(got[:len(special)], want_special)
     assert np.array_equal(np.signbit(got[:len(special)]), np.signbit(want_special))
     np.testing.assert_allclose(got[len(special):], want, rtol=4 * np.finfo(dtype).eps, atol=0)
+
+
+# (call, forward, derivative) in numpy float64, PyTorch's formulas: the
+# branch a NaN, a 0 or a boundary (±3, the threshold, ±lambd) takes is
+# PyTorch's kernel's. Each op and its backward run one fused CPU loop
+# (cpu/ActivationKernel.cpp), dense float32 through VecMath's exp in blocks.
+def _np_softplus_grad(x, beta=1.0, threshold=20.0):
+    z = np.exp(np.minimum(x * beta, 700))
+    return np.where(x * beta > threshold, 1.0, z / (z + 1))
+
+
+_ACTIVATIONS = {
+    "relu": (torch.relu, lambda x: np.where(x > 0, x, 0.0) + np.where(np.isnan(x), x, 0),
+             lambda x: np.where(np.maximum(x, 0) <= 0, 0.0, 1.0)),
+    "threshold": (lambda t: torch.threshold(t, 0.5, -2.0), lambda x: np.where(x <= 0.5, -2.0, x),
+                  lambda x: np.where(x <= 0.5, 0.0, 1.0)),
+    "leaky_relu": (lambda t: torch._C._nn.leaky_relu(t, 0.2), lambda x: np.where(x > 0, x, x * 0.2),
+                   lambda x: np.where(x > 0, 1.0, 0.2)),
+    "hardshrink": (torch.hardshrink, lambda x: np.where(np.abs(x) <= 0.5, 0.0, x),
+                   lambda x: np.where((x >= -0.5) & (x <= 0.5), 0.0, 1.0)),
+    "hardtanh": (lambda t: t.clamp(-1.0, 1.0), lambda x: np.where(np.isnan(x), x, np.clip(x, -1, 1)),
+                 lambda x: np.where((x >= -1) & (x <= 1), 1.0, 0.0)),
+    "elu": (lambda t: torch._C._nn.elu(t, 0.5, 1.5, 2.0),
+            lambda x: np.where(x < 0, np.expm1(np.minimum(x, 0) * 2.0) * 0.5 * 1.5, x * 1.5),
+            lambda x: np.where(x > 0, 1.5, 0.5 * 1.5 * 2.0 * np.exp(np.minimum(x, 0) * 2.0))),
+    "softplus": (lambda t: torch._C._nn.softplus(t, 2.0, 3.0),
+                 lambda x: np.where(x * 2 > 3, x, np.log1p(np.exp(np.minimum(x * 2, 3))) / 2),
+                 lambda x: _np_softplus_grad(x, 2.0, 3.0)),
+    "hardsigmoid": (torch._C._nn.hardsigmoid, lambda x: np.where(np.isnan(x), x, np.clip(x + 3, 0, 6) / 6),
+                    lambda x: np.where((x > -3) & (x < 3), 1 / 6, 0.0)),
+    "hardswish": (torch._C._nn.hardswish, lambda x: x * np.where(np.isnan(x), x, np.clip(x + 3, 0, 6) / 6),
+                  lambda x: np.where(x <= -3, 0.0, np.where(x >= 3, 1.0, x / 3 + 0.5))),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_ACTIVATIONS))
+@pytest.mark.parametrize("dtype", ["float32", "float64", "bfloat16"])
+@pytest.mark.parametrize("layout", ["dense", "strided"])
+def test_activation_kernels_and_their_backward_follow_pytorchs_branches(name, dtype, layout):
+    op, forward, derivative = _ACTIVATIONS[name]
+    special = [np.nan, np.inf, -np.inf, 0.0, -0.0, 3.0, -3.0, 0.5, -0.5, 1.0, -1.0, 1.5, 40.0, -40.0]
+    x = np.concatenate([special, np.random.default_rng(1).uniform(-5, 5, 3000)])
+    dt = getattr(torch, dtype)
+    t = torch.from_numpy(x).to(dt)
+    if layout == "strided":  # every other element of a twice-as-long tensor
+        t = torch.stack([t, torch.zeros_like(t)], 1)[:, 0]
+    x = t.double().numpy()  # the values the kernel sees, after rounding to the dtype
+    leaf = t.detach().requires_grad_()
+    y = op(leaf)
+    g = torch.from_numpy(np.random.default_rng(2).uniform(0.5, 2, x.size)).to(dt)
+    y.backward(g)
+    with np.errstate(all="ignore"):
+        want_y, want_g = forward(x), derivative(x) * g.double().numpy()
+    tol = {"float32": 1e-5, "float64": 1e-12, "bfloat16": 1e-2}[dtype]
+    np.testing.assert_allclose(y.detach().double().numpy(), want_y, rtol=tol, atol=tol)
+    got_g = leaf.grad.double().numpy()
+    np.testing.assert_allclose(got_g, want_g, rtol=tol, atol=tol)  # NaN where the formula gives NaN

@@ -67,6 +67,15 @@ def _elu(x, alpha=1.0, scale=1.0, input_scale=1.0):
     return np.where(x64 > 0, x64 * scale, np.expm1(np.minimum(x64, 0) * input_scale) * alpha * scale)
 
 
+def _softplus(x, beta=1.0, threshold=20.0):
+    x64 = x.astype(np.float64)
+    return np.where(x64 * beta > threshold, x64, np.log1p(np.exp(np.minimum(x64 * beta, threshold))) / beta)
+
+
+def _hardsigmoid(x):
+    return np.clip(x.astype(np.float64) + 3, 0, 6) / 6
+
+
 def _with_special_values(op, dtype, rng):
     yield from unary_samples(op, dtype, rng)
     if dtype.is_floating_point:
@@ -188,6 +197,21 @@ UNARY_OPS = [
                                             "\"softshrink_cpu\" not implemented for 'Long'"),
                                  ErrorInput((torch.ones(2),), {"lambd": -1.0}, RuntimeError,
                                             r"lambda must be in range \[0, 3.40282e\+38\] for input dtype Float, but found -1")]),
+    # softplus, hardsigmoid and hardswish: torch._C._nn, a CPU kernel each.
+    OpInfo("softplus", _softplus, FLOATS, unary_samples, op=torch._C._nn.softplus, method=False,
+           error_inputs=lambda: [ErrorInput((torch.ones(2, dtype=torch.int64),), {}, NotImplementedError,
+                                            "\"softplus_cpu\" not implemented for 'Long'")]),
+    OpInfo("softplus", _softplus, FLOATS,
+           lambda op, d, rng: (SampleInput(s.args, {"beta": 2.0, "threshold": 3.0}, s.desc)
+                               for s in unary_samples(op, d, rng)),
+           variant="beta and threshold", op=torch._C._nn.softplus, method=False),
+    OpInfo("hardsigmoid", _hardsigmoid, FLOATS, unary_samples, op=torch._C._nn.hardsigmoid, method=False,
+           error_inputs=lambda: [ErrorInput((torch.ones(2, dtype=torch.int64),), {}, NotImplementedError,
+                                            "\"hardsigmoid_cpu\" not implemented for 'Long'")]),
+    OpInfo("hardswish", lambda x: x.astype(np.float64) * _hardsigmoid(x), FLOATS, unary_samples,
+           op=torch._C._nn.hardswish, method=False,
+           error_inputs=lambda: [ErrorInput((torch.ones(2, dtype=torch.int64),), {}, NotImplementedError,
+                                            "\"hardswish_cpu\" not implemented for 'Long'")]),
     OpInfo("nan_to_num", lambda x, nan=0.0, posinf=None, neginf=None: np.nan_to_num(
                x, nan=nan, posinf=posinf, neginf=neginf), ALL, _nan_to_num_samples, inplace=True, supports_out=True,
            error_inputs=lambda: [ErrorInput((torch.ones(2),), {"out": torch.empty(2, dtype=torch.float64)}, RuntimeError,

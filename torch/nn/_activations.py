@@ -23,11 +23,11 @@ def hardtanh_(input, min_val=-1.0, max_val=1.0):
 
 
 def hardsigmoid(input, inplace=False):
-    return _maybe_inplace(input, (input + 3).clamp(0, 6) / 6, inplace)
+    return _maybe_inplace(input, torch._C._nn.hardsigmoid(input), inplace)
 
 
 def hardswish(input, inplace=False):
-    return _maybe_inplace(input, input * (input + 3).clamp(0, 6) / 6, inplace)
+    return _maybe_inplace(input, torch._C._nn.hardswish(input), inplace)
 
 
 def selu(input, inplace=False):

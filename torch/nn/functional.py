@@ -65,11 +65,7 @@ def silu(input, inplace=False):
 
 
 def softplus(input, beta=1.0, threshold=20.0):
-    scaled = input * beta
-    # log(1 + e^x) as logaddexp(x, 0): no overflow, and the gradient at x = 0
-    # is 1/2 (the |x| + relu form gives 0 there).
-    soft = torch.logaddexp(scaled, torch.zeros_like(scaled)) / beta
-    return torch.where(scaled > threshold, input, soft)
+    return _C._nn.softplus(input, beta, threshold)  # SoftplusBackward0, as PyTorch's
 
 
 def elu(input, alpha=1.0, inplace=False):

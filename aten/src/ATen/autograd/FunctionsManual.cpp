@@ -4,10 +4,12 @@
 #include <ATen/ExpandUtils.h>
 #include <ATen/ScalarOps.h>
 #include <ATen/autograd/GradMode.h>
+#include <ATen/native/Activation.h>
 #include <ATen/native/Convolution.h>
 #include <ATen/native/Loss.h>
 
 #include <cmath>
+#include <limits>
 
 namespace at::autograd {
 namespace {
@@ -132,6 +134,12 @@ Tensor clamp_self_backward(const Tensor& grad, const Tensor& self, const std::op
 
 Tensor clamp_self_backward(const Tensor& grad, const Tensor& self, const std::optional<Scalar>& min,
                            const std::optional<Scalar>& max) {
+  constexpr double inf = std::numeric_limits<double>::infinity();
+  if (Tensor out = native::activation_backward(native::clamp_backward_stub, grad, self, min ? min->toDouble() : -inf,
+                                               max ? max->toDouble() : inf);
+      out.defined()) {
+    return out;
+  }
   std::optional<Tensor> lo, hi;
   if (min) lo = wrapped_scalar_tensor(*min);
   if (max) hi = wrapped_scalar_tensor(*max);
@@ -302,10 +310,17 @@ Tensor pow_exponent_backward(const Tensor& grad, const Tensor& self, const Tenso
 }
 
 Tensor threshold_backward(const Tensor& grad, const Tensor& result, double threshold) {
+  if (Tensor out = native::activation_backward(native::threshold_backward_stub, grad, result, threshold); out.defined()) {
+    return out;
+  }
   return grad.masked_fill(result.le(scalar(threshold, result)), 0);
 }
 
 Tensor leaky_relu_backward(const Tensor& grad, const Tensor& self, const Scalar& negative_slope) {
+  if (Tensor out = native::activation_backward(native::leaky_relu_backward_stub, grad, self, negative_slope.toDouble());
+      out.defined()) {
+    return out;
+  }
   // float16 and bfloat16 multiply in float, as PyTorch's kernel: a slope past
   // their range still gives a finite product.
   const bool reduced = grad.scalar_type() == ScalarType::Half || grad.scalar_type() == ScalarType::BFloat16;
@@ -316,8 +331,36 @@ Tensor leaky_relu_backward(const Tensor& grad, const Tensor& self, const Scalar&
 
 Tensor shrink_backward(const Tensor& grad, const Tensor& self, const Scalar& lambd) {
   const double l = lambd.toDouble();
+  if (Tensor out = native::activation_backward(native::shrink_backward_stub, grad, self, l); out.defined()) return out;
   // Inside is -lambd <= x <= lambd: a NaN (or a NaN lambd) is never inside, as in PyTorch.
   return grad.masked_fill(self.ge(scalar(-l, self)).logical_and(self.le(scalar(l, self))), 0);
+}
+
+Tensor softplus_backward(const Tensor& grad, const Tensor& self, const Scalar& beta, const Scalar& threshold) {
+  if (Tensor out = native::activation_backward(native::softplus_backward_stub, grad, self, beta.toDouble(),
+                                               threshold.toDouble());
+      out.defined()) {
+    return out;
+  }
+  const Tensor scaled = self.mul(scalar(beta.toDouble(), self));
+  const Tensor z = at::exp(scaled);
+  return at::where(scaled.gt(scalar(threshold.toDouble(), self)), grad, grad.mul(z).div(z.add(scalar(1, z))));
+}
+
+Tensor hardsigmoid_backward(const Tensor& grad, const Tensor& self) {
+  if (Tensor out = native::activation_backward(native::hardsigmoid_backward_stub, grad, self, 0); out.defined()) {
+    return out;
+  }
+  const Tensor inside = self.gt(scalar(-3, self)).logical_and(self.lt(scalar(3, self)));
+  return at::where(inside, grad.div(scalar(6, grad)), zeros_for(grad, {}));
+}
+
+Tensor hardswish_backward(const Tensor& grad, const Tensor& self) {
+  if (Tensor out = native::activation_backward(native::hardswish_backward_stub, grad, self, 0); out.defined()) {
+    return out;
+  }
+  const Tensor ramp = grad.mul(self.div(scalar(3, self)).add(scalar(0.5, self)));
+  return at::where(self.le(scalar(-3, self)), zeros_for(grad, {}), at::where(self.ge(scalar(3, self)), grad, ramp));
 }
 
 Tensor extremum_backward(const Tensor& grad, const Tensor& self, const Tensor& other, bool self_wins_when_greater) {
@@ -370,10 +413,15 @@ Tensor atan2_backward(const Tensor& grad, const Tensor& self, const Tensor& othe
 
 Tensor elu_backward(const Tensor& grad, const Scalar& alpha, const Scalar& scale, const Scalar& input_scale,
                     const Tensor& self) {
+  const double negative_coef = alpha.toDouble() * scale.toDouble() * input_scale.toDouble();
+  if (Tensor out = native::activation_backward(native::elu_backward_stub, grad, self, negative_coef, scale.toDouble(),
+                                               input_scale.toDouble());
+      out.defined()) {
+    return out;
+  }
   const bool reduced = self.scalar_type() == ScalarType::Half || self.scalar_type() == ScalarType::BFloat16;
   const Tensor x = reduced ? self.to(ScalarType::Float) : self;
   const Tensor g = reduced ? grad.to(ScalarType::Float) : grad;
-  const double negative_coef = alpha.toDouble() * scale.toDouble() * input_scale.toDouble();
   // Clamped before exp, so the branch not taken cannot overflow into NaN.
   const Tensor negative = g.mul(wrapped_scalar_tensor(negative_coef))
                               .mul(at::exp(at::clamp(x, std::nullopt, Scalar(0)).mul(wrapped_scalar_tensor(input_scale))));

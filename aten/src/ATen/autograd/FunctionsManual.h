@@ -70,6 +70,10 @@ Tensor threshold_backward(const Tensor& grad, const Tensor& result, double thres
 Tensor leaky_relu_backward(const Tensor& grad, const Tensor& self, const Scalar& negative_slope);
 // hardshrink and softshrink: no gradient inside [-lambd, lambd], all of it elsewhere (NaN too).
 Tensor shrink_backward(const Tensor& grad, const Tensor& self, const Scalar& lambd);
+// softplus, hardsigmoid, hardswish: PyTorch's derivatives (native/Activation.h has the formulas).
+Tensor softplus_backward(const Tensor& grad, const Tensor& self, const Scalar& beta, const Scalar& threshold);
+Tensor hardsigmoid_backward(const Tensor& grad, const Tensor& self);
+Tensor hardswish_backward(const Tensor& grad, const Tensor& self);
 Tensor extremum_backward(const Tensor& grad, const Tensor& self, const Tensor& other, bool self_wins_when_greater);
 
 Tensor select_backward(const Tensor& grad, IntArrayRef sizes, int64_t dim, int64_t index);

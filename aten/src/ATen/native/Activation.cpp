@@ -14,6 +14,18 @@ DEFINE_DISPATCH(leaky_relu_stub);
 DEFINE_DISPATCH(hardshrink_stub);
 DEFINE_DISPATCH(softshrink_stub);
 DEFINE_DISPATCH(prelu_stub);
+DEFINE_DISPATCH(threshold_backward_stub);
+DEFINE_DISPATCH(leaky_relu_backward_stub);
+DEFINE_DISPATCH(shrink_backward_stub);
+DEFINE_DISPATCH(clamp_backward_stub);
+DEFINE_DISPATCH(elu_stub);
+DEFINE_DISPATCH(elu_backward_stub);
+DEFINE_DISPATCH(softplus_stub);
+DEFINE_DISPATCH(hardsigmoid_stub);
+DEFINE_DISPATCH(hardswish_stub);
+DEFINE_DISPATCH(softplus_backward_stub);
+DEFINE_DISPATCH(hardsigmoid_backward_stub);
+DEFINE_DISPATCH(hardswish_backward_stub);
 
 namespace {
 
@@ -79,6 +91,38 @@ Tensor softshrink(const Tensor& self, const Scalar& lambd) {
   const Tensor pos = self.gt(scalar_like(l, self)), neg = self.lt(scalar_like(-l, self));
   return at::where(pos, self.sub(scalar_like(l, self)),
                    at::where(neg, self.add(scalar_like(l, self)), self.mul(scalar_like(0, self))));
+}
+
+Tensor softplus(const Tensor& self, const Scalar& beta, const Scalar& threshold) {
+  check_kernel_dtype(self, "softplus", false);
+  if (self.is_cpu()) return run(softplus_stub, self, beta, threshold);
+  const Tensor scaled = self.mul(scalar_like(beta, self));
+  return at::where(scaled.gt(scalar_like(threshold, self)), self, at::log1p(at::exp(scaled)).div(scalar_like(beta, self)));
+}
+
+Tensor hardsigmoid(const Tensor& self) {
+  check_kernel_dtype(self, "hardsigmoid", false);
+  if (self.is_cpu()) return run(hardsigmoid_stub, self, 0, 0);
+  return self.add(scalar_like(3, self)).clamp(Scalar(0), Scalar(6)).div(scalar_like(6, self));
+}
+
+Tensor hardswish(const Tensor& self) {
+  check_kernel_dtype(self, "hardswish", false);
+  if (self.is_cpu()) return run(hardswish_stub, self, 0, 0);
+  return self.mul(self.add(scalar_like(3, self)).clamp(Scalar(0), Scalar(6))).div(scalar_like(6, self));
+}
+
+Tensor activation_backward(const DispatchStub<activation_backward_fn>& stub, const Tensor& grad, const Tensor& x,
+                           double a, double b, double c) {
+  if (!grad.is_cpu() || !x.is_cpu() || !grad.is_floating_point() || !x.is_floating_point()) return Tensor();
+  auto iter = TensorIteratorConfig()
+                  .add_output(Tensor())
+                  .add_input(grad)
+                  .add_input(x)
+                  .promote_inputs_to_common_dtype(true)
+                  .build();
+  stub(iter.device().type, iter, a, b, c);
+  return iter.output();
 }
 
 }  // namespace at::native

@@ -1,8 +1,9 @@
 // Activations made of other ops, with a node of their own (derivatives.yaml),
-// as PyTorch's kernels have.
+// as PyTorch's kernels have; elu has a kernel on the CPU (Activation.h).
 #include <ATen/ATen.h>
 #include <ATen/NativeFunctions.h>
 #include <ATen/ScalarOps.h>
+#include <ATen/native/Activation.h>
 
 namespace at::native {
 
@@ -13,6 +14,11 @@ Tensor elu(const Tensor& self, const Scalar& alpha, const Scalar& scale, const S
   // PyTorch's kernel takes the coefficients in its compute type: float below double.
   const ScalarType compute = self.scalar_type() == ScalarType::Double ? ScalarType::Double : ScalarType::Float;
   for (const Scalar* s : {&alpha, &scale, &input_scale}) check_scalar_fits(*s, compute);
+  if (self.is_cpu()) {
+    auto iter = TensorIteratorConfig().add_output(Tensor()).add_input(self).build();
+    elu_stub(iter.device().type, iter, alpha.toDouble(), scale.toDouble(), input_scale.toDouble());
+    return iter.output();
+  }
   // In the compute type, rounded once: exp may pass float16's range before alpha * scale
   // brings it back.
   const Tensor x = self.scalar_type() == compute ? self : self.to(compute);

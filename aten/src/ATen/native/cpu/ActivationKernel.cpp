@@ -4,7 +4,11 @@
 #include <ATen/native/Activation.h>
 #include <ATen/native/cpu/Loops.h>
 #include <ATen/native/cpu/Select.h>
+#include <ATen/native/cpu/VecMath.h>
 
+#include <algorithm>
+#include <cmath>
+#include <limits>
 #include <type_traits>
 
 namespace at::native {
@@ -64,6 +68,210 @@ void softshrink_kernel(TensorIterator& iter, const Scalar& lambd, const Scalar&)
   });
 }
 
+// Whether the iterator is dense float32 throughout: VecMath's lanes then.
+bool dense_float(TensorIterator& iter) {
+  if (!iter.is_contiguous()) return false;
+  for (int i = 0; i < iter.ntensors(); ++i) {
+    if (iter.dtype(i) != ScalarType::Float) return false;
+  }
+  return true;
+}
+
+// f(out, operands, n) over dense float32 chunks of at most kBlock elements,
+// with a scratch block for the lanes' intermediate results.
+constexpr int64_t kBlock = 1024;
+template <typename F>
+void float_blocks(TensorIterator& iter, const F& f) {
+  iter.for_each([&](char** data, const int64_t*, int64_t n, int64_t) {
+    float scratch[kBlock];
+    for (int64_t start = 0; start < n; start += kBlock) {
+      const int64_t m = std::min(kBlock, n - start);
+      const float* in1 = reinterpret_cast<const float*>(data[1]) + start;
+      const float* in2 = iter.ntensors() > 2 ? reinterpret_cast<const float*>(data[2]) + start : nullptr;
+      f(reinterpret_cast<float*>(data[0]) + start, in1, in2, scratch, m);
+    }
+  });
+}
+
+void softplus_kernel(TensorIterator& iter, const Scalar& beta_, const Scalar& threshold_) {
+  if (dense_float(iter)) {
+    const float beta = beta_.to<float>(), threshold = threshold_.to<float>();
+    float_blocks(iter, [&](float* out, const float* x, const float*, float* t, int64_t m) {
+      for (int64_t i = 0; i < m; ++i) t[i] = x[i] * beta;
+      vec::exp(t, t, m);
+      vec::log1p(t, t, m);
+      for (int64_t i = 0; i < m; ++i) out[i] = select_bits(x[i] * beta > threshold, x[i], t[i] / beta);
+    });
+    return;
+  }
+  AT_DISPATCH_FLOATING_AND_REDUCED_TYPES(iter.dtype(0), "softplus_cpu", [&] {
+    using M = c10::opmath_t<scalar_t>;
+    const M beta = beta_.to<M>(), threshold = threshold_.to<M>();
+    cpu_kernel(iter, [beta, threshold](scalar_t x) -> scalar_t {
+      const M scaled = M(x) * beta;
+      return scaled > threshold ? x : scalar_t(std::log1p(std::exp(scaled)) / beta);
+    });
+  });
+}
+
+// min(max(x + 3, 0), 6) / 6 with NaN kept, as PyTorch's std::min/std::max order does.
+template <typename M>
+inline M hard_sigmoid_of(M x) {
+  const M up = x + M(3);
+  const M lo = select_bits(up < M(0), M(0), up);
+  return select_bits(lo > M(6), M(6), lo) / M(6);
+}
+
+void hardsigmoid_kernel(TensorIterator& iter, const Scalar&, const Scalar&) {
+  AT_DISPATCH_FLOATING_AND_REDUCED_TYPES(iter.dtype(0), "hardsigmoid_cpu", [&] {
+    using M = c10::opmath_t<scalar_t>;
+    cpu_kernel(iter, [](scalar_t x) -> scalar_t { return scalar_t(hard_sigmoid_of(M(x))); });
+  });
+}
+
+void hardswish_kernel(TensorIterator& iter, const Scalar&, const Scalar&) {
+  AT_DISPATCH_FLOATING_AND_REDUCED_TYPES(iter.dtype(0), "hardswish_cpu", [&] {
+    using M = c10::opmath_t<scalar_t>;
+    // x * min(max(x + 3, 0), 6) / 6, multiplied before the division as PyTorch's.
+    cpu_kernel(iter, [](scalar_t x) -> scalar_t {
+      const M xm = M(x), up = xm + M(3);
+      const M lo = select_bits(up < M(0), M(0), up);
+      return scalar_t(xm * select_bits(lo > M(6), M(6), lo) / M(6));
+    });
+  });
+}
+
+void elu_kernel(TensorIterator& iter, double alpha_, double scale_, double input_scale_) {
+  if (dense_float(iter)) {
+    const float alpha = static_cast<float>(alpha_), scale = static_cast<float>(scale_);
+    const float input_scale = static_cast<float>(input_scale_);
+    float_blocks(iter, [&](float* out, const float* x, const float*, float* e, int64_t m) {
+      // Clamped before expm1, so the branch not taken cannot overflow.
+      for (int64_t i = 0; i < m; ++i) e[i] = std::min(x[i], 0.0f) * input_scale;
+      vec::expm1(e, e, m);
+      for (int64_t i = 0; i < m; ++i) out[i] = select_bits(x[i] < 0.0f, e[i] * alpha * scale, x[i] * scale);
+    });
+    return;
+  }
+  AT_DISPATCH_FLOATING_AND_REDUCED_TYPES(iter.dtype(0), "elu_cpu", [&] {
+    using M = c10::opmath_t<scalar_t>;
+    const M alpha = static_cast<M>(alpha_), scale = static_cast<M>(scale_), input_scale = static_cast<M>(input_scale_);
+    cpu_kernel(iter, [=](scalar_t x) -> scalar_t {
+      const M xm = M(x);
+      return scalar_t(xm < M(0) ? std::expm1(xm * input_scale) * alpha * scale : xm * scale);
+    });
+  });
+}
+
+// The backward loops (Activation.h): one select per element.
+
+void threshold_backward_kernel(TensorIterator& iter, double threshold, double, double) {
+  AT_DISPATCH_FLOATING_AND_REDUCED_TYPES(iter.common_dtype(), "threshold_backward_cpu", [&] {
+    using P = param_t<scalar_t>;
+    const P t = static_cast<P>(threshold);
+    cpu_kernel(iter, [t](scalar_t g, scalar_t x) -> scalar_t { return select_bits(P(x) <= t, scalar_t(0), g); });
+  });
+}
+
+void leaky_relu_backward_kernel(TensorIterator& iter, double negative_slope, double, double) {
+  AT_DISPATCH_FLOATING_AND_REDUCED_TYPES(iter.common_dtype(), "leaky_relu_backward_cpu", [&] {
+    using P = param_t<scalar_t>;
+    const P slope = static_cast<P>(negative_slope);
+    cpu_kernel(iter, [slope](scalar_t g, scalar_t x) -> scalar_t {
+      return select_bits(x > scalar_t(0), g, scalar_t(P(g) * slope));
+    });
+  });
+}
+
+void shrink_backward_kernel(TensorIterator& iter, double lambd, double, double) {
+  AT_DISPATCH_FLOATING_AND_REDUCED_TYPES(iter.common_dtype(), "shrink_backward_cpu", [&] {
+    const scalar_t l = static_cast<scalar_t>(lambd);
+    cpu_kernel(iter, [l](scalar_t g, scalar_t x) -> scalar_t {
+      return select_bits((x >= scalar_t(-l)) & (x <= l), scalar_t(0), g);
+    });
+  });
+}
+
+void clamp_backward_kernel(TensorIterator& iter, double lo, double hi, double) {
+  AT_DISPATCH_FLOATING_AND_REDUCED_TYPES(iter.common_dtype(), "clamp_backward_cpu", [&] {
+    // The bounds in the dtype, as the forward compares them.
+    const scalar_t a = static_cast<scalar_t>(lo), b = static_cast<scalar_t>(hi);
+    cpu_kernel(iter, [a, b](scalar_t g, scalar_t x) -> scalar_t {
+      return select_bits((x >= a) & (x <= b), g, scalar_t(0));
+    });
+  });
+}
+
+// Dense float32: exp of a block through VecMath's lanes, then the select.
+bool elu_backward_float(TensorIterator& iter, float negative_coef, float scale, float input_scale) {
+  if (!dense_float(iter)) return false;
+  float_blocks(iter, [&](float* out, const float* g, const float* x, float* e, int64_t m) {
+    for (int64_t i = 0; i < m; ++i) e[i] = std::min(x[i], 0.0f) * input_scale;
+    vec::exp(e, e, m);
+    for (int64_t i = 0; i < m; ++i) out[i] = select_bits(x[i] > 0.0f, g[i] * scale, g[i] * negative_coef * e[i]);
+  });
+  return true;
+}
+
+void elu_backward_kernel(TensorIterator& iter, double negative_coef, double scale, double input_scale) {
+  if (elu_backward_float(iter, static_cast<float>(negative_coef), static_cast<float>(scale),
+                         static_cast<float>(input_scale))) {
+    return;
+  }
+  AT_DISPATCH_FLOATING_AND_REDUCED_TYPES(iter.common_dtype(), "elu_backward_cpu", [&] {
+    using M = c10::opmath_t<scalar_t>;
+    const M coef = static_cast<M>(negative_coef), s = static_cast<M>(scale), in = static_cast<M>(input_scale);
+    // Clamped before exp, so the branch not taken cannot overflow into NaN;
+    // NaN and 0 take the negative branch, as PyTorch's backward.
+    cpu_kernel(iter, [coef, s, in](scalar_t g, scalar_t x) -> scalar_t {
+      const M gm = M(g), xm = M(x);
+      return scalar_t(xm > M(0) ? gm * s : gm * coef * std::exp(std::min(xm, M(0)) * in));
+    });
+  });
+}
+
+void softplus_backward_kernel(TensorIterator& iter, double beta_, double threshold_, double) {
+  if (dense_float(iter)) {
+    const float beta = static_cast<float>(beta_), threshold = static_cast<float>(threshold_);
+    float_blocks(iter, [&](float* out, const float* g, const float* x, float* z, int64_t m) {
+      for (int64_t i = 0; i < m; ++i) z[i] = x[i] * beta;
+      vec::exp(z, z, m);
+      for (int64_t i = 0; i < m; ++i) out[i] = select_bits(x[i] * beta > threshold, g[i], g[i] * z[i] / (z[i] + 1.0f));
+    });
+    return;
+  }
+  AT_DISPATCH_FLOATING_AND_REDUCED_TYPES(iter.common_dtype(), "softplus_backward_cpu", [&] {
+    using M = c10::opmath_t<scalar_t>;
+    const M beta = static_cast<M>(beta_), threshold = static_cast<M>(threshold_);
+    cpu_kernel(iter, [beta, threshold](scalar_t g, scalar_t x) -> scalar_t {
+      const M scaled = M(x) * beta;
+      const M z = std::exp(scaled);
+      return scaled > threshold ? g : scalar_t(M(g) * z / (z + M(1)));
+    });
+  });
+}
+
+void hardsigmoid_backward_kernel(TensorIterator& iter, double, double, double) {
+  AT_DISPATCH_FLOATING_AND_REDUCED_TYPES(iter.common_dtype(), "hardsigmoid_backward_cpu", [&] {
+    using M = c10::opmath_t<scalar_t>;
+    cpu_kernel(iter, [](scalar_t g, scalar_t x) -> scalar_t {
+      const M xm = M(x);
+      return select_bits((xm > M(-3)) & (xm < M(3)), scalar_t(M(g) / M(6)), scalar_t(0));
+    });
+  });
+}
+
+void hardswish_backward_kernel(TensorIterator& iter, double, double, double) {
+  AT_DISPATCH_FLOATING_AND_REDUCED_TYPES(iter.common_dtype(), "hardswish_backward_cpu", [&] {
+    using M = c10::opmath_t<scalar_t>;
+    cpu_kernel(iter, [](scalar_t g, scalar_t x) -> scalar_t {
+      const M xm = M(x);
+      const scalar_t ramp = scalar_t(M(g) * (xm / M(3) + M(0.5)));
+      return select_bits(xm <= M(-3), scalar_t(0), select_bits(xm >= M(3), g, ramp));
+    });
+  });
+}
+
 }  // namespace
 
 REGISTER_CPU_DISPATCH(threshold_stub, &threshold_kernel);
@@ -71,6 +279,18 @@ REGISTER_CPU_DISPATCH(leaky_relu_stub, &leaky_relu_kernel);
 REGISTER_CPU_DISPATCH(hardshrink_stub, &hardshrink_kernel);
 REGISTER_CPU_DISPATCH(prelu_stub, &prelu_kernel);
 REGISTER_CPU_DISPATCH(softshrink_stub, &softshrink_kernel);
+REGISTER_CPU_DISPATCH(threshold_backward_stub, &threshold_backward_kernel);
+REGISTER_CPU_DISPATCH(leaky_relu_backward_stub, &leaky_relu_backward_kernel);
+REGISTER_CPU_DISPATCH(shrink_backward_stub, &shrink_backward_kernel);
+REGISTER_CPU_DISPATCH(clamp_backward_stub, &clamp_backward_kernel);
+REGISTER_CPU_DISPATCH(elu_stub, &elu_kernel);
+REGISTER_CPU_DISPATCH(elu_backward_stub, &elu_backward_kernel);
+REGISTER_CPU_DISPATCH(softplus_stub, &softplus_kernel);
+REGISTER_CPU_DISPATCH(hardsigmoid_stub, &hardsigmoid_kernel);
+REGISTER_CPU_DISPATCH(hardswish_stub, &hardswish_kernel);
+REGISTER_CPU_DISPATCH(softplus_backward_stub, &softplus_backward_kernel);
+REGISTER_CPU_DISPATCH(hardsigmoid_backward_stub, &hardsigmoid_backward_kernel);
+REGISTER_CPU_DISPATCH(hardswish_backward_stub, &hardswish_backward_kernel);
 
 }  // namespace CPU_CAPABILITY
 }  // namespace at::native
