@@ -128,7 +128,7 @@ NN_FORMS = {name: globals()[name] for name in (
     "cosine_embedding_loss", "triplet_margin_loss", "poisson_nll_loss", "binary_cross_entropy_with_logits",
     "batch_norm", "instance_norm", "group_norm")}
 # Same arguments in torch and torch.nn.functional.
-NN_SAME = ("bilinear", "cosine_similarity", "pairwise_distance", "pdist", "pixel_shuffle", "pixel_unshuffle",
+NN_SAME = ("bilinear", "cosine_similarity", "pairwise_distance", "pixel_shuffle", "pixel_unshuffle",
            "channel_shuffle", "conv3d", "conv_transpose1d", "conv_transpose2d", "max_pool1d", "max_pool2d",
            "max_pool3d", "avg_pool1d", "adaptive_avg_pool1d")
 

@@ -269,6 +269,71 @@ def _nll_errors():
                      "\"nll_loss_out_frame\" not implemented for 'Bool'")
 
 
+def _pdist_ref(x, p=2.0):
+    i, j = np.triu_indices(x.shape[0], 1)
+    d = np.abs(x[i].astype(np.float64) - x[j])
+    if p == 0:
+        return (d != 0).sum(-1).astype(np.float64)
+    if np.isinf(p):
+        return d.max(-1, initial=0.0)
+    return (d ** p).sum(-1) ** (1 / p)
+
+
+def _pdist_samples(op, dtype, rng):
+    x = make_array((6, 4), dtype, rng)
+    x[3] = x[1]  # a pair at distance 0: its gradient is 0, not NaN
+    for p in (2.0, 1.0, 0.0, 0.5, 1.5, 3.0, float("inf")):
+        yield SampleInput((x, p), desc=f"p={p}")
+    yield SampleInput((make_array((40, 3), dtype, rng),), desc="enough rows for the vector lanes")
+    yield SampleInput((make_array((1, 3), dtype, rng),), desc="one row: no pairs")
+    yield SampleInput((make_array((3, 0), dtype, rng),), desc="no columns: zeros")
+
+
+def _pdist_errors():
+    yield ErrorInput((torch.ones(3),), {}, RuntimeError, "pdist only supports 2D tensors, got: 1D")
+    yield ErrorInput((torch.ones(3, 2, dtype=torch.int64),), {}, RuntimeError, "pdist only supports floating-point dtypes")
+    yield ErrorInput((torch.ones(3, 2), -1.0), {}, RuntimeError, "pdist only supports non-negative p values")
+
+
+def _multilabel_ref(x, target, reduction="mean"):
+    rows, t = np.atleast_2d(x).astype(np.float64), np.atleast_2d(target)
+    losses = []
+    for xr, tr in zip(rows, t):
+        labels = list(tr[:np.argmax(tr < 0)] if (tr < 0).any() else tr)
+        others = np.ones(xr.size, bool)
+        others[labels] = False
+        losses.append(sum(np.maximum(0, 1 - xr[j] + xr[others]).sum() for j in labels) / xr.size)
+    losses = np.array(losses) if x.ndim == 2 else np.array(losses[0])
+    return {"mean": losses.mean(), "sum": losses.sum(), "none": losses}[reduction]
+
+
+def _multilabel_samples(op, dtype, rng):
+    x = make_array((4, 6), dtype, rng, (-1.0, 1.0))
+    # Labels before each row's first -1 (repeated, none, all, out of order).
+    target = np.array([[3, 0, -1, 5, 5, 5], [-1, 1, 2, 3, 4, 5], [1, 1, 4, -1, 0, 0], [5, 4, 3, 2, 1, 0]])
+    yield SampleInput((x, target), desc="mean")
+    yield SampleInput((x, target), {"reduction": "sum"}, desc="sum")
+    yield SampleInput((x, target), {"reduction": "none"}, desc="none")
+    yield SampleInput((x[0], target[0]), {"reduction": "none"}, desc="one row")
+    yield SampleInput((make_array((), dtype, rng), np.array(0)), desc="0-d")
+
+
+def _multilabel_errors():
+    yield ErrorInput((torch.zeros(2, 3), torch.tensor([[0, 3, -1]] * 2)), {}, RuntimeError,
+                     "argument #2 'target' is out of range")
+    yield ErrorInput((torch.zeros(2, 3), torch.tensor([[0, -2, -1]] * 2)), {}, RuntimeError,
+                     "argument #2 'target' is out of range")
+    yield ErrorInput((torch.zeros(2, 3), torch.tensor([[0, 1, -1]])), {}, RuntimeError,
+                     r"inconsistent target size: \[1, 3\] for input of size: \[2, 3\]")
+    yield ErrorInput((torch.zeros(2, 3), torch.zeros(2, 3)), {}, RuntimeError, "expected scalar type Long but found Float")
+    yield ErrorInput((torch.zeros(2, 3, 4), torch.zeros(2, 3, 4, dtype=torch.long)), {}, RuntimeError,
+                     "Expected non-empty vector or matrix with optional 0-dim batch size, but got: \\[2, 3, 4\\]")
+    yield ErrorInput((torch.zeros(2, 0), torch.zeros(2, 0, dtype=torch.long)), {}, RuntimeError,
+                     "Expected non-empty vector or matrix")
+    yield ErrorInput((torch.zeros(2, 3, dtype=torch.long), torch.zeros(2, 3, dtype=torch.long)), {},
+                     NotImplementedError, "\"multilabel_margin_loss_forward_out_frame\" not implemented for 'Long'")
+
+
 def _tri_errors():
     yield ErrorInput((torch.ones(3),), {}, RuntimeError, "at least 2 dimensions")
 
@@ -333,5 +398,13 @@ NN_OPS = [
                           torch.tensor(-2.8), why="the weighted mean divides by the targets' total weight"),
                KnownValue((torch.zeros(2, 3), torch.tensor([-100, -100])), {}, torch.tensor(float("nan")),
                           why="every target ignored: 0 / 0"),
+           ]),
+    OpInfo("pdist", _pdist_ref, FLOATS, _pdist_samples, method=False, error_inputs=_pdist_errors),
+    OpInfo("multilabel_margin_loss", _multilabel_ref, FLOATS, _multilabel_samples, op=F.multilabel_margin_loss,
+           method=False, error_inputs=_multilabel_errors, known_values=lambda: [
+               KnownValue((torch.tensor([[0.1, 0.2, 0.4, 0.8]]), torch.tensor([[3, 0, -1, 1]])), {},
+                          torch.tensor(0.85), why="PyTorch's documented example"),
+               KnownValue((torch.zeros(0, 3), torch.zeros(0, 3, dtype=torch.long)), {}, torch.tensor(float("nan")),
+                          why="an empty batch's mean, 0 / 0 (PyTorch's kernel leaves it unset)"),
            ]),
 ]

@@ -86,13 +86,7 @@ def pairwise_distance(x1, x2, p=2.0, eps=1e-6, keepdim=False):
 
 
 def pdist(input, p=2):
-    if input.dim() != 2:
-        raise RuntimeError(f"pdist only supports 2D tensors, got: {input.dim()}D")
-    n = input.shape[0]
-    if n < 2:
-        return input.new_zeros(0)
-    rows, cols = torch.triu_indices(n, n, 1)
-    return torch.linalg.vector_norm(input[rows] - input[cols], p, dim=-1)
+    return torch._C._VariableFunctions.pdist(input, p)  # PdistBackward0, as PyTorch's
 
 
 def cosine_embedding_loss(input1, input2, target, margin=0.0, size_average=None, reduce=None, reduction="mean"):
@@ -184,24 +178,6 @@ def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=
 
 
 def multilabel_margin_loss(input, target, size_average=None, reduce=None, reduction="mean"):
+    from torch.nn.functional import _reduction
     reduction = _resolve(size_average, reduce, reduction)
-    x = input if input.dim() == 2 else input.reshape(1, -1)
-    t = target if target.dim() == 2 else target.reshape(1, -1)
-    rows = []
-    for i in range(x.shape[0]):
-        labels = []
-        for j in t[i].tolist():
-            if j < 0:
-                break
-            labels.append(j)
-        mask = torch.zeros(x.shape[1], dtype=torch.bool)
-        if labels:
-            mask[torch.tensor(labels)] = True
-        total = x[i].sum() * 0
-        for j in labels:
-            total = total + torch.where(mask, x[i] * 0, (1 - (x[i, j] - x[i])).clamp(min=0)).sum()
-        rows.append(total / x.shape[1])
-    losses = torch.stack(rows) if rows else x.sum(1)
-    if input.dim() < 2:
-        losses = losses.reshape(())
-    return _reduce(losses, reduction)
+    return torch._C._nn.multilabel_margin_loss(input, target, _reduction(reduction))

@@ -8,6 +8,8 @@
 #include <vector>
 
 #include <ATen/native/CumulativeProducts.h>
+#include <ATen/native/Distance.h>
+#include <ATen/native/Loss.h>
 #include <ATen/native/Normalization.h>
 #include <ATen/native/RNN.h>
 

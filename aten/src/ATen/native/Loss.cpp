@@ -1,5 +1,5 @@
 // Loss functions with their own backward nodes (MseLossBackward0,
-// NllLossBackward0), written with other ops: autograd records only the loss.
+// NllLossBackward0, MultilabelMarginLossBackward0): autograd records only the loss.
 #include <ATen/ATen.h>
 #include <ATen/ExpandUtils.h>
 #include <ATen/Dispatch.h>
@@ -207,6 +207,118 @@ Tensor nll_loss(const Tensor& self, const Tensor& target, const std::optional<Te
   if (reduction == 2) return losses.sum();
   TORCH_CHECK(reduction == 1, reduction, " is not a valid value for reduction");
   return losses.sum().div(w.sum());
+}
+
+// ---- multilabel_margin_loss ----------------------------------------------
+// PyTorch's loops: for each row, its labels are the targets before the first
+// -1; the loss sums max(0, 1 - (x[label] - x[k])) over labels (repeated ones
+// count again) and classes k that are no label, divided by the class count.
+// O(rows * classes) memory; the work is rows * labels * classes as in
+// PyTorch's kernel. Other devices compute on the CPU and copy the result back.
+namespace {
+
+struct MultilabelShape {
+  int64_t rows, classes;
+};
+
+MultilabelShape multilabel_check(const Tensor& self, const Tensor& target) {
+  const int64_t nd = self.dim();
+  TORCH_CHECK((nd == 2 && self.size(1) != 0) || (nd == 1 && self.size(0) != 0) || nd == 0,
+              "Expected non-empty vector or matrix with optional 0-dim batch size, but got: ", self.sizes());
+  MultilabelShape s{};
+  if (nd <= 1) {
+    s = {1, nd == 0 ? 1 : self.size(0)};
+    TORCH_CHECK(target.dim() <= 1 && target.numel() == s.classes, "inconsistent target size: ", target.sizes(),
+                " for input of size: ", self.sizes());
+  } else {
+    s = {self.size(0), self.size(1)};
+    TORCH_CHECK(target.dim() == 2 && target.size(0) == s.rows && target.size(1) == s.classes,
+                "inconsistent target size: ", target.sizes(), " for input of size: ", self.sizes());
+  }
+  // The targets' range before the dtypes, in PyTorch's order (a target of
+  // any dtype is range-checked), past a row's -1 too.
+  if (target.numel() > 0) {
+    TORCH_CHECK(target.min().item().toDouble() >= -1 && target.max().item().toDouble() < s.classes,
+                "argument #2 'target' is out of range");
+  }
+  TORCH_CHECK_NOT_IMPLEMENTED(self.scalar_type() == ScalarType::Float || self.scalar_type() == ScalarType::Double,
+                              "\"multilabel_margin_loss_forward_out_frame\" not implemented for '",
+                              self.scalar_type(), "'");
+  TORCH_CHECK(target.scalar_type() == ScalarType::Long, "expected scalar type Long but found ",
+              target.scalar_type());
+  TORCH_CHECK(self.device() == target.device(), "Expected all tensors to be on the same device, but found ",
+              self.device(), " and ", target.device());
+  return s;
+}
+
+// Each row's labels and a mask of them, from the target row t[0..classes).
+int64_t row_labels(const int64_t* t, int64_t classes, std::vector<uint8_t>& is_label) {
+  std::fill(is_label.begin(), is_label.end(), 0);
+  int64_t count = 0;
+  for (; count < classes && t[count] >= 0; ++count) is_label[t[count]] = 1;
+  return count;
+}
+
+template <typename T>
+void multilabel_rows(const T* x, const int64_t* t, int64_t rows, int64_t classes, T* loss, T* grad, T scale) {
+  std::vector<uint8_t> is_label(classes);
+  for (int64_t r = 0; r < rows; ++r, x += classes, t += classes) {
+    const int64_t labels = row_labels(t, classes, is_label);
+    T sum = 0;
+    for (int64_t l = 0; l < labels; ++l) {
+      const int64_t j = t[l];
+      const T shifted = T(1) - x[j];
+      for (int64_t k = 0; k < classes; ++k) {
+        const T z = shifted + x[k];
+        if (is_label[k] || !(z > 0)) continue;
+        if (loss) sum += z;
+        if (grad) {
+          grad[r * classes + j] -= scale;
+          grad[r * classes + k] += scale;
+        }
+      }
+    }
+    if (loss) loss[r] = sum / static_cast<T>(classes);
+  }
+}
+
+}  // namespace
+
+Tensor multilabel_margin_loss(const Tensor& self, const Tensor& target, int64_t reduction) {
+  const MultilabelShape s = multilabel_check(self, target);
+  TORCH_CHECK(reduction >= 0 && reduction <= 2, reduction, " is not a valid value for reduction");
+  const Tensor x = self.cpu().contiguous(), t = target.cpu().contiguous();
+  Tensor losses = at::empty({s.rows}, x.scalar_type(), x.device());
+  AT_DISPATCH_FLOATING_TYPES(x.scalar_type(), "multilabel_margin_loss_forward_out_frame", [&] {
+    multilabel_rows<scalar_t>(x.data_ptr<scalar_t>(), t.data_ptr<int64_t>(), s.rows, s.classes,
+                              losses.data_ptr<scalar_t>(), nullptr, scalar_t(0));
+  });
+  Tensor out;
+  if (reduction == 0) {
+    out = self.dim() == 2 ? losses : losses.reshape({});
+  } else {
+    // An empty batch's mean is NaN, as mean's of nothing (PyTorch's kernel
+    // returns whatever its output's memory held).
+    out = reduction == 2 ? losses.sum() : losses.mean();
+  }
+  return out.to(self.device(), std::nullopt);
+}
+
+Tensor multilabel_margin_loss_backward(const Tensor& grad, const Tensor& self, const Tensor& target,
+                                       int64_t reduction) {
+  const MultilabelShape s = multilabel_check(self, target);
+  const Tensor x = self.cpu().contiguous(), t = target.cpu().contiguous();
+  Tensor out = at::zeros({s.rows, s.classes}, x.scalar_type(), x.device());
+  AT_DISPATCH_FLOATING_TYPES(x.scalar_type(), "multilabel_margin_loss_backward_out_frame", [&] {
+    const double per = reduction == 1 && s.rows > 0 ? 1.0 / static_cast<double>(s.rows * s.classes)
+                                                    : 1.0 / static_cast<double>(s.classes);
+    multilabel_rows<scalar_t>(x.data_ptr<scalar_t>(), t.data_ptr<int64_t>(), s.rows, s.classes, nullptr,
+                              out.data_ptr<scalar_t>(), static_cast<scalar_t>(per));
+  });
+  // The incoming gradient: one number, or one per row without a reduction.
+  const Tensor g = grad.cpu().to(x.scalar_type());
+  out = reduction == 0 && self.dim() == 2 ? out.mul(g.reshape({s.rows, 1})) : out.mul(g.reshape({}));
+  return out.reshape(self.sizes()).to(self.device(), std::nullopt);
 }
 
 }  // namespace at::native

@@ -3,6 +3,7 @@
 // losses of x[0..n) against y[0..n) (dense, dtype `type`) written to out, or,
 // with out null, their sum in double. Plain pointers, so the widest
 // capability's copy runs it.
+#include <ATen/core/TensorBody.h>
 #include <ATen/native/DispatchStub.h>
 #include <c10/core/ScalarType.h>
 
@@ -22,5 +23,10 @@ DECLARE_DISPATCH(piecewise_loss_fn, piecewise_loss_stub);
 using piecewise_loss_grad_fn = void (*)(c10::ScalarType type, PointwiseLoss kind, const void* x, const void* y,
                                         int64_t n, double width, double scale, void* out);
 DECLARE_DISPATCH(piecewise_loss_grad_fn, piecewise_loss_grad_stub);
+
+// multilabel_margin_loss's gradient with respect to self (Loss.cpp, beside
+// the forward's loops; the forward has checked the arguments).
+TORCH_API at::Tensor multilabel_margin_loss_backward(const at::Tensor& grad, const at::Tensor& self,
+                                                     const at::Tensor& target, int64_t reduction);
 
 }  // namespace at::native
