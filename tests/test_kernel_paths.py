@@ -45,6 +45,54 @@ def test_column_sum_of_a_view_and_keepdim():
     np.testing.assert_allclose(t[::2].sum(0, keepdim=True).numpy(), x[::2].sum(0, keepdims=True), rtol=1e-5)
 
 
+# Reduced dims in the middle of a contiguous tensor ([A, R, B] over R, or a
+# run of several) reduce each block's columns in place; many short rows
+# (sum(-1) of [N, 2]) take a plain loop per row. Both against numpy.
+MIDDLE_CASES = [((256, 2, 384), (1,)), ((3, 4, 5, 6), (1, 2)), ((7, 1000, 3), (1,)), ((5, 3, 2, 0), (1,)),
+                ((0, 3, 4), (1,)), ((2, 3, 4, 5), (2,)), ((64, 5, 700), (1,))]
+
+
+@pytest.mark.parametrize("shape,dims", MIDDLE_CASES)
+@pytest.mark.parametrize("op", ["sum", "prod", "amax", "amin", "any", "all"])
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int64", "uint8", "bool"])
+def test_reduction_over_middle_dims(shape, dims, op, dtype):
+    if dtype == "bool" and op in ("sum", "prod"):
+        pytest.skip("bool sums are the long_out path, tested with count_nonzero")
+    rng = np.random.default_rng(len(shape))
+    x = (0.9 + 0.2 * rng.random(shape) if op == "prod" else rng.random(shape) * 8).astype(dtype)
+    t = torch.from_numpy(x)
+    if op in ("amax", "amin") and 0 in shape:
+        return  # no identity: refused, as PyTorch refuses it
+    if op == "prod" and len(dims) > 1:
+        pytest.skip("prod takes one dim")
+    arg = dims[0] if op == "prod" else dims
+    got = getattr(torch, op)(t, arg)
+    wide = x.astype(np.float64) if dtype.startswith("float") else x
+    want = {"sum": np.sum, "prod": np.prod, "amax": np.max, "amin": np.min, "any": np.any, "all": np.all}[op](
+        wide, axis=dims)
+    assert list(got.shape) == list(want.shape)
+    if dtype.startswith("float"):
+        np.testing.assert_allclose(got.double().numpy(), want, rtol=1e-5)
+    else:
+        np.testing.assert_array_equal(got.numpy(), want.astype(got.numpy().dtype))
+    assert getattr(torch, op)(t, arg, keepdim=True).dim() == t.dim()
+
+
+@pytest.mark.parametrize("inner", [1, 2, 3, 15, 16])
+@pytest.mark.parametrize("dtype", ["float32", "float64", "float16", "int32"])
+def test_sum_of_many_short_rows(inner, dtype):
+    x = torch.from_numpy(np.random.default_rng(inner).random((5000, inner)) * 8).to(getattr(torch, dtype))
+    want = x.double().sum(-1)
+    got = x.sum(-1)
+    assert got.dtype == (torch.int64 if dtype == "int32" else x.dtype)
+    assert torch.allclose(got.double(), want, rtol=1e-3 if dtype == "float16" else 1e-6)
+    if x.is_floating_point():
+        assert torch.allclose(x.mean(-1).double(), want / inner, rtol=1e-3 if dtype == "float16" else 1e-6)
+    # An expanded gradient reshaped (sum's backward through repeat_interleave).
+    e = torch.ones(()).expand(4000, 6).reshape(2000, 2, 6)
+    assert torch.equal(e.sum(1), torch.full((2000, 6), 2.0))
+
+
 @pytest.mark.parametrize("dim", [1, 2, -1])
 def test_cat_of_contiguous_inputs_row_by_row(dim):
     rng = np.random.default_rng(dim + 3)

@@ -42,16 +42,26 @@ struct Rows {
   std::vector<int64_t> shape;  // result shape as returned
 };
 
-Rows as_rows(const Tensor& self, OptionalIntArrayRef dim, bool keepdim, ScalarType dtype, bool* columns = nullptr) {
+Rows as_rows(const Tensor& self, OptionalIntArrayRef dim, bool keepdim, ScalarType dtype, bool* columns = nullptr,
+             int64_t* column_blocks = nullptr) {
   const std::vector<bool> mask = reduced_dims(self, dim);
   Rows r;
   if (columns) {
-    // Reduced dims leading a contiguous tensor: reduce columns in place, no copy.
-    int64_t first_kept = 0;
-    while (first_kept < self.dim() && mask[first_kept]) first_kept++;
-    bool prefix = first_kept > 0 && first_kept < self.dim();
-    for (int64_t d = first_kept; d < self.dim(); ++d) prefix = prefix && !mask[d];
-    *columns = prefix && self.is_contiguous() && self.scalar_type() == dtype;
+    // One run of reduced dims with kept dims after it, in a contiguous
+    // tensor: reduce the columns of each block in place, no copy. Blocks
+    // are the kept dims before the run (1 when it leads).
+    const int64_t nd = self.dim();
+    int64_t first = 0;
+    while (first < nd && !mask[first]) first++;
+    int64_t end = first;
+    while (end < nd && mask[end]) end++;
+    bool run = first < nd && end < nd;
+    for (int64_t d = end; d < nd; ++d) run = run && !mask[d];
+    // Several blocks: the CPU kernel only (CUDA's reads one block of columns).
+    *columns = run && (first == 0 || self.is_cpu()) && self.is_contiguous() && self.scalar_type() == dtype;
+    int64_t blocks = 1;
+    for (int64_t d = 0; d < first; ++d) blocks *= self.size(d);
+    *column_blocks = *columns ? blocks : 1;
   }
   // Kept dims first, reduced dims last. When the reduced dims already trail,
   // permute is the identity and contiguous() copies nothing.
@@ -89,8 +99,11 @@ Tensor reduce(const Tensor& self, OptionalIntArrayRef dim, bool keepdim, ScalarT
                     self.scalar_type() == ScalarType::Bool;
   const bool narrow_rows = params.float_out || params.long_out;
   const ScalarType rows_dtype = narrow_rows ? self.scalar_type() : dtype;
-  Rows r = as_rows(self, dim, keepdim, rows_dtype, column_capable && !narrow_rows ? &columns : nullptr);
+  int64_t column_blocks = 1;
+  Rows r = as_rows(self, dim, keepdim, rows_dtype, column_capable && !narrow_rows ? &columns : nullptr,
+                   &column_blocks);
   params.columns = columns;
+  params.column_blocks = column_blocks;
   TORCH_CHECK(!needs_elements || r.inner > 0 || r.outer == 0, name,
               "(): cannot perform reduction on tensor with no elements because the operation does not have an "
               "identity");

@@ -12,8 +12,12 @@ struct ReduceParams {
   double correction = 1;  // Var: divide by N - correction
   bool sqrt = false;      // Var: give the standard deviation, its root taken in double (3e19's std fits a float)
   // `in` is laid out [inner, outer] (the reduced dims lead): reduce columns.
-  // Only for Sum, Prod, Max, Min, Any and All without indices.
+  // Only for Sum, Prod, Max, Min, Any and All without indices. With
+  // column_blocks = A > 1 (the reduced dims in the middle), `in` is A such
+  // blocks one after another, [A, inner, outer / A], each reduced into its
+  // own outer / A results.
   bool columns = false;
+  int64_t column_blocks = 1;
   // Sum only, CPU only: `in` is float16/bfloat16 and `out` float32 (mean
   // accumulates and divides in float32 without a widened copy of the input).
   bool float_out = false;
