@@ -486,6 +486,28 @@ def test_as_strided_backward_over_storage_positions():
     c = torch.randn(1, 3, requires_grad=True)
     c.expand(4, 3).as_strided([2, 2], [0, 1], 1).mul(torch.tensor([[1.0, 2.0], [3.0, 4.0]])).sum().backward()
     assert c.grad.tolist() == [[0.0, 4.0, 6.0]]
+    # Neither side overlapping (the copy through a zeroed buffer): an input
+    # view with an offset, an output reading positions outside it (they pass
+    # nothing) and leaving some of the input's unread (they get 0).
+    base = torch.arange(30.0).requires_grad_()
+    v = base[3:27].view(4, 6)[:, 1:5]
+    v.as_strided([3, 2, 2], [7, 1, 12], 2).mul(torch.arange(12.0).view(3, 2, 2)).sum().backward()
+    want = [0.0] * 30
+    want[10], want[16], want[17], want[22] = 6.0, 8.0, 10.0, 7.0
+    assert base.grad.tolist() == want  # PyTorch 2.13's
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64, torch.bfloat16])
+def test_overlapping_windows_add_up_their_gradients(dtype):
+    # unfold's windows overlap (an as_strided reading positions twice): each
+    # element's gradient is the sum over the windows that hold it.
+    x = torch.zeros(3, 50, dtype=dtype).t().requires_grad_()  # [50, 3], strides (1, 50)
+    w = torch.arange(1, 24 * 4 * 3 + 1, dtype=torch.float64).view(24, 3, 4)
+    x.unfold(0, 4, 2).backward(w.to(dtype))
+    want = np.zeros((50, 3))
+    for k in range(24):
+        want[2 * k:2 * k + 4] += w[k].t().numpy()
+    np.testing.assert_allclose(x.grad.double().numpy(), want, rtol=1e-2 if dtype == torch.bfloat16 else 1e-12)
 
 
 def test_a_zero_order_norm_gives_no_gradient():
@@ -553,3 +575,15 @@ def test_atan2_and_nextafter_gradients_at_their_edges_are_pytorchs():
     x = torch.tensor([0.0, 2.0, 3.0, -0.0], requires_grad=True)
     torch.nextafter(x, torch.tensor([0.0, 2.0, 1.0, 0.0])).backward(torch.tensor([1.0, 2.0, 3.0, 4.0]))
     assert x.grad.tolist() == [0.0, 0.0, 3.0, 0.0]  # no gradient where the result is other itself
+
+
+@pytest.mark.parametrize("dim", [0, 1, -1])
+def test_unbind_gradient_is_one_cat_with_zeros_for_unused_slices(dim):
+    x = torch.arange(12.0).view(3, 4).requires_grad_()
+    parts = torch.unbind(x, dim)
+    assert all(p.data_ptr() == x.select(dim, i).data_ptr() for i, p in enumerate(parts))  # views, as PyTorch's
+    (parts[1] * 2).sum().backward()  # the other slices get no gradient: zeros there
+    want = torch.zeros(3, 4)
+    want.select(dim, 1).fill_(2.0)
+    assert torch.equal(x.grad, want)
+    assert torch.unbind(torch.zeros(0, 3)) == ()

@@ -17,7 +17,11 @@ def unbind(tensor, dim=0):
     if not 0 <= dim < max(tensor.dim(), 1) or tensor.dim() == 0:
         raise IndexError(f"Dimension out of range (expected to be in range of [{-tensor.dim()}, "
                          f"{tensor.dim() - 1}], but got {dim})")
-    return tuple(tensor.select(dim, i) for i in range(tensor.shape[dim]))
+    if tensor.shape[dim] == 0:
+        return ()
+    # Views of one split: its backward is one cat of the slices' gradients,
+    # where a select each wrote its slice into a zeroed copy of the whole.
+    return tuple(t.squeeze(dim) for t in tensor.split(1, dim))
 
 
 def index_put_(input, indices, values, accumulate=False):

@@ -1,6 +1,7 @@
 #include <ATen/autograd/FunctionsManual.h>
 
 #include <ATen/ATen.h>
+#include <ATen/Dispatch.h>
 #include <ATen/ExpandUtils.h>
 #include <ATen/ScalarOps.h>
 #include <ATen/autograd/GradMode.h>
@@ -8,6 +9,7 @@
 #include <ATen/native/Convolution.h>
 #include <ATen/native/Loss.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -487,6 +489,54 @@ Tensor storage_positions(IntArrayRef sizes, IntArrayRef strides, int64_t offset,
   return pos.expand(sizes);
 }
 
+// Whether two elements of a (sizes, strides) geometry may share a position:
+// a stride 0, or a dim's stride not past the span of the smaller ones.
+bool may_overlap(IntArrayRef sizes, IntArrayRef strides) {
+  std::vector<std::pair<int64_t, int64_t>> dims;  // (stride, size) of dims with size > 1
+  for (size_t d = 0; d < sizes.size(); ++d) {
+    if (sizes[d] > 1) dims.emplace_back(strides[d], sizes[d]);
+  }
+  std::sort(dims.begin(), dims.end());
+  int64_t span = 0;  // the largest position offset the smaller dims reach
+  for (const auto& [st, sz] : dims) {
+    if (st <= span) return true;
+    span += st * (sz - 1);
+  }
+  return false;
+}
+
+// buf[position of element i] += g[i] for the elements of a (sizes, strides,
+// offset) geometry in row-major order: the sums of an overlapping
+// as_strided's gradient, one pass (index_put_'s accumulation took five).
+template <typename T>
+void add_at_positions(T* buf, const T* g, IntArrayRef sizes, IntArrayRef strides, int64_t offset) {
+  const int64_t nd = static_cast<int64_t>(sizes.size());
+  int64_t numel = 1;
+  for (int64_t s : sizes) numel *= s;
+  const int64_t inner = nd ? sizes[nd - 1] : 1, inner_stride = nd ? strides[nd - 1] : 0;
+  std::vector<int64_t> index(std::max<int64_t>(nd, 1), 0);
+  int64_t pos = offset;
+  for (int64_t done = 0; done < numel; done += inner) {
+    for (int64_t k = 0; k < inner; ++k) {
+      T& b = buf[pos + k * inner_stride];
+      b = static_cast<T>(c10::opmath_t<T>(b) + c10::opmath_t<T>(g[done + k]));
+    }
+    for (int64_t d = nd - 2; d >= 0; --d) {  // the next row: an odometer over the outer dims
+      pos += strides[d];
+      if (++index[d] < sizes[d]) break;
+      pos -= strides[d] * sizes[d];
+      index[d] = 0;
+    }
+  }
+}
+
+// One past the last position a nonempty geometry reads.
+int64_t extent(IntArrayRef sizes, IntArrayRef strides, int64_t offset) {
+  int64_t last = offset;
+  for (size_t d = 0; d < sizes.size(); ++d) last += (sizes[d] - 1) * strides[d];
+  return last + 1;
+}
+
 }  // namespace
 
 // As PyTorch defines it, over storage positions: each output element's
@@ -497,15 +547,29 @@ Tensor storage_positions(IntArrayRef sizes, IntArrayRef strides, int64_t offset,
 Tensor as_strided_backward(const Tensor& grad, const Tensor& self, IntArrayRef size, IntArrayRef stride,
                            std::optional<int64_t> storage_offset) {
   if (self.numel() == 0) return zeros_for(grad, self.sizes());
-  const Tensor out_pos = storage_positions(size, stride, storage_offset.value_or(self.storage_offset()), grad.device())
-                             .reshape({-1});
-  const Tensor in_pos = storage_positions(self.sizes(), self.strides(), self.storage_offset(), grad.device());
-  int64_t length = in_pos.max().item().toLong() + 1;
-  if (out_pos.numel() > 0) length = std::max(length, out_pos.max().item().toLong() + 1);
-  const std::vector<std::optional<Tensor>> at_out{out_pos};
-  const Tensor summed = zeros_for(grad, {length}).index_put_(at_out, grad.reshape({-1}), true);
-  const std::vector<std::optional<Tensor>> at_in{in_pos.reshape({-1})};
-  const Tensor count = zeros_for(grad, {length}).index_put_(at_in, at::ones({1}, grad.scalar_type(), grad.device()).expand(in_pos.numel()), true);
+  // Positions counted from the lower of the two offsets.
+  const int64_t out_offset = storage_offset.value_or(self.storage_offset());
+  const int64_t base = std::min(out_offset, self.storage_offset());
+  const int64_t in_start = self.storage_offset() - base, out_start = out_offset - base;
+  int64_t length = extent(self.sizes(), self.strides(), in_start);
+  if (grad.numel() > 0) length = std::max(length, extent(size, stride, out_start));
+  Tensor summed = zeros_for(grad, {length});
+  if (!may_overlap(size, stride)) {
+    // Each position read at most once: a copy into the buffer.
+    summed.as_strided(size, stride, out_start).copy_(grad);
+  } else if (summed.is_cpu() && grad.numel() > 0) {
+    AT_DISPATCH_FLOATING_AND_REDUCED_TYPES(summed.scalar_type(), "as_strided_backward", [&] {
+      add_at_positions(summed.data_ptr<scalar_t>(), grad.contiguous().data_ptr<scalar_t>(), size, stride, out_start);
+    });
+  } else {
+    const std::vector<std::optional<Tensor>> at_out{storage_positions(size, stride, out_start, grad.device()).reshape({-1})};
+    summed.index_put_(at_out, grad.reshape({-1}), true);
+  }
+  if (!may_overlap(self.sizes(), self.strides())) return summed.as_strided(self.sizes(), self.strides(), in_start).contiguous();
+  const std::vector<std::optional<Tensor>> at_in{
+      storage_positions(self.sizes(), self.strides(), in_start, grad.device()).reshape({-1})};
+  const Tensor ones = at::ones({1}, grad.scalar_type(), grad.device()).expand(self.numel());
+  const Tensor count = zeros_for(grad, {length}).index_put_(at_in, ones, true);
   return summed.index(at_in).div(count.index(at_in)).view(self.sizes());
 }
 
