@@ -68,6 +68,10 @@ ELEMENTARY = {
     "atanh": (torch.atanh, np.arctanh, 3),
     # A Taylor series, then PyTorch's own float32 erf approximation (VecMath.h).
     "erf": (torch.erf, np.vectorize(math.erf, otypes=[np.float64]), 5),
+    # Cephes' polynomials (VecMathInverse.cpp).
+    "atan": (torch.atan, np.arctan, 3),
+    "asin": (torch.asin, np.arcsin, 3),
+    "acos": (torch.acos, np.arccos, 3),
 }
 
 
@@ -341,3 +345,27 @@ def test_log2_of_signed_zeros_and_subnormals(dtype):
     if dtype == torch.float32:
         assert got[2:4] == [-149.0, -130.0]
         assert abs(got[4] - (math.log2(3) - 140)) < 1e-4
+
+
+def _erfinv_points(rng):
+    return np.concatenate([_whole_range(), rng.uniform(-1, 1, 400_000), 1 - 10 ** rng.uniform(-7.3, -1, 100_000),
+                           -(1 - 10 ** rng.uniform(-7.3, -1, 100_000)), 10 ** rng.uniform(-40, -1, 50_000)]).astype(
+        np.float32)
+
+
+def test_erfinv_within_four_ulp_and_exact_at_the_ends():
+    # Giles' polynomial on (-1, 1); the reference is the float64 kernel
+    # (a rational start and two Newton steps), itself checked against
+    # math.erf here. Dense near 0 and near +-1, where w = -log(1 - x^2) is
+    # largest.
+    rng = np.random.default_rng(7)
+    with np.errstate(invalid="ignore", under="ignore"):
+        x = _erfinv_points(rng)
+    want = torch.erfinv(torch.from_numpy(x.astype(np.float64))).numpy()
+    inside = np.abs(x) < 1
+    assert np.allclose(np.vectorize(math.erf)(want[inside][::97]), x[inside][::97].astype(np.float64), rtol=1e-15,
+                       atol=1e-300)
+    got = torch.erfinv(torch.from_numpy(x)).numpy()
+    _assert_ulps(got, want, 4)
+    ends = torch.erfinv(torch.tensor([1.0, -1.0, 0.0, -0.0, 1.0000001, np.nan])).tolist()
+    assert ends[:2] == [math.inf, -math.inf] and math.copysign(1, ends[3]) == -1 and all(map(math.isnan, ends[4:]))

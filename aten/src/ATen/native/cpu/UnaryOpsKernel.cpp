@@ -36,7 +36,8 @@ void relu_kernel(TensorIterator& iter) {
 
 // The shared formulas (native/UnaryFunctors.h) in the CPU loop, computed in
 // float for float16/bfloat16. exp, log, log2, log1p, expm1, exp2, sin, cos,
-// tan, sinh, cosh, atanh, sigmoid, tanh and gelu (both forms) get a
+// tan, sinh, cosh, atanh, atan, asin, acos, erfinv, sigmoid, tanh and gelu
+// (both forms) get a
 // vectorised float32 path below; these are their generic loops.
 template <typename Formula>
 void float_unary_loop(TensorIterator& iter, const char* name) {
@@ -61,11 +62,11 @@ void gelu_tanh_generic_kernel(TensorIterator& iter) { float_unary_loop<gelu_tanh
 void sinc_kernel(TensorIterator& iter) { float_unary_loop<sinc_formula>(iter, "sinc"); }
 void lgamma_kernel(TensorIterator& iter) { float_unary_loop<lgamma_formula>(iter, "lgamma"); }
 void digamma_kernel(TensorIterator& iter) { float_unary_loop<digamma_formula>(iter, "digamma"); }
-void erfinv_kernel(TensorIterator& iter) { float_unary_loop<erfinv_formula>(iter, "erfinv"); }
+void erfinv_generic_kernel(TensorIterator& iter) { float_unary_loop<erfinv_formula>(iter, "erfinv"); }
 void tan_generic_kernel(TensorIterator& iter) { float_unary_loop<tan_formula>(iter, "tan"); }
-void asin_kernel(TensorIterator& iter) { float_unary_loop<asin_formula>(iter, "asin"); }
-void acos_kernel(TensorIterator& iter) { float_unary_loop<acos_formula>(iter, "acos"); }
-void atan_kernel(TensorIterator& iter) { float_unary_loop<atan_formula>(iter, "atan"); }
+void asin_generic_kernel(TensorIterator& iter) { float_unary_loop<asin_formula>(iter, "asin"); }
+void acos_generic_kernel(TensorIterator& iter) { float_unary_loop<acos_formula>(iter, "acos"); }
+void atan_generic_kernel(TensorIterator& iter) { float_unary_loop<atan_formula>(iter, "atan"); }
 void sinh_generic_kernel(TensorIterator& iter) { float_unary_loop<sinh_formula>(iter, "sinh"); }
 void cosh_generic_kernel(TensorIterator& iter) { float_unary_loop<cosh_formula>(iter, "cosh"); }
 void asinh_kernel(TensorIterator& iter) { float_unary_loop<asinh_formula>(iter, "asinh"); }
@@ -110,6 +111,10 @@ void cosh_kernel(TensorIterator& iter) { float32_fast_path<&vec::cosh, &cosh_gen
 void atanh_kernel(TensorIterator& iter) { float32_fast_path<&vec::atanh, &atanh_generic_kernel>(iter); }
 void log2_kernel(TensorIterator& iter) { float32_fast_path<&vec::log2, &log2_generic_kernel>(iter); }
 void exp2_kernel(TensorIterator& iter) { float32_fast_path<&vec::exp2, &exp2_generic_kernel>(iter); }
+void atan_kernel(TensorIterator& iter) { float32_fast_path<&vec::atan, &atan_generic_kernel>(iter); }
+void asin_kernel(TensorIterator& iter) { float32_fast_path<&vec::asin, &asin_generic_kernel>(iter); }
+void acos_kernel(TensorIterator& iter) { float32_fast_path<&vec::acos, &acos_generic_kernel>(iter); }
+void erfinv_kernel(TensorIterator& iter) { float32_fast_path<&vec::erfinv, &erfinv_generic_kernel>(iter); }
 
 // Rounding ops: identity on integers (PyTorch returns a copy).
 template <typename Formula>

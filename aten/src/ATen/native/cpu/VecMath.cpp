@@ -100,23 +100,6 @@ inline float erf1(float x) {
 
 }  // namespace
 
-namespace {
-
-// atan(t) for 0 <= t <= 1: Cephes' atanf (t beyond tan(pi/8) reduced by
-// atan(t) = pi/4 + atan((t - 1) / (t + 1))), within 2 ulp.
-inline float atan_unit(float t) {
-  const bool reduce = t > 0.41421356237309505f;
-  const float r = reduce ? (t - 1.0f) / (t + 1.0f) : t;
-  const float z = r * r;
-  float p = 8.05374449538e-2f;
-  p = p * z - 1.38776856032e-1f;
-  p = p * z + 1.99777106478e-1f;
-  p = p * z - 3.33329491539e-1f;
-  const float a = p * z * r + r;
-  return reduce ? a + 0.78539816339744831f : a;
-}
-
-}  // namespace
 
 void atan2(const float* y, const float* x, float* out, int64_t n) {
   // Blocks through a buffer, so that out may alias x or y: the second pass
@@ -133,7 +116,7 @@ void atan2(const float* y, const float* x, float* out, int64_t n) {
       const float ax = std::fabs(xb[i]), ay = std::fabs(yb[i]);
       const bool steep = ay > ax;
       const float t = steep ? ax / ay : ay / ax;
-      float a = atan_unit(t);
+      float a = lanes::atan_unit(t);
       a = steep ? 1.5707963267948966f - a : a;
       a = xb[i] < 0 ? 3.1415926535897932f - a : a;
       buffer[i] = std::copysign(a, yb[i]);

@@ -56,6 +56,12 @@ void tanh(const float* x, float* y, int64_t n);
 // mirrored into the quadrant, within 3 ulp; zeros, infinities and NaN as
 // <cmath>'s atan2 gives them. out may alias x or y.
 void atan2(const float* y, const float* x, float* out, int64_t n);
+// y[i] = atan, asin, acos (3 ulp) and erfinv (4 ulp) of x[i], Cephes'
+// and Giles' polynomials (VecMathInverse.cpp); NaN and |x| > 1 from <cmath>.
+void atan(const float* x, float* y, int64_t n);
+void asin(const float* x, float* y, int64_t n);
+void acos(const float* x, float* y, int64_t n);
+void erfinv(const float* x, float* y, int64_t n);
 // y[i] = erf(x[i]): a Taylor series below 0.9, Abramowitz and Stegun's
 // 7.1.26 above (the approximation PyTorch's vectorised float32 erf uses
 // everywhere); within 5 ulp.

@@ -5,6 +5,7 @@
 // VecMathElementary.cpp), so both paths give the same answers.
 #include <ATen/native/BinaryFunctors.h>
 #include <ATen/native/cpu/VecMath.h>
+#include <ATen/native/cpu/VecMathChecked.h>
 #include <ATen/native/cpu/VecMathLanes.h>
 
 #include <algorithm>
@@ -64,33 +65,6 @@ inline float logaddexp_lane(float a, float b) {
 inline float logaddexp2_lane(float a, float b) {
   const float m = a < b ? b : a, d = a < b ? a - b : b - a;
   return m + lanes::log1p(lanes::exp2(d)) * 1.44269504088896341f;
-}
-
-// out[i] = lane(x[i x_step], y[i y_step]) where in_domain, exact() elsewhere.
-// Blocks are copied in first: out may alias x or y (in-place ops).
-template <typename Lane, typename InDomain, typename Exact>
-inline void map2_checked(const float* x, int64_t x_step, const float* y, int64_t y_step, float* out, int64_t n,
-                         Lane lane, InDomain in_domain, Exact exact) {
-  constexpr int64_t kBlock = 512;
-  float xs[kBlock], ys[kBlock];
-  for (int64_t start = 0; start < n; start += kBlock) {
-    const int64_t len = std::min(kBlock, n - start);
-    if (x_step == 0) std::fill(xs, xs + len, *x);
-    else std::memcpy(xs, x + start, static_cast<size_t>(len) * sizeof(float));
-    if (y_step == 0) std::fill(ys, ys + len, *y);
-    else std::memcpy(ys, y + start, static_cast<size_t>(len) * sizeof(float));
-    float* o = out + start;
-    int outside = 0;
-    for (int64_t i = 0; i < len; ++i) {
-      o[i] = lane(xs[i], ys[i]);
-      outside |= in_domain(xs[i], ys[i]) ? 0 : 1;
-    }
-    if (outside) {
-      for (int64_t i = 0; i < len; ++i) {
-        if (!in_domain(xs[i], ys[i])) o[i] = exact(xs[i], ys[i]);
-      }
-    }
-  }
 }
 
 }  // namespace

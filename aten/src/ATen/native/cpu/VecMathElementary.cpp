@@ -5,6 +5,7 @@
 // infinities, NaN, |x| > 65536 for sin and cos), found per block by a
 // vectorised test so that ordinary data pays nothing for them.
 #include <ATen/native/cpu/VecMath.h>
+#include <ATen/native/cpu/VecMathChecked.h>
 #include <ATen/native/cpu/VecMathLanes.h>
 
 #include <algorithm>
@@ -18,30 +19,6 @@ namespace {
 
 constexpr float kMinNormal = std::numeric_limits<float>::min();
 constexpr float kMax = std::numeric_limits<float>::max();
-
-// y[i] = lane(x[i]) where in_domain(x[i]), exact(x[i]) elsewhere. The block
-// is copied first: y may be x (in-place ops), and the exceptional elements
-// are recomputed from their inputs.
-template <typename Lane, typename InDomain, typename Exact>
-inline void map_checked(const float* x, float* y, int64_t n, Lane lane, InDomain in_domain, Exact exact) {
-  constexpr int64_t kBlock = 512;
-  float in[kBlock];
-  for (int64_t start = 0; start < n; start += kBlock) {
-    const int64_t len = std::min(kBlock, n - start);
-    std::memcpy(in, x + start, static_cast<size_t>(len) * sizeof(float));
-    float* out = y + start;
-    int outside = 0;
-    for (int64_t i = 0; i < len; ++i) {
-      out[i] = lane(in[i]);
-      outside |= in_domain(in[i]) ? 0 : 1;
-    }
-    if (outside) {
-      for (int64_t i = 0; i < len; ++i) {
-        if (!in_domain(in[i])) out[i] = exact(in[i]);
-      }
-    }
-  }
-}
 
 #if defined(CPU_CAPABILITY_AVX2) || defined(CPU_CAPABILITY_AVX512)
 // pow(x, y) for a normal finite x of either sign and finite y: |x|^y, and

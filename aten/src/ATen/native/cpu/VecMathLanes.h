@@ -269,6 +269,31 @@ inline float pow_positive(float x, float y) {
   return static_cast<float>(p * scale);
 }
 
+// atan(t) for 0 <= t <= 1: Cephes' atanf (t beyond tan(pi/8) reduced by
+// atan(t) = pi/4 + atan((t - 1) / (t + 1))), within 2 ulp.
+inline float atan_unit(float t) {
+  const bool reduce = t > 0.41421356237309505f;
+  const float r = reduce ? (t - 1.0f) / (t + 1.0f) : t;
+  const float z = r * r;
+  float p = 8.05374449538e-2f;
+  p = p * z - 1.38776856032e-1f;
+  p = p * z + 1.99777106478e-1f;
+  p = p * z - 3.33329491539e-1f;
+  const float a = p * z * r + r;
+  return reduce ? a + 0.78539816339744831f : a;
+}
+
+// asin(r) for |r| <= 1/2: Cephes' asinf polynomial in r^2, within 2 ulp.
+inline float asin_half(float r) {
+  const float z = r * r;
+  float p = 4.2163199048e-2f;
+  p = p * z + 2.4181311049e-2f;
+  p = p * z + 4.5470025998e-2f;
+  p = p * z + 7.4953002686e-2f;
+  p = p * z + 1.6666752422e-1f;
+  return p * z * r + r;
+}
+
 }  // namespace lanes
 }  // namespace CPU_CAPABILITY
 }  // namespace at::native::vec
