@@ -145,28 +145,7 @@ void tan(const float* x, float* y, int64_t n) {
 
 void pow(const float* x, const float* y, int64_t y_step, float* out, int64_t n) {
 #if defined(CPU_CAPABILITY_AVX2) || defined(CPU_CAPABILITY_AVX512)
-  constexpr int64_t kBlock = 512;
-  float xs[kBlock], ys[kBlock];
-  for (int64_t start = 0; start < n; start += kBlock) {
-    const int64_t len = std::min(kBlock, n - start);
-    std::memcpy(xs, x + start, static_cast<size_t>(len) * sizeof(float));
-    if (y_step == 0) {
-      std::fill(ys, ys + len, *y);
-    } else {
-      std::memcpy(ys, y + start, static_cast<size_t>(len) * sizeof(float));
-    }
-    float* o = out + start;
-    int outside = 0;
-    for (int64_t i = 0; i < len; ++i) {
-      o[i] = pow_signed(xs[i], ys[i]);
-      outside |= pow_domain(xs[i], ys[i]) ? 0 : 1;
-    }
-    if (outside) {
-      for (int64_t i = 0; i < len; ++i) {
-        if (!pow_domain(xs[i], ys[i])) o[i] = std::pow(xs[i], ys[i]);
-      }
-    }
-  }
+  map2_checked(x, 1, y, y_step, out, n, pow_signed, pow_domain, [](float a, float b) { return std::pow(a, b); });
 #else
   // SSE2 has no fast double lanes for pow_positive: libm's scalar pow is
   // quicker there.

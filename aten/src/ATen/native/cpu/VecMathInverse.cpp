@@ -16,6 +16,14 @@ namespace {
 constexpr float kHalfPi = 1.57079632679489662f;
 constexpr float kPi = 3.14159265358979324f;
 
+// asin_half of Cephes' reduced argument: |x| itself up to 1/2, sqrt((1 -
+// |x|) / 2) above (*big set), from which asin and acos both rebuild.
+inline float asin_reduced(float v, bool* big) {
+  const float a = v < 0 ? -v : v;
+  *big = a > 0.5f;
+  return lanes::asin_half(*big ? std::sqrt(0.5f * (1.0f - a)) : a);
+}
+
 }  // namespace
 
 // atan |x|: atan_unit on |x| <= 1, else pi/2 - atan_unit(1 / |x|) (which
@@ -38,9 +46,8 @@ void asin(const float* x, float* y, int64_t n) {
   map_checked(
       x, y, n,
       [](float v) {
-        const float a = v < 0 ? -v : v;
-        const bool big = a > 0.5f;
-        const float p = lanes::asin_half(big ? std::sqrt(0.5f * (1.0f - a)) : a);
+        bool big;
+        const float p = asin_reduced(v, &big);
         return lanes::with_sign_of(big ? kHalfPi - 2.0f * p : p, v);
       },
       [](float v) { return v >= -1.0f && v <= 1.0f; }, [](float v) { return std::asin(v); });
@@ -53,11 +60,10 @@ void acos(const float* x, float* y, int64_t n) {
   map_checked(
       x, y, n,
       [](float v) {
-        const float a = v < 0 ? -v : v;
-        const bool big = a > 0.5f;
-        const float p = lanes::asin_half(big ? std::sqrt(0.5f * (1.0f - a)) : v);
+        bool big;
+        const float p = asin_reduced(v, &big);  // asin |x| in the middle
         const float outer = v < 0 ? kPi - 2.0f * p : 2.0f * p;
-        return big ? outer : kHalfPi - p;
+        return big ? outer : kHalfPi - lanes::with_sign_of(p, v);
       },
       [](float v) { return v >= -1.0f && v <= 1.0f; }, [](float v) { return std::acos(v); });
 }
