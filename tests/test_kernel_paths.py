@@ -422,3 +422,22 @@ def test_activation_kernels_and_their_backward_follow_pytorchs_branches(name, dt
     np.testing.assert_allclose(y.detach().double().numpy(), want_y, rtol=tol, atol=tol)
     got_g = leaf.grad.double().numpy()
     np.testing.assert_allclose(got_g, want_g, rtol=tol, atol=tol)  # NaN where the formula gives NaN
+
+
+@pytest.mark.parametrize("dim", [-1, 0, 1])
+def test_glu_float32_lanes_and_strided_walk_match_float64(dim):
+    # Halves along the last dim are dense runs (vec::sigmoid in blocks, past
+    # one 1024-element block); along another dim the runs are strided.
+    x64 = torch.from_numpy(np.random.default_rng(3).standard_normal((6, 4, 3000)))
+    g64 = torch.from_numpy(np.random.default_rng(4).standard_normal((6, 4, 3000)))
+    halves = list(x64.shape)
+    halves[dim] //= 2
+    g64 = g64[tuple(slice(0, h) for h in halves)]
+    want = []
+    for x, g in ((x64, g64), (x64.float(), g64.float())):
+        leaf = x.clone().requires_grad_()
+        y = torch.nn.functional.glu(leaf, dim)
+        y.backward(g)
+        want.append((y.detach().double(), leaf.grad.double()))
+    (y64, gr64), (y32, gr32) = want
+    assert torch.allclose(y32, y64, rtol=1e-5, atol=1e-6) and torch.allclose(gr32, gr64, rtol=1e-5, atol=1e-6)

@@ -269,6 +269,24 @@ def _nll_errors():
                      "\"nll_loss_out_frame\" not implemented for 'Bool'")
 
 
+def _glu_ref(x, dim=-1):
+    a, b = np.split(x.astype(np.float64), 2, axis=dim)
+    return a / (1 + np.exp(-b))
+
+
+def _glu_samples(op, dtype, rng):
+    for shape, dim in (((4, 6), -1), ((4, 6), 0), ((2, 3, 8), 1), ((10,), 0), ((0, 4), 1), ((3, 2, 0), 1)):
+        if shape[dim] % 2 == 0:
+            yield SampleInput((make_array(shape, dtype, rng), dim), desc=f"{shape} dim {dim}")
+
+
+def _glu_errors():
+    yield ErrorInput((torch.tensor(1.0),), {}, RuntimeError, "glu does not support scalars because halving size must be even")
+    yield ErrorInput((torch.ones(2, 3), 1), {}, RuntimeError, "Halving dimension must be even, but dimension 1 is size 3")
+    yield ErrorInput((torch.ones(2, 4, dtype=torch.int64),), {}, NotImplementedError,
+                     "\"glu_cpu\" not implemented for 'Long'")
+
+
 def _pdist_ref(x, p=2.0):
     i, j = np.triu_indices(x.shape[0], 1)
     d = np.abs(x[i].astype(np.float64) - x[j])
@@ -399,6 +417,7 @@ NN_OPS = [
                KnownValue((torch.zeros(2, 3), torch.tensor([-100, -100])), {}, torch.tensor(float("nan")),
                           why="every target ignored: 0 / 0"),
            ]),
+    OpInfo("glu", _glu_ref, FLOATS, _glu_samples, op=F.glu, method=False, error_inputs=_glu_errors),
     OpInfo("pdist", _pdist_ref, FLOATS, _pdist_samples, method=False, error_inputs=_pdist_errors),
     OpInfo("multilabel_margin_loss", _multilabel_ref, FLOATS, _multilabel_samples, op=F.multilabel_margin_loss,
            method=False, error_inputs=_multilabel_errors, known_values=lambda: [

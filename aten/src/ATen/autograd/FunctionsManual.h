@@ -7,6 +7,7 @@
 #include <optional>
 #include <vector>
 
+#include <ATen/native/Activation.h>
 #include <ATen/native/CumulativeProducts.h>
 #include <ATen/native/Distance.h>
 #include <ATen/native/Loss.h>

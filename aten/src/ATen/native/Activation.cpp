@@ -14,6 +14,8 @@ DEFINE_DISPATCH(leaky_relu_stub);
 DEFINE_DISPATCH(hardshrink_stub);
 DEFINE_DISPATCH(softshrink_stub);
 DEFINE_DISPATCH(prelu_stub);
+DEFINE_DISPATCH(glu_stub);
+DEFINE_DISPATCH(glu_backward_stub);
 DEFINE_DISPATCH(threshold_backward_stub);
 DEFINE_DISPATCH(leaky_relu_backward_stub);
 DEFINE_DISPATCH(shrink_backward_stub);
@@ -110,6 +112,49 @@ Tensor hardswish(const Tensor& self) {
   check_kernel_dtype(self, "hardswish", false);
   if (self.is_cpu()) return run(hardswish_stub, self, 0, 0);
   return self.mul(self.add(scalar_like(3, self)).clamp(Scalar(0), Scalar(6))).div(scalar_like(6, self));
+}
+
+namespace {
+
+// The halves of glu's input along dim, with PyTorch's checks.
+std::pair<Tensor, Tensor> glu_halves(const Tensor& self, int64_t dim) {
+  TORCH_CHECK(self.dim() > 0, "glu does not support scalars because halving size must be even");
+  const int64_t d = c10::maybe_wrap_dim(dim, self.dim());
+  const int64_t n = self.size(d);
+  TORCH_CHECK(n % 2 == 0, "Halving dimension must be even, but dimension ", d, " is size ", n);
+  return {self.narrow(d, 0, n / 2), self.narrow(d, n / 2, n / 2)};
+}
+
+}  // namespace
+
+Tensor glu(const Tensor& self, int64_t dim) {
+  const auto [a, b] = glu_halves(self, dim);
+  check_kernel_dtype(self, "glu", false);
+  if (!self.is_cpu()) return a.mul(b.sigmoid());
+  auto iter = TensorIteratorConfig().add_output(Tensor()).add_input(a).add_input(b).build();
+  glu_stub(iter.device().type, iter);
+  return iter.output();
+}
+
+Tensor glu_backward(const Tensor& grad, const Tensor& self, int64_t dim) {
+  const auto [a, b] = glu_halves(self, dim);
+  if (!self.is_cpu() || !grad.is_cpu()) {
+    const Tensor s = b.sigmoid(), ga = grad.mul(s);
+    return at::cat({ga, ga.mul(a).mul(s.neg().add(scalar_like(1, s)))}, c10::maybe_wrap_dim(dim, self.dim()));
+  }
+  // The two halves of the gradient written in place into one tensor.
+  Tensor out = at::empty(self.sizes(), self.scalar_type(), self.device());
+  const int64_t d = c10::maybe_wrap_dim(dim, self.dim()), h = self.size(d) / 2;
+  auto iter = TensorIteratorConfig()
+                  .add_output(out.narrow(d, 0, h))
+                  .add_output(out.narrow(d, h, h))
+                  .add_input(grad)
+                  .add_input(a)
+                  .add_input(b)
+                  .build();
+  glu_backward_stub(iter.device().type, iter);
+  iter.finish();
+  return out;
 }
 
 Tensor activation_backward(const DispatchStub<activation_backward_fn>& stub, const Tensor& grad, const Tensor& x,

@@ -25,6 +25,13 @@ DECLARE_DISPATCH(activation_fn, hardswish_stub);
 // prelu: out = x > 0 ? x : w * x over an iterator (out, x, w).
 using prelu_fn = void (*)(TensorIterator& iter);
 DECLARE_DISPATCH(prelu_fn, prelu_stub);
+// glu: out = a * sigmoid(b) over (out, a, b), the halves of the input; its
+// backward over (grad_a, grad_b, g, a, b): g s and g a s (1 - s), s = sigmoid(b).
+DECLARE_DISPATCH(prelu_fn, glu_stub);
+DECLARE_DISPATCH(prelu_fn, glu_backward_stub);
+// glu's gradient, for derivatives.yaml (Activation.cpp): a CPU kernel, a
+// composition elsewhere.
+TORCH_API Tensor glu_backward(const Tensor& grad, const Tensor& self, int64_t dim);
 
 // The backward passes, one pass over an iterator (out, g, x) with g the
 // incoming gradient and x the op's input (relu's result, for threshold):
