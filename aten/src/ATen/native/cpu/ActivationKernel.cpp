@@ -186,6 +186,17 @@ bool dense_run(const int64_t* strides, int nt, int64_t size) {
   return true;
 }
 
+// f(start, m, s) over blocks of b[0..n), s[0..m) holding sigmoid(b[start + i]).
+template <typename F>
+void sigmoid_blocks(const float* b, int64_t n, const F& f) {
+  float s[kBlock];
+  for (int64_t start = 0; start < n; start += kBlock) {
+    const int64_t m = std::min(kBlock, n - start);
+    vec::sigmoid(b + start, s, m);
+    f(start, m, s);
+  }
+}
+
 void glu_kernel(TensorIterator& iter) {
   AT_DISPATCH_FLOATING_AND_REDUCED_TYPES(iter.dtype(0), "glu_cpu", [&] {
     using M = c10::opmath_t<scalar_t>;
@@ -193,13 +204,9 @@ void glu_kernel(TensorIterator& iter) {
       if (std::is_same_v<scalar_t, float> && dense_run(st, 3, sizeof(float))) {
         float* out = reinterpret_cast<float*>(p[0]);
         const float* a = reinterpret_cast<const float*>(p[1]);
-        const float* b = reinterpret_cast<const float*>(p[2]);
-        float s[kBlock];
-        for (int64_t start = 0; start < n; start += kBlock) {
-          const int64_t m = std::min(kBlock, n - start);
-          vec::sigmoid(b + start, s, m);
+        sigmoid_blocks(reinterpret_cast<const float*>(p[2]), n, [&](int64_t start, int64_t m, const float* s) {
           for (int64_t i = 0; i < m; ++i) out[start + i] = a[start + i] * s[i];
-        }
+        });
         return;
       }
       for (int64_t i = 0; i < n; ++i) {
@@ -220,17 +227,13 @@ void glu_backward_kernel(TensorIterator& iter) {
         float* gb = reinterpret_cast<float*>(p[1]);
         const float* g = reinterpret_cast<const float*>(p[2]);
         const float* a = reinterpret_cast<const float*>(p[3]);
-        const float* b = reinterpret_cast<const float*>(p[4]);
-        float s[kBlock];
-        for (int64_t start = 0; start < n; start += kBlock) {
-          const int64_t m = std::min(kBlock, n - start);
-          vec::sigmoid(b + start, s, m);
+        sigmoid_blocks(reinterpret_cast<const float*>(p[4]), n, [&](int64_t start, int64_t m, const float* s) {
           for (int64_t i = 0; i < m; ++i) {
             const float gs = g[start + i] * s[i];
             ga[start + i] = gs;
             gb[start + i] = gs * a[start + i] * (1.0f - s[i]);
           }
-        }
+        });
         return;
       }
       for (int64_t i = 0; i < n; ++i) {
