@@ -49,7 +49,7 @@ def test_column_sum_of_a_view_and_keepdim():
 # run of several) reduce each block's columns in place; many short rows
 # (sum(-1) of [N, 2]) take a plain loop per row. Both against numpy.
 MIDDLE_CASES = [((256, 2, 384), (1,)), ((3, 4, 5, 6), (1, 2)), ((7, 1000, 3), (1,)), ((5, 3, 2, 0), (1,)),
-                ((0, 3, 4), (1,)), ((2, 3, 4, 5), (2,)), ((64, 5, 700), (1,))]
+                ((0, 3, 4), (1,)), ((2, 3, 4, 5), (2,)), ((64, 5, 700), (1,)), ((50, 40, 1), (1,)), ((50, 40, 2), (1,))]
 
 
 @pytest.mark.parametrize("shape,dims", MIDDLE_CASES)

@@ -57,10 +57,14 @@ Rows as_rows(const Tensor& self, OptionalIntArrayRef dim, bool keepdim, ScalarTy
     while (end < nd && mask[end]) end++;
     bool run = first < nd && end < nd;
     for (int64_t d = end; d < nd; ++d) run = run && !mask[d];
-    // Several blocks: the CPU kernel only (CUDA's reads one block of columns).
-    *columns = run && (first == 0 || self.is_cpu()) && self.is_contiguous() && self.scalar_type() == dtype;
-    int64_t blocks = 1;
+    int64_t blocks = 1, cols = 1;
     for (int64_t d = 0; d < first; ++d) blocks *= self.size(d);
+    for (int64_t d = end; d < nd; ++d) cols *= self.size(d);
+    // Several blocks: the CPU kernel only (CUDA's reads one block of
+    // columns), and not for one column (size-1 dims after the run): the
+    // reduced dims are then contiguous rows already, reduced faster as rows.
+    *columns = run && (first == 0 || (self.is_cpu() && cols > 1)) && self.is_contiguous() &&
+               self.scalar_type() == dtype;
     *column_blocks = *columns ? blocks : 1;
   }
   // Kept dims first, reduced dims last. When the reduced dims already trail,

@@ -459,6 +459,20 @@ void reduce_rows_kernel(const Tensor& out, const Tensor& indices, const Tensor& 
       char* y = static_cast<char*>(out.data_ptr());
       const int64_t grain = std::max<int64_t>(1, kGrainSize / std::max<int64_t>(inner * cols, 1));
       parallel_for(0, blocks, blocks > 1 ? grain : 1, [&](int64_t b, int64_t e) {
+        if constexpr (!std::is_same_v<scalar_t, bool>) {
+          if (params.op == ReduceOp::Sum && blocks > 1) {
+            // One row of accumulators per thread, reused block after block.
+            using A = column_acc_t<scalar_t>;
+            std::vector<A> acc(cols);
+            for (int64_t a = b; a < e; ++a) {
+              std::fill(acc.begin(), acc.end(), A(0));
+              add_rows(x + a * inner * cols, inner, cols, acc.data(), cols);
+              scalar_t* ya = reinterpret_cast<scalar_t*>(y) + a * cols;
+              for (int64_t j = 0; j < cols; ++j) ya[j] = static_cast<scalar_t>(acc[j]);
+            }
+            return;
+          }
+        }
         for (int64_t a = b; a < e; ++a) {
           reduce_columns<scalar_t>(params, x + a * inner * cols, inner, cols, y + a * cols * out_size);
         }
