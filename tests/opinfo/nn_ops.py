@@ -269,6 +269,28 @@ def _nll_errors():
                      "\"nll_loss_out_frame\" not implemented for 'Bool'")
 
 
+def _interp_ref(x, dim, low, weight):
+    high = np.minimum(low + 1, x.shape[dim] - 1)
+    shape = [1] * x.ndim
+    shape[dim] = -1
+    w = weight.reshape(shape).astype(np.float64)
+    return np.take(x.astype(np.float64), low, dim) * (1 - w) + np.take(x.astype(np.float64), high, dim) * w
+
+
+def _interp_samples(op, dtype, rng):
+    for shape, dim, low in (((2, 3, 5), 2, [0, 0, 1, 2, 3, 4, 4]), ((2, 4, 3), 1, [3, 1, 0]),
+                            ((3, 6, 4, 5), 3, [0, 2, 4]), ((2, 3, 1), 2, [0, 0, 0]), ((2, 0, 3), 2, [1, 2])):
+        w = rng.uniform(0, 1, len(low)).astype(make_array((1,), dtype, rng).dtype)
+        yield SampleInput((make_array(shape, dtype, rng), dim, np.array(low, np.int64), w), desc=f"{shape} dim {dim}")
+
+
+def _interp_errors():
+    yield ErrorInput((torch.ones(2, 3), 1, torch.tensor([0, 3]), torch.ones(2)), {}, RuntimeError,
+                     "a source position is out of range for dim 1 of size 3")
+    yield ErrorInput((torch.ones(2, 3), 1, torch.tensor([0, 1]), torch.ones(3)), {}, RuntimeError,
+                     "one per output position")
+
+
 def _glu_ref(x, dim=-1):
     a, b = np.split(x.astype(np.float64), 2, axis=dim)
     return a / (1 + np.exp(-b))
@@ -417,6 +439,8 @@ NN_OPS = [
                KnownValue((torch.zeros(2, 3), torch.tensor([-100, -100])), {}, torch.tensor(float("nan")),
                           why="every target ignored: 0 / 0"),
            ]),
+    OpInfo("_interp_linear", _interp_ref, FLOATS, _interp_samples, op=torch._C._nn._interp_linear, method=False,
+           nondifferentiable_args=(2, 3), error_inputs=_interp_errors, takes_numbers=False),
     OpInfo("glu", _glu_ref, FLOATS, _glu_samples, op=F.glu, method=False, error_inputs=_glu_errors),
     OpInfo("pdist", _pdist_ref, FLOATS, _pdist_samples, method=False, error_inputs=_pdist_errors),
     OpInfo("multilabel_margin_loss", _multilabel_ref, FLOATS, _multilabel_samples, op=F.multilabel_margin_loss,

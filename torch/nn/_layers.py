@@ -390,11 +390,8 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
             out = out.index_select(dim, src)
             continue
         low = src.floor().long().clamp(max=in_sizes[i] - 1)
-        high = (low + 1).clamp(max=in_sizes[i] - 1)
-        shape = [1] * out.dim()
-        shape[dim] = -1
-        weight = (src - low.to(torch.float64)).to(out.dtype).reshape(shape)
-        out = out.index_select(dim, low) * (1 - weight) + out.index_select(dim, high) * weight
+        weight = (src - low.to(torch.float64)).to(out.dtype)
+        out = torch._C._nn._interp_linear(out, dim, low, weight)  # one kernel: x[low] (1 - w) + x[low + 1] w
     return out
 
 
