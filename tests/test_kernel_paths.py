@@ -441,3 +441,84 @@ def test_glu_float32_lanes_and_strided_walk_match_float64(dim):
         want.append((y.detach().double(), leaf.grad.double()))
     (y64, gr64), (y32, gr32) = want
     assert torch.allclose(y32, y64, rtol=1e-5, atol=1e-6) and torch.allclose(gr32, gr64, rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("shape", [(0, 3), (3, 0), (1, 1), (5, 7), (2, 3, 6, 4), (7, 5)])
+@pytest.mark.parametrize("diagonal", [-9, -2, 0, 1, 3, 9])
+@pytest.mark.parametrize("lower", [True, False])
+def test_tril_triu_in_place_zero_the_rows_outside_the_triangle(shape, diagonal, lower):
+    # The contiguous CPU path writes each row's zeros in place; numpy is the oracle.
+    a = np.random.default_rng(len(shape)).random(shape).astype(np.float32) + 1
+    x = torch.from_numpy(a.copy())
+    (x.tril_ if lower else x.triu_)(diagonal)
+    want = (np.tril if lower else np.triu)(a, diagonal)
+    np.testing.assert_array_equal(x.numpy(), want)
+    strided = torch.from_numpy(a.copy()).transpose(-1, -2)  # the masked path, for comparison
+    got = (strided.tril_ if lower else strided.triu_)(diagonal)
+    np.testing.assert_array_equal(got.numpy(), (np.tril if lower else np.triu)(a.swapaxes(-1, -2), diagonal))
+
+
+@pytest.mark.parametrize("dtype", ["int8", "int16", "int32", "int64"])
+def test_integer_abs_and_relu_are_exact_at_the_ends_of_the_range(dtype):
+    # Branch-free sign masks (UnaryFunctors.h): the most negative value wraps to itself, as in PyTorch.
+    info = np.iinfo(dtype)
+    a = np.array([info.min, info.min + 1, -3, -1, 0, 1, 5, info.max] * 9, dtype=dtype)  # past one vector
+    x = torch.from_numpy(a)
+    np.testing.assert_array_equal(x.abs().numpy(), np.abs(a))
+    np.testing.assert_array_equal(x.relu().numpy(), np.maximum(a, 0))
+    np.testing.assert_array_equal(x.clone().abs_().numpy(), np.abs(a))
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64])
+def test_arange_of_floats_is_start_plus_step_times_the_index(dtype):
+    # The kernel forms each index from a block start and an int32 offset.
+    n = 100_003
+    got = torch.arange(2.5, 2.5 + 0.25 * n, 0.25, dtype=dtype)
+    want = (2.5 + 0.25 * np.arange(n, dtype=np.float64)).astype(str(dtype).split(".")[1])
+    assert got.shape == (n,)
+    np.testing.assert_array_equal(got.numpy(), want)
+    assert torch.arange(3 * 2**31, 3 * 2**31 + 5, dtype=torch.float64).tolist() == [3 * 2**31 + k for k in range(5)]
+
+
+def test_nonzero_of_a_wide_sparse_tensor_lists_coordinates_in_order():
+    a = np.zeros((3, 5, 1000), dtype=np.float32)
+    a[0, 0, 0] = a[1, 4, 999] = a[2, 2, 500] = a[2, 2, 501] = 1
+    a[1, 0, :] = np.arange(1000) % 3  # a dense row between sparse ones
+    got = torch.from_numpy(a).nonzero()
+    np.testing.assert_array_equal(got.numpy(), np.argwhere(a))
+    assert torch.zeros(4, 0, 2).nonzero().shape == (0, 3)
+    assert torch.tensor(2.0).nonzero().shape == (1, 0) and torch.tensor(0).nonzero().shape == (0, 0)
+
+
+def test_bincount_sums_float32_weights_in_float32_and_others_in_float64():
+    x = torch.tensor([0, 3, 3, 1])
+    got = torch.bincount(x, torch.tensor([0.5, 1.0, 2.0, 4.0]))
+    assert got.dtype == torch.float32 and got.tolist() == [0.5, 4.0, 0.0, 3.0]
+    for w in (torch.ones(4, dtype=torch.float16), torch.ones(4, dtype=torch.bool), torch.ones(4, dtype=torch.float64)):
+        assert torch.bincount(x, w).dtype == torch.float64
+    # An empty input counts nothing, in int64 whatever the weights (PyTorch's early return).
+    assert torch.bincount(torch.tensor([], dtype=torch.int64), torch.ones(0), minlength=2).dtype == torch.int64
+    big = torch.randint(0, 1000, (100_000,))
+    np.testing.assert_array_equal(torch.bincount(big).numpy(), np.bincount(big.numpy()))
+
+
+def test_an_op_without_a_formula_keeps_an_optional_tensors_history():
+    # bincount has no derivative: weights that require grad give a result whose backward refuses (not a cut graph).
+    w = torch.ones(3, requires_grad=True)
+    counts = torch.bincount(torch.tensor([0, 1, 1]), w)
+    assert counts.requires_grad
+    with pytest.raises(NotImplementedError, match="the derivative for 'bincount' is not implemented"):
+        counts.sum().backward()
+    assert not torch.bincount(torch.tensor([0, 1, 1]), w.detach()).requires_grad
+
+
+def test_isin_of_large_inputs_is_memory_linear_and_matches_numpy():
+    # 200k x 100k as one broadcast comparison would be 20 GB of bools; sorted search needs a few MB.
+    rng = np.random.default_rng(3)
+    e, t = rng.integers(0, 300_000, 200_000), rng.integers(0, 300_000, 100_000)
+    np.testing.assert_array_equal(torch.isin(torch.from_numpy(e), torch.from_numpy(t)).numpy(), np.isin(e, t))
+    floats = torch.tensor([1.0, float("nan"), 2.5, -0.0] * 20_000)
+    tests = torch.cat([torch.tensor([float("nan"), 0.0, 2.5]), torch.arange(100.0)])
+    assert torch.isin(floats, tests)[:4].tolist() == [True, False, True, True]  # NaN is in nothing
+    assert torch.isin(floats, tests, invert=True)[:4].tolist() == [False, True, False, False]
+    assert int(torch.isin(torch.arange(70_000), torch.tensor([3.0, 5.5])).sum()) == 1  # compared as floats

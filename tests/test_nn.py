@@ -203,3 +203,21 @@ def test_regression_losses_broadcast_another_target_size_with_pytorchs_warning(l
     with pytest.raises(RuntimeError, match="must match the size"):
         with pytest.warns(UserWarning):
             loss(torch.ones(2, 3), torch.ones(4))
+
+
+def test_rrelu_evaluates_as_leaky_relu_with_the_mean_slope_and_samples_in_training():
+    slope = (1 / 8 + 1 / 3) / 2
+    x = torch.tensor([-2.0, -0.5, 0.0, 0.0, 3.0], requires_grad=True)
+    y = F.rrelu(x)
+    assert torch.allclose(y, torch.tensor([-2 * slope, -0.5 * slope, 0.0, 0.0, 3.0]))
+    y.sum().backward()
+    # At 0 the gradient is the slope, as PyTorch's leaky_relu_backward (x > 0 takes 1).
+    assert torch.allclose(x.grad, torch.tensor([slope, slope, slope, slope, 1.0]))
+    assert torch.equal(torch.rrelu(x.detach()), y.detach())
+    z = x.detach().clone()
+    assert F.rrelu(z, inplace=True) is z and torch.equal(z, y.detach())
+    neg = -torch.rand(10_000) - 0.1
+    sampled = F.rrelu(neg, 0.2, 0.4, training=True)
+    ratio = sampled / neg
+    assert bool(((ratio >= 0.2 - 1e-6) & (ratio <= 0.4 + 1e-6)).all()) and ratio.std() > 0.03
+    assert torch.equal(F.rrelu(torch.arange(5.0), training=True), torch.arange(5.0))

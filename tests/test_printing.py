@@ -44,3 +44,12 @@ def test_long_vector_wraps_lines():
     text = repr(torch.arange(30.0))
     assert text.count("\n") == 2
     assert text.splitlines()[1].startswith("        ")
+
+
+def test_named_tuples_print_a_field_per_line_as_pytorch():
+    native = torch.tensor([3.0, 1.0]).sort()  # a type made by the binding (csrc/utils/wrap.cpp)
+    assert repr(native) == "torch.return_types.sort(\nvalues=tensor([1., 3.]),\nindices=tensor([1, 0]))"
+    assert type(native)._fields == ("values", "indices") and type(native).__module__ == "torch.return_types"
+    composed = torch.tensor([3.0, 1.0]).median(0)  # a namedtuple made in Python
+    assert repr(composed) == "torch.return_types.median(\nvalues=tensor(1.),\nindices=tensor(1))"
+    assert torch.return_types is not None

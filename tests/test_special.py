@@ -3,6 +3,7 @@ erfcx, entr, xlog1py) against float64 references, the aliases being the ops
 they name, and the edges of the kernels (zeta's poles, polygamma_)."""
 import math
 
+import numpy as np
 import pytest
 
 import torch
@@ -88,3 +89,15 @@ def test_fft_helpers_and_the_complex_transforms():
     assert torch.equal(torch.fft.ifftshift(torch.fft.fftshift(grid)), grid)
     with pytest.raises(RuntimeError, match="torch.fft.rfft: complex dtypes .* is not part of this build"):
         torch.fft.rfft(torch.ones(4))
+
+
+def test_fft_frequencies_scale_by_one_over_n_d_like_pytorch():
+    # Scaled by the reciprocal in place, as PyTorch: n = 0 is empty, d = 0 divides by zero into infinities.
+    assert torch.fft.fftfreq(0).tolist() == []
+    assert torch.fft.rfftfreq(0).shape == (1,) and torch.fft.rfftfreq(0).isnan().all()  # 0 times 1 / 0
+    f = torch.fft.fftfreq(3, 0.0)
+    assert f[0].isnan() and f[1].item() == float("inf") and f[2].item() == float("-inf")
+    n, d = 100_001, 0.3
+    want = np.fft.fftfreq(n, d).astype(np.float32)
+    np.testing.assert_allclose(torch.fft.fftfreq(n, d).numpy(), want, rtol=1e-6)
+    np.testing.assert_allclose(torch.fft.rfftfreq(n, d).numpy(), np.fft.rfftfreq(n, d).astype(np.float32), rtol=1e-6)

@@ -20,7 +20,7 @@ if _sys.platform == "win32":
 del _sys
 
 from torch import _C
-from torch import _cuda_loader, version
+from torch import _cuda_loader, return_types, version
 
 # A CUDA wheel's kernels live in libtorch_cuda, loaded next to libtorch_cpu.
 _cuda_loader.load(version.cuda)

@@ -12,11 +12,13 @@ import functools
 import math
 
 import torch
+from torch import return_types as _return_types
 
 
 def _named(name, fields):
     cls = collections.namedtuple(name, fields)
     cls.__module__ = "torch.return_types"
+    cls.__repr__ = _return_types._repr  # PyTorch's layout, as the native ones
     return cls
 
 
@@ -226,23 +228,6 @@ def nonzero(input, *, out=None, as_tuple=False):
         return tuple(torch._C._VariableFunctions.where(input))  # where(condition): the native nonzero_numpy
     result = torch._C._VariableFunctions.nonzero(input)
     return result if out is None else out.resize_(result.shape).copy_(result)
-
-
-def take(input, index):
-    if index.dtype != torch.int64:
-        raise RuntimeError(f"take(): Expected a long tensor for index, but got {_dtype_name(index.dtype)}")
-    n = input.numel()
-    flat = index.reshape(-1)
-    if flat.numel() and n == 0:
-        raise IndexError("take(): tried to take from an empty tensor")
-    if flat.numel():
-        lo, hi = int(flat.min()), int(flat.max())
-        if hi >= n or lo < -n:
-            bad = flat[(flat >= n) | (flat < -n)][0]
-            raise IndexError(f"out of range: tried to access index {int(bad)} on a tensor of {n} elements.")
-        if lo < 0:
-            flat = flat.remainder(n)
-    return input.reshape(-1).index_select(0, flat).reshape(index.shape)
 
 
 def aminmax(input, *, dim=None, keepdim=False):
@@ -554,18 +539,6 @@ def unique_consecutive(input, return_inverse=False, return_counts=False, dim=Non
     return out[0] if len(out) == 1 else tuple(out)
 
 
-def bincount(input, weights=None, minlength=0):
-    if input.dim() != 1:
-        raise RuntimeError("bincount only supports 1-d non-negative integral inputs.")
-    if input.numel() and int(input.min()) < 0:
-        raise RuntimeError("bincount only supports 1-d non-negative integral inputs.")
-    size = max(int(input.max()) + 1 if input.numel() else 0, minlength)
-    if weights is None:
-        return torch.zeros(size, dtype=torch.int64).scatter_add(0, input.long(), torch.ones_like(input, dtype=torch.int64))
-    w = weights.to(torch.float64) if not weights.is_floating_point() else weights
-    return torch.zeros(size, dtype=w.dtype).scatter_add(0, input.long(), w)
-
-
 def searchsorted(sorted_sequence, input, *, out_int32=False, right=False, side=None, sorter=None, out=None):
     # The native op (a binary search per value); this adds out=.
     result = torch._C._VariableFunctions.searchsorted(sorted_sequence, input, out_int32=out_int32, right=right,
@@ -581,26 +554,28 @@ def bucketize(input, boundaries, *, out_int32=False, right=False, out=None):
 def isin(elements, test_elements, *, assume_unique=False, invert=False):
     e = torch.as_tensor(elements)
     t = torch.as_tensor(test_elements).reshape(-1)
-    result = (e.unsqueeze(-1) == t).any(-1) if t.numel() else torch.zeros_like(e, dtype=torch.bool)
+    if t.numel() == 0:
+        result = torch.zeros_like(e, dtype=torch.bool)
+    elif e.numel() * t.numel() <= 1 << 16:  # small: one broadcast comparison
+        result = (e.unsqueeze(-1) == t).any(-1)
+    else:
+        # Memory linear in both: each element's place among the sorted tests, then one comparison there.
+        common = torch.result_type(e, t)
+        ordered = t.to(common).sort().values
+        flat = e.to(common).reshape(-1)
+        at = torch.searchsorted(ordered, flat).clamp_(max=ordered.numel() - 1)
+        result = (ordered[at] == flat).reshape(e.shape)
     return ~result if invert else result
 
 
 def frexp(input, *, out=None):
-    if not input.is_floating_point():
-        raise RuntimeError("torch.frexp() only supports floating-point dtypes")
-    finite = input.isfinite() & (input != 0)
-    safe = torch.where(finite, input.abs(), torch.ones_like(input))
-    exponent = torch.floor(torch.log2(safe)).to(torch.int32) + 1
-    mantissa = input / torch.pow(2.0, exponent.to(input.dtype))
-    # log2 of values just under a power of two can round up: bring the mantissa back into [0.5, 1).
-    high = mantissa.abs() >= 1
-    mantissa = torch.where(high, mantissa / 2, mantissa)
-    exponent = torch.where(high, exponent + 1, exponent)
-    low = (mantissa.abs() < 0.5) & finite
-    mantissa = torch.where(low, mantissa * 2, mantissa)
-    exponent = torch.where(low, exponent - 1, exponent)
-    mantissa = torch.where(finite, mantissa, input)
-    exponent = torch.where(finite, exponent, torch.zeros_like(exponent))
+    """The native frexp; this adds out=(mantissa, exponent)."""
+    result = torch._C._VariableFunctions.frexp(input)
+    if out is None:
+        return result
+    mantissa, exponent = out
+    mantissa.resize_(result.mantissa.shape).copy_(result.mantissa)
+    exponent.resize_(result.exponent.shape).copy_(result.exponent)
     return _frexp_t(mantissa, exponent)
 
 
@@ -951,7 +926,7 @@ FUNCTIONS = {
     "isposinf": (isposinf, "f m"), "isreal": (isreal, "f m"),
     "nansum": (nansum, "f m"), "nanmean": (nanmean, "f m"), "count_nonzero": (count_nonzero, "f m"),
     "float_power": (float_power, "f m m_"), "floor_divide": (floor_divide, "f m m_"), "ldexp": (ldexp, "f m m_ f_"),
-    "msort": (msort, "f m"), "argwhere": (argwhere, "f m"), "nonzero": (nonzero, "f m"), "take": (take, "f m"), "aminmax": (aminmax, "f m"),
+    "msort": (msort, "f m"), "argwhere": (argwhere, "f m"), "nonzero": (nonzero, "f m"), "aminmax": (aminmax, "f m"),
     "cumprod": (cumprod, "f m m_"), "logcumsumexp": (logcumsumexp, "f m"), "median": (median, "f m"), "nanmedian": (nanmedian, "f m"),
     "quantile": (quantile, "f m"), "nanquantile": (nanquantile, "f m"), "mode": (mode, "f m"),
     "kthvalue": (kthvalue, "f m"),
@@ -959,7 +934,7 @@ FUNCTIONS = {
     "select_scatter": (select_scatter, "f m"), "slice_scatter": (slice_scatter, "f m"),
     "diagonal_scatter": (diagonal_scatter, "f m"), "narrow_copy": (narrow_copy, "f m"), "renorm": (renorm, "f m m_"),
     "repeat_interleave": (repeat_interleave, "f m"), "unique": (unique, "f m"),
-    "unique_consecutive": (unique_consecutive, "f m"), "bincount": (bincount, "f m"),
+    "unique_consecutive": (unique_consecutive, "f m"),
     "searchsorted": (searchsorted, "f"), "bucketize": (bucketize, "f"), "isin": (isin, "f"),
     "frexp": (frexp, "f m"), "cov": (cov, "f m"),
     "corrcoef": (corrcoef, "f m"), "cdist": (cdist, "f"), "block_diag": (block_diag, "f"),

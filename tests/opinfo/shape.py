@@ -3,7 +3,7 @@ import numpy as np
 
 import torch
 
-from .core import ALL, NUMERIC, ErrorInput, KnownValue, OpInfo, SampleInput, make_array
+from .core import ALL, INTS, NUMERIC, ErrorInput, KnownValue, OpInfo, SampleInput, make_array
 
 
 def _samples(*cases):
@@ -84,6 +84,44 @@ def _gather_samples(op, dtype, rng):
     x = make_array((3, 4), dtype, rng)
     yield SampleInput((x, 1, rng.integers(0, 4, size=(3, 2))), desc="dim 1")
     yield SampleInput((x, 0, rng.integers(0, 3, size=(2, 4))), desc="dim 0")
+
+
+def _take_samples(op, dtype, rng):
+    x = make_array((3, 4), dtype, rng)
+    yield SampleInput((x, np.array([[0, 11], [-1, 5]])), desc="2-d index, negative")
+    yield SampleInput((x, np.array([2, 2, 7])), desc="repeats")
+    yield SampleInput((x.T, np.array([1, 4])), desc="non-contiguous self")
+    yield SampleInput((make_array((), dtype, rng), np.array([0, -1])), desc="0-d self")
+    yield SampleInput((x, np.array([], dtype=np.int64)), desc="empty index")
+
+
+def _take_errors():
+    yield ErrorInput((torch.ones(3), torch.tensor([3])), {}, IndexError,
+                     "out of range: tried to access index 3 on a tensor of 3 elements.")
+    yield ErrorInput((torch.ones(3), torch.tensor([[0, -4]])), {}, IndexError, "tried to access index -4")
+    yield ErrorInput((torch.ones(3), torch.tensor([0], dtype=torch.int32)), {}, RuntimeError,
+                     "take\\(\\): Expected a long tensor for index, but got Int")
+    yield ErrorInput((torch.ones(0), torch.tensor([0])), {}, IndexError, "tried to take from an empty tensor")
+
+
+def _bincount_samples(op, dtype, rng):
+    values = rng.integers(0, 6, size=20)
+    weighted = op.variant == "weights"
+    # Weights in the sample's integer dtype: counted in double, as PyTorch (float32 weights stay float32).
+    args = (values, rng.integers(0, 5, size=20)) if weighted else (values,)
+    yield SampleInput(args, desc="counts")
+    yield SampleInput(args, {"minlength": 9}, desc="minlength past the largest")
+    if not weighted:
+        yield SampleInput((np.array([], dtype=np.int64),), {"minlength": 3}, desc="empty")
+
+
+def _bincount_errors():
+    yield ErrorInput((torch.tensor([1, -1]),), {}, RuntimeError, "bincount only supports 1-d non-negative integral")
+    yield ErrorInput((torch.tensor([[1]]),), {}, RuntimeError, "bincount only supports 1-d non-negative integral")
+    yield ErrorInput((torch.tensor([1]),), {"minlength": -1}, RuntimeError, "minlength should be >= 0")
+    yield ErrorInput((torch.tensor([1.0]),), {}, NotImplementedError, "\"bincount_cpu\" not implemented for 'Float'")
+    yield ErrorInput((torch.tensor([1, 2]),), {"weights": torch.ones(3)}, RuntimeError,
+                     "weights should be 1-d and have the same length as input")
 
 
 def _gather_ref(x, dim, index):
@@ -230,6 +268,11 @@ SHAPE_OPS = [
            method=False, error_inputs=_stack_errors),
     OpInfo("index_select", lambda x, dim, idx: np.take(x, idx, axis=dim), ALL, _index_samples, error_inputs=_index_errors),
     OpInfo("gather", _gather_ref, ALL, _gather_samples, error_inputs=_gather_errors),
+    OpInfo("take", lambda x, idx: np.take(x.reshape(-1), idx), ALL, _take_samples, error_inputs=_take_errors),
+    OpInfo("bincount", lambda x, minlength=0: np.bincount(x, minlength=minlength), INTS, _bincount_samples,
+           result_dtype=lambda d: torch.int64, error_inputs=_bincount_errors),
+    OpInfo("bincount", lambda x, weights, minlength=0: np.bincount(x, weights, minlength), INTS, _bincount_samples,
+           variant="weights", result_dtype=lambda d: torch.float64),
     OpInfo("scatter", _scatter_ref, ALL, _scatter_samples, inplace=True,
            error_inputs=lambda: (e for e in _scatter_errors() if "memory location" not in e.match)),
     OpInfo("scatter_add", _scatter_add_ref, NUMERIC, _scatter_samples, inplace=True,

@@ -371,6 +371,9 @@ def not_implemented_recording(f: NativeFunction, result_expr: list[str]) -> tupl
         checks.append("autograd::any_requires_grad({" + ", ".join(
             f"&{a.name}" if not a.type.optional else f"&{a.name}.value()" for a in singles if not a.type.optional) + "})")
     checks += [f"autograd::any_requires_grad({a.name})" for a in lists]
+    # An optional tensor counts when given (bincount's weights).
+    checks += [f"({a.name}.has_value() && autograd::any_requires_grad({{&*{a.name}}}))"
+               for a in singles if a.type.optional]
     checks = [c for c in checks if c != "autograd::any_requires_grad({})"]
     if not checks:
         return [], []
@@ -383,6 +386,8 @@ def not_implemented_recording(f: NativeFunction, result_expr: list[str]) -> tupl
     for a in singles:
         if not a.type.optional:
             before.append(f"  grad_fn_->add_input({a.name});")
+        else:
+            before.append(f"  if ({a.name}.has_value()) grad_fn_->add_input(*{a.name});")
     for a in lists:
         before.append(f"  grad_fn_->add_input_list({a.name});")
     before.append("}")

@@ -120,8 +120,9 @@ def prelu(input, weight):
 
 def rrelu(input, lower=1.0 / 8, upper=1.0 / 3, training=False, inplace=False):
     if not training:
-        slope = (lower + upper) / 2
-        return _maybe_inplace(input, torch.where(input >= 0, input, input * slope), inplace)
+        # Evaluation is leaky_relu with the mean slope (PyTorch's rrelu_with_noise),
+        # its gradient at 0 the slope too.
+        return _maybe_inplace(input, torch._C._nn.leaky_relu(input, (lower + upper) / 2), inplace)
     slopes = torch.empty_like(input).uniform_(lower, upper)
     return _maybe_inplace(input, torch.where(input >= 0, input, input * slopes), inplace)
 

@@ -1,13 +1,17 @@
 // histc: counts of the values in `bins` equal bins over [min, max] (the
 // data's own range when min == max), as PyTorch's histogram kernel counts
 // them: the bin is (x - min) * bins / (max - min) in the input's dtype, the
-// last bin closed, values outside the range and NaN left out. One pass on
-// the CPU; a CUDA tensor is counted on the CPU and the counts copied back.
+// last bin closed, values outside the range and NaN left out. bincount:
+// how often each non-negative integer occurs (or its summed weights). One
+// pass each on the CPU; a CUDA tensor is counted on the CPU and the counts
+// copied back.
 #include <ATen/ATen.h>
 #include <ATen/Dispatch.h>
 #include <ATen/ScalarOps.h>
 
+#include <algorithm>
 #include <cmath>
+#include <optional>
 
 namespace at::native {
 namespace {
@@ -59,6 +63,43 @@ Tensor histc(const Tensor& self, int64_t bins, const Scalar& min, const Scalar& 
                hist.data_ptr<scalar_t>());
   });
   return self.is_cpu() ? hist : hist.to(self.device(), std::nullopt);
+}
+
+namespace {
+// counts[v] += weight of each value v of x (1 without weights).
+template <typename I, typename W>
+void bin_into(const I* x, int64_t n, const W* weights, W* counts) {
+  for (int64_t i = 0; i < n; ++i) counts[x[i]] += weights ? weights[i] : W(1);
+}
+}  // namespace
+
+Tensor bincount(const Tensor& self, const std::optional<Tensor>& weights_, int64_t minlength) {
+  // PyTorch's checks, in its order.
+  TORCH_CHECK_NOT_IMPLEMENTED(c10::isIntegralType(self.scalar_type(), false), "\"bincount_cpu\" not implemented "
+                              "for '", self.scalar_type(), "'");
+  TORCH_CHECK(minlength >= 0, "minlength should be >= 0");
+  const Tensor x = self.to(Device(DeviceType::CPU), std::nullopt).contiguous();
+  TORCH_CHECK(x.dim() == 1 && (x.numel() == 0 || x.min().item().toLong() >= 0),
+              "bincount only supports 1-d non-negative integral inputs.");
+  if (x.numel() == 0) return at::zeros({minlength}, ScalarType::Long, self.device());  // weights or not
+  const bool weighted = weights_.has_value() && weights_->defined();
+  if (weighted) {
+    TORCH_CHECK(weights_->dim() == 1 && weights_->size(0) == x.numel(),
+                "weights should be 1-d and have the same length as input");
+  }
+  const int64_t bins = std::max(x.max().item().toLong() + 1, minlength);
+  // Float weights sum in float, every other dtype in double, as PyTorch's kernel.
+  const ScalarType type = !weighted ? ScalarType::Long
+                          : weights_->scalar_type() == ScalarType::Float ? ScalarType::Float : ScalarType::Double;
+  Tensor counts = at::zeros({bins}, type, Device(DeviceType::CPU));
+  const Tensor w = weighted ? weights_->to(Device(DeviceType::CPU), type).contiguous() : Tensor();
+  AT_DISPATCH_INTEGRAL_TYPES(x.scalar_type(), "bincount_cpu", [&] {
+    const scalar_t* xs = x.data_ptr<scalar_t>();
+    if (type == ScalarType::Long) bin_into<scalar_t, int64_t>(xs, x.numel(), nullptr, counts.data_ptr<int64_t>());
+    else if (type == ScalarType::Float) bin_into(xs, x.numel(), w.data_ptr<float>(), counts.data_ptr<float>());
+    else bin_into(xs, x.numel(), w.data_ptr<double>(), counts.data_ptr<double>());
+  });
+  return self.is_cpu() ? counts : counts.to(self.device(), std::nullopt);
 }
 
 namespace {

@@ -189,6 +189,61 @@ Tensor scatter_add(const Tensor& self, int64_t dim, const Tensor& index, const T
   return self.clone().scatter_add_(dim, index, src);
 }
 
+// take: self as a flat tensor read at each index (negative from the end),
+// in index's shape. The CPU loop checks each index as it reads it.
+Tensor take(const Tensor& self, const Tensor& index) {
+  TORCH_CHECK(index.scalar_type() == ScalarType::Long, "take(): Expected a long tensor for index, but got ",
+              index.scalar_type());
+  const int64_t n = self.numel();
+  TORCH_CHECK_INDEX(n > 0 || index.numel() == 0, "take(): tried to take from an empty tensor");
+  if (!self.is_cpu() || !index.is_cpu()) {
+    const Tensor flat = index.reshape({-1});
+    const Tensor low = wrapped_scalar_tensor(Scalar(-n)), high = wrapped_scalar_tensor(Scalar(n));
+    const bool bad = flat.numel() && flat.lt(low).logical_or(flat.ge(high)).any().item().toBool();
+    TORCH_CHECK_INDEX(!bad, "take(): an index is out of range for a tensor of ", n, " elements.");
+    const Tensor wrapped = at::where(flat.lt(wrapped_scalar_tensor(Scalar(int64_t(0)))), flat.add(high), flat);
+    return self.reshape({-1}).index_select(0, wrapped).view(index.sizes());
+  }
+  const Tensor src = self.contiguous(), idx = index.contiguous();
+  Tensor out = at::empty(index.sizes(), self.options());
+  AT_DISPATCH_ALL_AND_REDUCED_TYPES_AND_BOOL(self.scalar_type(), "take_cpu", [&] {
+    const scalar_t* s = src.data_ptr<scalar_t>();
+    const int64_t* ix = idx.data_ptr<int64_t>();
+    scalar_t* o = out.data_ptr<scalar_t>();
+    for (int64_t i = 0, m = idx.numel(); i < m; ++i) {
+      const int64_t j = ix[i];
+      TORCH_CHECK_INDEX(j >= -n && j < n, "out of range: tried to access index ", j, " on a tensor of ", n,
+                        " elements.");
+      o[i] = s[j + (n & (j >> 63))];  // a negative index from the end, without a branch to mispredict
+    }
+  });
+  return out;
+}
+
+Tensor take_backward(const Tensor& grad, IntArrayRef self_sizes, const Tensor& index) {
+  int64_t n = 1;
+  for (int64_t s : self_sizes) n *= s;
+  if (!grad.is_cpu() || !index.is_cpu()) {
+    const Tensor flat = index.reshape({-1});
+    const Tensor wrapped =
+        at::where(flat.lt(wrapped_scalar_tensor(Scalar(int64_t(0)))), flat.add(wrapped_scalar_tensor(Scalar(n))), flat);
+    return at::zeros({n}, grad.options()).index_add_(0, wrapped, grad.reshape({-1})).view(self_sizes);
+  }
+  Tensor result = at::zeros({n}, grad.options());
+  const Tensor g = grad.contiguous(), idx = index.contiguous();
+  AT_DISPATCH_FLOATING_AND_REDUCED_TYPES(grad.scalar_type(), "take_backward", [&] {
+    using M = c10::opmath_t<scalar_t>;
+    const scalar_t* gs = g.data_ptr<scalar_t>();
+    const int64_t* ix = idx.data_ptr<int64_t>();
+    scalar_t* r = result.data_ptr<scalar_t>();
+    for (int64_t i = 0, m = idx.numel(); i < m; ++i) {
+      const int64_t j = ix[i] + (n & (ix[i] >> 63));
+      r[j] = static_cast<scalar_t>(static_cast<M>(r[j]) + static_cast<M>(gs[i]));
+    }
+  });
+  return result.view(self_sizes);
+}
+
 Tensor nonzero(const Tensor& self) { return nonzero_stub(self.device().type, self.contiguous()); }
 
 // nonzero's columns, one index tensor per dim (a 0-d tensor counts as one dim):

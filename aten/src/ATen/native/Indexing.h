@@ -27,4 +27,8 @@ using index_put_rows_fn = void (*)(const Tensor& self2d, const Tensor& index, co
                                    bool accumulate);
 DECLARE_DISPATCH(index_put_rows_fn, index_put_rows_stub);
 
+// take's gradient: each read element's gradient added back at its flat
+// index (repeats add up), in self's shape. The indices were checked by take.
+Tensor take_backward(const Tensor& grad, IntArrayRef self_sizes, const Tensor& index);
+
 }  // namespace at::native

@@ -22,9 +22,9 @@ Tensor triangle_mask(const Tensor& self, int64_t diagonal, bool lower, const cha
   return lower ? offset.le(d) : offset.ge(d);
 }
 
-// A contiguous CPU tensor: each row copies its kept span and zeroes the rest.
-Tensor triangle_cpu(const Tensor& self, int64_t diagonal_, bool lower) {
-  Tensor result = at::empty(self.sizes(), self.options());
+// Contiguous CPU tensors: each row of `result` zeroes the columns outside
+// the triangle and, unless it is `self` (in place), copies the kept span.
+const Tensor& triangle_cpu(const Tensor& self, const Tensor& result, int64_t diagonal_, bool lower) {
   const int64_t rows = self.size(-2), cols = self.size(-1), itemsize = self.element_size();
   // Beyond the matrix every offset means the same; clamped, i + diagonal cannot overflow.
   const int64_t diagonal = std::clamp<int64_t>(diagonal_, -rows - 1, cols + 1);
@@ -41,7 +41,7 @@ Tensor triangle_cpu(const Tensor& self, int64_t diagonal_, bool lower) {
       char* dst = out + r * cols * itemsize;
       const char* src = in + r * cols * itemsize;
       std::memset(dst, 0, keep_from * itemsize);
-      if (keep_to > keep_from) std::memcpy(dst + keep_from * itemsize, src + keep_from * itemsize,
+      if (keep_to > keep_from && dst != src) std::memcpy(dst + keep_from * itemsize, src + keep_from * itemsize,
                                            (keep_to - keep_from) * itemsize);
       std::memset(dst + std::max(keep_to, keep_from) * itemsize, 0, (cols - std::max(keep_to, keep_from)) * itemsize);
     }
@@ -51,7 +51,8 @@ Tensor triangle_cpu(const Tensor& self, int64_t diagonal_, bool lower) {
 
 Tensor triangle(const Tensor& self, int64_t diagonal, bool lower, const char* name) {
   TORCH_CHECK(self.dim() >= 2, name, ": input tensor must have at least 2 dimensions");
-  if (self.is_cpu() && self.is_contiguous()) return triangle_cpu(self, diagonal, lower);
+  if (self.is_cpu() && self.is_contiguous())
+    return triangle_cpu(self, at::empty(self.sizes(), self.options()), diagonal, lower);
   return at::where(triangle_mask(self, diagonal, lower, name), self, at::zeros({}, self.scalar_type(), self.device()));
 }
 
@@ -75,6 +76,10 @@ bool writes_in_place(const Tensor& self) {
 // outside the triangle anywhere becomes 0.
 const Tensor& triangle_(const Tensor& self, int64_t diagonal, bool lower, const char* name) {
   if (self.numel() > 0 && !writes_in_place(self)) return self.copy_(triangle(self, diagonal, lower, name));
+  if (self.is_cpu() && self.is_contiguous()) {
+    TORCH_CHECK(self.dim() >= 2, name, ": input tensor must have at least 2 dimensions");
+    return triangle_cpu(self, self, diagonal, lower);
+  }
   return self.masked_fill_(triangle_mask(self, diagonal, lower, name).logical_not(), 0);
 }
 

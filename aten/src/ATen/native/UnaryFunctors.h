@@ -116,10 +116,25 @@ C10_HOST_DEVICE bool float_predicate(T x) {
   }
 }
 
+// All ones for a negative signed integer, else zero: a logical shift and a
+// negation, which SSE2 has for 64-bit lanes (a compare or an arithmetic
+// shift it lacks). Integer kernels run the baseline copy (DispatchStub.h),
+// so this keeps abs and relu of int64 vectorised there.
+template <typename T>
+C10_HOST_DEVICE std::make_unsigned_t<T> sign_mask(T x) {
+  using U = std::make_unsigned_t<T>;
+  return static_cast<U>(-static_cast<U>(static_cast<U>(x) >> (sizeof(T) * 8 - 1)));
+}
+
 template <typename T>
 C10_HOST_DEVICE T abs_value(T x) {
   if constexpr (std::is_unsigned_v<T> || std::is_same_v<T, bool>) {
     return x;
+  } else if constexpr (std::is_integral_v<T>) {
+    // The most negative value wraps to itself, as in PyTorch.
+    using U = std::make_unsigned_t<T>;
+    const U sign = sign_mask(x);
+    return static_cast<T>((static_cast<U>(x) ^ sign) - sign);
   } else {
     const c10::opmath_t<T> v = x;
     return v < 0 ? -v : v;
@@ -129,7 +144,11 @@ C10_HOST_DEVICE T abs_value(T x) {
 // NaN propagates, as in PyTorch: NaN < 0 is false, so x itself comes back.
 template <typename T>
 C10_HOST_DEVICE T relu_of(T x) {
-  return x < T(0) ? T(0) : x;
+  if constexpr (std::is_integral_v<T> && std::is_signed_v<T>) {
+    return static_cast<T>(static_cast<std::make_unsigned_t<T>>(x) & ~sign_mask(x));
+  } else {
+    return x < T(0) ? T(0) : x;
+  }
 }
 
 template <typename T>

@@ -3,6 +3,8 @@
 #include <ATen/ATen.h>
 #include <ATen/native/UnaryOps.h>
 
+#include <tuple>
+
 namespace at::native {
 
 DEFINE_DISPATCH(neg_stub);
@@ -54,6 +56,7 @@ DEFINE_DISPATCH(rad2deg_stub);
 DEFINE_DISPATCH(angle_stub);
 DEFINE_DISPATCH(frac_stub);
 DEFINE_DISPATCH(nan_to_num_stub);
+DEFINE_DISPATCH(frexp_stub);
 
 
 namespace {
@@ -158,6 +161,19 @@ DEFINE_UNARY(bitwise_not, Same, NO_CHECK)  // the kernel takes integers and bool
 Tensor isnan(const Tensor& self) { return unary_op(isnan_stub, Tensor(), self, Result::Bool, false); }
 Tensor isfinite(const Tensor& self) { return unary_op(isfinite_stub, Tensor(), self, Result::Bool, false); }
 Tensor isinf(const Tensor& self) { return unary_op(isinf_stub, Tensor(), self, Result::Bool, false); }
+
+std::tuple<Tensor, Tensor> frexp(const Tensor& self) {
+  TORCH_CHECK(self.is_floating_point(), "torch.frexp() only supports floating-point dtypes");
+  if (!self.is_cpu()) {  // computed on the CPU and copied back (std::frexp's exact bits)
+    auto [mantissa, exponent] = at::frexp(self.to(Device(DeviceType::CPU), std::nullopt));
+    return {mantissa.to(self.device(), std::nullopt), exponent.to(self.device(), std::nullopt)};
+  }
+  const Tensor x = self.contiguous();
+  Tensor mantissa = at::empty(self.sizes(), self.options());
+  Tensor exponent = at::empty(self.sizes(), ScalarType::Int, self.device());
+  if (x.numel() > 0) frexp_stub(DeviceType::CPU, x, mantissa, exponent);
+  return {mantissa, exponent};
+}
 
 // nan_to_num's three forms share one iterator: the output is new, self
 // itself, or out (resized as other ops resize it).

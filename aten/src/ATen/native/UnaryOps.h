@@ -68,4 +68,10 @@ using nan_to_num_fn = void (*)(TensorIterator& iter, double nan, std::optional<d
                                std::optional<double> neginf);
 DECLARE_DISPATCH(nan_to_num_fn, nan_to_num_stub);
 
+// frexp: x = mantissa * 2^exponent with |mantissa| in [0.5, 1) (std::frexp
+// per element; zeros, infinities and NaN come back with exponent 0).
+// Operands contiguous, exponent int32.
+using frexp_fn = void (*)(const Tensor& self, const Tensor& mantissa, const Tensor& exponent);
+DECLARE_DISPATCH(frexp_fn, frexp_stub);
+
 }  // namespace at::native

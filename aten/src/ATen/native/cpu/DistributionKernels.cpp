@@ -6,7 +6,9 @@
 #include <ATen/Parallel.h>
 #include <ATen/native/Distributions.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <mutex>
 #include <type_traits>
 #include <vector>
@@ -148,7 +150,14 @@ void arange_kernel(const Tensor& result, const Scalar& start, const Scalar& step
     if (c10::isFloatingType(result.scalar_type()) || start.isFloatingPoint() || step.isFloatingPoint()) {
       const double s = start.toDouble(), st = step.toDouble();
       parallel_for(0, n, kGrainSize, [&](int64_t lo, int64_t hi) {
-        for (int64_t i = lo; i < hi; ++i) p[i] = static_cast<scalar_t>(s + st * static_cast<double>(i));
+        // The index as a block start plus an int32 offset: the int32 to double
+        // conversion vectorises where int64's does not (the same doubles below 2^53).
+        for (int64_t base = lo; base < hi; base += INT32_MAX) {
+          const int32_t m = static_cast<int32_t>(std::min<int64_t>(hi - base, INT32_MAX));
+          const double b = static_cast<double>(base);
+          scalar_t* q = p + base;
+          for (int32_t j = 0; j < m; ++j) q[j] = static_cast<scalar_t>(s + st * (b + static_cast<double>(j)));
+        }
       });
     } else {
       integer_range(p, n, start.toLong(), step.toLong());

@@ -91,23 +91,36 @@ void scatter_gather_kernel(const Tensor& self, int64_t dim, const Tensor& index,
   });
 }
 
+// Two passes, as PyTorch: count, then write each hit's coordinates. The
+// coordinates advance with the scan (the last one per element, the others
+// once per row), so no element pays a division.
 Tensor nonzero_kernel(const Tensor& self) {
   const int64_t nd = self.dim(), n = self.numel();
-  std::vector<int64_t> hits;
+  const int64_t row = nd == 0 ? 1 : self.size(nd - 1);
+  Tensor out;
   AT_DISPATCH_ALL_AND_REDUCED_TYPES_AND_BOOL(self.scalar_type(), "nonzero", [&] {
     const scalar_t* p = static_cast<const scalar_t*>(self.data_ptr());
-    for (int64_t i = 0; i < n; ++i)
-      if (static_cast<c10::opmath_t<scalar_t>>(p[i]) != 0) hits.push_back(i);
-  });
-  Tensor out = at::empty({static_cast<int64_t>(hits.size()), nd}, ScalarType::Long, self.device());
-  int64_t* o = out.data_ptr<int64_t>();
-  for (size_t h = 0; h < hits.size(); ++h) {
-    int64_t rest = hits[h];
-    for (int64_t d = nd - 1; d >= 0; --d) {
-      o[h * nd + d] = rest % self.size(d);
-      rest /= self.size(d);
+    auto hit = [](scalar_t v) { return static_cast<c10::opmath_t<scalar_t>>(v) != 0; };
+    int64_t count = 0;
+    for (int64_t i = 0; i < n; ++i) count += hit(p[i]);
+    out = at::empty({count, nd}, ScalarType::Long, self.device());
+    if (count == 0 || nd == 0) return;
+    int64_t* o = out.data_ptr<int64_t>();
+    std::vector<int64_t> pos(nd, 0);  // the row's coordinates; pos[nd - 1] unused
+    for (int64_t start = 0; start < n; start += row) {
+      const scalar_t* r = p + start;
+      for (int64_t j = 0; j < row; ++j) {
+        if (!hit(r[j])) continue;
+        for (int64_t d = 0; d < nd - 1; ++d) o[d] = pos[d];
+        o[nd - 1] = j;
+        o += nd;
+      }
+      for (int64_t d = nd - 2; d >= 0; --d) {
+        if (++pos[d] < self.size(d)) break;
+        pos[d] = 0;
+      }
     }
-  }
+  });
   return out;
 }
 

@@ -1,6 +1,7 @@
 // CPU loops of the unary pointwise ops; the scalar math is in
 // native/UnaryFunctors.h, shared with the CUDA kernels.
 #include <ATen/Dispatch.h>
+#include <ATen/Parallel.h>
 #include <ATen/native/UnaryFunctors.h>
 #include <ATen/native/UnaryOps.h>
 #include <ATen/native/cpu/Loops.h>
@@ -182,8 +183,25 @@ void nan_to_num_kernel(TensorIterator& iter, double nan, std::optional<double> p
   });
 }
 
+void frexp_kernel(const Tensor& self, const Tensor& mantissa, const Tensor& exponent) {
+  AT_DISPATCH_FLOATING_AND_REDUCED_TYPES(self.scalar_type(), "frexp_cpu", [&] {
+    using M = c10::opmath_t<scalar_t>;
+    const scalar_t* x = self.data_ptr<scalar_t>();
+    scalar_t* m = mantissa.data_ptr<scalar_t>();
+    int32_t* e = exponent.data_ptr<int32_t>();
+    at::parallel_for(0, self.numel(), kGrainSize, [&](int64_t begin, int64_t end) {
+      for (int64_t i = begin; i < end; ++i) {
+        int ex = 0;
+        m[i] = static_cast<scalar_t>(std::frexp(static_cast<M>(x[i]), &ex));
+        e[i] = ex;
+      }
+    });
+  });
+}
+
 }  // namespace
 
+REGISTER_CPU_DISPATCH(frexp_stub, &frexp_kernel);
 REGISTER_CPU_DISPATCH(nan_to_num_stub, &nan_to_num_kernel);
 REGISTER_CPU_DISPATCH(neg_stub, &neg_kernel);
 REGISTER_CPU_DISPATCH(abs_stub, &abs_kernel);
