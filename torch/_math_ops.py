@@ -2,8 +2,8 @@
 native_functions.yaml: products with a bias (addmv, addr, addbmm, baddbmm),
 NaN-aware and order statistics (nansum, median, quantile, mode, kthvalue),
 running reductions (logcumsumexp; cumprod's out=), index updates
-(index_fill, put, masked_scatter, the *_scatter
-ops), counting (unique, bincount, bucketize, searchsorted), and the
+(index_fill, put, the *_scatter ops), counting (unique; bucketize and
+searchsorted add out=), and the
 smaller helpers. Their gradients come from the ops they call; tests/oracle
 compares values and gradients with PyTorch 2.13. install() binds them as
 PyTorch spells them (torch.f, Tensor.f, Tensor.f_)."""
@@ -417,16 +417,6 @@ def put(input, index, source, accumulate=False):
     src = source.reshape(-1)
     result = flat.scatter_add(0, idx, src) if accumulate else flat.scatter(0, idx, src)
     return result.reshape(input.shape)
-
-
-def masked_scatter(input, mask, source):
-    mask = mask.expand(input.shape) if mask.shape != input.shape else mask
-    count = int(mask.sum())
-    if source.numel() < count:
-        raise RuntimeError("masked_scatter: expected source to have at least as many elements as ones in mask")
-    result = input.clone()
-    result[mask] = source.reshape(-1)[:count]
-    return result
 
 
 def _scatter_into(input, src, view):
@@ -930,7 +920,7 @@ FUNCTIONS = {
     "cumprod": (cumprod, "f m m_"), "logcumsumexp": (logcumsumexp, "f m"), "median": (median, "f m"), "nanmedian": (nanmedian, "f m"),
     "quantile": (quantile, "f m"), "nanquantile": (nanquantile, "f m"), "mode": (mode, "f m"),
     "kthvalue": (kthvalue, "f m"),
-    "index_fill": (index_fill, "f m m_"), "put": (put, "f m m_"), "masked_scatter": (masked_scatter, "f m m_"),
+    "index_fill": (index_fill, "f m m_"), "put": (put, "f m m_"),
     "select_scatter": (select_scatter, "f m"), "slice_scatter": (slice_scatter, "f m"),
     "diagonal_scatter": (diagonal_scatter, "f m"), "narrow_copy": (narrow_copy, "f m"), "renorm": (renorm, "f m m_"),
     "repeat_interleave": (repeat_interleave, "f m"), "unique": (unique, "f m"),

@@ -155,6 +155,38 @@ def _masked_fill_ref(x, mask, value):
     return out
 
 
+def _masked_scatter_samples(op, dtype, rng):
+    x = make_array((3, 4), dtype, rng)
+    yield SampleInput((x, rng.integers(0, 2, size=(3, 4)).astype(np.bool_), make_array((12,), dtype, rng)))
+    yield SampleInput((x, np.array([True, False, False, True]), make_array((2, 5), dtype, rng)),
+                      desc="broadcast mask, spare source")
+    yield SampleInput((x.T, np.ones((4, 3), dtype=np.bool_), make_array((12,), dtype, rng)), desc="non-contiguous self")
+
+
+def _masked_scatter_ref(x, mask, source):
+    out = x.copy()
+    where = np.broadcast_to(mask, x.shape)
+    out[where] = source.reshape(-1)[:int(where.sum())]
+    return out
+
+
+def _masked_scatter_errors():
+    yield ErrorInput((torch.ones(2), torch.ones(2), torch.ones(2)), {}, RuntimeError,
+                     "masked_scatter_ only supports boolean masks, but got mask with dtype Float")
+    yield ErrorInput((torch.ones(2), torch.ones(2, dtype=torch.bool), torch.ones(2, dtype=torch.float64)), {},
+                     RuntimeError, "masked_scatter: expected self and source to have same dtypes but gotFloat and Double")
+    yield ErrorInput((torch.ones(3), torch.ones(3, dtype=torch.bool), torch.ones(2)), {}, RuntimeError,
+                     "Number of elements of source < number of ones in mask")
+
+
+def _masked_select_samples(op, dtype, rng):
+    x = make_array((3, 4), dtype, rng)
+    yield SampleInput((x, rng.integers(0, 2, size=(3, 4)).astype(np.bool_)))
+    yield SampleInput((x, np.array([True, False, False, True])), desc="broadcast mask")
+    yield SampleInput((x[:1], np.ones((2, 4), dtype=np.bool_)), desc="broadcast self")
+    yield SampleInput((x, np.zeros((3, 4), dtype=np.bool_)), desc="nothing selected")
+
+
 def _masked_fill_errors():
     yield ErrorInput((torch.ones(2), torch.ones(2), 1.0), {}, RuntimeError, "masked_fill_ only supports boolean masks")
 
@@ -258,6 +290,12 @@ BINARY_OPS = [
            error_inputs=_clamp_errors),
     OpInfo("masked_fill", _masked_fill_ref, ALL, _masked_fill_samples, inplace=True,
            error_inputs=_masked_fill_errors),
+    OpInfo("masked_scatter", _masked_scatter_ref, ALL, _masked_scatter_samples, inplace=True,
+           error_inputs=_masked_scatter_errors),
+    OpInfo("masked_select", lambda x, m: np.broadcast_arrays(x, m)[0][np.broadcast_arrays(x, m)[1]], ALL,
+           _masked_select_samples,
+           error_inputs=lambda: [ErrorInput((torch.ones(2), torch.ones(2)), {}, RuntimeError,
+                                            "masked_select: expected BoolTensor for mask")]),
     OpInfo("fmod", np.fmod, FLOATS + INTS, lambda op, d, rng: binary_samples(op, d, rng, nonzero_rhs=True),
            inplace=True, supports_out=True, error_inputs=lambda: [
                ErrorInput((torch.tensor([5]), torch.tensor([0])), {}, RuntimeError, "ZeroDivisionError"),

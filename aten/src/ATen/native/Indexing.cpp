@@ -257,10 +257,100 @@ std::vector<Tensor> nonzero_numpy(const Tensor& self) {
 
 std::vector<Tensor> where(const Tensor& condition) { return condition.nonzero_numpy(); }
 
+namespace {
+// f(T{}) with T an unsigned integer of the element's size: the masked
+// copies move elements without looking at their dtype.
+template <typename F>
+void by_element_size(int64_t size, F f) {
+  switch (size) {
+    case 1: return f(uint8_t{});
+    case 2: return f(uint16_t{});
+    case 4: return f(uint32_t{});
+    case 8: return f(uint64_t{});
+    default: TORCH_INTERNAL_ASSERT(false, "no masked copy for elements of ", size, " bytes");
+  }
+}
+
+int64_t count_set(const bool* m, int64_t n) {
+  int64_t count = 0;
+  for (int64_t i = 0; i < n; ++i) count += m[i];
+  return count;
+}
+}  // namespace
+
 Tensor masked_select(const Tensor& self, const Tensor& mask) {
   TORCH_CHECK(mask.scalar_type() == ScalarType::Bool, "masked_select: expected BoolTensor for mask");
   const std::vector<int64_t> shape = infer_size(self.sizes(), mask.sizes());
-  return self.expand(shape).index({std::optional<Tensor>(mask.expand(shape))});
+  if (!self.is_cpu() || !mask.is_cpu()) return self.expand(shape).index({std::optional<Tensor>(mask.expand(shape))});
+  // The CPU walk: count, then copy each selected element in order.
+  const Tensor src = self.expand(shape).contiguous(), m = mask.expand(shape).contiguous();
+  const bool* mp = m.data_ptr<bool>();
+  const int64_t n = m.numel(), count = count_set(mp, n);
+  // One spare slot: every element is written, the next slot taken only after a selected one (no branch).
+  Tensor out = at::empty({count + 1}, self.options());
+  by_element_size(self.element_size(), [&](auto zero) {
+    using T = decltype(zero);
+    const T* s = static_cast<const T*>(src.data_ptr());
+    T* o = static_cast<T*>(out.data_ptr());
+    int64_t k = 0;
+    for (int64_t i = 0; i < n; ++i) {
+      o[k] = s[i];
+      k += mp[i];
+    }
+  });
+  return out.narrow(0, 0, count);
+}
+
+// masked_scatter: source's elements, in order, into self where mask (broadcast
+// to self) is set. The CPU walk counts the set places before writing any.
+const Tensor& masked_scatter_(const Tensor& self, const Tensor& mask, const Tensor& source) {
+  TORCH_CHECK(mask.scalar_type() == ScalarType::Bool, "masked_scatter_ only supports boolean masks, but got mask ",
+              "with dtype ", mask.scalar_type());
+  TORCH_CHECK(self.scalar_type() == source.scalar_type(), "masked_scatter: expected self and source to have same ",
+              "dtypes but got", self.scalar_type(), " and ", source.scalar_type());
+  const Tensor m = mask.expand(self.sizes());
+  if (!self.is_cpu() || !mask.is_cpu() || !source.is_cpu()) {
+    const int64_t count = m.sum().item().toLong();
+    TORCH_CHECK(source.numel() >= count, "Number of elements of source < number of ones in mask");
+    return self.index_put_({std::optional<Tensor>(m)}, source.reshape({-1}).narrow(0, 0, count), false);
+  }
+  const Tensor mc = m.contiguous(), src = source.contiguous();
+  const bool* mp = mc.data_ptr<bool>();
+  const int64_t n = mc.numel();
+  TORCH_CHECK(source.numel() >= count_set(mp, n), "Number of elements of source < number of ones in mask");
+  const Tensor dst = self.is_contiguous() ? self : self.contiguous();
+  by_element_size(self.element_size(), [&](auto zero) {
+    using T = decltype(zero);
+    const T* s = static_cast<const T*>(src.data_ptr());
+    T* d = static_cast<T*>(dst.data_ptr());
+    // Up to the last set place, s[k] is a source element still to take
+    // (k < count there), so each place can read it and select without a branch.
+    int64_t end = n;
+    while (end > 0 && !mp[end - 1]) --end;
+    int64_t k = 0;
+    for (int64_t i = 0; i < end; ++i) {
+      const T v = s[k];
+      d[i] = mp[i] ? v : d[i];
+      k += mp[i];
+    }
+  });
+  if (!dst.is_same(self)) self.copy_(dst);
+  return self;
+}
+
+Tensor masked_scatter(const Tensor& self, const Tensor& mask, const Tensor& source) {
+  const std::vector<int64_t> shape = infer_size(mask.sizes(), self.sizes());  // PyTorch's order, for the message
+  Tensor result = at::empty(shape, self.options());
+  result.copy_(self);
+  return result.masked_scatter_(mask, source);
+}
+
+Tensor masked_scatter_backward(const Tensor& grad, const Tensor& mask, IntArrayRef source_sizes) {
+  int64_t numel = 1;
+  for (int64_t s : source_sizes) numel *= s;
+  Tensor picked = grad.masked_select(mask);  // the first `count` elements of source went there
+  if (picked.numel() < numel) picked = at::cat({picked, at::zeros({numel - picked.numel()}, grad.options())}, 0);
+  return picked.view(source_sizes);
 }
 
 // ---- advanced indexing ----

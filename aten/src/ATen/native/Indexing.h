@@ -31,4 +31,8 @@ DECLARE_DISPATCH(index_put_rows_fn, index_put_rows_stub);
 // index (repeats add up), in self's shape. The indices were checked by take.
 Tensor take_backward(const Tensor& grad, IntArrayRef self_sizes, const Tensor& index);
 
+// masked_scatter's gradient for source: grad where the mask is set, in
+// order, then zeros for the source elements nothing took.
+Tensor masked_scatter_backward(const Tensor& grad, const Tensor& mask, IntArrayRef source_sizes);
+
 }  // namespace at::native
