@@ -68,6 +68,8 @@ ELEMENTARY = {
     "atanh": (torch.atanh, np.arctanh, 3),
     # A Taylor series, then PyTorch's own float32 erf approximation (VecMath.h).
     "erf": (torch.erf, np.vectorize(math.erf, otypes=[np.float64]), 5),
+    # 1 - erf by the series, then t exp(-x^2) exp(g(t)) with x^2 split exactly (VecMath.cpp).
+    "erfc": (torch.erfc, np.vectorize(math.erfc, otypes=[np.float64]), 7),
     # Cephes' polynomials (VecMathInverse.cpp).
     "atan": (torch.atan, np.arctan, 3),
     "asin": (torch.asin, np.arcsin, 3),

@@ -37,7 +37,7 @@ void relu_kernel(TensorIterator& iter) {
 
 // The shared formulas (native/UnaryFunctors.h) in the CPU loop, computed in
 // float for float16/bfloat16. exp, log, log2, log1p, expm1, exp2, sin, cos,
-// tan, sinh, cosh, atanh, atan, asin, acos, erfinv, sigmoid, tanh and gelu
+// tan, sinh, cosh, atanh, atan, asin, acos, erfinv, erfc, sigmoid, tanh and gelu
 // (both forms) get a
 // vectorised float32 path below; these are their generic loops.
 template <typename Formula>
@@ -74,7 +74,7 @@ void asinh_kernel(TensorIterator& iter) { float_unary_loop<asinh_formula>(iter, 
 void acosh_kernel(TensorIterator& iter) { float_unary_loop<acosh_formula>(iter, "acosh"); }
 void atanh_generic_kernel(TensorIterator& iter) { float_unary_loop<atanh_formula>(iter, "atanh"); }
 void erf_generic_kernel(TensorIterator& iter) { float_unary_loop<erf_formula>(iter, "erf"); }
-void erfc_kernel(TensorIterator& iter) { float_unary_loop<erfc_formula>(iter, "erfc"); }
+void erfc_generic_kernel(TensorIterator& iter) { float_unary_loop<erfc_formula>(iter, "erfc"); }
 void log2_generic_kernel(TensorIterator& iter) { float_unary_loop<log2_formula>(iter, "log2"); }
 void log10_kernel(TensorIterator& iter) { float_unary_loop<log10_formula>(iter, "log10"); }
 void exp2_generic_kernel(TensorIterator& iter) { float_unary_loop<exp2_formula>(iter, "exp2"); }
@@ -105,6 +105,7 @@ void expm1_kernel(TensorIterator& iter) { float32_fast_path<&vec::expm1, &expm1_
 void sin_kernel(TensorIterator& iter) { float32_fast_path<&vec::sin, &sin_generic_kernel>(iter); }
 void cos_kernel(TensorIterator& iter) { float32_fast_path<&vec::cos, &cos_generic_kernel>(iter); }
 void erf_kernel(TensorIterator& iter) { float32_fast_path<&vec::erf, &erf_generic_kernel>(iter); }
+void erfc_kernel(TensorIterator& iter) { float32_fast_path<&vec::erfc, &erfc_generic_kernel>(iter); }
 void tan_kernel(TensorIterator& iter) { float32_fast_path<&vec::tan, &tan_generic_kernel>(iter); }
 void gelu_tanh_kernel(TensorIterator& iter) { float32_fast_path<&vec::gelu_tanh, &gelu_tanh_generic_kernel>(iter); }
 void sinh_kernel(TensorIterator& iter) { float32_fast_path<&vec::sinh, &sinh_generic_kernel>(iter); }
