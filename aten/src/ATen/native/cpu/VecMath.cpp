@@ -92,11 +92,7 @@ inline float erf_taylor(float x) {
 inline float erf1(float x) {
   const float a = x < 0 ? -x : x;
   const float t = 1.0f / (1.0f + 0.3275911f * a);
-  float p = 1.061405429f;
-  p = p * t - 1.453152027f;
-  p = p * t + 1.421413741f;
-  p = p * t - 0.284496736f;
-  p = p * t + 0.254829592f;
+  const float p = lanes::horner(t, {1.061405429f, -1.453152027f, 1.421413741f, -0.284496736f, 0.254829592f});
   const float big = 1.0f - p * t * exp1(-x * x);
   const float large = x < 0 ? -big : big;
   return a < 0.9f ? erf_taylor(x) : (a == a ? large : x);  // NaN stays NaN
@@ -113,16 +109,10 @@ inline float erf1(float x) {
 inline float erfc1(float x) {
   const float z = x < 0 ? -x : x;
   const float t = 1.0f / (1.0f + 0.5f * z);
-  float g = 0.11202023178339005f;
-  g = g * t - 0.504302978515625f;
-  g = g * t + 0.7486855387687683f;
-  g = g * t - 0.16447117924690247f;
-  g = g * t - 0.5093178153038025f;
-  g = g * t + 0.22262084484100342f;
-  g = g * t - 0.03812643885612488f;
-  g = g * t + 0.40125516057014465f;
-  g = g * t + 0.9970088601112366f;
-  g = g * t - 1.2653721570968628f;
+  const float g = lanes::horner(t, {0.11202023178339005f, -0.504302978515625f, 0.7486855387687683f,
+                                    -0.16447117924690247f, -0.5093178153038025f, 0.22262084484100342f,
+                                    -0.03812643885612488f, 0.40125516057014465f, 0.9970088601112366f,
+                                    -1.2653721570968628f});
   const float p = z * z;
   const float e = std::fma(z, z, -p);
   const float tail = t * exp1(-p) * exp1(g - e);

@@ -24,6 +24,15 @@ inline int32_t float_to_bits(float f) {
   return b;
 }
 
+// c[0] t^(N-1) + ... + c[N-1] by Horner's rule, highest coefficient first
+// (the loop unrolls: N is a constant).
+template <int N>
+inline float horner(float t, const float (&c)[N]) {
+  float p = c[0];
+  for (int k = 1; k < N; ++k) p = p * t + c[k];
+  return p;
+}
+
 // Round to the nearest integer (ties to even) for |x| < 2^22: adding
 // 1.5 * 2^23 leaves no fraction bits.
 inline float round_to_integer(float x) {
