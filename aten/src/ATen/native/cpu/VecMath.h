@@ -69,7 +69,8 @@ void erf(const float* x, float* y, int64_t n);
 // y[i] = erfc(x[i]): 1 - erf by the series below 0.5, t exp(-x^2) exp(g(t))
 // above (VecMath.cpp), within 7 ulp; 0 (2) past 10.1, NaN stays NaN.
 void erfc(const float* x, float* y, int64_t n);
-// y[i] = gelu(x[i]) = x[i] / 2 (1 + erf(x[i] / sqrt 2)), erf as above.
+// y[i] = gelu(x[i]) = x[i] / 2 (1 + erf(x[i] / sqrt 2)), erf by 7.1.26
+// alone, as PyTorch's gelu kernel computes it.
 void gelu(const float* x, float* y, int64_t n);
 // y[i] = g[i] * gelu'(x[i]).
 void gelu_backward(const float* g, const float* x, float* y, int64_t n);
