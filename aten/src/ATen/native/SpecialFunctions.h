@@ -39,6 +39,32 @@ C10_HOST_DEVICE M digamma(M x) {
   return shift + std::log(x) - M(0.5) / x - series;
 }
 
+// psi'(x), polygamma(1, x) as PyTorch computes it: the reflection
+// pi^2 / sin^2(pi x) - psi'(1 - x) below 1/2, the recurrence
+// psi'(x) = psi'(x + 1) + 1/x^2 six times, then the asymptotic series
+// 1/x + 1/(2x^2) + 1/(6x^3) - 1/(30x^5) + 1/(42x^7). 0 at +inf, inf at 0.
+// As in PyTorch, x's steps round to M (float for float32: the large
+// finite values at the negative integers are float's sin(pi x)) and the
+// sum accumulates in double.
+template <typename M>
+C10_HOST_DEVICE double trigamma(M x) {
+  double sign = 1, result = 0;
+  if (x < M(0.5)) {
+    sign = -1;
+    const M s = std::sin(M(kPi) * x);
+    result -= static_cast<double>(M(kPi) * M(kPi) / (s * s));
+    x = M(1) - x;
+  }
+  for (int i = 0; i < 6; ++i) {
+    result += static_cast<double>(M(1) / (x * x));
+    x += M(1);
+  }
+  const double z = static_cast<double>(M(1) / (x * x));
+  result += (1.0 + static_cast<double>(M(1) / (M(2) * x)) + z * (1.0 / 6 - z * (1.0 / 30 - z * (1.0 / 42)))) /
+            static_cast<double>(x);
+  return sign * result;
+}
+
 // Hurwitz zeta(s, q) = sum_k (q + k)^-s for s > 1, by Euler-Maclaurin:
 // the first N terms, the integral of the rest, and Bernoulli corrections.
 // s == 1 is a pole (inf); s < 1 is NaN; q a non-positive integer is inf,

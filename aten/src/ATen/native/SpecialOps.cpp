@@ -3,6 +3,7 @@
 #include <ATen/ATen.h>
 #include <ATen/ScalarOps.h>
 #include <ATen/native/SpecialFunctions.h>
+#include <ATen/native/UnaryOps.h>
 
 #include <cmath>
 
@@ -13,6 +14,7 @@ namespace at::native {
 Tensor polygamma(int64_t n, const Tensor& self) {
   TORCH_CHECK(n >= 0, "polygamma(n, x) does not support negative n.");
   if (n == 0) return at::digamma(self);
+  if (n == 1 && self.is_cpu()) return trigamma(self);  // PyTorch's own n = 1 algorithm, one pass
   const double factorial = std::tgamma(static_cast<double>(n) + 1);
   const double sign = (n % 2) ? 1.0 : -1.0;
   const Tensor x = self.is_floating_point() ? self : self.to(c10::get_default_dtype());

@@ -57,6 +57,7 @@ AT_UNARY_FORMULA(frac, x - std::trunc(x))
 AT_UNARY_FORMULA(lgamma, std::lgamma(x))
 // In double whatever the type: near its poles float arithmetic loses the digits.
 AT_UNARY_FORMULA(digamma, static_cast<M>(special::digamma(static_cast<double>(x))))
+AT_UNARY_FORMULA(trigamma, static_cast<M>(special::trigamma(x)))
 AT_UNARY_FORMULA(erfinv, special::erfinv(x))
 AT_UNARY_FORMULA(sinc, x == M(0) ? M(1) : std::sin(M(special::kPi) * x) / (M(special::kPi) * x))
 #undef AT_UNARY_FORMULA

@@ -57,6 +57,7 @@ DEFINE_DISPATCH(angle_stub);
 DEFINE_DISPATCH(frac_stub);
 DEFINE_DISPATCH(nan_to_num_stub);
 DEFINE_DISPATCH(frexp_stub);
+DEFINE_DISPATCH(trigamma_stub);
 
 
 namespace {
@@ -157,6 +158,8 @@ DEFINE_UNARY(erfinv, Float, NO_CHECK)
 DEFINE_UNARY(sinc, Float, NO_CHECK)
 DEFINE_UNARY(logical_not, Bool, NO_CHECK)
 DEFINE_UNARY(bitwise_not, Same, NO_CHECK)  // the kernel takes integers and bool only
+
+Tensor trigamma(const Tensor& self) { return unary_op(trigamma_stub, Tensor(), self, Result::Float, false); }
 
 Tensor isnan(const Tensor& self) { return unary_op(isnan_stub, Tensor(), self, Result::Bool, false); }
 Tensor isfinite(const Tensor& self) { return unary_op(isfinite_stub, Tensor(), self, Result::Bool, false); }

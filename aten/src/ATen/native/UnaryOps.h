@@ -68,6 +68,11 @@ using nan_to_num_fn = void (*)(TensorIterator& iter, double nan, std::optional<d
                                std::optional<double> neginf);
 DECLARE_DISPATCH(nan_to_num_fn, nan_to_num_stub);
 
+// polygamma(1, x) on the CPU (SpecialOps.cpp): one pass of
+// special::trigamma rather than zeta(2, x).
+DECLARE_DISPATCH(unary_fn, trigamma_stub);
+Tensor trigamma(const Tensor& self);
+
 // frexp: x = mantissa * 2^exponent with |mantissa| in [0.5, 1) (std::frexp
 // per element; zeros, infinities and NaN come back with exponent 0).
 // Operands contiguous, exponent int32.

@@ -63,6 +63,7 @@ void gelu_tanh_generic_kernel(TensorIterator& iter) { float_unary_loop<gelu_tanh
 void sinc_kernel(TensorIterator& iter) { float_unary_loop<sinc_formula>(iter, "sinc"); }
 void lgamma_kernel(TensorIterator& iter) { float_unary_loop<lgamma_formula>(iter, "lgamma"); }
 void digamma_kernel(TensorIterator& iter) { float_unary_loop<digamma_formula>(iter, "digamma"); }
+void trigamma_kernel(TensorIterator& iter) { float_unary_loop<trigamma_formula>(iter, "polygamma"); }
 void erfinv_generic_kernel(TensorIterator& iter) { float_unary_loop<erfinv_formula>(iter, "erfinv"); }
 void tan_generic_kernel(TensorIterator& iter) { float_unary_loop<tan_formula>(iter, "tan"); }
 void asin_generic_kernel(TensorIterator& iter) { float_unary_loop<asin_formula>(iter, "asin"); }
@@ -223,6 +224,7 @@ REGISTER_CPU_DISPATCH(gelu_tanh_stub, &gelu_tanh_kernel);
 REGISTER_CPU_DISPATCH(sinc_stub, &sinc_kernel);
 REGISTER_CPU_DISPATCH(lgamma_stub, &lgamma_kernel);
 REGISTER_CPU_DISPATCH(digamma_stub, &digamma_kernel);
+REGISTER_CPU_DISPATCH(trigamma_stub, &trigamma_kernel);
 REGISTER_CPU_DISPATCH(erfinv_stub, &erfinv_kernel);
 REGISTER_CPU_DISPATCH(tan_stub, &tan_kernel);
 REGISTER_CPU_DISPATCH(asin_stub, &asin_kernel);
