@@ -378,6 +378,72 @@ def _tri_errors():
     yield ErrorInput((torch.ones(3),), {}, RuntimeError, "at least 2 dimensions")
 
 
+def _blocks(height, width, k, d, p, s):
+    """(row, col) of each block's top-left corner in the padded image, and the block counts."""
+    rows = (height + 2 * p[0] - d[0] * (k[0] - 1) - 1) // s[0] + 1
+    cols = (width + 2 * p[1] - d[1] * (k[1] - 1) - 1) // s[1] + 1
+    return rows, cols
+
+
+def _im2col_ref(x, k, d, p, s):
+    batched = x.ndim == 4
+    x = x if batched else x[None]
+    n, c, h, w = x.shape
+    padded = np.pad(x, ((0, 0), (0, 0), (p[0], p[0]), (p[1], p[1])))
+    rows, cols = _blocks(h, w, k, d, p, s)
+    out = np.zeros((n, c * k[0] * k[1], rows * cols), x.dtype)
+    for ki in range(k[0]):
+        for kj in range(k[1]):
+            window = padded[:, :, ki * d[0]::s[0], kj * d[1]::s[1]][:, :, :rows, :cols]
+            out[:, np.arange(c) * k[0] * k[1] + ki * k[1] + kj, :] = window.reshape(n, c, rows * cols)
+    return out if batched else out[0]
+
+
+def _col2im_ref(cols_, size, k, d, p, s):
+    batched = cols_.ndim == 3
+    x = cols_ if batched else cols_[None]
+    n, ck, _ = x.shape
+    c = ck // (k[0] * k[1])
+    rows, cols = _blocks(size[0], size[1], k, d, p, s)
+    padded = np.zeros((n, c, size[0] + 2 * p[0], size[1] + 2 * p[1]), np.float64)
+    for ki in range(k[0]):
+        for kj in range(k[1]):
+            part = x[:, np.arange(c) * k[0] * k[1] + ki * k[1] + kj, :].reshape(n, c, rows, cols)
+            padded[:, :, ki * d[0]:ki * d[0] + s[0] * (rows - 1) + 1:s[0],
+                   kj * d[1]:kj * d[1] + s[1] * (cols - 1) + 1:s[1]] += part
+    out = padded[:, :, p[0]:p[0] + size[0], p[1]:p[1] + size[1]].astype(x.dtype)
+    return out if batched else out[0]
+
+
+_WINDOWS = [((3, 3), (1, 1), (0, 0), (1, 1)), ((2, 3), (2, 1), (1, 2), (2, 3)), ((1, 2), (1, 3), (0, 0), (3, 1))]
+
+
+def _im2col_samples(op, dtype, rng):
+    for k, d, p, s in _WINDOWS:
+        yield SampleInput((make_array((2, 3, 7, 9), dtype, rng), k, d, p, s), desc=f"kernel {k} stride {s}")
+    yield SampleInput((make_array((2, 5, 6), dtype, rng), (2, 2), (1, 1), (1, 1), (2, 2)), desc="unbatched")
+    yield SampleInput((make_array((1, 2, 3, 4), dtype, rng), (2, 3), (1, 1), (1, 0), (2, 1)), desc="small, overlapping")
+
+
+def _col2im_samples(op, dtype, rng):
+    for k, d, p, s in _WINDOWS:
+        rows, cols = _blocks(7, 9, k, d, p, s)
+        yield SampleInput((make_array((2, 3 * k[0] * k[1], rows * cols), dtype, rng), (7, 9), k, d, p, s),
+                          desc=f"kernel {k} stride {s}")
+    yield SampleInput((make_array((8, 16), dtype, rng), (6, 6), (2, 2), (1, 1), (1, 1), (2, 2)), desc="unbatched")
+    yield SampleInput((make_array((1, 4, 6), dtype, rng), (3, 4), (2, 2), (1, 1), (0, 0), (1, 1)),
+                      desc="small, overlapping")
+
+
+def _col2im_errors():
+    yield ErrorInput((torch.ones(1, 9, 5), (4, 4), (3, 3), (1, 1), (0, 0), (1, 1)), {}, RuntimeError,
+                     "calculated number of sliding blocks 2 \\* 2 = 4, but got input.size\\(2\\)=5")
+    yield ErrorInput((torch.ones(1, 8, 4), (4, 4), (3, 3), (1, 1), (0, 0), (1, 1)), {}, RuntimeError,
+                     "divisible by the product of kernel_size")
+    yield ErrorInput((torch.ones(1, 9, 4, dtype=torch.int64), (4, 4), (3, 3), (1, 1), (0, 0), (1, 1)), {},
+                     NotImplementedError, "not implemented for 'Long'")
+
+
 NN_OPS = [
     OpInfo("sort", lambda x, *a: _sort_ref(x, *a), NUMERIC, _distinct, variant="values",
            op=lambda x, *a: torch.sort(x, *a).values, method=False),
@@ -442,6 +508,13 @@ NN_OPS = [
     OpInfo("_interp_linear", _interp_ref, FLOATS, _interp_samples, op=torch._C._nn._interp_linear, method=False,
            nondifferentiable_args=(2, 3), error_inputs=_interp_errors, takes_numbers=False),
     OpInfo("glu", _glu_ref, FLOATS, _glu_samples, op=F.glu, method=False, error_inputs=_glu_errors),
+    OpInfo("im2col", _im2col_ref, FLOATS, _im2col_samples, op=torch._C._nn.im2col, method=False, takes_numbers=False,
+           error_inputs=lambda: [ErrorInput((torch.ones(1, 1, 2, 2), (3, 3), (1, 1), (0, 0), (1, 1)), {},
+                                            RuntimeError, "do not fit the padded image"),
+                                 ErrorInput((torch.ones(1, 1, 4, 4), (0, 3), (1, 1), (0, 0), (1, 1)), {},
+                                            RuntimeError, "kernel_size must be greater than zero")]),
+    OpInfo("col2im", _col2im_ref, FLOATS, _col2im_samples, op=torch._C._nn.col2im, method=False, takes_numbers=False,
+           error_inputs=_col2im_errors),
     OpInfo("pdist", _pdist_ref, FLOATS, _pdist_samples, method=False, error_inputs=_pdist_errors),
     OpInfo("multilabel_margin_loss", _multilabel_ref, FLOATS, _multilabel_samples, op=F.multilabel_margin_loss,
            method=False, error_inputs=_multilabel_errors, known_values=lambda: [

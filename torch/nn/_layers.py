@@ -491,6 +491,9 @@ def unfold(input, kernel_size, dilation=1, padding=0, stride=1):
     from torch.nn.functional import conv2d
     if input.dim() not in (3, 4):
         raise NotImplementedError(f"Input Error: Only 3D or 4D input Tensors are supported (got {input.dim()}D)")
+    if input.device.type == "cpu":  # im2col's one pass (native/Im2Col.cpp), as PyTorch's F.unfold
+        return torch._C._nn.im2col(input, _tuple(kernel_size, 2), _tuple(dilation, 2), _tuple(padding, 2),
+                                   _tuple(stride, 2))
     unbatched = input.dim() == 3
     x = input.unsqueeze(0) if unbatched else input
     kh, kw = _tuple(kernel_size, 2)
@@ -520,6 +523,9 @@ def fold(input, output_size, kernel_size, dilation=1, padding=0, stride=1):
                            f"padding={(ph, pw)}, stride={(sh, sw)}, expected size of input's dimension 2 to match the "
                            f"calculated number of sliding blocks {bh} * {bw} = {bh * bw}, but got "
                            f"input.size(2)={x.shape[2]}.")
+    if x.device.type == "cpu":  # col2im's one pass (native/Im2Col.cpp), as PyTorch's F.fold
+        out = torch._C._nn.col2im(x, (oh, ow), (kh, kw), (dh, dw), (ph, pw), (sh, sw))
+        return out.squeeze(0) if unbatched else out
     blocks = x.reshape(x.shape[0], c * kh * kw, bh, bw)
     extra = (oh + 2 * ph - ((bh - 1) * sh + dh * (kh - 1) + 1), ow + 2 * pw - ((bw - 1) * sw + dw * (kw - 1) + 1))
     out = conv_transpose2d(blocks, _patch_weight(c, kh, kw, x.dtype, x.device), None, (sh, sw), (ph, pw), 0, c,
