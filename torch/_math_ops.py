@@ -2,7 +2,7 @@
 native_functions.yaml: products with a bias (addmv, addr, addbmm, baddbmm),
 NaN-aware and order statistics (nansum, median, quantile, mode, kthvalue),
 running reductions (logcumsumexp; cumprod's out=), index updates
-(index_fill, put, the *_scatter ops), counting (unique; bucketize and
+(index_fill, the *_scatter ops), counting (unique; bucketize and
 searchsorted add out=), and the
 smaller helpers. Their gradients come from the ops they call; tests/oracle
 compares values and gradients with PyTorch 2.13. install() binds them as
@@ -409,14 +409,6 @@ def index_fill(input, dim, index, value):
     fill = torch.full(shape, float(value) if not isinstance(value, torch.Tensor) else value.item(),
                       dtype=input.dtype, device=input.device)
     return input.scatter(dim, _index_shape(index, dim, fill), fill)
-
-
-def put(input, index, source, accumulate=False):
-    flat = input.reshape(-1)
-    idx = index.reshape(-1).remainder(max(flat.numel(), 1))
-    src = source.reshape(-1)
-    result = flat.scatter_add(0, idx, src) if accumulate else flat.scatter(0, idx, src)
-    return result.reshape(input.shape)
 
 
 def _scatter_into(input, src, view):
@@ -920,7 +912,7 @@ FUNCTIONS = {
     "cumprod": (cumprod, "f m m_"), "logcumsumexp": (logcumsumexp, "f m"), "median": (median, "f m"), "nanmedian": (nanmedian, "f m"),
     "quantile": (quantile, "f m"), "nanquantile": (nanquantile, "f m"), "mode": (mode, "f m"),
     "kthvalue": (kthvalue, "f m"),
-    "index_fill": (index_fill, "f m m_"), "put": (put, "f m m_"),
+    "index_fill": (index_fill, "f m m_"),
     "select_scatter": (select_scatter, "f m"), "slice_scatter": (slice_scatter, "f m"),
     "diagonal_scatter": (diagonal_scatter, "f m"), "narrow_copy": (narrow_copy, "f m"), "renorm": (renorm, "f m m_"),
     "repeat_interleave": (repeat_interleave, "f m"), "unique": (unique, "f m"),

@@ -104,6 +104,41 @@ def _take_errors():
     yield ErrorInput((torch.ones(0), torch.tensor([0])), {}, IndexError, "tried to take from an empty tensor")
 
 
+def _put_samples(op, dtype, rng):
+    x = make_array((3, 4), dtype, rng)
+    accumulate = op.variant == "accumulate"
+    # Without accumulate, distinct places (a repeated one would keep whichever write came last).
+    index = np.array([[0, 10], [-1, 5]]) if not accumulate else np.array([[0, 11], [-1, 0]])
+    yield SampleInput((x, index, make_array((2, 2), dtype, rng)), {"accumulate": accumulate}, desc="2-d index")
+    yield SampleInput((x.T, np.array([1, 4, -3]), make_array((3,), dtype, rng)), {"accumulate": accumulate},
+                      desc="non-contiguous self")
+    yield SampleInput((x, np.array([], dtype=np.int64), make_array((0,), dtype, rng)), {"accumulate": accumulate},
+                      desc="empty index")
+
+
+def _put_ref(x, index, source, accumulate=False):
+    out = x.copy().reshape(-1)
+    flat = index.reshape(-1) % max(out.size, 1)
+    if accumulate:
+        np.add.at(out, flat, source.reshape(-1))
+    else:
+        out[flat] = source.reshape(-1)
+    return out.reshape(x.shape)
+
+
+def _put_errors():
+    yield ErrorInput((torch.ones(2, 3), torch.tensor([6]), torch.ones(1)), {}, IndexError,
+                     "out of range: tried to access index 6 on a tensor of 6 elements.")
+    yield ErrorInput((torch.ones(2, 3), torch.tensor([0, 1]), torch.ones(3)), {}, IndexError,
+                     "Expected source and index to have the same number of elements")
+    yield ErrorInput((torch.ones(2, 3), torch.tensor([0], dtype=torch.int32), torch.ones(1)), {}, RuntimeError,
+                     "Expected a long tensor for index, but got Int")
+    yield ErrorInput((torch.ones(2, 3), torch.tensor([0]), torch.ones(1, dtype=torch.float64)), {}, RuntimeError,
+                     "self and source expected to have the same dtype")
+    yield ErrorInput((torch.ones(0), torch.tensor([0]), torch.ones(1)), {}, IndexError,
+                     "Tried to put elements into an empty tensor")
+
+
 def _bincount_samples(op, dtype, rng):
     values = rng.integers(0, 6, size=20)
     weighted = op.variant == "weights"
@@ -269,6 +304,8 @@ SHAPE_OPS = [
     OpInfo("index_select", lambda x, dim, idx: np.take(x, idx, axis=dim), ALL, _index_samples, error_inputs=_index_errors),
     OpInfo("gather", _gather_ref, ALL, _gather_samples, error_inputs=_gather_errors),
     OpInfo("take", lambda x, idx: np.take(x.reshape(-1), idx), ALL, _take_samples, error_inputs=_take_errors),
+    OpInfo("put", _put_ref, ALL, _put_samples, inplace=True, error_inputs=_put_errors),
+    OpInfo("put", _put_ref, NUMERIC, _put_samples, variant="accumulate", inplace=True),
     OpInfo("bincount", lambda x, minlength=0: np.bincount(x, minlength=minlength), INTS, _bincount_samples,
            result_dtype=lambda d: torch.int64, error_inputs=_bincount_errors),
     OpInfo("bincount", lambda x, weights, minlength=0: np.bincount(x, weights, minlength), INTS, _bincount_samples,

@@ -220,6 +220,62 @@ Tensor take(const Tensor& self, const Tensor& index) {
   return out;
 }
 
+// put_: source's elements into self read as a flat tensor, at each index
+// (negative from the end), added with accumulate. Every index is checked
+// before the first write.
+const Tensor& put_(const Tensor& self, const Tensor& index, const Tensor& source, bool accumulate) {
+  TORCH_CHECK(index.scalar_type() == ScalarType::Long, "put_(): Expected a long tensor for index, but got ",
+              index.scalar_type());
+  TORCH_CHECK(self.scalar_type() == source.scalar_type(), "put_(): self and source expected to have the same dtype, "
+              "but got self.dtype = ", self.scalar_type(), " and source.dtype = ", source.scalar_type());
+  TORCH_CHECK_INDEX(source.numel() == index.numel(), "put_(): Expected source and index to have the same number of "
+                    "elements, but got source.numel() = ", source.numel(), ", index.numel() = ", index.numel());
+  const int64_t n = self.numel();
+  TORCH_CHECK_INDEX(n > 0 || index.numel() == 0, "put_(): Tried to put elements into an empty tensor");
+  if (index.numel() == 0) return self;
+  if (!self.is_cpu() || !index.is_cpu() || !source.is_cpu()) {
+    const Tensor flat = index.reshape({-1});
+    const Tensor low = wrapped_scalar_tensor(Scalar(-n)), high = wrapped_scalar_tensor(Scalar(n));
+    TORCH_CHECK_INDEX(!flat.lt(low).logical_or(flat.ge(high)).any().item().toBool(),
+                      "put_(): an index is out of range for a tensor of ", n, " elements.");
+    const Tensor wrapped = at::where(flat.lt(wrapped_scalar_tensor(Scalar(int64_t(0)))), flat.add(high), flat);
+    const bool in_place = self.is_contiguous();
+    Tensor target = in_place ? self.view({-1}) : self.reshape({-1});  // a copy when self is strided
+    target.index_put_({std::optional<Tensor>(wrapped)}, source.reshape({-1}), accumulate);
+    if (!in_place) self.copy_(target.view(self.sizes()));
+    return self;
+  }
+  const Tensor idx = index.contiguous(), src = source.contiguous();
+  const int64_t* ix = idx.data_ptr<int64_t>();
+  const int64_t m = idx.numel();
+  for (int64_t i = 0; i < m; ++i) {
+    TORCH_CHECK_INDEX(ix[i] >= -n && ix[i] < n, "out of range: tried to access index ", ix[i], " on a tensor of ", n,
+                      " elements.");
+  }
+  const Tensor dst = self.is_contiguous() ? self : self.contiguous();
+  AT_DISPATCH_ALL_AND_REDUCED_TYPES_AND_BOOL(self.scalar_type(), "put_cpu", [&] {
+    const scalar_t* s = src.data_ptr<scalar_t>();
+    scalar_t* d = dst.data_ptr<scalar_t>();
+    if (accumulate) {
+      using M = c10::opmath_t<scalar_t>;
+      for (int64_t i = 0; i < m; ++i) {
+        scalar_t& slot = d[ix[i] + (n & (ix[i] >> 63))];
+        slot = static_cast<scalar_t>(static_cast<M>(slot) + static_cast<M>(s[i]));
+      }
+    } else {
+      for (int64_t i = 0; i < m; ++i) d[ix[i] + (n & (ix[i] >> 63))] = s[i];
+    }
+  });
+  if (!dst.is_same(self)) self.copy_(dst);
+  return self;
+}
+
+Tensor put(const Tensor& self, const Tensor& index, const Tensor& source, bool accumulate) {
+  Tensor result = at::empty(self.sizes(), self.options());
+  result.copy_(self);
+  return result.put_(index, source, accumulate);
+}
+
 Tensor take_backward(const Tensor& grad, IntArrayRef self_sizes, const Tensor& index) {
   int64_t n = 1;
   for (int64_t s : self_sizes) n *= s;
