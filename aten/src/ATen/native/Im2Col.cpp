@@ -20,24 +20,29 @@ struct Windows {
   int64_t rows, cols;      // blocks along each dim
 };
 
+// PyTorch's checks, in its order: each list's length, then kernel, stride,
+// dilation and padding.
+void check_lengths(IntArrayRef kernel, IntArrayRef dilation, IntArrayRef padding, IntArrayRef stride) {
+  TORCH_CHECK(kernel.size() == 2, "It is expected kernel_size equals to 2, but got size ", kernel.size());
+  TORCH_CHECK(dilation.size() == 2, "It is expected dilation equals to 2, but got size ", dilation.size());
+  TORCH_CHECK(padding.size() == 2, "It is expected padding equals to 2, but got size ", padding.size());
+  TORCH_CHECK(stride.size() == 2, "It is expected stride equals to 2, but got size ", stride.size());
+}
+
 Windows windows(int64_t height, int64_t width, IntArrayRef kernel, IntArrayRef dilation, IntArrayRef padding,
-                IntArrayRef stride, const char* name) {
-  TORCH_CHECK(kernel.size() == 2 && dilation.size() == 2 && padding.size() == 2 && stride.size() == 2, name,
-              "(): kernel_size, dilation, padding and stride must each have 2 elements");
+                IntArrayRef stride) {
   Windows w{kernel[0], kernel[1], dilation[0], dilation[1], padding[0], padding[1], stride[0], stride[1],
             height, width, 0, 0};
-  TORCH_CHECK(w.kh > 0 && w.kw > 0, name, "(): kernel_size must be greater than zero, but got kernel_height: ", w.kh,
+  TORCH_CHECK(w.kh > 0 && w.kw > 0, "kernel size should be greater than zero, but got kernel_height: ", w.kh,
               " kernel_width: ", w.kw);
-  TORCH_CHECK(w.dh > 0 && w.dw > 0, name, "(): dilation must be greater than zero, but got dilation_height: ", w.dh,
-              " dilation_width: ", w.dw);
-  TORCH_CHECK(w.ph >= 0 && w.pw >= 0, name, "(): padding must be non-negative, but got pad_height: ", w.ph,
-              " pad_width: ", w.pw);
-  TORCH_CHECK(w.sh > 0 && w.sw > 0, name, "(): stride must be greater than zero, but got stride_height: ", w.sh,
+  TORCH_CHECK(w.sh > 0 && w.sw > 0, "stride should be greater than zero, but got stride_height: ", w.sh,
               " stride_width: ", w.sw);
+  TORCH_CHECK(w.dh > 0 && w.dw > 0, "dilation should be greater than zero, but got dilation_height: ", w.dh,
+              " dilation_width: ", w.dw);
+  TORCH_CHECK(w.ph >= 0 && w.pw >= 0, "padding should be non-negative, but got pad_height: ", w.ph,
+              " pad_width: ", w.pw);
   w.rows = (height + 2 * w.ph - w.dh * (w.kh - 1) - 1) / w.sh + 1;
   w.cols = (width + 2 * w.pw - w.dw * (w.kw - 1) - 1) / w.sw + 1;
-  TORCH_CHECK(w.rows >= 1 && w.cols >= 1, name, "(): the sliding blocks of size ", w.kh, "x", w.kw,
-              " do not fit the padded image of size ", height + 2 * w.ph, "x", width + 2 * w.pw);
   return w;
 }
 
@@ -70,13 +75,21 @@ void check_floating(const Tensor& t, const char* name) {
 
 Tensor im2col(const Tensor& self, IntArrayRef kernel_size, IntArrayRef dilation, IntArrayRef padding,
               IntArrayRef stride) {
-  TORCH_CHECK(self.dim() == 3 || self.dim() == 4, "Expected 3D or 4D (batch mode) tensor for input with possibly 0 "
-              "batch size and non-zero dimensions for input, but got: ", self.sizes());
+  check_lengths(kernel_size, dilation, padding, stride);
+  // Reading dims 1 and 2 first, as PyTorch's check does (an IndexError for fewer dims).
+  const bool spatial = self.size(1) != 0 && self.size(2) != 0;
+  TORCH_CHECK((self.dim() == 3 && self.size(0) != 0 && spatial) || (self.dim() == 4 && spatial && self.size(3) != 0),
+              "Expected 3D or 4D (batch mode) tensor with possibly 0 batch size and other non-zero dimensions for ",
+              "input, but got: ", self.sizes());
+  const Windows w = windows(self.size(-2), self.size(-1), kernel_size, dilation, padding, stride);
+  TORCH_CHECK(w.rows >= 1 && w.cols >= 1, "Given input with spatial size (", w.height, ", ", w.width,
+              "), kernel_size=(", w.kh, ", ", w.kw, "), dilation=(", w.dh, ", ", w.dw, "), padding=(", w.ph, ", ",
+              w.pw, "), calculated shape of the array of sliding blocks as (", w.rows, ", ", w.cols,
+              "), but its components must be at least one.");
   check_floating(self, "im2col");
   const bool batched = self.dim() == 4;
   const Tensor x = (batched ? self : self.unsqueeze(0)).to(Device(DeviceType::CPU), std::nullopt).contiguous();
   const int64_t n = x.size(0), c = x.size(1);
-  const Windows w = windows(x.size(2), x.size(3), kernel_size, dilation, padding, stride, "im2col");
   const int64_t blocks = w.rows * w.cols;
   Tensor out = at::empty({n, c * w.kh * w.kw, blocks}, x.options());
   AT_DISPATCH_FLOATING_AND_REDUCED_TYPES(x.scalar_type(), "im2col_out_cpu", [&] {
@@ -106,20 +119,23 @@ Tensor im2col(const Tensor& self, IntArrayRef kernel_size, IntArrayRef dilation,
 
 Tensor col2im(const Tensor& self, IntArrayRef output_size, IntArrayRef kernel_size, IntArrayRef dilation,
               IntArrayRef padding, IntArrayRef stride) {
-  TORCH_CHECK(self.dim() == 2 || self.dim() == 3, "Expected 2D or 3D (batch mode) tensor for input with possibly 0 "
-              "batch size and non-zero dimensions for input, but got: ", self.sizes());
-  TORCH_CHECK(output_size.size() == 2, "col2im(): output_size must have 2 elements");
+  TORCH_CHECK(output_size.size() == 2, "It is expected output_size equals to 2, but got size ", output_size.size());
+  check_lengths(kernel_size, dilation, padding, stride);
+  const Windows w = windows(output_size[0], output_size[1], kernel_size, dilation, padding, stride);
+  const bool nonempty = self.size(1) != 0 && (self.dim() == 2 ? self.size(0) != 0 : self.size(2) != 0);
+  TORCH_CHECK((self.dim() == 2 || self.dim() == 3) && nonempty, "Expected 2D or 3D (batch mode) tensor for input ",
+              "with possibly 0 batch size and non-zero dimensions for input, but got: ", self.sizes());
+  const int64_t kernel = w.kh * w.kw, blocks = w.rows * w.cols;
+  TORCH_CHECK(self.size(-2) % kernel == 0, "Expected size of input's dimension 1 to be divisible by the product of ",
+              "kernel_size, but got input.size(1)=", self.size(-2), " and kernel_size=(", w.kh, ", ", w.kw, ")");
+  TORCH_CHECK(w.rows >= 1 && w.cols >= 1 && self.size(-1) == blocks, "Given output_size=(", w.height, ", ", w.width,
+              "), kernel_size=(", w.kh, ", ", w.kw, "), dilation=(", w.dh, ", ", w.dw, "), padding=(", w.ph, ", ",
+              w.pw, "), stride=(", w.sh, ", ", w.sw, "), expected size of input's dimension 2 to match the calculated ",
+              "number of sliding blocks ", w.rows, " * ", w.cols, " = ", w.rows * w.cols, ", but got input.size(2)=",
+              self.size(-1), ".");
   check_floating(self, "col2im");
   const bool batched = self.dim() == 3;
   const Tensor x = (batched ? self : self.unsqueeze(0)).to(Device(DeviceType::CPU), std::nullopt).contiguous();
-  const Windows w = windows(output_size[0], output_size[1], kernel_size, dilation, padding, stride, "col2im");
-  const int64_t kernel = w.kh * w.kw, blocks = w.rows * w.cols;
-  TORCH_CHECK(x.size(1) % kernel == 0, "Expected size of input's dimension 1 to be divisible by the product of ",
-              "kernel_size, but got input.size(1)=", x.size(1), " and kernel_size=(", w.kh, ", ", w.kw, ")");
-  TORCH_CHECK(x.size(2) == blocks, "Given output_size=(", w.height, ", ", w.width, "), kernel_size=(", w.kh, ", ",
-              w.kw, "), dilation=(", w.dh, ", ", w.dw, "), padding=(", w.ph, ", ", w.pw, "), stride=(", w.sh, ", ",
-              w.sw, "), expected size of input's dimension 2 to match the calculated number of sliding blocks ",
-              w.rows, " * ", w.cols, " = ", blocks, ", but got input.size(2)=", x.size(2), ".");
   const int64_t n = x.size(0), c = x.size(1) / kernel;
   Tensor out = at::zeros({n, c, w.height, w.width}, x.options());
   AT_DISPATCH_FLOATING_AND_REDUCED_TYPES(x.scalar_type(), "col2im_out_cpu", [&] {
