@@ -74,7 +74,8 @@ DECLARE_DISPATCH(unary_fn, trigamma_stub);
 Tensor trigamma(const Tensor& self);
 
 // frexp: x = mantissa * 2^exponent with |mantissa| in [0.5, 1) (std::frexp
-// per element; zeros, infinities and NaN come back with exponent 0).
+// per element); zeros, infinities and NaN come back as they are with
+// exponent 0, on every platform (C leaves the last two unspecified).
 // Operands contiguous, exponent int32.
 using frexp_fn = void (*)(const Tensor& self, const Tensor& mantissa, const Tensor& exponent);
 DECLARE_DISPATCH(frexp_fn, frexp_stub);

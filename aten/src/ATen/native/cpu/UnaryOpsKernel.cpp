@@ -193,9 +193,13 @@ void frexp_kernel(const Tensor& self, const Tensor& mantissa, const Tensor& expo
     int32_t* e = exponent.data_ptr<int32_t>();
     at::parallel_for(0, self.numel(), kGrainSize, [&](int64_t begin, int64_t end) {
       for (int64_t i = begin; i < end; ++i) {
+        // C leaves the exponent of an infinity or NaN unspecified (Windows'
+        // runtime writes other values than glibc's 0): 0 here on every platform.
+        const M v = static_cast<M>(x[i]);
         int ex = 0;
-        m[i] = static_cast<scalar_t>(std::frexp(static_cast<M>(x[i]), &ex));
-        e[i] = ex;
+        const bool finite = std::isfinite(v);
+        m[i] = finite ? static_cast<scalar_t>(std::frexp(v, &ex)) : x[i];
+        e[i] = finite ? ex : 0;
       }
     });
   });
