@@ -136,6 +136,38 @@ def test_scatter_add_accumulates_repeated_indices():
     assert t2.tolist() == [3.0, 0.0, 3.0]
 
 
+@pytest.mark.parametrize("dim", [0, 1, 2, -1])
+def test_scatter_and_gather_split_across_threads_as_one_thread_computes(dim):
+    """Large enough for the CPU kernel to split the positions across threads:
+    gathers anywhere, scatters in blocks whose targets cannot overlap (all
+    of it on one thread along dim 0). Every thread count gives numpy's answer."""
+    rng = np.random.default_rng(dim + 7)
+    shape = (40, 60, 50)
+    x = rng.standard_normal(shape).astype(np.float64)
+    index = rng.integers(0, shape[dim], size=(40, 60, 30) if dim in (2, -1) else (20, 60, 50))
+    src = rng.standard_normal(index.shape)
+    where = list(np.indices(index.shape))
+    where[dim] = index
+    added = x.copy()
+    np.add.at(added, tuple(where), src)
+    biggest = x.copy()
+    np.maximum.at(biggest, tuple(where), src)
+    threads = torch.get_num_threads()
+    try:
+        for k in sorted({1, 2, max(threads, 2)}):
+            torch.set_num_threads(k)
+            t, i, s = torch.from_numpy(x), torch.from_numpy(index), torch.from_numpy(src)
+            assert_matches(t.gather(dim, i), x[tuple(where)])
+            assert_matches(t.scatter_add(dim, i, s), added)
+            assert_matches(t.scatter_reduce(dim, i, s, "amax"), biggest)
+            # A scatter of one value has one answer too: every target written, nothing else.
+            filled = x.copy()
+            filled[tuple(where)] = 5.0
+            assert_matches(t.scatter(dim, i, 5.0), filled)
+    finally:
+        torch.set_num_threads(threads)
+
+
 @pytest.mark.parametrize("op", ["scatter_add_", "scatter_", "scatter_add", "scatter"])
 def test_scatter_refuses_a_src_of_another_rank(op):
     # A 0-d index against an empty 3-d src read past src's end (a crash); PyTorch refuses it.

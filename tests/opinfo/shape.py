@@ -184,6 +184,100 @@ def _scatter_add_ref(x, dim, index, src):
     return out
 
 
+def _scatter_reduce_samples(op, dtype, rng):
+    x = make_array((3, 4), dtype, rng)
+    # Repeated indices: several values meet at most positions.
+    index = rng.integers(0, 4, size=(3, 5))
+    src = make_array((3, 5), dtype, rng)
+    for include_self in (True, False):
+        yield SampleInput((x, 1, index, src, op.variant), {"include_self": include_self},
+                          desc=f"dim 1, include_self={include_self}")
+    yield SampleInput((make_array((4, 3), dtype, rng), 0, rng.integers(0, 4, size=(3, 2)),
+                       make_array((3, 2), dtype, rng), op.variant), {"include_self": False},
+                      desc="dim 0, index narrower than self")
+    yield SampleInput((make_array((), dtype, rng), 0, np.array(0), make_array((), dtype, rng), op.variant), desc="0-d")
+    yield SampleInput((x, 1, np.zeros((3, 0), dtype=np.int64), make_array((3, 0), dtype, rng), op.variant),
+                      desc="empty index")
+
+
+def _scatter_reduce_ref(x, dim, index, src, reduce, include_self=True):
+    if x.ndim == 0:
+        return _scatter_reduce_ref(x.reshape(1), 0, index.reshape(1), src.reshape(1), reduce, include_self).reshape(())
+    fold = {"sum": np.add, "mean": np.add, "prod": np.multiply, "amax": np.maximum, "amin": np.minimum}[reduce]
+    where = list(np.indices(index.shape))
+    values = src[tuple(where)]  # src's part in index's shape
+    where[dim] = index
+    where = tuple(where)
+    out = x.copy()
+    if not include_self:
+        if x.dtype == np.bool_:
+            start = reduce == "amin" or reduce == "prod"
+        elif reduce in ("amax", "amin"):
+            info = np.finfo(x.dtype) if x.dtype.kind == "f" else np.iinfo(x.dtype)
+            start = (-np.inf if reduce == "amax" else np.inf) if x.dtype.kind == "f" else (
+                info.min if reduce == "amax" else info.max)
+        else:
+            start = 1 if reduce == "prod" else 0
+        out[where] = start
+    fold.at(out, where, values)
+    if reduce == "mean":
+        count = np.full(x.shape, 1 if include_self else 0)
+        np.add.at(count, where, 1)
+        count[count == 0] = 1
+        out = (out // count if x.dtype.kind in "iu" else out / count).astype(x.dtype)
+    return out
+
+
+def _scatter_reduce_errors():
+    x, index, src = torch.zeros(3), torch.tensor([0, 1]), torch.ones(2)
+    yield ErrorInput((x, 0, index, src, "max_"), {}, RuntimeError,
+                     "reduce argument must be either sum, prod, mean, amax or amin, got max_")
+    yield ErrorInput((x, 0, index, src.double(), "sum"), {}, RuntimeError,
+                     r"scatter\(\): Expected self.dtype to be equal to src.dtype")
+    yield ErrorInput((x, 0, index.float(), src, "sum"), {}, RuntimeError, "Expected dtype int32/int64 for index")
+    yield ErrorInput((x, 0, torch.tensor([0, 3]), src, "amax"), {}, RuntimeError,
+                     "index 3 is out of bounds for dimension 0 with size 3")
+    yield ErrorInput((x, 0, torch.tensor([0, 1, 2]), src, "prod"), {}, RuntimeError, "no larger size than src")
+    yield ErrorInput((x.bool(), 0, index, src.bool(), "mean"), {}, NotImplementedError, "not implemented for 'Bool'")
+
+
+def _index_reduce_samples(op, dtype, rng):
+    x = make_array((4, 3), dtype, rng)
+    for include_self in (True, False):
+        yield SampleInput((x, 0, np.array([3, 0, 0, 2, 0]), make_array((5, 3), dtype, rng), op.variant),
+                          {"include_self": include_self}, desc=f"dim 0, repeats, include_self={include_self}")
+    yield SampleInput((x, 1, np.array([2, 2]), make_array((4, 2), dtype, rng), op.variant), desc="dim 1")
+    yield SampleInput((make_array((), dtype, rng), 0, np.array([0]), make_array((), dtype, rng), op.variant),
+                      desc="0-d")
+    yield SampleInput((x, 1, np.array([], dtype=np.int64), make_array((4, 0), dtype, rng), op.variant),
+                      desc="empty index")
+
+
+def _index_reduce_ref(x, dim, index, source, reduce, include_self=True):
+    if x.ndim == 0:
+        return _index_reduce_ref(x.reshape(1), 0, index, source.reshape(1), reduce, include_self).reshape(())
+    shape = [1] * source.ndim
+    shape[dim] = index.size
+    spread = np.broadcast_to(index.reshape(shape), source.shape)
+    return _scatter_reduce_ref(x, dim, spread, source, reduce, include_self)
+
+
+def _index_reduce_errors():
+    x, index, source = torch.ones(3, 2), torch.tensor([0, 2, 0]), torch.ones(3, 2)
+    yield ErrorInput((x, 0, index, source, "sum"), {}, RuntimeError,
+                     "index_reduce\\(\\): Expected reduce to be one of prod, mean, amax or amin but got sum")
+    yield ErrorInput((x, 0, index.float(), source, "prod"), {}, RuntimeError,
+                     "Expected dtype int32/int64 for index but got: Float")
+    yield ErrorInput((x, 0, index.view(3, 1), source, "prod"), {}, IndexError, "Index is supposed to be a vector")
+    yield ErrorInput((x, 0, index, source.double(), "amax"), {}, RuntimeError, "must have the same scalar type")
+    yield ErrorInput((x, 0, index + 3, source, "amin"), {}, IndexError, "index out of range in self")
+    yield ErrorInput((x, 0, index[:2], source, "mean"), {}, RuntimeError,
+                     r"Number of indices \(2\) should be equal to source.size\(dim\)")
+    yield ErrorInput((x, 0, index, torch.ones(3), "prod"), {}, RuntimeError, "source tensor shape must match self")
+    yield ErrorInput((x.bool(), 0, index, source.bool(), "amax"), {}, NotImplementedError,
+                     "\"index_func_\" not implemented for 'Bool'")
+
+
 def _index_add_samples(op, dtype, rng):
     x = make_array((4, 5), dtype, rng)
     yield SampleInput((x, 0, np.array([3, 0, 0, 2]), make_array((4, 5), dtype, rng)), desc="dim 0, repeats add up")
@@ -314,6 +408,12 @@ SHAPE_OPS = [
            error_inputs=lambda: (e for e in _scatter_errors() if "memory location" not in e.match)),
     OpInfo("scatter_add", _scatter_add_ref, NUMERIC, _scatter_samples, inplace=True,
            error_inputs=lambda: (e for e in _scatter_errors() if "memory location" not in e.match)),
+    *[OpInfo("scatter_reduce", _scatter_reduce_ref, NUMERIC if reduce == "mean" else ALL, _scatter_reduce_samples,
+             variant=reduce, inplace=True, error_inputs=_scatter_reduce_errors if reduce == "sum" else lambda: ())
+      for reduce in ("sum", "prod", "mean", "amax", "amin")],
+    *[OpInfo("index_reduce", _index_reduce_ref, NUMERIC, _index_reduce_samples, variant=reduce, inplace=True,
+             error_inputs=_index_reduce_errors if reduce == "prod" else lambda: ())
+      for reduce in ("prod", "mean", "amax", "amin")],
     OpInfo("index_add", _index_add_ref, NUMERIC, _index_add_samples, inplace=True,
            error_inputs=_index_update_errors("index_add")),
     OpInfo("index_copy", _index_copy_ref, ALL, _index_copy_samples, inplace=True,

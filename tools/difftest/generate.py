@@ -250,8 +250,12 @@ class CaseBuilder:
                 return value(self.g.scalar())
             dtype = self_spec["dtype"] if self_spec and self.r.random() < 0.5 else self.g.dtype()
             target_shape = self.g.broadcastable(shape) if self_spec else self.g.shape()
-            if name in ("src", "values") and op in ("scatter", "scatter_add"):
+            if name in ("src", "values") and op in ("scatter", "scatter_add", "scatter_reduce"):
                 target_shape = [s + self.r.randint(0, 1) for s in self.index_shape]
+            if name == "source" and op == "index_reduce" and rank and self.r.random() < 0.85:
+                # self's shape with the index's length along dim
+                target_shape = list(shape)
+                target_shape[self.dim_value % rank] = self.index_shape[0] if self.index_shape else 1
             return self.g.tensor(target_shape, dtype, requires_grad=grad and dtype in FLOATS)
         if t.base == "Tensor" and t.is_list:
             if name == "indices":
@@ -270,6 +274,8 @@ class CaseBuilder:
         if t.base == "str":
             if name == "rounding_mode":
                 return value(self.r.choice(["trunc", "floor", "trunc", "floor", "round"]))
+            if name == "reduce":  # scatter_reduce, index_reduce; "max" is PyTorch's alias, "add" an error
+                return value(self.r.choice(["sum", "prod", "mean", "amax", "amin", "max", "add"]))
             return value(self.r.choice(["none", "tanh", "none", "tanh", "fast"]))
         if t.base == "int" and t.is_list:
             return value(self.int_list(a, shape, rank))
@@ -282,7 +288,7 @@ class CaseBuilder:
         dim = self.dim_value % max(rank, 1) if rank else 0
         n = shape[dim] if rank else 1
         dtype = "int64" if self.r.random() < 0.9 else self.r.choice(["int32", "float32", "bool"])
-        if op == "index_select":
+        if op in ("index_select", "index_reduce"):
             ishape = [self.r.randint(0, 4)] if self.r.random() < 0.9 else self.g.shape()
         else:  # gather, scatter, scatter_add: same rank, sizes up to self's
             ishape = [self.r.randint(0, s) if s else 0 for s in shape] if self.r.random() < 0.85 else self.g.shape(rank)

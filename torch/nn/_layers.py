@@ -552,10 +552,11 @@ def bilinear(input1, input2, weight, bias=None):
     return out.reshape(lead + (out_features,))
 
 
-def _bag_sums(rows, starts, ends, keep, mean, weight):
-    """Each bag's sum (or mean) of its rows, bag i being rows [starts[i],
-    ends[i]), in one index_add over a bag number per row: rows outside every
-    bag, or at padding_idx, count for none; an empty bag is zeros."""
+def _bag_reduce(rows, starts, ends, keep, mode, weight):
+    """Each bag's sum, mean or max of its rows, bag i being rows [starts[i],
+    ends[i]), in one index_add (scatter_reduce for max) over a bag number per
+    row: rows outside every bag, or at padding_idx, count for none; an empty
+    bag is zeros."""
     count = starts.shape[0]
     if count == 0:
         return weight.new_zeros(0, rows.shape[1])
@@ -568,8 +569,13 @@ def _bag_sums(rows, starts, ends, keep, mean, weight):
         member = member if keep is None else member & keep
         bag, picked = bag[member], rows[member]
         sizes = torch.zeros(count, dtype=torch.int64, device=bag.device).index_add(0, bag, torch.ones_like(bag))
-    total = weight.new_zeros(count, rows.shape[1]).index_add(0, bag, picked)
-    if not mean:
+    empty = weight.new_zeros(count, rows.shape[1])
+    if mode == "max":
+        # include_self=False: an empty bag keeps its zeros, a full one its rows' maximum.
+        return empty.scatter_reduce(0, bag.unsqueeze(1).expand(-1, rows.shape[1]), picked, "amax",
+                                    include_self=False)
+    total = empty.index_add(0, bag, picked)
+    if mode == "sum":
         return total
     return total / sizes.clamp(min=1).to(rows.dtype).unsqueeze(1)
 
@@ -603,16 +609,7 @@ def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2, scale
     if weights is not None:
         rows = rows * weights.unsqueeze(-1)
     keep = (flat != padding_idx) if padding_idx is not None else None
-    if mode != "max":
-        return _bag_sums(rows, starts, ends, keep, mode == "mean", weight)
-    # max: a reduction per bag (no segment max kernel yet).
-    out = []
-    for a, b in zip(starts.tolist(), ends.tolist()):
-        piece = rows[a:b]
-        if keep is not None:
-            piece = piece[keep[a:b]]
-        out.append(piece.amax(0) if piece.shape[0] else weight.new_zeros(weight.shape[1]))
-    return torch.stack(out) if out else weight.new_zeros(0, weight.shape[1])
+    return _bag_reduce(rows, starts, ends, keep, mode, weight)
 
 
 # ---- dropout variants ---------------------------------------------------------

@@ -8,6 +8,7 @@
 #include <ATen/ScalarOps.h>
 #include <ATen/native/Indexing.h>
 
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -187,6 +188,80 @@ const Tensor& scatter_add_(const Tensor& self, int64_t dim, const Tensor& index,
 
 Tensor scatter_add(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src) {
   return self.clone().scatter_add_(dim, index, src);
+}
+
+namespace {
+
+// scatter_reduce's `reduce` names, PyTorch's spellings ("max" and "min" too).
+ScatterMode scatter_reduce_mode(std::string_view reduce) {
+  if (reduce == "sum" || reduce == "mean") return ScatterMode::ScatterAdd;
+  if (reduce == "prod") return ScatterMode::ScatterMul;
+  if (reduce == "amax" || reduce == "max") return ScatterMode::ScatterMax;
+  if (reduce == "amin" || reduce == "min") return ScatterMode::ScatterMin;
+  TORCH_CHECK(false, "reduce argument must be either sum, prod, mean, amax or amin, got ", reduce);
+}
+
+// The reduction's identity in self's dtype: what include_self=False starts from.
+Scalar scatter_reduce_identity(ScatterMode mode, ScalarType dtype) {
+  if (mode == ScatterMode::ScatterAdd) return Scalar(int64_t(0));
+  if (mode == ScatterMode::ScatterMul) return Scalar(int64_t(1));
+  const bool lowest = mode == ScatterMode::ScatterMax;
+  if (dtype == ScalarType::Bool) return Scalar(!lowest);
+  if (isFloatingType(dtype)) {
+    const double inf = std::numeric_limits<double>::infinity();
+    return Scalar(lowest ? -inf : inf);
+  }
+  Scalar bound;
+  AT_DISPATCH_INTEGRAL_TYPES(dtype, "scatter_reduce", [&] {
+    bound = Scalar(static_cast<int64_t>(lowest ? std::numeric_limits<scalar_t>::lowest()
+                                               : std::numeric_limits<scalar_t>::max()));
+  });
+  return bound;
+}
+
+}  // namespace
+
+// scatter_reduce_: src's elements folded into self at the scattered
+// positions by sum, prod, mean, amax or amin; with include_self=False each
+// scattered position starts from the reduction's identity instead of self.
+// amax/amin propagate NaN, and an integral mean rounds down, as PyTorch.
+const Tensor& scatter_reduce_(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src,
+                              std::string_view reduce, bool include_self) {
+  const int64_t d = c10::maybe_wrap_dim(dim, self.dim());
+  const ScatterMode mode = scatter_reduce_mode(reduce);
+  const bool mean = reduce == "mean";
+  check_scatter_gather("scatter", self, d, index, &src);
+  TORCH_CHECK(src.scalar_type() == self.scalar_type(), "scatter(): Expected self.dtype to be equal to src.dtype");
+  TORCH_CHECK_NOT_IMPLEMENTED(!mean || self.scalar_type() != ScalarType::Bool,
+                              "\"scatter_gather_tensor_cpu_reduce_mean\" not implemented for 'Bool'");
+  check_scatter_overlap(self, index, &src);
+  const Tensor idx = normalize_index(index, self.dim() == 0 ? 1 : self.size(d), d, OutOfBounds::RuntimeError);
+  if (idx.numel() == 0) return self;
+  const auto device = self.device().type;
+  if (!include_self) {
+    scatter_gather_stub(device, self, d, idx, Tensor(), Tensor(), scatter_reduce_identity(mode, self.scalar_type()),
+                        ScatterMode::ScatterFill);
+  }
+  scatter_gather_stub(device, self, d, idx, src, Tensor(), 0, mode);
+  if (mean) {
+    // How many values each position holds (itself too, with include_self); 1 where none.
+    Tensor count = include_self ? at::ones_like(self) : at::zeros_like(self);
+    scatter_gather_stub(device, count, d, idx, at::ones_like(src), Tensor(), 0, ScatterMode::ScatterAdd);
+    count.masked_fill_(count.eq(wrapped_scalar_tensor(Scalar(int64_t(0)))), Scalar(int64_t(1)));
+    if (isIntegralType(self.scalar_type(), false)) {
+      self.div_(count, "floor");
+    } else {
+      self.div_(count);
+    }
+  }
+  return self;
+}
+
+Tensor scatter_reduce(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src,
+                      std::string_view reduce, bool include_self) {
+  Tensor out = self.clone();
+  out.scatter_reduce_(dim, index, src, reduce, include_self);
+  return out;
 }
 
 // take: self as a flat tensor read at each index (negative from the end),
@@ -580,17 +655,19 @@ const Tensor& _index_put_rows_(const Tensor& self, const Tensor& index, const Te
 
 namespace {
 
-// PyTorch's checks for index_add_, in its order; returns the wrapped dim.
-int64_t check_index_add(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& source) {
+// PyTorch's checks for index_add_ and index_reduce_ (`op`), in its order;
+// returns the wrapped dim.
+int64_t check_index_add(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& source,
+                        const char* op = "index_add_") {
   const int64_t d = c10::maybe_wrap_dim(dim, self.dim());
-  TORCH_CHECK_INDEX(index.dim() <= 1, "index_add_(): Index is supposed to be a vector, but got dim: ", index.dim(),
+  TORCH_CHECK_INDEX(index.dim() <= 1, op, "(): Index is supposed to be a vector, but got dim: ", index.dim(),
                     " with type: ", index.scalar_type(), " and size: ", index.sizes());
   TORCH_CHECK(index.scalar_type() == ScalarType::Long || index.scalar_type() == ScalarType::Int,
-              "index_add_(): Expected dtype int32/int64 for index but got: ", index.scalar_type());
-  TORCH_CHECK(self.scalar_type() == source.scalar_type(), "index_add_(): self (", self.scalar_type(),
+              op, "(): Expected dtype int32/int64 for index but got: ", index.scalar_type());
+  TORCH_CHECK(self.scalar_type() == source.scalar_type(), op, "(): self (", self.scalar_type(),
               ") and source (", source.scalar_type(), ") must have the same scalar type");
   const int64_t along = source.dim() == 0 ? 1 : source.size(std::min(d, source.dim() - 1));
-  TORCH_CHECK(index.numel() == along, "index_add_(): Number of indices (", index.numel(),
+  TORCH_CHECK(index.numel() == along, op, "(): Number of indices (", index.numel(),
               ") should be equal to source.size(dim): (", along, "), for dim: ", d);
   bool same = self.dim() == source.dim();
   for (int64_t i = 0; same && i < self.dim(); ++i) same = i == d || self.size(i) == source.size(i);
@@ -675,6 +752,95 @@ Tensor index_add(const Tensor& self, int64_t dim, const Tensor& index, const Ten
   const Tensor out = self.clone();
   native::index_add_(out, dim, index, source, alpha);
   return out;
+}
+
+std::tuple<Tensor, Tensor> scatter_reduce_backward(const Tensor& grad, const Tensor& self, int64_t dim,
+                                                   const Tensor& index, const Tensor& src, std::string_view reduce,
+                                                   bool include_self, const Tensor& result) {
+  const Tensor zero = at::scalar_tensor(0, self.scalar_type());
+  Tensor grad_self, grad_src;
+  if (reduce == "sum") {
+    grad_self = grad;
+    grad_src = grad.gather(dim, index);
+  } else if (reduce == "mean") {
+    Tensor n = include_self ? at::ones_like(grad) : at::zeros_like(grad);
+    n.scatter_add_(dim, index, at::ones_like(src));
+    n.masked_fill_(n.eq(zero), Scalar(1.0));
+    grad_self = grad.div(n);
+    grad_src = grad.gather(dim, index).div(n.gather(dim, index));
+  } else if (reduce == "prod") {
+    // self's share: the product of everything else, computed without self's
+    // zeros (a division by them would give NaN).
+    const Tensor masked_self = self.masked_fill(self.eq(zero), Scalar(1.0));
+    grad_self = grad.mul(masked_self.scatter_reduce(dim, index, src, reduce, include_self)).div(masked_self);
+    // src's share: result / src, except for the one zero of a position that
+    // has exactly one, whose share is the product of the rest.
+    const Tensor src_zero = src.eq(zero);
+    const Tensor zeros_here =
+        at::zeros_like(self).scatter_add(dim, index, src_zero.to(self.scalar_type())).gather(dim, index);
+    const Tensor single_zero = src_zero.logical_and(zeros_here.eq(at::scalar_tensor(1, self.scalar_type())));
+    const Tensor without_it = self.scatter_reduce(dim, index, src.masked_fill(single_zero, Scalar(1.0)), reduce,
+                                                  include_self);
+    grad_src = at::where(single_zero, grad.mul(without_it).gather(dim, index),
+                         grad.mul(result).gather(dim, index).div(src.masked_fill(src_zero, Scalar(1.0))));
+  } else {  // amax, amin: shared evenly among self and the src values equal to the result
+    const Tensor self_is = self.eq(result).to(self.scalar_type());
+    const Tensor src_is = src.eq(result.gather(dim, index)).to(self.scalar_type());
+    const Tensor share = grad.div(self_is.scatter_add(dim, index, src_is));
+    grad_self = self_is.mul(share);
+    grad_src = src_is.mul(share.gather(dim, index));
+  }
+  // Without include_self, self's values at the scattered positions took no part.
+  if (!include_self) grad_self = grad_self.scatter(dim, index, Scalar(0.0));
+  return {grad_self, grad_src};
+}
+
+namespace {
+
+// index_reduce's source slice k goes to self's slice index[k]: as a scatter
+// index, index[k] at every position of source's slice k.
+Tensor spread_index(const Tensor& index, const Tensor& source, int64_t d) {
+  std::vector<int64_t> shape(std::max<int64_t>(source.dim(), 1), 1);
+  shape[d] = index.numel();
+  return index.reshape(shape).expand(source.dim() == 0 ? IntArrayRef{1} : source.sizes());
+}
+
+}  // namespace
+
+// index_reduce_: source's slices folded into self's at index along dim by
+// prod, mean, amax or amin: scatter_reduce_ with the index spread over them.
+const Tensor& index_reduce_(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& source,
+                            std::string_view reduce, bool include_self) {
+  TORCH_CHECK(reduce == "prod" || reduce == "mean" || reduce == "amax" || reduce == "amin",
+              "index_reduce(): Expected reduce to be one of prod, mean, amax or amin but got ", reduce, ".");
+  const int64_t d = check_index_add(self, dim, index, source, "index_reduce_");
+  assert_no_internal_overlap(self);
+  TORCH_CHECK_NOT_IMPLEMENTED(self.scalar_type() != ScalarType::Bool, "\"index_func_\" not implemented for 'Bool'");
+  if (index.numel() == 0) return self;
+  const Tensor target = self.dim() == 0 ? self.view({1}) : self;
+  const Tensor idx = normalize_index(index.reshape({-1}), target.size(d), d, OutOfBounds::IndexSelect);
+  target.scatter_reduce_(d, spread_index(idx, source, d), source.dim() == 0 ? source.view({1}) : source, reduce,
+                         include_self);
+  return self;
+}
+
+Tensor index_reduce(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& source,
+                    std::string_view reduce, bool include_self) {
+  const Tensor out = self.clone();
+  native::index_reduce_(out, dim, index, source, reduce, include_self);
+  return out;
+}
+
+std::tuple<Tensor, Tensor> index_reduce_backward(const Tensor& grad, const Tensor& self, int64_t dim,
+                                                 const Tensor& index, const Tensor& source, std::string_view reduce,
+                                                 bool include_self, const Tensor& result) {
+  if (index.numel() == 0) return {grad, at::zeros_like(source)};
+  auto vec = [](const Tensor& t) { return t.dim() == 0 ? t.view({1}) : t; };
+  const int64_t d = c10::maybe_wrap_dim(dim, self.dim());
+  const Tensor spread = spread_index(index.reshape({-1}).to(ScalarType::Long), source, d);
+  auto [grad_self, grad_source] = scatter_reduce_backward(vec(grad), vec(self), d, spread, vec(source), reduce,
+                                                          include_self, vec(result));
+  return {grad_self.view(self.sizes()), grad_source.view(source.sizes())};
 }
 
 const Tensor& index_copy_(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& source) {

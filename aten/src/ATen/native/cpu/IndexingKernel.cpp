@@ -28,37 +28,67 @@ void index_select_kernel(const Tensor& out, const Tensor& src, const Tensor& ind
   });
 }
 
-// Walks every position of `index` (contiguous) and calls f(offset of that
-// position in `a` (strided, with the index value along `dim`), offset in `b`
-// (strided), linear position). Offsets move incrementally, an add per step.
+// Walks the positions [begin, end) of `index` (contiguous) and calls f(offset
+// of that position in `a` (strided, with the index value along `dim`), offset
+// in `b` (strided), linear position). Offsets move incrementally, an add per step.
 template <typename F>
-void for_each_position(const Tensor& index, int64_t dim, const Tensor& a, const Tensor& b, F f) {
+void for_each_position(const Tensor& index, int64_t dim, const Tensor& a, const Tensor& b, int64_t begin,
+                       int64_t end, F f) {
   const int64_t nd = index.dim();
-  const int64_t n = index.numel();
   const int64_t* idx = index.data_ptr<int64_t>();
   if (nd == 0) {
-    if (n) f(idx[0] * (a.dim() > 0 ? a.stride(0) : 0), 0, 0);
+    if (begin < end) f(idx[0] * (a.dim() > 0 ? a.stride(0) : 0), 0, 0);
     return;
   }
   std::vector<int64_t> size(nd), step_a(nd), step_b(nd), pos(nd, 0);
-  for (int64_t d = 0; d < nd; ++d) {
+  int64_t off_a = 0, off_b = 0;
+  for (int64_t d = nd - 1, rest = begin; d >= 0; --d) {
     size[d] = index.size(d);
     step_a[d] = d == dim ? 0 : a.stride(d);
     step_b[d] = b.defined() ? b.stride(d) : 0;
+    pos[d] = rest % size[d];
+    rest /= size[d];
+    off_a += pos[d] * step_a[d];
+    off_b += pos[d] * step_b[d];
   }
-  const int64_t stride_dim = a.stride(dim);
-  int64_t off_a = 0, off_b = 0;
-  for (int64_t lin = 0; lin < n; ++lin) {
-    f(off_a + idx[lin] * stride_dim, off_b, lin);
-    for (int64_t d = nd - 1; d >= 0; --d) {
-      off_a += step_a[d];
-      off_b += step_b[d];
-      if (++pos[d] < size[d]) break;
+  const int64_t stride_dim = a.stride(dim), last = nd - 1;
+  const int64_t len = size[last], sa = step_a[last], sb = step_b[last];
+  for (int64_t lin = begin; lin < end;) {
+    // The rest of this row of the last dim in a tight loop, then a carry.
+    const int64_t run = std::min(end - lin, len - pos[last]);
+    for (int64_t k = 0; k < run; ++k) f(off_a + k * sa + idx[lin + k] * stride_dim, off_b + k * sb, lin + k);
+    lin += run;
+    pos[last] += run;
+    off_a += run * sa;
+    off_b += run * sb;
+    for (int64_t d = last; d >= 0 && pos[d] == size[d]; --d) {
       off_a -= step_a[d] * size[d];
       off_b -= step_b[d] * size[d];
       pos[d] = 0;
+      if (d == 0) break;
+      ++pos[d - 1];
+      off_a += step_a[d - 1];
+      off_b += step_b[d - 1];
     }
   }
+}
+
+// Splits index's positions across threads. A gather's positions are
+// independent; a scatter's write targets differ only when their
+// coordinates before `dim` do, so a scatter splits in whole blocks of
+// index's dims from `dim` on (along dim 0: one thread).
+template <typename F>
+void for_each_position_parallel(const Tensor& index, int64_t dim, const Tensor& a, const Tensor& b, bool writes,
+                                F f) {
+  const int64_t n = index.numel();
+  int64_t block = 1;
+  if (writes) {
+    for (int64_t d = dim; d < index.dim(); ++d) block *= index.size(d);
+  }
+  const int64_t blocks = n / std::max<int64_t>(block, 1);
+  parallel_for(0, blocks, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(block, 1)), [&](int64_t lo, int64_t hi) {
+    for_each_position(index, dim, a, b, lo * block, hi * block, f);
+  });
 }
 
 void scatter_gather_kernel(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src, const Tensor& out,
@@ -68,23 +98,45 @@ void scatter_gather_kernel(const Tensor& self, int64_t dim, const Tensor& index,
     switch (mode) {
       case ScatterMode::Gather: {
         scalar_t* o = out.data_ptr<scalar_t>();  // contiguous, index's shape
-        for_each_position(index, dim, self, Tensor(), [&](int64_t off, int64_t, int64_t lin) { o[lin] = s[off]; });
+        for_each_position_parallel(index, dim, self, Tensor(), false,
+                                   [&](int64_t off, int64_t, int64_t lin) { o[lin] = s[off]; });
         return;
       }
       case ScatterMode::Scatter: {
         const scalar_t* v = static_cast<const scalar_t*>(src.data_ptr());
-        for_each_position(index, dim, self, src, [&](int64_t off, int64_t off_src, int64_t) { s[off] = v[off_src]; });
+        for_each_position_parallel(index, dim, self, src, true,
+                                   [&](int64_t off, int64_t off_src, int64_t) { s[off] = v[off_src]; });
         return;
       }
       case ScatterMode::ScatterAdd: {
         const scalar_t* v = static_cast<const scalar_t*>(src.data_ptr());
-        for_each_position(index, dim, self, src,
-                          [&](int64_t off, int64_t off_src, int64_t) { s[off] = s[off] + v[off_src]; });
+        for_each_position_parallel(index, dim, self, src, true,
+                                   [&](int64_t off, int64_t off_src, int64_t) { s[off] = s[off] + v[off_src]; });
         return;
       }
       case ScatterMode::ScatterFill: {
         const scalar_t fill = value.to<scalar_t>();
-        for_each_position(index, dim, self, Tensor(), [&](int64_t off, int64_t, int64_t) { s[off] = fill; });
+        for_each_position_parallel(index, dim, self, Tensor(), true,
+                                   [&](int64_t off, int64_t, int64_t) { s[off] = fill; });
+        return;
+      }
+      case ScatterMode::ScatterMul: {
+        const scalar_t* v = static_cast<const scalar_t*>(src.data_ptr());
+        for_each_position_parallel(index, dim, self, src, true,
+                                   [&](int64_t off, int64_t off_src, int64_t) { s[off] = s[off] * v[off_src]; });
+        return;
+      }
+      case ScatterMode::ScatterMax:
+      case ScatterMode::ScatterMin: {
+        // std::max/std::min's choice (self unless src is strictly past it),
+        // except that a NaN from src always wins: PyTorch's rule.
+        using acc_t = c10::opmath_t<scalar_t>;
+        const scalar_t* v = static_cast<const scalar_t*>(src.data_ptr());
+        const bool max = mode == ScatterMode::ScatterMax;
+        for_each_position_parallel(index, dim, self, src, true, [&](int64_t off, int64_t off_src, int64_t) {
+          const acc_t a = static_cast<acc_t>(s[off]), b = static_cast<acc_t>(v[off_src]);
+          if (b != b || (max ? a < b : b < a)) s[off] = v[off_src];
+        });
         return;
       }
     }

@@ -1,6 +1,7 @@
 // CUDA loops of the indexing ops (the indices arrive normalised and
 // bounds-checked by Indexing.cpp). Copies move elements of the dtype's size
-// whatever the dtype; accumulation uses atomicAdd, so scatter_add and
+// whatever the dtype; accumulation uses atomicAdd (scatter_reduce's prod,
+// amax and amin a compare-and-swap loop), so scatter_add, scatter_reduce and
 // index_put(accumulate=True) support float, double, int32 and int64 here.
 #include <ATen/ATen.h>
 #include <ATen/Dispatch.h>
@@ -9,6 +10,8 @@
 #include <ATen/native/cuda/Loops.cuh>
 
 #include <cstdint>
+#include <cstring>
+#include <type_traits>
 
 namespace at::native {
 namespace {
@@ -50,6 +53,31 @@ __device__ void atomic_add(T* p, T v) {
   } else {
     atomicAdd(p, v);
   }
+}
+
+// Folds v into *p atomically by multiply, max or min (a compare-and-swap
+// loop on the element's bits); max and min let a NaN from v win, as on CPU.
+template <typename T>
+__device__ void atomic_fold(T* p, T v, ScatterMode mode) {
+  using Bits = std::conditional_t<sizeof(T) == 4, unsigned int, unsigned long long>;
+  static_assert(sizeof(T) == sizeof(Bits), "atomic_fold: 4- and 8-byte types only");
+  Bits* word = reinterpret_cast<Bits*>(p);
+  Bits seen = *word, expected;
+  do {
+    expected = seen;
+    T current;
+    memcpy(&current, &expected, sizeof(T));
+    T next = current;
+    if (mode == ScatterMode::ScatterMul) {
+      next = current * v;
+    } else if (v != v || (mode == ScatterMode::ScatterMax ? current < v : v < current)) {
+      next = v;
+    }
+    Bits bits;
+    memcpy(&bits, &next, sizeof(T));
+    if (bits == expected) return;  // nothing changes
+    seen = atomicCAS(word, expected, bits);
+  } while (seen != expected);
 }
 
 void index_select_kernel_cuda(const Tensor& out, const Tensor& src, const Tensor& index, int64_t outer,
@@ -117,6 +145,18 @@ void scatter_gather_kernel_cuda(const Tensor& self, int64_t dim, const Tensor& i
         int64_t a, b;
         g.offsets(lin, idx[lin], &a, &b);
         atomic_add(s + a, v[b]);
+      });
+    });
+    return;
+  }
+  if (mode == ScatterMode::ScatterMul || mode == ScatterMode::ScatterMax || mode == ScatterMode::ScatterMin) {
+    DISPATCH_ATOMIC_TYPES(self.scalar_type(), "scatter_reduce_cuda", [&] {
+      T* s = static_cast<T*>(self.data_ptr());
+      const T* v = static_cast<const T*>(src.data_ptr());
+      gpu_for_each_index(n, [=] __device__(int64_t lin) {
+        int64_t a, b;
+        g.offsets(lin, idx[lin], &a, &b);
+        atomic_fold(s + a, v[b], mode);
       });
     });
     return;
