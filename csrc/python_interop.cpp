@@ -1,6 +1,7 @@
 // Zero-copy exchange with numpy and DLPack:
 //   _C._from_array_interface(obj): a tensor over the memory of any object with
-//       __array_interface__ (numpy arrays and scalars), keeping it alive;
+//       __array_struct__ or __array_interface__ (numpy arrays and scalars),
+//       keeping it alive;
 //   Tensor.__dlpack__ / torch._C._from_dlpack(capsule): DLPack both ways.
 #include "csrc/Exceptions.h"
 #include "csrc/dlpack.h"
@@ -9,6 +10,7 @@
 
 #include <ATen/FromBlob.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -43,8 +45,84 @@ at::ScalarType dtype_from_typestr(const std::string& typestr) {
                        "uint8, and bool.");
 }
 
+// numpy's C-side array interface (__array_struct__): a capsule holding this
+// struct, as numpy's "array interface protocol" documents it. Reading it
+// skips the dict that __array_interface__ builds on every access (1.5 us
+// of from_numpy's 3 us).
+struct ArrayStruct {
+  int two;  // 2, a sanity check
+  int nd;
+  char typekind;
+  int itemsize;
+  int flags;
+  Py_ssize_t* shape;
+  Py_ssize_t* strides;  // null for a C-contiguous array
+  void* data;
+  PyObject* descr;
+};
+constexpr int kArrayNotSwapped = 0x200;
+
+// The tensor dtype of a native-order kind and item size; Undefined for the rest.
+at::ScalarType dtype_from_kind(char kind, int itemsize) {
+  switch (kind) {
+    case 'f':
+      return itemsize == 8 ? at::ScalarType::Double : itemsize == 4 ? at::ScalarType::Float
+             : itemsize == 2 ? at::ScalarType::Half : at::ScalarType::Undefined;
+    case 'i':
+      return itemsize == 8 ? at::ScalarType::Long : itemsize == 4 ? at::ScalarType::Int
+             : itemsize == 2 ? at::ScalarType::Short : itemsize == 1 ? at::ScalarType::Char
+             : at::ScalarType::Undefined;
+    case 'u': return itemsize == 1 ? at::ScalarType::Byte : at::ScalarType::Undefined;
+    case 'b': return itemsize == 1 ? at::ScalarType::Bool : at::ScalarType::Undefined;
+    default: return at::ScalarType::Undefined;
+  }
+}
+
+// A tensor over obj's memory from its __array_struct__; undefined where obj
+// has none or it describes what __array_interface__'s path must refuse
+// (that path words the errors).
+at::Tensor from_array_struct(PyObject* obj) {
+  PyObject* capsule = PyObject_GetAttrString(obj, "__array_struct__");
+  if (!capsule) {
+    PyErr_Clear();
+    return at::Tensor();
+  }
+  struct Ref {
+    PyObject* o;
+    ~Ref() { Py_DECREF(o); }
+  } capsule_ref{capsule};
+  auto* s = PyCapsule_CheckExact(capsule) ? static_cast<ArrayStruct*>(PyCapsule_GetPointer(capsule, nullptr)) : nullptr;
+  if (!s) {
+    PyErr_Clear();
+    return at::Tensor();
+  }
+  const at::ScalarType dtype = s->two == 2 && (s->flags & kArrayNotSwapped) ? dtype_from_kind(s->typekind, s->itemsize)
+                                                                          : at::ScalarType::Undefined;
+  if (dtype == at::ScalarType::Undefined) return at::Tensor();
+  std::vector<int64_t> sizes(s->nd), strides(s->nd);
+  int64_t contiguous = 1;
+  for (int i = s->nd - 1; i >= 0; --i) {
+    sizes[i] = s->shape[i];
+    if (s->strides) {
+      if (s->strides[i] < 0 || s->strides[i] % s->itemsize != 0) return at::Tensor();
+      strides[i] = s->strides[i] / s->itemsize;
+    } else {
+      strides[i] = contiguous;
+    }
+    contiguous *= std::max<int64_t>(sizes[i], 1);
+  }
+  Py_INCREF(obj);  // released by the storage's deleter
+  try {
+    return at::from_blob(s->data, sizes, strides, dtype, obj, &decref_with_gil);
+  } catch (...) {
+    Py_DECREF(obj);
+    throw;
+  }
+}
+
 PyObject* from_array_interface(PyObject*, PyObject* obj) {
   HANDLE_TH_ERRORS
+  if (at::Tensor t = from_array_struct(obj); t.defined()) return THPVariable_Wrap(std::move(t));
   PyObject* iface = PyObject_GetAttrString(obj, "__array_interface__");
   if (!iface) throw python_error();
   struct Ref {

@@ -168,6 +168,14 @@ def test_scatter_and_gather_split_across_threads_as_one_thread_computes(dim):
         torch.set_num_threads(threads)
 
 
+def test_index_reduce_of_a_bool_matrix_as_pytorch_computes_it():
+    # PyTorch's slice-wise path takes bool (its vector path does not: an OpInfo error input).
+    x, index, source = torch.ones(3, 2, dtype=torch.bool), torch.tensor([0, 2, 0]), torch.zeros(3, 2, dtype=torch.bool)
+    assert x.index_reduce(0, index, source, "prod").tolist() == [[False, False], [True, True], [False, False]]
+    assert x.index_reduce(0, index, source, "amax").tolist() == [[True, True]] * 3
+    assert x.clone().index_reduce_(0, index, source, "amin").tolist() == [[False, False], [True, True], [False, False]]
+
+
 @pytest.mark.parametrize("op", ["scatter_add_", "scatter_", "scatter_add", "scatter"])
 def test_scatter_refuses_a_src_of_another_rank(op):
     # A 0-d index against an empty 3-d src read past src's end (a crash); PyTorch refuses it.

@@ -13,7 +13,8 @@ PyTorch accepts is timed. A row's slowdown is our time over PyTorch's, in
 the worst of its modes (forward and forward + backward, one thread and all
 threads). Exit status 1 when a row is slower than --threshold and
 benchmarks/known_slow.toml gives no reason for it, or when our torch fails
-a call that PyTorch runs.
+a call that PyTorch runs; such a row is timed again, longer, before it
+counts (a chance slow measurement on a busy machine is not a regression).
 """
 from __future__ import annotations
 
@@ -28,6 +29,7 @@ from benchmarks.sweep.runner import Timer
 
 FULL_BUDGET = 0.03  # seconds per measurement
 SHORT_BUDGET = 0.006
+RETIMES, RETIME_FACTOR = 2, 4  # a row the gate would fail is timed again (retime_slow_rows)
 PROBE_LIMIT = 1.0  # seconds: a candidate slower than this under the reference is not medium-sized
 
 
@@ -102,7 +104,7 @@ def main(argv=None) -> int:
     start = time.perf_counter()
     ours = Timer(args.ours)
     ref = Timer(args.reference) if args.reference else None
-    rows = []
+    rows, requests = [], {}
     total = len(native) + len(exprs)
     for n, (name, body) in enumerate([*native.items(), *exprs.items()], 1):
         row = {"name": name}
@@ -116,12 +118,15 @@ def main(argv=None) -> int:
             case = body
         row["call"] = describe(case)
         request = {"case": case, "budget": budget, "threads": "1" if args.short else "both"}
+        requests[name] = request
         row["ours"] = ours.ask(request)
         if ref:
             row["ref"] = ref.ask(request)
         rows.append(row)
         if n % 50 == 0:
             print(f"  {n}/{total} rows, {time.perf_counter() - start:.0f}s", file=sys.stderr, flush=True)
+    if ref:
+        retime_slow_rows(rows, requests, ours, ref, args.threshold)
     api = ours.ask({"api": True}).get("api", {})
     versions = (ours.version, ref.version if ref else None)
     ours.close()
@@ -133,6 +138,32 @@ def main(argv=None) -> int:
     with open(args.json, "w") as f:
         json.dump({"budget": budget, "seconds": seconds, "versions": versions, "api": api, "rows": rows}, f, indent=1)
     return verdict(args, rows, api, versions, seconds, budget)
+
+
+def retime_slow_rows(rows: list[dict], requests: dict, ours: Timer, ref: Timer, threshold: float) -> None:
+    """Times each row the gate would fail again, both sides, with RETIME_FACTOR
+    times the budget, up to RETIMES times, keeping its best measurement: on a
+    shared 2-core machine one measurement in a few hundred comes out 2-3x
+    slow by chance, while a real slowdown shows in every one."""
+    known = report.load_known()
+    for _ in range(RETIMES):
+        failing = {r["name"] for r in report.analyse(rows, known, threshold)["unexplained"]}
+        if not failing:
+            return
+        print(f"  timing again, {RETIME_FACTOR}x longer: {', '.join(sorted(failing))}", file=sys.stderr, flush=True)
+        for i, row in enumerate(rows):
+            if row["name"] not in failing:
+                continue
+            request = dict(requests[row["name"]])
+            request["budget"] = request["budget"] * RETIME_FACTOR
+            again = dict(row, ours=ours.ask(request), ref=ref.ask(request))
+            if again["ours"]["ok"] and again["ref"]["ok"] and worst_ratio(again) < worst_ratio(row):
+                rows[i] = again
+
+
+def worst_ratio(row: dict) -> float:
+    timed = report.analyse([row], {}, report.THRESHOLD)["timed"]
+    return (timed[0].get("gated_worst") or 0.0) if timed else float("inf")
 
 
 def verdict(args, rows, api, versions, seconds, budget) -> int:

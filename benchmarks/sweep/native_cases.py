@@ -97,7 +97,11 @@ class MediumCase(generate.CaseBuilder):
     def index_tensor(self, shape, rank) -> dict:
         dim = self.dim_value % max(rank, 1) if rank else 0
         n = shape[dim] if rank else 1
-        ishape = [1000] if self.s.base_name == "index_select" else list(shape)
+        # index_select and index_reduce take a vector of indices (into dim); the scatters one of self's shape.
+        if self.s.base_name == "index_reduce":
+            ishape = [n]
+        else:
+            ishape = [1000] if self.s.base_name == "index_select" else list(shape)
         self.index_shape = ishape
         return self.g.tensor(ishape, "int64", kind=f"index:0,{max(n, 1)}")
 

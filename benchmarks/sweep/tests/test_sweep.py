@@ -41,6 +41,32 @@ def test_a_call_pytorch_runs_and_ours_fails_or_cannot_differentiate_fails_the_sw
     assert [r["name"] for r in result["case_error"]] == ["torch.both"]
 
 
+class ScriptedTimer:
+    """Answers each request with the next of its scripted forward times."""
+
+    def __init__(self, times):
+        self.times, self.budgets = list(times), []
+
+    def ask(self, request):
+        self.budgets.append(request["budget"])
+        return timed(self.times.pop(0), 1.0)[0]
+
+
+def test_a_row_slow_by_chance_is_timed_again_and_a_row_slow_every_time_still_fails():
+    from benchmarks.sweep import __main__ as sweep
+
+    rows = [row("torch.unlucky", *timed(3e-4, 1e-4)), row("torch.slow", *timed(3e-4, 1e-4)),
+            row("torch.fine", *timed(1e-4, 1e-4))]
+    requests = {r["name"]: {"case": r["name"], "budget": 0.006, "threads": "1"} for r in rows}
+    # Asked in row order: unlucky's second time is ordinary, slow's stays slow in both retimes.
+    ours = ScriptedTimer([1e-4, 3e-4, 3e-4])
+    ref = ScriptedTimer([1e-4, 1e-4, 1e-4])
+    sweep.retime_slow_rows(rows, requests, ours, ref, 1.5)
+    result = report.analyse(rows, {}, 1.5)
+    assert [r["name"] for r in result["unexplained"]] == ["torch.slow"]
+    assert ours.budgets == [0.006 * sweep.RETIME_FACTOR] * 3  # fine is never timed again
+
+
 def test_known_slow_entries_have_a_reason_and_a_recorded_slowdown():
     known = report.load_known()
     assert known

@@ -815,7 +815,11 @@ const Tensor& index_reduce_(const Tensor& self, int64_t dim, const Tensor& index
               "index_reduce(): Expected reduce to be one of prod, mean, amax or amin but got ", reduce, ".");
   const int64_t d = check_index_add(self, dim, index, source, "index_reduce_");
   assert_no_internal_overlap(self);
-  TORCH_CHECK_NOT_IMPLEMENTED(self.scalar_type() != ScalarType::Bool, "\"index_func_\" not implemented for 'Bool'");
+  if (self.scalar_type() == ScalarType::Bool) {  // PyTorch's kernels take bool only in some of their paths
+    TORCH_CHECK_NOT_IMPLEMENTED(include_self, "\"index_reduce_func_exclude_input_init\" not implemented for 'Bool'");
+    TORCH_CHECK_NOT_IMPLEMENTED(self.dim() > 1, "\"index_func_\" not implemented for 'Bool'");
+    TORCH_CHECK_NOT_IMPLEMENTED(reduce != "mean", "\"div_floor_cpu\" not implemented for 'Bool'");
+  }
   if (index.numel() == 0) return self;
   const Tensor target = self.dim() == 0 ? self.view({1}) : self;
   const Tensor idx = normalize_index(index.reshape({-1}), target.size(d), d, OutOfBounds::IndexSelect);

@@ -67,6 +67,21 @@ void max_pool2d_inside(const T* in, T* values, int64_t* indices, int64_t w, int6
 // greater or NaN, branch-free, so the compiler widens it over outputs.
 // Strictly greater keeps the first of equal values; once the maximum is NaN
 // nothing replaces it but a later NaN (PyTorch's last NaN).
+// SW > 0: the stride as a constant, so that the compiler turns the strided
+// reads into whole-vector loads and shuffles (stride 2, max_pool1d's usual
+// kernel 2, runs twice as fast on AVX2 that way).
+template <typename T, int SW>
+void max_pool_rows_values(const T* in, T* v, int64_t ow, int64_t kw, int64_t stride) {
+  const int64_t sw = SW > 0 ? SW : stride;
+  for (int64_t j = 0; j < ow; ++j) v[j] = in[j * sw];
+  for (int64_t b = 1; b < kw; ++b) {
+    for (int64_t j = 0; j < ow; ++j) {
+      const T x = in[j * sw + b], m = v[j];
+      v[j] = select_bits((x > m) | (x != x), x, m);
+    }
+  }
+}
+
 template <typename T>
 void max_pool_rows_inside(const T* in, T* values, int64_t* indices, int64_t w, int64_t oh, int64_t ow,
                           const PoolWindow& win) {
@@ -75,12 +90,10 @@ void max_pool_rows_inside(const T* in, T* values, int64_t* indices, int64_t w, i
     const int64_t row = i * win.sh * w;
     T* v = values + i * ow;
     if (indices == nullptr) {  // values only: the same selects without the index lane
-      for (int64_t j = 0; j < ow; ++j) v[j] = in[row + j * sw];
-      for (int64_t b = 1; b < kw; ++b) {
-        for (int64_t j = 0; j < ow; ++j) {
-          const T x = in[row + j * sw + b], m = v[j];
-          v[j] = select_bits((x > m) | (x != x), x, m);
-        }
+      if (sw == 2) {
+        max_pool_rows_values<T, 2>(in + row, v, ow, kw, sw);
+      } else {
+        max_pool_rows_values<T, 0>(in + row, v, ow, kw, sw);
       }
       continue;
     }

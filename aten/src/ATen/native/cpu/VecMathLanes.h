@@ -40,6 +40,17 @@ inline float round_to_integer(float x) {
   return (x + kRound) - kRound;
 }
 
+// exp(r) for |r| <= ln2 / 2: the Cephes polynomial that exp and exp2 share.
+inline float exp_reduced(float r) {
+  float p = 1.9875691500e-4f;
+  p = p * r + 1.3981999507e-3f;
+  p = p * r + 8.3334519073e-3f;
+  p = p * r + 4.1665795894e-2f;
+  p = p * r + 1.6666665459e-1f;
+  p = p * r + 5.0000001201e-1f;
+  return p * r * r + r + 1.0f;
+}
+
 // exp(x) for x in [-104, 88.8] (outside it: 0 below, and the caller
 // clamps above), within 2 ulp; NaN passes through. A Cephes-style range
 // reduction x = n ln2 + r and polynomial.
@@ -49,13 +60,7 @@ inline float exp(float x) {
   const float xc = x < -104.0f ? -104.0f : (x > 88.8f ? 88.8f : x);  // NaN passes through
   const float n = round_to_integer(xc * kLog2e);
   const float r = (xc - n * kLn2Hi) - n * kLn2Lo;
-  float p = 1.9875691500e-4f;
-  p = p * r + 1.3981999507e-3f;
-  p = p * r + 8.3334519073e-3f;
-  p = p * r + 4.1665795894e-2f;
-  p = p * r + 1.6666665459e-1f;
-  p = p * r + 5.0000001201e-1f;
-  p = p * r * r + r + 1.0f;
+  const float p = exp_reduced(r);
   // 2^n in two factors, so that n down to -150 and up to 128 stays representable.
   const int32_t ni = static_cast<int32_t>(n);
   const int32_t n1 = ni / 2, n2 = ni - n1;
@@ -143,9 +148,9 @@ inline float with_sign_of(float s, float x) {
 inline float exp2(float x) {
   const float xc = x < -151.0f ? -151.0f : (x > 128.0f ? 128.0f : x);  // NaN passes through
   const float n = round_to_integer(xc);
-  const float p = lanes::exp((xc - n) * 0.693147180559945309f);
+  const float p = exp_reduced((xc - n) * 0.693147180559945309f);  // xc - n is exact, in [-1/2, 1/2]
   const int32_t ni = static_cast<int32_t>(n);
-  const int32_t n1 = ni >> 1, n2 = ni - n1;
+  const int32_t n1 = ni / 2, n2 = ni - n1;
   const float result = p * bits_to_float((n1 + 127) << 23) * bits_to_float((n2 + 127) << 23);
   return x < -151.0f ? 0.0f : result;
 }
