@@ -218,13 +218,22 @@ void check_extremum_dims(const Tensor& self, IntArrayRef dim, const char* name) 
 }
 }  // namespace
 
+// Of bools the largest is any(), the smallest all(): their kernels stop at
+// the first true (false) where a max reads every element. (dim=[] reduces
+// every dim in amax, but not in any.)
 Tensor amax(const Tensor& self, IntArrayRef dim, bool keepdim) {
   check_extremum_dims(self, dim, "amax");
+  if (self.scalar_type() == ScalarType::Bool) {
+    return at::any(self, dim.empty() ? OptionalIntArrayRef() : OptionalIntArrayRef(dim), keepdim);
+  }
   return reduce(self, dim, keepdim, self.scalar_type(), {ReduceOp::Max}, "amax", true);
 }
 
 Tensor amin(const Tensor& self, IntArrayRef dim, bool keepdim) {
   check_extremum_dims(self, dim, "amin");
+  if (self.scalar_type() == ScalarType::Bool) {
+    return at::all(self, dim.empty() ? OptionalIntArrayRef() : OptionalIntArrayRef(dim), keepdim);
+  }
   return reduce(self, dim, keepdim, self.scalar_type(), {ReduceOp::Min}, "amin", true);
 }
 
