@@ -822,9 +822,46 @@ const Tensor& index_reduce_(const Tensor& self, int64_t dim, const Tensor& index
   }
   if (index.numel() == 0) return self;
   const Tensor target = self.dim() == 0 ? self.view({1}) : self;
+  const Tensor src = source.dim() == 0 ? source.view({1}) : source;
   const Tensor idx = normalize_index(index.reshape({-1}), target.size(d), d, OutOfBounds::IndexSelect);
-  target.scatter_reduce_(d, spread_index(idx, source, d), source.dim() == 0 ? source.view({1}) : source, reduce,
-                         include_self);
+  const int64_t n = idx.numel();
+  if (!self.is_cpu() || src.numel() / n < 256) {
+    target.scatter_reduce_(d, spread_index(idx, src, d), src, reduce, include_self);
+    return self;
+  }
+  // Few large slices (a batch dim): an elementwise op per slice, as PyTorch
+  // runs it, where the scatter would spread the index over every element.
+  const int64_t* rows = idx.data_ptr<int64_t>();
+  const bool mean = reduce == "mean";
+  if (!include_self) {
+    const Scalar start = scatter_reduce_identity(scatter_reduce_mode(reduce), self.scalar_type());
+    for (int64_t k = 0; k < n; ++k) target.select(d, rows[k]).fill_(start);
+  }
+  for (int64_t k = 0; k < n; ++k) {
+    const Tensor slot = target.select(d, rows[k]), part = src.select(d, k);
+    if (reduce == "prod") {
+      slot.mul_(part);
+    } else if (mean) {
+      slot.add_(part);
+    } else if (reduce == "amax") {
+      slot.maximum_(part);  // a NaN wins, as in the scatter
+    } else {
+      slot.minimum_(part);
+    }
+  }
+  if (mean) {
+    std::vector<int64_t> shape(target.dim(), 1);
+    shape[d] = target.size(d);
+    Tensor count = at::full({target.size(d)}, Scalar(include_self ? int64_t(1) : int64_t(0)), self.scalar_type(),
+                            self.device());
+    count.index_add_(0, idx, at::ones({n}, self.scalar_type(), self.device()), Scalar(int64_t(1)));
+    count.masked_fill_(count.eq(wrapped_scalar_tensor(Scalar(int64_t(0)))), Scalar(int64_t(1)));
+    if (isIntegralType(self.scalar_type(), false)) {
+      target.div_(count.view(shape), "floor");
+    } else {
+      target.div_(count.view(shape));
+    }
+  }
   return self;
 }
 

@@ -106,21 +106,23 @@ void cosh(const float* x, float* y, int64_t n) {
 
 // atanh |x| = log1p(2|x| / (1 - |x|)) / 2, its argument written
 // 2|x| + 2|x|^2 / (1 - |x|) below 1/2 (as glibc does) to keep small x
-// accurate. Within 3 ulp. Beyond +-1 the lanes give NaN themselves (random
-// data has many such elements, and <cmath>'s domain-error path is slow);
-// +-1 and NaN from <cmath>.
+// accurate. Within 3 ulp. +-1 (+-inf) and beyond (NaN) are answered in the
+// lanes too: random data has many elements beyond, a bool or 0/1 mask
+// half of them at 1, and <cmath>'s pole and domain-error paths are slow.
+// NaN from <cmath>.
 void atanh(const float* x, float* y, int64_t n) {
   constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
+  constexpr float kInf = std::numeric_limits<float>::infinity();
   map_checked(
       x, y, n,
       [](float v) {
         const float a = v < 0 ? -v : v;
         const float small = 2.0f * a + 2.0f * a * a / (1.0f - a);
         const float big = 2.0f * a / (1.0f - a);
-        const float inside = lanes::with_sign_of(0.5f * lanes::log1p(a < 0.5f ? small : big), v);
-        return a > 1.0f ? kNaN : inside;
+        const float magnitude = a == 1.0f ? kInf : 0.5f * lanes::log1p(a < 0.5f ? small : big);
+        return a > 1.0f ? kNaN : lanes::with_sign_of(magnitude, v);
       },
-      [](float v) { return v < -1.0f || (v > -1.0f && v < 1.0f) || v > 1.0f; }, [](float v) { return std::atanh(v); });
+      [](float v) { return v == v; }, [](float v) { return std::atanh(v); });
 }
 
 void expm1(const float* x, float* y, int64_t n) {
