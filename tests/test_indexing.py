@@ -168,6 +168,16 @@ def test_scatter_and_gather_split_across_threads_as_one_thread_computes(dim):
         torch.set_num_threads(threads)
 
 
+def test_scatter_reduce_aliases_max_and_min_have_no_gradient_as_in_pytorch():
+    x, src = torch.tensor([1.0, 2.0], requires_grad=True), torch.tensor([3.0, 0.5], requires_grad=True)
+    index = torch.tensor([0, 1])
+    assert x.scatter_reduce(0, index, src, "max").tolist() == [3.0, 2.0]  # the forward takes them
+    for alias in ("max", "min"):
+        with pytest.raises(RuntimeError, match=f"Expected 'reduce' to be one of 'sum', 'prod', 'mean', 'amax', "
+                                               f"'amin' but got {alias}"):
+            x.scatter_reduce(0, index, src, alias).sum().backward()
+
+
 def test_index_reduce_of_a_bool_matrix_as_pytorch_computes_it():
     # PyTorch's slice-wise path takes bool (its vector path does not: an OpInfo error input).
     x, index, source = torch.ones(3, 2, dtype=torch.bool), torch.tensor([0, 2, 0]), torch.zeros(3, 2, dtype=torch.bool)

@@ -757,6 +757,9 @@ Tensor index_add(const Tensor& self, int64_t dim, const Tensor& index, const Ten
 std::tuple<Tensor, Tensor> scatter_reduce_backward(const Tensor& grad, const Tensor& self, int64_t dim,
                                                    const Tensor& index, const Tensor& src, std::string_view reduce,
                                                    bool include_self, const Tensor& result) {
+  // The forward's aliases "max" and "min" have no gradient in PyTorch: its words.
+  TORCH_CHECK(reduce == "sum" || reduce == "prod" || reduce == "mean" || reduce == "amax" || reduce == "amin",
+              "Expected 'reduce' to be one of 'sum', 'prod', 'mean', 'amax', 'amin' but got ", reduce, ".");
   const Tensor zero = at::scalar_tensor(0, self.scalar_type());
   Tensor grad_self, grad_src;
   if (reduce == "sum") {
