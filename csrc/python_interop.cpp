@@ -111,11 +111,13 @@ at::Tensor from_array_struct(PyObject* obj) {
     }
     contiguous *= std::max<int64_t>(sizes[i], 1);
   }
-  Py_INCREF(obj);  // released by the storage's deleter
+  // The capsule is what keeps the data alive: an array's holds the array, a
+  // numpy scalar's the temporary array it made (which dies with the capsule).
+  Py_INCREF(capsule);  // released by the storage's deleter
   try {
-    return at::from_blob(s->data, sizes, strides, dtype, obj, &decref_with_gil);
+    return at::from_blob(s->data, sizes, strides, dtype, capsule, &decref_with_gil);
   } catch (...) {
-    Py_DECREF(obj);
+    Py_DECREF(capsule);
     throw;
   }
 }
