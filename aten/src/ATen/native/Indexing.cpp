@@ -219,6 +219,17 @@ Scalar scatter_reduce_identity(ScatterMode mode, ScalarType dtype) {
   return bound;
 }
 
+// mean's last step: self / count, where a count of 0 (nothing reached the
+// position) counts as 1; integers round down, as PyTorch.
+void divide_by_count(const Tensor& self, Tensor& count) {
+  count.masked_fill_(count.eq(wrapped_scalar_tensor(Scalar(int64_t(0)))), Scalar(int64_t(1)));
+  if (isIntegralType(self.scalar_type(), false)) {
+    self.div_(count, "floor");
+  } else {
+    self.div_(count);
+  }
+}
+
 }  // namespace
 
 // scatter_reduce_: src's elements folded into self at the scattered
@@ -247,12 +258,7 @@ const Tensor& scatter_reduce_(const Tensor& self, int64_t dim, const Tensor& ind
     // How many values each position holds (itself too, with include_self); 1 where none.
     Tensor count = include_self ? at::ones_like(self) : at::zeros_like(self);
     scatter_gather_stub(device, count, d, idx, at::ones_like(src), Tensor(), 0, ScatterMode::ScatterAdd);
-    count.masked_fill_(count.eq(wrapped_scalar_tensor(Scalar(int64_t(0)))), Scalar(int64_t(1)));
-    if (isIntegralType(self.scalar_type(), false)) {
-      self.div_(count, "floor");
-    } else {
-      self.div_(count);
-    }
+    divide_by_count(self, count);
   }
   return self;
 }
@@ -858,12 +864,8 @@ const Tensor& index_reduce_(const Tensor& self, int64_t dim, const Tensor& index
     Tensor count = at::full({target.size(d)}, Scalar(include_self ? int64_t(1) : int64_t(0)), self.scalar_type(),
                             self.device());
     count.index_add_(0, idx, at::ones({n}, self.scalar_type(), self.device()), Scalar(int64_t(1)));
-    count.masked_fill_(count.eq(wrapped_scalar_tensor(Scalar(int64_t(0)))), Scalar(int64_t(1)));
-    if (isIntegralType(self.scalar_type(), false)) {
-      target.div_(count.view(shape), "floor");
-    } else {
-      target.div_(count.view(shape));
-    }
+    Tensor spread = count.view(shape);
+    divide_by_count(target, spread);
   }
   return self;
 }
