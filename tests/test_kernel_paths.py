@@ -112,6 +112,19 @@ def test_cat_large_enough_for_threads(dim, widths):
     np.testing.assert_array_equal(got, np.concatenate(parts, dim))
 
 
+@pytest.mark.parametrize("dtype", ["bool", "int16", "float32", "float64", "int64"])
+@pytest.mark.parametrize("rows", [1, 5, 70_001])
+def test_stacking_vectors_along_the_last_dim_interleaves_them(dtype, rows):
+    """One element per input and row (the typed interleave, blocked and
+    split across threads)."""
+    rng = np.random.default_rng(rows)
+    parts = [(rng.standard_normal(rows) * 10).astype(dtype) for _ in range(3)]
+    tensors = [torch.from_numpy(p) for p in parts]
+    np.testing.assert_array_equal(torch.stack(tensors, -1).numpy(), np.stack(parts, -1))
+    np.testing.assert_array_equal(torch.dstack(tensors).numpy(), np.dstack(parts))
+    np.testing.assert_array_equal(torch.column_stack(tensors).numpy(), np.column_stack(parts))
+
+
 def test_cat_mixes_layouts_and_dtypes():
     a = torch.arange(12.0).view(3, 4)
     b = torch.arange(6).view(3, 2)  # int64: promoted, so the copy path converts it

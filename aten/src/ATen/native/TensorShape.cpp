@@ -460,6 +460,26 @@ inline void copy_small(char* dst, const char* src, int64_t n) {
   }
 }
 
+// Rows made of one element from each input (stack along the last dim,
+// dstack and column_stack of vectors): an interleave of typed elements.
+// Blocks of rows keep the written lines in cache while each input fills
+// its column of them; a segment-by-segment copy ran 2x PyTorch here.
+template <typename T>
+void interleave(char* base, const std::vector<const char*>& part_data, int64_t rows) {
+  const int64_t count = static_cast<int64_t>(part_data.size());
+  constexpr int64_t kBlock = 1024;
+  parallel_for(0, rows, std::max<int64_t>(kGrainSize / count, 1), [&](int64_t lo, int64_t hi) {
+    for (int64_t start = lo; start < hi; start += kBlock) {
+      const int64_t end = std::min(start + kBlock, hi);
+      for (int64_t p = 0; p < count; ++p) {
+        const T* src = reinterpret_cast<const T*>(part_data[p]);
+        T* dst = reinterpret_cast<T*>(base) + p;
+        for (int64_t o = start; o < end; ++o) dst[o * count] = src[o];
+      }
+    }
+  });
+}
+
 bool cat_contiguous(const Tensor& out, TensorList tensors, int64_t dim) {
   if (!out.device().is_cpu() || !out.is_contiguous()) return false;
   std::vector<const Tensor*> parts;
@@ -486,6 +506,15 @@ bool cat_contiguous(const Tensor& out, TensorList tensors, int64_t dim) {
     part_data.push_back(static_cast<const char*>(t->data_ptr()));
   }
   const size_t count = parts.size();
+  if (std::all_of(part_bytes.begin(), part_bytes.end(), [&](int64_t b) { return b == itemsize; })) {
+    switch (itemsize) {
+      case 1: interleave<uint8_t>(base, part_data, outer); return true;
+      case 2: interleave<uint16_t>(base, part_data, outer); return true;
+      case 4: interleave<uint32_t>(base, part_data, outer); return true;
+      case 8: interleave<uint64_t>(base, part_data, outer); return true;
+      default: break;
+    }
+  }
   // Each thread fills the bytes [lo, hi) of the result: the parts of the
   // row segments (row o, input t) that fall in that range.
   parallel_for(0, out.numel() * itemsize, kGrainSize * itemsize, [&](int64_t lo, int64_t hi) {
