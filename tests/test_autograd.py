@@ -308,6 +308,11 @@ GRADCHECKED_HERE = {
     "native_layer_norm": (lambda x, w, b: torch.native_layer_norm(x, [3, 2], w, b, 1e-5)[0],
                           (_f64(4, 3, 2), _f64(3, 2), _f64(3, 2))),
     "max_pool2d_with_indices": (lambda x: torch.nn.functional.max_pool2d(x, 2), (_f64(1, 1, 4, 4),)),
+    # Each mode, sample weights and padding (index 2) included.
+    "_embedding_bag": (lambda w, p: tuple(torch.nn.functional.embedding_bag(
+        torch.tensor([0, 2, 3, 3, 1, 0]), w, torch.tensor([0, 2, 2, 5]), mode=mode, padding_idx=2,
+        per_sample_weights=p if mode == "sum" else None) for mode in ("sum", "mean", "max")),
+        (_f64(4, 3), _f64(6))),
     "rsub": (lambda x: torch.rsub(x, 2.0, alpha=3), (_f64(3),)),
     "select": (lambda x: x[1], (_f64(3, 2),)),
     "slice": (lambda x: x[1:3, ::2], (_f64(4, 4),)),

@@ -203,3 +203,24 @@ def test_classifier_trains_on_cuda_as_on_the_cpu():
     on_cuda, on_cpu = train("cuda"), train("cpu")
     assert on_cuda[-1] < on_cuda[0]
     assert on_cuda == pytest.approx(on_cpu, rel=1e-4), "one training step on CUDA differs from the same on the CPU"
+
+
+@pytest.mark.parametrize("mode", ["sum", "mean", "max"])
+def test_embedding_bag_on_cuda_matches_cpu(mode):
+    """CUDA composes embedding_bag of its own ops (native/EmbeddingBag.cpp);
+    the CPU runs one loop. Both outputs and both gradients agree."""
+    gen = torch.Generator().manual_seed(5)
+    weight = torch.randn(50, 7, generator=gen, dtype=torch.float64)
+    idx = torch.randint(0, 50, (40,), generator=gen)
+    offsets = torch.tensor([0, 3, 3, 17, 39])
+    psw = torch.randn(40, generator=gen, dtype=torch.float64) if mode == "sum" else None
+    results = []
+    for device in ["cpu", "cuda"]:
+        w = weight.to(device).requires_grad_()
+        p = psw.to(device).requires_grad_() if psw is not None else None
+        out = torch.nn.functional.embedding_bag(idx.to(device), w, offsets.to(device), mode=mode, padding_idx=idx[5].item(),
+                                                per_sample_weights=p)
+        out.backward(torch.arange(out.numel(), dtype=out.dtype, device=device).reshape(out.shape))
+        results.append([out.cpu(), w.grad.cpu()] + ([p.grad.cpu()] if p is not None else []))
+    for got, want in zip(results[1], results[0]):
+        assert torch.allclose(got, want)

@@ -114,6 +114,9 @@ EXEMPT = {
     "_unsafe_view": "reshape that copies, and matmul's batch folding: test_autograd.py, the reshape and matmul records",
     "native_layer_norm": "behind F.layer_norm: the layer_norm record; its statistics in test_autograd.py",
     "max_pool2d_with_indices": "behind F.max_pool2d: the max_pool2d record",
+    "_embedding_bag": "behind F.embedding_bag: test_embedding_bag.py (results, gradients, checks), "
+                      "test_nn_breadth.py (every mode against numpy), gradchecked in test_autograd.py",
+    "embedding_bag": "torch.embedding_bag, padding_idx wrapped, then _embedding_bag: test_embedding_bag.py",
     "_max_pool2d_values": "behind F.max_pool2d without a gradient: the max_pool2d record's forward samples, "
                           "test_nn_breadth.py (against the indices path)",
     "arange": "factory without inputs to compare: test_tensor.py",

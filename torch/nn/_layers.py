@@ -552,64 +552,48 @@ def bilinear(input1, input2, weight, bias=None):
     return out.reshape(lead + (out_features,))
 
 
-def _bag_reduce(rows, starts, ends, keep, mode, weight):
-    """Each bag's sum, mean or max of its rows, bag i being rows [starts[i],
-    ends[i]), in one index_add (scatter_reduce for max) over a bag number per
-    row: rows outside every bag, or at padding_idx, count for none; an empty
-    bag is zeros."""
-    count = starts.shape[0]
-    if count == 0:
-        return weight.new_zeros(0, rows.shape[1])
-    position = torch.arange(rows.shape[0], device=rows.device)
-    bag = torch.searchsorted(starts, position, right=True) - 1
-    picked, sizes = rows, ends - starts
-    if keep is not None or bool(starts[0] != 0) or bool(ends[-1] != rows.shape[0]):
-        # Some rows belong to no bag (before the first offset, past include_last_offset's end, padding).
-        member = (bag >= 0) & (position < ends[bag.clamp(min=0)])
-        member = member if keep is None else member & keep
-        bag, picked = bag[member], rows[member]
-        sizes = torch.zeros(count, dtype=torch.int64, device=bag.device).index_add(0, bag, torch.ones_like(bag))
-    empty = weight.new_zeros(count, rows.shape[1])
-    if mode == "max":
-        # include_self=False: an empty bag keeps its zeros, a full one its rows' maximum.
-        return empty.scatter_reduce(0, bag.unsqueeze(1).expand(-1, rows.shape[1]), picked, "amax",
-                                    include_self=False)
-    total = empty.index_add(0, bag, picked)
-    if mode == "sum":
-        return total
-    return total / sizes.clamp(min=1).to(rows.dtype).unsqueeze(1)
+_BAG_MODES = {"sum": 0, "mean": 1, "max": 2}
 
 
 def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2, scale_grad_by_freq=False, mode="mean",
                   sparse=False, per_sample_weights=None, include_last_offset=False, padding_idx=None):
-    from torch.nn.functional import embedding
-    if mode not in ("sum", "mean", "max"):
+    """PyTorch's argument handling (2-D input as equal bags, padding_idx
+    wrapped), then the native op (aten/src/ATen/native/EmbeddingBag.cpp)."""
+    if weight.dim() != 2:
+        raise ValueError(f"weight has to be a 2D Tensor, but got Tensor of dimension {weight.dim()}")
+    if per_sample_weights is not None and input.size() != per_sample_weights.size():
+        raise ValueError(f"embedding_bag: If per_sample_weights ({per_sample_weights.shape}) is not None, then it must "
+                         f"have the same shape as the input ({input.shape})")
+    if input.dim() == 2:
+        if offsets is not None:
+            raise ValueError("if input is 2D, then offsets has to be None, as input is treated is a mini-batch of "
+                             "fixed length sequences. However, found offsets of type {}".format(type(offsets)))
+        offsets = torch.arange(0, input.numel(), input.shape[1], dtype=input.dtype, device=input.device)
+        input = input.reshape(-1)
+        if per_sample_weights is not None:
+            per_sample_weights = per_sample_weights.reshape(-1)
+    elif input.dim() == 1:
+        if offsets is None:
+            raise ValueError("offsets has to be a 1D Tensor but got None")
+        if offsets.dim() != 1:
+            raise ValueError("offsets has to be a 1D Tensor")
+    else:
+        raise ValueError(f"input has to be 1D or 2D Tensor, but got Tensor of dimension {input.dim()}")
+    if mode not in _BAG_MODES:
         raise ValueError(f"mode has to be one of sum, mean or max, but got {mode}")
+    if max_norm is not None:
+        raise NotImplementedError("embedding_bag: max_norm is not supported")
     if per_sample_weights is not None and mode != "sum":
         raise NotImplementedError(f"embedding_bag: per_sample_weights was not None. per_sample_weights is only "
                                   f"supported for mode='sum' (got mode='{mode}'). Please open a feature request on "
                                   f"GitHub.")
-    if input.dim() == 2:
-        if offsets is not None:
-            raise ValueError("if input is 2D, then offsets has to be None, as input is treated is a mini-batch of "
-                             "fixed length sequences.")
-        starts = torch.arange(input.shape[0], device=input.device) * input.shape[1]
-        ends = starts + input.shape[1]
-        flat = input.reshape(-1)
-        weights = per_sample_weights.reshape(-1) if per_sample_weights is not None else None
-    else:
-        if offsets is None:
-            raise ValueError("offsets has to be a 1D Tensor but got None")
-        starts = offsets.to(torch.int64)
-        ends = torch.cat([starts[1:], torch.tensor([input.shape[0]], dtype=torch.int64, device=starts.device)])
-        if include_last_offset:
-            starts, ends = starts[:-1], ends[:-1]
-        flat, weights = input, per_sample_weights
-    rows = embedding(flat, weight, padding_idx, max_norm, norm_type)
-    if weights is not None:
-        rows = rows * weights.unsqueeze(-1)
-    keep = (flat != padding_idx) if padding_idx is not None else None
-    return _bag_reduce(rows, starts, ends, keep, mode, weight)
+    if padding_idx is not None:
+        if not -weight.shape[0] <= padding_idx < weight.shape[0]:
+            raise RuntimeError(f"padding_idx must be within the number of embeddings, {-weight.shape[0]} through "
+                               f"{weight.shape[0] - 1}, but got {padding_idx}")
+        padding_idx %= weight.shape[0]
+    return torch._embedding_bag(weight, input, offsets, scale_grad_by_freq, _BAG_MODES[mode], sparse,
+                                per_sample_weights, include_last_offset, -1 if padding_idx is None else padding_idx)[0]
 
 
 # ---- dropout variants ---------------------------------------------------------

@@ -10,6 +10,7 @@
 #include <ATen/native/Activation.h>
 #include <ATen/native/CumulativeProducts.h>
 #include <ATen/native/Distance.h>
+#include <ATen/native/EmbeddingBag.h>
 #include <ATen/native/Indexing.h>
 #include <ATen/native/Interpolation.h>
 #include <ATen/native/Loss.h>
