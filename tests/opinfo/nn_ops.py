@@ -44,8 +44,10 @@ def _topk_samples(op, dtype, rng):
 
 
 def _conv_ref(x, w, b=None, stride=1, padding=0, dilation=1, groups=1):
-    """Direct convolution (cross-correlation) over 1 or 2 spatial dims."""
-    dims = x.ndim - 2
+    """Direct convolution (cross-correlation) over 1, 2 or 3 spatial dims."""
+    dims = w.ndim - 2
+    if x.ndim == dims + 1:  # unbatched: a batch of one
+        return _conv_ref(x[None], w, b, stride, padding, dilation, groups)[0]
     expand = lambda v: (v,) * dims if isinstance(v, int) else tuple(v)  # noqa: E731
     s, d = expand(stride), expand(dilation)
     k = w.shape[2:]
@@ -81,6 +83,18 @@ def _conv2d_samples(op, dtype, rng):
     yield SampleInput((m(1, 2, 5, 4), m(3, 2, 2, 3), None, 1, "valid"), desc="'valid'")
     # Columns that start and end in the padding, with strides and dilation (the CPU im2col's bounds).
     yield SampleInput((m(2, 2, 7, 9), m(2, 2, 3, 2), m(2), (2, 3), (2, 4), (1, 2)), desc="wide padding, strides")
+    # A tap that lands right of the last input column for every output (read past the row once).
+    yield SampleInput((m(1, 1, 3, 3), m(1, 1, 1, 3), None, 2, 1, (1, 2)), desc="a tap past the last column")
+
+
+def _conv3d_samples(op, dtype, rng):
+    m = lambda *s: make_array(s, dtype, rng)  # noqa: E731
+    yield SampleInput((m(2, 3, 4, 5, 4), m(4, 3, 3, 2, 2), m(4)), desc="plain")
+    yield SampleInput((m(1, 4, 5, 6, 5), m(2, 2, 2, 2, 3), None, (2, 1, 2), 1, 1, 2), desc="stride, padding, groups")
+    yield SampleInput((m(1, 2, 6, 5, 5), m(3, 2, 2, 2, 2), m(3), 1, (1, 0, 2), (2, 1, 2)), desc="dilation")
+    yield SampleInput((m(1, 2, 4, 5, 4), m(3, 2, 2, 3, 2), m(3), 1, "same"), desc="'same', even kernel sizes")
+    yield SampleInput((m(2, 3, 4, 4), m(2, 2, 2, 2, 2)), desc="unbatched")
+    yield SampleInput((m(2, 1, 5, 3, 3), m(2, 1, 1, 1, 3), m(2), 2, 1, (1, 1, 2)), desc="a tap past the last column")
 
 
 def _conv1d_samples(op, dtype, rng):
@@ -463,6 +477,7 @@ NN_OPS = [
     # int64 too, as PyTorch's slow_conv2d and dilated kernel (found by tools/difftest).
     OpInfo("conv2d", _conv_ref, FLOATS + (torch.int64,), _conv2d_samples, method=False, error_inputs=_conv_errors),
     OpInfo("conv1d", _conv_ref, FLOATS + (torch.int64,), _conv1d_samples, method=False),
+    OpInfo("conv3d", _conv_ref, FLOATS + (torch.int64,), _conv3d_samples, method=False),
     # Integers too: padding never wins, even against the dtype's lowest value (found by tools/difftest).
     OpInfo("max_pool2d", _max_pool_ref, FLOATS + INTS + (torch.int16,),
            _samples(((2, 3, 6, 6), (2,)), ((1, 2, 7, 5), (3, 2, 1)), ((1, 1, 5, 5), ((2, 3), (1, 2)))),

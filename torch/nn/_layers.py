@@ -456,31 +456,6 @@ def conv_transpose2d(input, weight, bias=None, stride=1, padding=0, output_paddi
     return _conv_transpose(input, weight, bias, stride, padding, output_padding, groups, dilation, 2)
 
 
-def conv3d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
-    """A sum over the kernel's depth of 2-D convolutions of input depth slices."""
-    from torch.nn.functional import conv2d, pad
-    unbatched = input.dim() == 4
-    x = input.unsqueeze(0) if unbatched else input
-    if x.dim() != 5:
-        raise RuntimeError(f"Expected 4D (unbatched) or 5D (batched) input to conv3d, but got input of size: "
-                           f"{list(input.shape)}")
-    s, p, dl = _tuple(stride, 3), _tuple(padding, 3), _tuple(dilation, 3)
-    kd = weight.shape[2]
-    x = pad(x, (0, 0, 0, 0, p[0], p[0]))
-    depth = (x.shape[2] - dl[0] * (kd - 1) - 1) // s[0] + 1
-    slices = []
-    for od in range(depth):
-        acc = None
-        for i in range(kd):
-            term = conv2d(x[:, :, od * s[0] + i * dl[0]], weight[:, :, i], None, s[1:], p[1:], dl[1:], groups)
-            acc = term if acc is None else acc + term
-        slices.append(acc)
-    out = torch.stack(slices, 2)
-    if bias is not None:
-        out = out + bias.reshape(1, -1, 1, 1, 1)
-    return out.squeeze(0) if unbatched else out
-
-
 def _patch_weight(channels, kh, kw, dtype, device):
     """One-hot kernels: output channel c*kh*kw + t copies input channel c at kernel offset t."""
     eye = torch.eye(kh * kw, dtype=dtype, device=device).reshape(kh * kw, 1, kh, kw)

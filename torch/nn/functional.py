@@ -127,6 +127,11 @@ def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
     return torch.conv2d(input, weight, bias, stride, padding, dilation, groups)
 
 
+@lower_precision
+def conv3d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
+    return torch.conv3d(input, weight, bias, stride, padding, dilation, groups)
+
+
 def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
     stride = [] if stride is None else stride
     if not return_indices and not (input.requires_grad and torch.is_grad_enabled()):

@@ -810,33 +810,16 @@ Tensor embedding_backward(const Tensor& grad, const Tensor& indices, IntArrayRef
   return out;
 }
 
-Tensor conv1d_input_backward(const Tensor& grad, const Tensor& input, const Tensor& weight, IntArrayRef stride,
-                             IntArrayRef padding, IntArrayRef dilation, int64_t groups) {
-  return native::conv1d_backward_input(grad, input, weight, stride, padding, dilation, groups);
-}
-Tensor conv1d_weight_backward(const Tensor& grad, const Tensor& input, const Tensor& weight, IntArrayRef stride,
-                              IntArrayRef padding, IntArrayRef dilation, int64_t groups) {
-  return native::conv1d_backward_weight(grad, input, weight, stride, padding, dilation, groups);
-}
-Tensor conv2d_input_backward(const Tensor& grad, const Tensor& input, const Tensor& weight, IntArrayRef stride,
-                             IntArrayRef padding, IntArrayRef dilation, int64_t groups) {
-  return native::conv2d_backward_input(grad, input, weight, stride, padding, dilation, groups);
-}
-Tensor conv2d_weight_backward(const Tensor& grad, const Tensor& input, const Tensor& weight, IntArrayRef stride,
-                              IntArrayRef padding, IntArrayRef dilation, int64_t groups) {
-  return native::conv2d_backward_weight(grad, input, weight, stride, padding, dilation, groups);
-}
-
 Tensor convolution_input_backward(const Tensor& grad, const Tensor& input, const Tensor& weight, IntArrayRef stride,
                                   IntArrayRef padding, IntArrayRef dilation, int64_t groups) {
-  return weight.dim() == 3 ? conv1d_input_backward(grad, input, weight, stride, padding, dilation, groups)
-                           : conv2d_input_backward(grad, input, weight, stride, padding, dilation, groups);
+  return weight.dim() == 3 ? native::conv1d_backward_input(grad, input, weight, stride, padding, dilation, groups)
+                           : native::conv_backward_input(grad, input, weight, stride, padding, dilation, groups);
 }
 
 Tensor convolution_weight_backward(const Tensor& grad, const Tensor& input, const Tensor& weight, IntArrayRef stride,
                                    IntArrayRef padding, IntArrayRef dilation, int64_t groups) {
-  return weight.dim() == 3 ? conv1d_weight_backward(grad, input, weight, stride, padding, dilation, groups)
-                           : conv2d_weight_backward(grad, input, weight, stride, padding, dilation, groups);
+  return weight.dim() == 3 ? native::conv1d_backward_weight(grad, input, weight, stride, padding, dilation, groups)
+                           : native::conv_backward_weight(grad, input, weight, stride, padding, dilation, groups);
 }
 
 Tensor conv_bias_backward(const Tensor& grad, int64_t spatial_dims) {

@@ -144,17 +144,9 @@ Tensor nll_loss_backward(const Tensor& grad, const Tensor& self, const Tensor& t
 
 // embedding: each index's row adds up its gradient; padding_idx's row gets none.
 Tensor embedding_backward(const Tensor& grad, const Tensor& indices, IntArrayRef weight_sizes, int64_t padding_idx);
-// conv1d/conv2d: see native/Convolution.h; the bias's gradient sums all but the channel dim.
-Tensor conv1d_input_backward(const Tensor& grad, const Tensor& input, const Tensor& weight, IntArrayRef stride,
-                             IntArrayRef padding, IntArrayRef dilation, int64_t groups);
-Tensor conv1d_weight_backward(const Tensor& grad, const Tensor& input, const Tensor& weight, IntArrayRef stride,
-                              IntArrayRef padding, IntArrayRef dilation, int64_t groups);
-Tensor conv2d_input_backward(const Tensor& grad, const Tensor& input, const Tensor& weight, IntArrayRef stride,
-                             IntArrayRef padding, IntArrayRef dilation, int64_t groups);
-Tensor conv2d_weight_backward(const Tensor& grad, const Tensor& input, const Tensor& weight, IntArrayRef stride,
-                              IntArrayRef padding, IntArrayRef dilation, int64_t groups);
+// conv1d/conv2d/conv3d: see native/Convolution.h; the bias's gradient sums all but the channel dim.
 Tensor conv_bias_backward(const Tensor& grad, int64_t spatial_dims);
-// _convolution_batched: conv1d's or conv2d's gradients by the weight's dims.
+// _convolution_batched: conv1d's, conv2d's or conv3d's gradients by the weight's dims.
 Tensor convolution_input_backward(const Tensor& grad, const Tensor& input, const Tensor& weight, IntArrayRef stride,
                                   IntArrayRef padding, IntArrayRef dilation, int64_t groups);
 Tensor convolution_weight_backward(const Tensor& grad, const Tensor& input, const Tensor& weight, IntArrayRef stride,

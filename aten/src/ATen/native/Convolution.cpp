@@ -1,4 +1,4 @@
-// conv1d and conv2d as im2col plus one batched matrix product (OpenBLAS on
+// conv1d, conv2d and conv3d as im2col plus one batched matrix product (OpenBLAS on
 // the CPU, cuBLAS on CUDA): the input, padded, is viewed as the patches each
 // output element sees (as_strided), copied into columns, and multiplied by
 // the weight per group. Written over at:: ops, so every device runs it.
@@ -18,79 +18,148 @@ bool dilation_of(IntArrayRef dilation) {
   return false;
 }
 
+// One convolution's sizes. Spatial dims are (depth, height, width); a
+// conv2d has a depth of 1 with kernel 1, stride 1, padding 0, dilation 1,
+// so that one set of loops serves conv2d and conv3d.
 struct Geometry {
-  int64_t n, c, h, w, o, kh, kw, groups, sh, sw, ph, pw, dh, dw, oh, ow;
+  int64_t n, c, o, groups, spatial;
+  int64_t size[3], k[3], s[3], p[3], dl[3], out[3];
+  int64_t positions() const { return out[0] * out[1] * out[2]; }
+  int64_t taps() const { return k[0] * k[1] * k[2]; }
+  int64_t padded(int i) const { return size[i] + 2 * p[i]; }
+  bool has_padding() const { return p[0] || p[1] || p[2]; }
+  // The spatial part of a shape: the last `spatial` entries of a 3-vector.
+  std::vector<int64_t> dims(const int64_t (&v)[3]) const { return {v + 3 - spatial, v + 3}; }
+  std::vector<int64_t> shape(int64_t batch, int64_t channels, const int64_t (&v)[3]) const {
+    std::vector<int64_t> r{batch, channels};
+    for (int64_t x : dims(v)) r.push_back(x);
+    return r;
+  }
 };
 
-std::vector<int64_t> pair(IntArrayRef v, const char* name) {
-  TORCH_CHECK(v.size() == 1 || v.size() == 2, "expected ", name, " to be a single integer value or a list of 2 values");
-  return v.size() == 1 ? std::vector<int64_t>{v[0], v[0]} : std::vector<int64_t>{v[0], v[1]};
+// One value per spatial dim, from an int or a list of `spatial` ints.
+std::vector<int64_t> per_dim(IntArrayRef v, const char* name, int64_t spatial) {
+  TORCH_CHECK(v.size() == 1 || static_cast<int64_t>(v.size()) == spatial, "expected ", name,
+              " to be a single integer value or a list of ", spatial, " values to match the convolution dimensions, "
+              "but got ", name, "=", v);
+  return v.size() == 1 ? std::vector<int64_t>(spatial, v[0]) : v.vec();
 }
 
-// input [N, C, H, W], weight [O, C/groups, kH, kW].
+std::string joined(const std::vector<int64_t>& v) {
+  std::string r;
+  for (size_t i = 0; i < v.size(); ++i) r += (i ? " x " : "") + std::to_string(v[i]);
+  return r;
+}
+
+// input [N, C, (D,) H, W], weight [O, C/groups, (kD,) kH, kW].
 Geometry geometry(const Tensor& input, const Tensor& weight, IntArrayRef stride, IntArrayRef padding,
                   IntArrayRef dilation, int64_t groups) {
-  TORCH_CHECK(input.dim() == 4, "Expected 3D (unbatched) or 4D (batched) input to conv2d, but got input of size: ",
-              input.sizes());
-  TORCH_CHECK(weight.dim() == 4, "weight should have 4 dimensions");
+  const int64_t spatial = weight.dim() - 2;
+  TORCH_CHECK(spatial == 2 || spatial == 3, "weight should have 4 or 5 dimensions");
+  TORCH_CHECK(input.dim() == spatial + 2, "Expected ", spatial + 1, "D (unbatched) or ", spatial + 2,
+              "D (batched) input to conv", spatial, "d, but got input of size: ", input.sizes());
   TORCH_CHECK(groups > 0, "non-positive groups is not supported");
-  const auto s = pair(stride, "stride"), p = pair(padding, "padding"), d = pair(dilation, "dilation");
-  TORCH_CHECK(s[0] > 0 && s[1] > 0, "non-positive stride is not supported");
-  TORCH_CHECK(p[0] >= 0 && p[1] >= 0, "negative padding is not supported");
-  // A zero dilation is the kernels' error (below); empty inputs never reach one.
-  TORCH_CHECK(d[0] >= 0 && d[1] >= 0, "dilation should be greater than zero");
-  Geometry g{input.size(0), input.size(1), input.size(2), input.size(3), weight.size(0), weight.size(2),
-             weight.size(3), groups, s[0], s[1], p[0], p[1], d[0], d[1], 0, 0};
+  const auto s = per_dim(stride, "stride", spatial), p = per_dim(padding, "padding", spatial),
+             d = per_dim(dilation, "dilation", spatial);
+  Geometry g{input.size(0), input.size(1), weight.size(0), groups, spatial, {1, 1, 1}, {1, 1, 1}, {1, 1, 1},
+             {0, 0, 0}, {1, 1, 1}, {1, 1, 1}};
+  for (int64_t i = 0; i < spatial; ++i) {
+    const int64_t at = 3 - spatial + i;
+    TORCH_CHECK(s[i] > 0, "non-positive stride is not supported");
+    TORCH_CHECK(p[i] >= 0, "negative padding is not supported");
+    // A zero dilation is the kernels' error (below); empty inputs never reach one.
+    TORCH_CHECK(d[i] >= 0, "dilation should be greater than zero");
+    g.size[at] = input.size(2 + i);
+    g.k[at] = weight.size(2 + i);
+    g.s[at] = s[i];
+    g.p[at] = p[i];
+    g.dl[at] = d[i];
+  }
   TORCH_CHECK(g.c == weight.size(1) * groups, "Given groups=", groups, ", weight of size ", weight.sizes(),
               ", expected input", input.sizes(), " to have ", weight.size(1) * groups, " channels, but got ", g.c,
               " channels instead");
   TORCH_CHECK(g.o % groups == 0, "Given groups=", groups, ", expected weight to be divisible by ", groups,
               " at dimension 0, but got weight of size ", weight.sizes(), " instead");
-  const int64_t eff_h = (g.kh - 1) * g.dh + 1, eff_w = (g.kw - 1) * g.dw + 1;
-  TORCH_CHECK(g.h + 2 * g.ph >= eff_h && g.w + 2 * g.pw >= eff_w, "Calculated padded input size per channel: (",
-              g.h + 2 * g.ph, " x ", g.w + 2 * g.pw, "). Kernel size: (", eff_h, " x ", eff_w,
-              "). Kernel size can't be greater than actual input size");
-  g.oh = (g.h + 2 * g.ph - eff_h) / g.sh + 1;
-  g.ow = (g.w + 2 * g.pw - eff_w) / g.sw + 1;
+  std::vector<int64_t> padded_size, kernel_size;
+  bool fits = true;
+  for (int i = 3 - spatial; i < 3; ++i) {
+    const int64_t eff = (g.k[i] - 1) * g.dl[i] + 1;
+    padded_size.push_back(g.padded(i));
+    kernel_size.push_back(eff);
+    fits = fits && g.padded(i) >= eff;
+    g.out[i] = (g.padded(i) - eff) / g.s[i] + 1;
+  }
+  TORCH_CHECK(fits, "Calculated padded input size per channel: (", joined(padded_size), "). Kernel size: (",
+              joined(kernel_size), "). Kernel size can't be greater than actual input size");
   return g;
 }
 
 Tensor padded(const Tensor& input, const Geometry& g) {
-  if (g.ph == 0 && g.pw == 0) return input.contiguous();
-  Tensor out = at::zeros({g.n, g.c, g.h + 2 * g.ph, g.w + 2 * g.pw}, input.scalar_type(), input.device());
-  out.narrow(2, g.ph, g.h).narrow(3, g.pw, g.w).copy_(input);
+  if (!g.has_padding()) return input.contiguous();
+  const int64_t padded_size[3] = {g.padded(0), g.padded(1), g.padded(2)};
+  Tensor out = at::zeros(g.shape(g.n, g.c, padded_size), input.scalar_type(), input.device());
+  Tensor inner = out;
+  for (int64_t i = 0; i < g.spatial; ++i) {
+    const int at = 3 - g.spatial + i;
+    inner = inner.narrow(2 + i, g.p[at], g.size[at]);
+  }
+  inner.copy_(input);
   return out;
 }
 
-// columns() for a CPU float/double input: one pass over each input plane,
+// The input's interior within a padded [N, C, spatial...] tensor.
+Tensor unpadded(const Tensor& x, const Geometry& g) {
+  Tensor inner = x;
+  for (int64_t i = 0; i < g.spatial; ++i) {
+    const int at = 3 - g.spatial + i;
+    inner = inner.narrow(2 + i, g.p[at], g.size[at]);
+  }
+  return inner;
+}
+
+// columns() for a CPU float/double input: one pass over each input volume,
 // the padding written as zeros (no padded copy), a run per output row. With
 // the generic pad, view and copy, conv2d of 32x8x8x8 by 16 3x3 filters with
 // padding 1 took 143 us on two threads; with this, 77-80 us.
 template <typename T>
 void im2col_cpu(const T* x, T* cols, const Geometry& g) {
-  const int64_t positions = g.oh * g.ow;
-  parallel_for(0, g.n * g.c, std::max<int64_t>(1, 16384 / std::max<int64_t>(g.kh * g.kw * positions, 1)),
+  const int64_t positions = g.positions(), plane_size = g.size[0] * g.size[1] * g.size[2];
+  const int64_t oh = g.out[1], ow = g.out[2], h = g.size[1], w = g.size[2];
+  parallel_for(0, g.n * g.c, std::max<int64_t>(1, 16384 / std::max<int64_t>(g.taps() * positions, 1)),
                [&](int64_t lo, int64_t hi) {
     for (int64_t plane = lo; plane < hi; ++plane) {
-      const T* src = x + plane * g.h * g.w;
-      for (int64_t a = 0; a < g.kh; ++a) {
-        for (int64_t b = 0; b < g.kw; ++b) {
-          T* dst = cols + ((plane * g.kh + a) * g.kw + b) * positions;
-          const int64_t shift = b * g.dw - g.pw;  // input column = j * sw + shift
-          // Output columns whose input column lies inside [0, w).
-          const int64_t j_lo = shift >= 0 ? 0 : std::min(g.ow, (-shift + g.sw - 1) / g.sw);
-          const int64_t j_hi = std::max(j_lo, std::min(g.ow, (g.w - 1 - shift) / g.sw + 1));
-          // Zeros once for the whole block when any of it is padding, then the runs.
-          const int64_t r_first = a * g.dh - g.ph, r_last = (g.oh - 1) * g.sh + r_first;
-          if (j_lo > 0 || j_hi < g.ow || r_first < 0 || r_last >= g.h) std::fill(dst, dst + positions, T(0));
-          for (int64_t i = 0; i < g.oh; ++i, dst += g.ow) {
-            const int64_t r = i * g.sh + r_first;
-            if (r < 0 || r >= g.h) continue;
-            const T* from = src + r * g.w + (j_lo * g.sw + shift);  // input column of output j_lo
-            if (g.sw == 1) {
-              std::copy(from, from + (j_hi - j_lo), dst + j_lo);
-            } else {
-              for (int64_t j = j_lo; j < j_hi; ++j) dst[j] = from[(j - j_lo) * g.sw];
+      const T* src = x + plane * plane_size;
+      for (int64_t a = 0; a < g.k[0]; ++a) {
+        for (int64_t b = 0; b < g.k[1]; ++b) {
+          for (int64_t e = 0; e < g.k[2]; ++e) {
+            T* dst = cols + (((plane * g.k[0] + a) * g.k[1] + b) * g.k[2] + e) * positions;
+            const int64_t shift = e * g.dl[2] - g.p[2];  // input column = j * sw + shift
+            // Output columns whose input column lies inside [0, w).
+            const int64_t j_lo = shift >= 0 ? 0 : std::min(ow, (-shift + g.s[2] - 1) / g.s[2]);
+            // (A tap right of the last input column has none: C++'s division
+            // truncates toward zero, so a negative span must not reach it.)
+            const int64_t j_hi = w - 1 - shift < 0 ? j_lo : std::max(j_lo, std::min(ow, (w - 1 - shift) / g.s[2] + 1));
+            // Zeros once for the whole block when any of it is padding, then the runs.
+            const int64_t r_first = b * g.dl[1] - g.p[1], r_last = (oh - 1) * g.s[1] + r_first;
+            const int64_t z_first = a * g.dl[0] - g.p[0], z_last = (g.out[0] - 1) * g.s[0] + z_first;
+            if (j_lo > 0 || j_hi < ow || r_first < 0 || r_last >= h || z_first < 0 || z_last >= g.size[0])
+              std::fill(dst, dst + positions, T(0));
+            for (int64_t q = 0; q < g.out[0]; ++q) {
+              const int64_t z = q * g.s[0] + z_first;
+              if (z < 0 || z >= g.size[0]) {
+                dst += oh * ow;
+                continue;
+              }
+              for (int64_t i = 0; i < oh; ++i, dst += ow) {
+                const int64_t r = i * g.s[1] + r_first;
+                if (r < 0 || r >= h) continue;
+                const T* from = src + (z * h + r) * w + (j_lo * g.s[2] + shift);  // input column of output j_lo
+                if (g.s[2] == 1) {
+                  std::copy(from, from + (j_hi - j_lo), dst + j_lo);
+                } else {
+                  for (int64_t j = j_lo; j < j_hi; ++j) dst[j] = from[(j - j_lo) * g.s[2]];
+                }
+              }
             }
           }
         }
@@ -99,12 +168,12 @@ void im2col_cpu(const T* x, T* cols, const Geometry& g) {
   });
 }
 
-// [N, groups, C/groups * kH * kW, oH * oW]: the patch under each output element.
+// [N, groups, C/groups * taps, positions]: the patch under each output element.
 Tensor columns(const Tensor& input, const Geometry& g) {
   const ScalarType dtype = input.scalar_type();
   if (input.device().is_cpu() && (dtype == ScalarType::Float || dtype == ScalarType::Double)) {
     const Tensor x = input.contiguous();
-    Tensor cols = at::empty({g.n, g.groups, (g.c / g.groups) * g.kh * g.kw, g.oh * g.ow}, dtype, input.device());
+    Tensor cols = at::empty({g.n, g.groups, (g.c / g.groups) * g.taps(), g.positions()}, dtype, input.device());
     if (dtype == ScalarType::Float) {
       im2col_cpu(x.data_ptr<float>(), cols.data_ptr<float>(), g);
     } else {
@@ -114,13 +183,21 @@ Tensor columns(const Tensor& input, const Geometry& g) {
   }
   const Tensor x = padded(input, g);
   const auto st = x.strides();
-  const Tensor patches = x.as_strided({g.n, g.c, g.kh, g.kw, g.oh, g.ow},
-                                      {st[0], st[1], st[2] * g.dh, st[3] * g.dw, st[2] * g.sh, st[3] * g.sw});
-  return patches.reshape({g.n, g.groups, (g.c / g.groups) * g.kh * g.kw, g.oh * g.ow});
+  // [N, C, taps per dim..., outputs per dim...] over the padded input.
+  std::vector<int64_t> sizes{g.n, g.c}, strides{st[0], st[1]};
+  for (int64_t i = 0; i < g.spatial; ++i) {
+    sizes.push_back(g.k[3 - g.spatial + i]);
+    strides.push_back(st[2 + i] * g.dl[3 - g.spatial + i]);
+  }
+  for (int64_t i = 0; i < g.spatial; ++i) {
+    sizes.push_back(g.out[3 - g.spatial + i]);
+    strides.push_back(st[2 + i] * g.s[3 - g.spatial + i]);
+  }
+  return x.as_strided(sizes, strides).reshape({g.n, g.groups, (g.c / g.groups) * g.taps(), g.positions()});
 }
 
-Tensor conv2d_forward(const Tensor& input, const Tensor& weight, const std::optional<Tensor>& bias,
-                      IntArrayRef stride, IntArrayRef padding, IntArrayRef dilation, int64_t groups) {
+Tensor conv_forward(const Tensor& input, const Tensor& weight, const std::optional<Tensor>& bias,
+                    IntArrayRef stride, IntArrayRef padding, IntArrayRef dilation, int64_t groups) {
   const Geometry g = geometry(input, weight, stride, padding, dilation, groups);
   if (bias && bias->defined()) {
     TORCH_CHECK(bias->dim() == 1 && bias->size(0) == g.o, "Given weight of size ", weight.sizes(),
@@ -135,49 +212,65 @@ Tensor conv2d_forward(const Tensor& input, const Tensor& weight, const std::opti
   const bool no_kernel = g.n == 0 || g.c == 0;
   TORCH_CHECK(no_kernel || input.numel() != 0,
               "Only zero batch or zero channel inputs are supported, but got input shape: ", input.sizes());
-  TORCH_CHECK(no_kernel || (g.kh > 0 && g.kw > 0), "kernel size should be greater than zero, but got kernel_height: ",
-              g.kh, " kernel_width: ", g.kw);
-  TORCH_CHECK(no_kernel || (g.dh > 0 && g.dw > 0), "dilation should be greater than zero, but got [", g.dh, ", ",
-              g.dw, "]");
+  if (g.spatial == 2) {
+    TORCH_CHECK(no_kernel || (g.k[1] > 0 && g.k[2] > 0), "kernel size should be greater than zero, but got "
+                "kernel_height: ", g.k[1], " kernel_width: ", g.k[2]);
+  } else {
+    TORCH_CHECK(no_kernel || (g.k[0] > 0 && g.k[1] > 0 && g.k[2] > 0), "kernel size should be greater than zero, "
+                "but got kT: ", g.k[0], " kH: ", g.k[1], " kW: ", g.k[2]);
+  }
+  TORCH_CHECK(no_kernel || (g.dl[0] > 0 && g.dl[1] > 0 && g.dl[2] > 0), "dilation should be greater than zero, but "
+              "got ", dilation);
   // After the shapes and the bias, PyTorch's CPU kernels dispatch on the
   // input's dtype before they look at the weight's: bool has no kernel.
-  TORCH_CHECK_NOT_IMPLEMENTED(input.scalar_type() != ScalarType::Bool || no_kernel,
-                              dilation_of(dilation) ? "\"slow_conv_dilated<>\"" : "\"slow_conv2d_cpu\"",
+  const bool dilated = dilation_of(dilation);
+  const char* kernel = dilated ? "\"slow_conv_dilated<>\"" : g.spatial == 2 ? "\"slow_conv2d_cpu\"" : "\"slow_conv3d_cpu\"";
+  TORCH_CHECK_NOT_IMPLEMENTED(input.scalar_type() != ScalarType::Bool || no_kernel, kernel,
                               " not implemented for 'Bool'");
   // Integer convolutions run as PyTorch's slow_conv2d does; its dilated
   // kernel has no integer type but int64 (an empty batch needs no kernel).
-  const bool int_dilated = (g.dh != 1 || g.dw != 1) && !input.is_floating_point() &&
-                           input.scalar_type() != ScalarType::Long;
+  const bool int_dilated = dilated && !input.is_floating_point() && input.scalar_type() != ScalarType::Long;
   TORCH_CHECK_NOT_IMPLEMENTED(!int_dilated || no_kernel, "\"slow_conv_dilated<>\" not implemented for '",
                               input.scalar_type(), "'");
   TORCH_CHECK(input.scalar_type() == weight.scalar_type(), "expected scalar type ", input.scalar_type(),
               " but found ", weight.scalar_type());
+  const std::vector<int64_t> out_shape = g.shape(g.n, g.o, g.out);
+  if (g.n == 0) return at::empty(out_shape, input.scalar_type(), input.device());
   const Tensor cols = columns(input, g);
   const Tensor w = weight.reshape({1, g.groups, g.o / g.groups, -1});
-  if (g.n == 0) return at::empty({0, g.o, g.oh, g.ow}, input.scalar_type(), input.device());
-  Tensor out = at::matmul(w, cols).reshape({g.n, g.o, g.oh, g.ow});
-  if (bias && bias->defined()) out = out.add(bias->view({1, g.o, 1, 1}));
+  Tensor out = at::matmul(w, cols).reshape(out_shape);
+  if (bias && bias->defined()) {
+    std::vector<int64_t> bias_shape(out_shape.size(), 1);
+    bias_shape[1] = g.o;
+    out = out.add(bias->view(bias_shape));
+  }
   return out;
 }
 
-// The col2im sum as one loop per (image, channel) plane on the CPU:
-// gx (padded, [N, C, H + 2ph, W + 2pw], zeroed) += every tap's column values.
+// The col2im sum as one loop per (image, channel) volume on the CPU:
+// gx (padded, [N, C, (D + 2pd,) H + 2ph, W + 2pw], zeroed) += every tap's column values.
 void col2im_cpu(const Tensor& gcols, const Tensor& gx, const Geometry& g) {
-  const int64_t ph = g.h + 2 * g.ph, pw = g.w + 2 * g.pw;
+  const int64_t pd = g.padded(0), ph = g.padded(1), pw = g.padded(2);
+  const int64_t od = g.out[0], oh = g.out[1], ow = g.out[2];
   auto run = [&](auto tag) {
     using T = decltype(tag);
     const T* cols = gcols.data_ptr<T>();
     T* out = gx.data_ptr<T>();
-    parallel_for(0, g.n * g.c, std::max<int64_t>(1, 16384 / std::max<int64_t>(ph * pw, 1)), [&](int64_t lo, int64_t hi) {
+    parallel_for(0, g.n * g.c, std::max<int64_t>(1, 16384 / std::max<int64_t>(pd * ph * pw, 1)),
+                 [&](int64_t lo, int64_t hi) {
       for (int64_t plane = lo; plane < hi; ++plane) {
-        const T* src = cols + plane * g.kh * g.kw * g.oh * g.ow;
-        T* dst = out + plane * ph * pw;
-        for (int64_t i = 0; i < g.kh; ++i) {
-          for (int64_t j = 0; j < g.kw; ++j) {
-            for (int64_t y = 0; y < g.oh; ++y) {
-              T* row = dst + (y * g.sh + i * g.dh) * pw + j * g.dw;
-              const T* vals = src + ((i * g.kw + j) * g.oh + y) * g.ow;
-              for (int64_t x = 0; x < g.ow; ++x) row[x * g.sw] += vals[x];
+        const T* vals = cols + plane * g.taps() * g.positions();
+        T* dst = out + plane * pd * ph * pw;
+        for (int64_t a = 0; a < g.k[0]; ++a) {
+          for (int64_t i = 0; i < g.k[1]; ++i) {
+            for (int64_t j = 0; j < g.k[2]; ++j) {
+              for (int64_t q = 0; q < od; ++q) {
+                T* slab = dst + (q * g.s[0] + a * g.dl[0]) * ph * pw;
+                for (int64_t y = 0; y < oh; ++y, vals += ow) {
+                  T* row = slab + (y * g.s[1] + i * g.dl[1]) * pw + j * g.dl[2];
+                  for (int64_t x = 0; x < ow; ++x) row[x * g.s[2]] += vals[x];
+                }
+              }
             }
           }
         }
@@ -206,37 +299,47 @@ struct As2d {
 
 }  // namespace
 
-// A batched input; a 3-D weight is a conv1d, run as conv2d over a height of 1.
+// A batched input; a 3-D weight is a conv1d, run as conv2d over a height of 1;
+// a 5-D one a conv3d.
 Tensor _convolution_batched(const Tensor& input, const Tensor& weight, const std::optional<Tensor>& bias,
                             IntArrayRef stride, IntArrayRef padding, IntArrayRef dilation, int64_t groups) {
   if (weight.dim() == 3) {
     const As2d a(stride, padding, dilation);
-    return conv2d_forward(input.unsqueeze(2), weight.unsqueeze(2), bias, a.stride, a.padding, a.dilation, groups)
+    return conv_forward(input.unsqueeze(2), weight.unsqueeze(2), bias, a.stride, a.padding, a.dilation, groups)
         .squeeze(2);
   }
-  return conv2d_forward(input, weight, bias, stride, padding, dilation, groups);
+  return conv_forward(input, weight, bias, stride, padding, dilation, groups);
+}
+
+namespace {
+
+// conv1d/2d/3d: an unbatched input is a batch of one, squeezed after (PyTorch's batchify).
+Tensor conv_nd(const Tensor& input, const Tensor& weight, const std::optional<Tensor>& bias, IntArrayRef stride,
+               IntArrayRef padding, IntArrayRef dilation, int64_t groups, int64_t spatial) {
+  TORCH_CHECK(input.dim() == spatial + 1 || input.dim() == spatial + 2, "Expected ", spatial + 1, "D (unbatched) or ",
+              spatial + 2, "D (batched) input to conv", spatial, "d, but got input of size: ", input.sizes());
+  TORCH_CHECK(weight.dim() == spatial + 2, "weight should have ", spatial + 2, " dimensions");
+  const bool batched = input.dim() == spatial + 2;
+  const Tensor out = at::_convolution_batched(batched ? input : input.unsqueeze(0), weight, bias, stride, padding,
+                                              dilation, groups);
+  return batched ? out : out.squeeze(0);
+}
+
+}  // namespace
+
+Tensor conv1d(const Tensor& input, const Tensor& weight, const std::optional<Tensor>& bias, IntArrayRef stride,
+              IntArrayRef padding, IntArrayRef dilation, int64_t groups) {
+  return conv_nd(input, weight, bias, stride, padding, dilation, groups, 1);
 }
 
 Tensor conv2d(const Tensor& input, const Tensor& weight, const std::optional<Tensor>& bias, IntArrayRef stride,
               IntArrayRef padding, IntArrayRef dilation, int64_t groups) {
-  TORCH_CHECK(input.dim() == 3 || input.dim() == 4, "Expected 3D (unbatched) or 4D (batched) input to conv2d, but got "
-              "input of size: ", input.sizes());
-  TORCH_CHECK(weight.dim() == 4, "weight should have 4 dimensions");
-  const bool batched = input.dim() == 4;  // else a batch of one, squeezed after (PyTorch's batchify)
-  const Tensor out = at::_convolution_batched(batched ? input : input.unsqueeze(0), weight, bias, stride, padding,
-                                              dilation, groups);
-  return batched ? out : out.squeeze(0);
+  return conv_nd(input, weight, bias, stride, padding, dilation, groups, 2);
 }
 
-Tensor conv1d(const Tensor& input, const Tensor& weight, const std::optional<Tensor>& bias, IntArrayRef stride,
+Tensor conv3d(const Tensor& input, const Tensor& weight, const std::optional<Tensor>& bias, IntArrayRef stride,
               IntArrayRef padding, IntArrayRef dilation, int64_t groups) {
-  TORCH_CHECK(input.dim() == 2 || input.dim() == 3, "Expected 2D (unbatched) or 3D (batched) input to conv1d, but got "
-              "input of size: ", input.sizes());
-  TORCH_CHECK(weight.dim() == 3, "weight should have 3 dimensions");
-  const bool batched = input.dim() == 3;
-  const Tensor out = at::_convolution_batched(batched ? input : input.unsqueeze(0), weight, bias, stride, padding,
-                                              dilation, groups);
-  return batched ? out : out.squeeze(0);
+  return conv_nd(input, weight, bias, stride, padding, dilation, groups, 3);
 }
 
 namespace {
@@ -255,8 +358,9 @@ Tensor convolution_mode(const Tensor& input, const Tensor& weight, const std::op
   auto run = [&](const Tensor& x, IntArrayRef pad) {
     // Unbatched: a batch of one, squeezed after (PyTorch's batchify).
     const Tensor xb = batched ? x : x.unsqueeze(0);
-    const Tensor out = spatial == 1 ? at::conv1d(xb, weight, b, stride, pad, dilation, groups)
-                                    : at::conv2d(xb, weight, b, stride, pad, dilation, groups);
+    const Tensor out = spatial == 1   ? at::conv1d(xb, weight, b, stride, pad, dilation, groups)
+                       : spatial == 2 ? at::conv2d(xb, weight, b, stride, pad, dilation, groups)
+                                      : at::conv3d(xb, weight, b, stride, pad, dilation, groups);
     return batched ? out : out.squeeze(0);
   };
   if (padding == "valid") return run(input, std::vector<int64_t>(spatial, 0));
@@ -293,45 +397,56 @@ Tensor conv2d(const Tensor& input, const Tensor& weight, const std::optional<Ten
   return convolution_mode(input, weight, bias, stride, padding, dilation, groups, 2);
 }
 
+Tensor conv3d(const Tensor& input, const Tensor& weight, const std::optional<Tensor>& bias, IntArrayRef stride,
+              std::string_view padding, IntArrayRef dilation, int64_t groups) {
+  return convolution_mode(input, weight, bias, stride, padding, dilation, groups, 3);
+}
+
 // ---- gradients (FunctionsManual calls these) ----
 
-Tensor conv2d_backward_input(const Tensor& grad, const Tensor& input, const Tensor& weight, IntArrayRef stride,
-                             IntArrayRef padding, IntArrayRef dilation, int64_t groups) {
-  const bool batched = input.dim() == 4;
+Tensor conv_backward_input(const Tensor& grad, const Tensor& input, const Tensor& weight, IntArrayRef stride,
+                           IntArrayRef padding, IntArrayRef dilation, int64_t groups) {
+  const bool batched = input.dim() == weight.dim();
   const Tensor x = batched ? input : input.unsqueeze(0);
   const Tensor go = batched ? grad : grad.unsqueeze(0);
   const Geometry g = geometry(x, weight, stride, padding, dilation, groups);
-  // Columns' gradient: weight^T @ grad, per group.
+  // Columns' gradient: weight^T @ grad, per group, as [N, C, taps, positions].
   const Tensor w = weight.reshape({1, g.groups, g.o / g.groups, -1});
-  const Tensor gcols = at::matmul(w.transpose(-1, -2), go.reshape({g.n, g.groups, g.o / g.groups, g.oh * g.ow}))
-                           .reshape({g.n, g.c, g.kh, g.kw, g.oh, g.ow});
+  const Tensor gcols = at::matmul(w.transpose(-1, -2), go.reshape({g.n, g.groups, g.o / g.groups, g.positions()}))
+                           .reshape({g.n, g.c, g.k[0], g.k[1], g.k[2], g.out[0], g.out[1], g.out[2]});
+  const int64_t padded_size[3] = {g.padded(0), g.padded(1), g.padded(2)};
   // col2im: each kernel tap adds its slice of the padded input. On the CPU,
   // float16/bfloat16 taps are summed in float32 and rounded once.
   const ScalarType dtype = grad.scalar_type();
   const bool reduced = dtype == ScalarType::Half || dtype == ScalarType::BFloat16;
   if (grad.device().is_cpu() && (dtype == ScalarType::Float || dtype == ScalarType::Double || reduced)) {
     const ScalarType acc = reduced ? ScalarType::Float : dtype;
-    Tensor gx = at::zeros({g.n, g.c, g.h + 2 * g.ph, g.w + 2 * g.pw}, acc, grad.device());
+    Tensor gx = at::zeros(g.shape(g.n, g.c, padded_size), acc, grad.device());
     col2im_cpu(gcols.to(acc).contiguous(), gx, g);
-    Tensor out = gx.narrow(2, g.ph, g.h).narrow(3, g.pw, g.w);
+    Tensor out = unpadded(gx, g);
     if (reduced) out = out.to(dtype);
     return batched ? out : out.squeeze(0);
   }
-  Tensor gx = at::zeros({g.n, g.c, g.h + 2 * g.ph, g.w + 2 * g.pw}, dtype, grad.device());
-  for (int64_t i = 0; i < g.kh; ++i) {
-    for (int64_t j = 0; j < g.kw; ++j) {
-      Tensor target = gx.slice(2, i * g.dh, i * g.dh + g.sh * (g.oh - 1) + 1, g.sh)
-                          .slice(3, j * g.dw, j * g.dw + g.sw * (g.ow - 1) + 1, g.sw);
-      target.add_(gcols.select(3, j).select(2, i));
+  // Elsewhere one strided add per tap, over a [N, C, D, H, W] view (a depth of 1 for conv2d).
+  Tensor gx = at::zeros(g.shape(g.n, g.c, padded_size), dtype, grad.device());
+  const Tensor gx5 = g.spatial == 3 ? gx : gx.unsqueeze(2);
+  for (int64_t a = 0; a < g.k[0]; ++a) {
+    for (int64_t i = 0; i < g.k[1]; ++i) {
+      for (int64_t j = 0; j < g.k[2]; ++j) {
+        Tensor target = gx5.slice(2, a * g.dl[0], a * g.dl[0] + g.s[0] * (g.out[0] - 1) + 1, g.s[0])
+                            .slice(3, i * g.dl[1], i * g.dl[1] + g.s[1] * (g.out[1] - 1) + 1, g.s[1])
+                            .slice(4, j * g.dl[2], j * g.dl[2] + g.s[2] * (g.out[2] - 1) + 1, g.s[2]);
+        target.add_(gcols.select(4, j).select(3, i).select(2, a));
+      }
     }
   }
-  Tensor out = gx.narrow(2, g.ph, g.h).narrow(3, g.pw, g.w);
+  Tensor out = unpadded(gx, g);
   return batched ? out : out.squeeze(0);
 }
 
-Tensor conv2d_backward_weight(const Tensor& grad, const Tensor& input, const Tensor& weight, IntArrayRef stride,
-                              IntArrayRef padding, IntArrayRef dilation, int64_t groups) {
-  const bool batched = input.dim() == 4;
+Tensor conv_backward_weight(const Tensor& grad, const Tensor& input, const Tensor& weight, IntArrayRef stride,
+                            IntArrayRef padding, IntArrayRef dilation, int64_t groups) {
+  const bool batched = input.dim() == weight.dim();
   const Tensor x = batched ? input : input.unsqueeze(0);
   const Tensor go = batched ? grad : grad.unsqueeze(0);
   const Geometry g = geometry(x, weight, stride, padding, dilation, groups);
@@ -342,16 +457,16 @@ Tensor conv2d_backward_weight(const Tensor& grad, const Tensor& input, const Ten
     // (BLAS reads them transposed), summed over the images: the batch-major
     // layout below needs two transposing copies, which cost more than the
     // products on the CPU.
-    return at::matmul(go.reshape({g.n, g.groups, g.o / g.groups, g.oh * g.ow}), cols.transpose(-1, -2))
+    return at::matmul(go.reshape({g.n, g.groups, g.o / g.groups, g.positions()}), cols.transpose(-1, -2))
         .sum(IntArrayRef{0}, false, std::nullopt)
         .reshape(weight.sizes());
   }
   // One product per group whose reduction runs over the batch and the
   // positions together ([G, O/G, N*L] @ [G, N*L, K]): float16/bfloat16
   // accumulate in float32 and round once, as PyTorch's weight gradient does.
-  const Tensor go2 = go.reshape({g.n, g.groups, g.o / g.groups, g.oh * g.ow}).permute({1, 2, 0, 3})
-                         .reshape({g.groups, g.o / g.groups, g.n * g.oh * g.ow});
-  const Tensor cols2 = cols.permute({1, 0, 3, 2}).reshape({g.groups, g.n * g.oh * g.ow, cols.size(2)});
+  const Tensor go2 = go.reshape({g.n, g.groups, g.o / g.groups, g.positions()}).permute({1, 2, 0, 3})
+                         .reshape({g.groups, g.o / g.groups, g.n * g.positions()});
+  const Tensor cols2 = cols.permute({1, 0, 3, 2}).reshape({g.groups, g.n * g.positions(), cols.size(2)});
   return at::matmul(go2, cols2).reshape(weight.sizes());
 }
 
@@ -361,7 +476,7 @@ Tensor conv1d_backward_input(const Tensor& grad, const Tensor& input, const Tens
   const Tensor x = (batched ? input : input.unsqueeze(0)).unsqueeze(2);
   const Tensor go = (batched ? grad : grad.unsqueeze(0)).unsqueeze(2);
   const As2d a(stride, padding, dilation);
-  const Tensor gx = conv2d_backward_input(go, x, weight.unsqueeze(2), a.stride, a.padding, a.dilation, groups).squeeze(2);
+  const Tensor gx = conv_backward_input(go, x, weight.unsqueeze(2), a.stride, a.padding, a.dilation, groups).squeeze(2);
   return batched ? gx : gx.squeeze(0);
 }
 
@@ -371,7 +486,7 @@ Tensor conv1d_backward_weight(const Tensor& grad, const Tensor& input, const Ten
   const Tensor x = (batched ? input : input.unsqueeze(0)).unsqueeze(2);
   const Tensor go = (batched ? grad : grad.unsqueeze(0)).unsqueeze(2);
   const As2d a(stride, padding, dilation);
-  return conv2d_backward_weight(go, x, weight.unsqueeze(2), a.stride, a.padding, a.dilation, groups).squeeze(2);
+  return conv_backward_weight(go, x, weight.unsqueeze(2), a.stride, a.padding, a.dilation, groups).squeeze(2);
 }
 
 }  // namespace at::native
