@@ -24,6 +24,9 @@ def test_torch_embedding_bag_returns_bag_numbers_sizes_and_max_winners():
     out, _, bag_size, _ = torch.embedding_bag(w, idx, offsets, False, 1, False, None, False, -1)
     assert bag_size.tolist() == [2, 0, 2]
     assert torch.equal(out[2], torch.tensor([4.0, 2.5]))
+    # As PyTorch binds it: padding_idx only with every argument before it given.
+    with pytest.raises(TypeError):
+        torch.embedding_bag(w, idx, offsets, False, 1, padding_idx=3)
 
 
 @pytest.mark.parametrize("mode", ["sum", "mean", "max"])

@@ -116,7 +116,8 @@ EXEMPT = {
     "max_pool2d_with_indices": "behind F.max_pool2d: the max_pool2d record",
     "_embedding_bag": "behind F.embedding_bag: test_embedding_bag.py (results, gradients, checks), "
                       "test_nn_breadth.py (every mode against numpy), gradchecked in test_autograd.py",
-    "embedding_bag": "torch.embedding_bag, padding_idx wrapped, then _embedding_bag: test_embedding_bag.py",
+    "embedding_bag": "torch.embedding_bag (padding_idx only with every argument before it, as PyTorch binds it), then "
+                     "_embedding_bag: test_embedding_bag.py",
     "_max_pool2d_values": "behind F.max_pool2d without a gradient: the max_pool2d record's forward samples, "
                           "test_nn_breadth.py (against the indices path)",
     "arange": "factory without inputs to compare: test_tensor.py",

@@ -9,6 +9,8 @@
 #include <ATen/native/Blas.h>
 
 #include <algorithm>
+#include <string>
+#include <vector>
 
 namespace at::native {
 namespace {

@@ -8,6 +8,7 @@
 #include <ATen/ScalarOps.h>
 #include <ATen/native/EmbeddingBag.h>
 
+#include <algorithm>
 #include <vector>
 
 namespace at::native {
@@ -181,6 +182,14 @@ std::tuple<Tensor, Tensor, Tensor, Tensor> embedding_bag(const Tensor& weight, c
   }
   return at::_embedding_bag(weight, indices, offsets, scale_grad_by_freq, mode, sparse, per_sample_weights,
                             include_last_offset, pad);
+}
+
+std::tuple<Tensor, Tensor, Tensor, Tensor> embedding_bag(const Tensor& weight, const Tensor& indices,
+                                                         const Tensor& offsets, bool scale_grad_by_freq, int64_t mode,
+                                                         bool sparse, const std::optional<Tensor>& per_sample_weights,
+                                                         bool include_last_offset) {
+  return at::_embedding_bag(weight, indices, offsets, scale_grad_by_freq, mode, sparse, per_sample_weights,
+                            include_last_offset, -1);
 }
 
 Tensor embedding_bag_weight_backward(const Tensor& grad, const Tensor& indices, const Tensor& offset2bag,
