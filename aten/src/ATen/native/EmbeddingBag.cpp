@@ -59,6 +59,11 @@ void check_indices(const Tensor& indices_cpu, int64_t num_weights) {
 
 Tensor long_scalar(int64_t v) { return scalar_tensor_of(v, ScalarType::Long); }
 
+// The indices a bag counts: inside some bag and not padding_idx.
+Tensor counted(const Tensor& offset2bag, const Tensor& indices, int64_t padding_idx) {
+  return offset2bag.ge(long_scalar(0)).logical_and(indices.ne(long_scalar(padding_idx)));
+}
+
 // The device's own ops: each index's bag, its row (times its sample weight),
 // then one index_add (scatter_reduce for max) into the bags.
 std::tuple<Tensor, Tensor, Tensor, Tensor> embedding_bag_by_ops(const Tensor& weight, const Tensor& indices,
@@ -66,7 +71,7 @@ std::tuple<Tensor, Tensor, Tensor, Tensor> embedding_bag_by_ops(const Tensor& we
                                                                 const std::optional<Tensor>& per_sample_weights,
                                                                 int64_t padding_idx) {
   const int64_t dim = weight.size(1);
-  const Tensor member = offset2bag.ge(long_scalar(0)).logical_and(indices.ne(long_scalar(padding_idx)));
+  const Tensor member = counted(offset2bag, indices, padding_idx);
   const Tensor bag = offset2bag.masked_select(member), idx = indices.masked_select(member);
   // Sums in float for float16/bfloat16 tables, as the CPU loop.
   const ScalarType type = weight.scalar_type();
@@ -203,7 +208,7 @@ Tensor embedding_bag_weight_backward(const Tensor& grad, const Tensor& indices, 
     return result.scatter_add_(0, max_indices.clamp(0, std::nullopt), grad.masked_fill(won.logical_not(), 0));
   }
   const Tensor idx = indices.to(ScalarType::Long);
-  const Tensor member = offset2bag.ge(long_scalar(0)).logical_and(idx.ne(long_scalar(padding_idx)));
+  const Tensor member = counted(offset2bag, idx, padding_idx);
   const Tensor bag = offset2bag.masked_select(member), used = idx.masked_select(member);
   Tensor scale;  // each counted index's factor, where it is not 1
   if (per_sample_weights) scale = per_sample_weights->masked_select(member);
@@ -222,7 +227,7 @@ Tensor embedding_bag_per_sample_weights_backward(const Tensor& grad, const Tenso
                                                  const Tensor& offset2bag, int64_t mode, int64_t padding_idx) {
   TORCH_CHECK(mode == kBagSum, "embedding_bag_backward: per_sample_weights only supported for mode='sum'");
   const Tensor idx = indices.to(ScalarType::Long);
-  const Tensor member = offset2bag.ge(long_scalar(0)).logical_and(idx.ne(long_scalar(padding_idx)));
+  const Tensor member = counted(offset2bag, idx, padding_idx);
   const Tensor dots = grad.index_select(0, offset2bag.clamp(0, std::nullopt))
                           .mul(weight.index_select(0, idx))
                           .sum(IntArrayRef{1});
