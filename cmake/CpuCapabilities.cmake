@@ -20,6 +20,25 @@ set(TORCH_CPU_CAPABILITIES DEFAULT)
 if(CMAKE_SYSTEM_PROCESSOR MATCHES "^(x86_64|AMD64|amd64|x64)$")
   list(APPEND TORCH_CPU_CAPABILITIES AVX2 AVX512)
 endif()
+# A sanitizer build runs only on the machine that built it (with libasan
+# preloaded: ci/test_sanitizers.sh), so it compiles the levels this CPU can
+# run and no others: a copy it could never pick would be instrumented for
+# nothing (instrumented kernels compile 2-3 times slower). native/DispatchStub.h
+# falls back to the next level down when a slot is empty.
+if((USE_ASAN OR USE_UBSAN) AND "AVX512" IN_LIST TORCH_CPU_CAPABILITIES AND EXISTS /proc/cpuinfo)
+  file(STRINGS /proc/cpuinfo _torch_cpu_flags LIMIT_COUNT 1 REGEX "^flags")
+  foreach(_flag avx512f avx512bw avx512vl avx512dq)
+    if(NOT _torch_cpu_flags MATCHES " ${_flag}( |$)")
+      list(REMOVE_ITEM TORCH_CPU_CAPABILITIES AVX512)
+    endif()
+  endforeach()
+  foreach(_flag avx2 fma f16c)
+    if(NOT _torch_cpu_flags MATCHES " ${_flag}( |$)")
+      list(REMOVE_ITEM TORCH_CPU_CAPABILITIES AVX2 AVX512)
+    endif()
+  endforeach()
+  message(STATUS "Sanitizer build: kernels for ${TORCH_CPU_CAPABILITIES} (what this CPU runs)")
+endif()
 # Kernel files whose calls always take the DEFAULT copy, so wide copies of
 # them would be dead code: their stubs receive an integer index tensor
 # (Indexing), a bool mask or result (LogicalOps), or spend their time in
