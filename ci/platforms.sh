@@ -15,7 +15,12 @@
 #    containers of ci/local_image.py's image, for 3.11 and the free-threaded
 #    3.14t (cpu) and cu130 (3.11), each wheel's suite run in the container
 #    (`ci/factory.py --engine cibuildwheel`), into wheelhouse/cibuildwheel.
-# Each step prints its wall time. About 40 minutes on a fresh 2-core machine,
+# 3. linux-aarch64: the native libraries cross-compiled with Debian's aarch64
+#    GCC and the suite run under qemu-user (ci/qemu_aarch64.sh).
+# 4. The reproducibility pair of ci/test_source_installs.sh: two wheels of
+#    one tree built in two places, the second without ccache (a full cold
+#    build), byte-identical before and after auditwheel.
+# Each step prints its wall time. About 50 minutes on a fresh 2-core machine,
 # much less with warm caches (ccache, zig's, the image).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -32,3 +37,5 @@ platforms=macos-arm64,macos-x86_64,windows-amd64
 step python3 ci/cross_build.py --prepare "$platforms"
 step python3 ci/factory.py --platform "$platforms"
 step python3 ci/factory.py --engine cibuildwheel --python 3.11,3.14t --variant cpu,cu130 --wheelhouse wheelhouse/cibuildwheel
+step bash ci/qemu_aarch64.sh
+step bash ci/test_source_installs.sh -k reproducible
