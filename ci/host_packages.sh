@@ -1,23 +1,28 @@
 #!/usr/bin/env bash
-# The Debian packages that .ci/run's steps use, installed in one apt-get
-# before any of them starts. Each step still installs what it misses when run
-# on its own (ci/local_image.py, ci/wine_test.py, ci/macos_repair.py,
+# The Debian packages of the named groups, installed in one apt-get before
+# the steps that use them start. Each step still installs what it misses when
+# run on its own (ci/local_image.py, ci/wine_test.py, ci/macos_repair.py,
 # ci/qemu_aarch64.sh); doing it here first means that steps running at the
 # same time (.ci/run's background jobs) never meet on dpkg's lock.
 #
-#   bash ci/host_packages.sh
+#   bash ci/host_packages.sh GROUP...   # image, cross, qemu
 #
 # Without root or apt-get it says so and leaves it to the steps.
 set -euo pipefail
 
 # As each step would install them: wine64 without its recommendations (a
 # desktop's worth), the rest with theirs (podman's networking helpers).
-packages=(
-  podman runc debootstrap          # the container image and cibuildwheel's engine (ci/local_image.py)
-  llvm                             # Mach-O tools for delocate (ci/macos_repair.py)
-  g++-aarch64-linux-gnu qemu-user  # the linux-aarch64 build and its suite (ci/qemu_aarch64.sh)
-)
-lean_packages=(wine64)             # the Windows wheel's suite (ci/wine_test.py)
+packages=()
+lean_packages=()
+for group in "$@"; do
+  case "$group" in
+    image) packages+=(podman runc debootstrap) ;;  # the container image and cibuildwheel's engine (ci/local_image.py)
+    cross) packages+=(llvm)                        # Mach-O tools for delocate (ci/macos_repair.py)
+           lean_packages+=(wine64) ;;              # the Windows wheel's suite (ci/wine_test.py)
+    qemu) packages+=(g++-aarch64-linux-gnu qemu-user) ;;  # the linux-aarch64 build and its suite
+    *) echo "ci/host_packages.sh: unknown group $group (image, cross, qemu)" >&2; exit 2 ;;
+  esac
+done
 
 if [ "$(id -u)" != 0 ] || ! command -v apt-get >/dev/null; then
   echo "ci/host_packages.sh: not root with apt-get; each step installs or names what it needs" >&2

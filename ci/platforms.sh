@@ -30,7 +30,7 @@ step() {
   printf '\n==> ci/platforms.sh step took %ss: %s\n' "$((SECONDS - start))" "$*"
 }
 source ci/ccache.sh
-step bash ci/host_packages.sh
+step bash ci/host_packages.sh image cross qemu
 step python3 ci/build_cpython.py 3.14t
 step bash -c 'source ci/common.sh && ensure_tools_venv'
 platforms=macos-arm64,macos-x86_64,windows-amd64
