@@ -14,7 +14,9 @@ from opinfo.params import torch_args
 # piecewise-constant values whose derivative is 0 except where undefined).
 NOT_DIFFERENTIABLE = {"eq", "ne", "lt", "le", "gt", "ge", "logical_and", "logical_or", "logical_xor", "logical_not",
                       "isnan", "isinf", "isfinite", "argmax", "argmin", "nonzero", "bitwise_and", "bitwise_or",
-                      "bitwise_xor", "bitwise_not", "any", "all", "heaviside"}
+                      "bitwise_xor", "bitwise_not", "any", "all", "heaviside", "signbit", "unique_consecutive"}
+# Formulas that refuse, as PyTorch's do: backward raises NotImplementedError naming the op.
+REFUSING_FORMULAS = {"unique_consecutive": lambda x: torch.unique_consecutive(x)}
 
 
 def _gradcheck_cases():
@@ -328,10 +330,19 @@ def _ops_with_formulas():
         return set(re.findall(r"^- name: (\w+)[.(]", f.read(), re.M))
 
 
+@pytest.mark.parametrize("name", sorted(REFUSING_FORMULAS))
+def test_refusing_formulas_raise_naming_the_op(name):
+    x = torch.tensor([1.0, 1.0, 2.0], dtype=torch.float64, requires_grad=True)
+    out = REFUSING_FORMULAS[name](x)
+    assert out.requires_grad
+    with pytest.raises(NotImplementedError, match=f"derivative for '{name}' is not implemented"):
+        out.sum().backward()
+
+
 def test_every_formula_is_gradchecked():
     formulas = _ops_with_formulas()
     by_records = {p.values[0].name for p in _gradcheck_cases()}
-    missing = sorted(formulas - by_records - set(GRADCHECKED_HERE))
+    missing = sorted(formulas - by_records - set(GRADCHECKED_HERE) - set(REFUSING_FORMULAS))
     assert not missing, f"derivatives.yaml formulas that nothing gradchecks: {missing}"
     assert not set(GRADCHECKED_HERE) - formulas, "GRADCHECKED_HERE names ops without a formula"
     assert not set(GRADCHECKED_HERE) & by_records, "GRADCHECKED_HERE names ops that records gradcheck already"

@@ -399,23 +399,24 @@ def _sum_to_size(self, size):
 
 def _fill_diagonal_(self, fill_value, wrap):
     """The main diagonal set to fill_value; for a tall matrix with wrap=True it
-    restarts below, as numpy's fill_diagonal: every (cols + 1)-th element."""
+    restarts below, as numpy's fill_diagonal: every (cols + 1)-th element.
+    One strided view filled in place (the diagonal's stride is the sum of
+    the dims' strides), no index tensor."""
     if self.dim() < 2:
         raise RuntimeError("dimensions must larger than 1")
     if self.dim() > 2 and len(set(self.shape)) != 1:
         raise RuntimeError("all dimensions of input must be of equal length")
-    if self.dim() == 2:
-        rows, cols = self.shape
-        positions = torch.arange(0, rows * cols, cols + 1)
-        if not wrap:
-            positions = positions[:min(rows, cols)]
-        flat = self.reshape(-1)
-        flat[positions] = fill_value
-        if flat.data_ptr() != self.data_ptr() or not self.is_contiguous():
-            self.copy_(flat.reshape(self.shape))
+    rows, cols = self.shape[0], self.shape[1]
+    if self.dim() == 2 and wrap and rows > cols + 1:
+        # Every (cols + 1)-th element of the row-major order: a stride over a contiguous buffer.
+        target = self if self.is_contiguous() else self.contiguous()
+        count = (rows * cols + cols) // (cols + 1)
+        target.as_strided((count,), (cols + 1,), target.storage_offset()).fill_(fill_value)
+        if target is not self:
+            self.copy_(target)
         return self
-    index = torch.arange(self.shape[0])
-    self[(index,) * self.dim()] = fill_value
+    count = min(self.shape)
+    self.as_strided((count,), (sum(self.stride()),), self.storage_offset()).fill_(fill_value)
     return self
 
 

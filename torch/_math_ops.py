@@ -1,6 +1,7 @@
 """torch functions and Tensor methods composed in Python from the ops of
 native_functions.yaml: products with a bias (addmv, addr, addbmm, baddbmm),
-NaN-aware and order statistics (nansum, median, quantile, mode, kthvalue),
+NaN-aware and order statistics (nansum, quantile, mode; median and kthvalue
+are native: Selection.cpp),
 running reductions (logcumsumexp; cumprod's out=), index updates
 (index_fill, the *_scatter ops), counting (unique; bucketize and
 searchsorted add out=), and the
@@ -23,7 +24,7 @@ def _named(name, fields):
 
 
 _aminmax_t = _named("aminmax", ("min", "max"))
-_values_indices = {n: _named(n, ("values", "indices")) for n in ("median", "nanmedian", "mode", "kthvalue")}
+_values_indices = {n: _named(n, ("values", "indices")) for n in ("mode",)}
 _frexp_t = _named("frexp", ("mantissa", "exponent"))
 _slogdet_t = _named("slogdet", ("sign", "logabsdet"))
 _qr_t = _named("qr", ("Q", "R"))
@@ -259,48 +260,6 @@ def logcumsumexp(input, dim, *, out=None):
     return _out(_running(input, dim, lambda a, b: torch.logaddexp(a, b)), out)
 
 
-def _nan_last_sort(x, dim):
-    return x.sort(dim)
-
-
-def median(input, dim=None, keepdim=False):
-    if dim is None:
-        flat = input.reshape(-1)
-        if flat.numel() == 0:
-            return torch.full((), math.nan, dtype=input.dtype)
-        if input.is_floating_point() and bool(flat.isnan().any()):
-            return torch.full((), math.nan, dtype=input.dtype)
-        return flat.sort().values[(flat.numel() - 1) // 2]
-    values, indices = input.sort(dim)
-    k = (input.shape[dim] - 1) // 2
-    v, i = values.select(dim, k), indices.select(dim, k)
-    if input.is_floating_point():
-        nan = input.isnan().any(dim)
-        first_nan = input.isnan().to(torch.int64).argmax(dim)
-        v = torch.where(nan, torch.full_like(v, math.nan), v)
-        i = torch.where(nan, first_nan, i)
-    if keepdim:
-        v, i = v.unsqueeze(dim), i.unsqueeze(dim)
-    return _values_indices["median"](v, i)
-
-
-def nanmedian(input, dim=None, keepdim=False):
-    if dim is None:
-        flat = input.reshape(-1)
-        flat = flat[~flat.isnan()] if input.is_floating_point() else flat
-        if flat.numel() == 0:
-            return torch.full((), math.nan, dtype=input.dtype)
-        return flat.sort().values[(flat.numel() - 1) // 2]
-    values, indices = input.sort(dim)  # NaN sorts last
-    count = (~input.isnan()).sum(dim, keepdim=True) if input.is_floating_point() else \
-        torch.full_like(values.select(dim, 0).unsqueeze(dim), input.shape[dim], dtype=torch.int64)
-    k = ((count - 1).clamp(min=0)) // 2
-    v, i = values.gather(dim, k).squeeze(dim), indices.gather(dim, k).squeeze(dim)
-    if keepdim:
-        v, i = v.unsqueeze(dim), i.unsqueeze(dim)
-    return _values_indices["nanmedian"](v, i)
-
-
 def quantile(input, q, dim=None, keepdim=False, *, interpolation="linear", out=None, _ignore_nan=False):
     if interpolation not in ("linear", "lower", "higher", "midpoint", "nearest"):
         raise ValueError(f"quantile() interpolation must be one of linear, lower, higher, midpoint or nearest. Got "
@@ -383,17 +342,6 @@ def mode(input, dim=-1, keepdim=False):
     if keepdim:
         value, index = value.unsqueeze(dim), index.unsqueeze(dim)
     return _values_indices["mode"](value, index)
-
-
-def kthvalue(input, k, dim=-1, keepdim=False):
-    n = input.shape[dim] if input.dim() else 1
-    if not 1 <= k <= n:
-        raise RuntimeError(f"kthvalue(): selected number k out of range for dimension {dim % max(input.dim(), 1)}")
-    values, indices = input.sort(dim)
-    v, i = values.select(dim, k - 1), indices.select(dim, k - 1)
-    if keepdim:
-        v, i = v.unsqueeze(dim), i.unsqueeze(dim)
-    return _values_indices["kthvalue"](v, i)
 
 
 def _index_shape(index, dim, like):
@@ -503,23 +451,32 @@ def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=No
     return out[0] if len(out) == 1 else tuple(out)
 
 
-def unique_consecutive(input, return_inverse=False, return_counts=False, dim=None):
-    if dim is not None:
-        raise NotImplementedError("torch.unique_consecutive: dim is not supported")
-    flat = input.reshape(-1)
-    if flat.numel() == 0:
-        uniq, group = flat, torch.zeros(0, dtype=torch.int64)
-    else:
-        new = torch.cat([torch.ones(1, dtype=torch.bool), flat[1:] != flat[:-1]])
-        uniq = flat[new]
-        group = new.to(torch.int64).cumsum(0) - 1
-    out = [uniq]
-    if return_inverse:
-        out.append(group.reshape(input.shape))
-    if return_counts:
-        out.append(torch.zeros(uniq.numel(), dtype=torch.int64).scatter_add(0, group, torch.ones_like(group)))
-    return out[0] if len(out) == 1 else tuple(out)
+def unique_consecutive(*args, **kwargs):
+    """The native op (one pass; slices along dim), returning what PyTorch's
+    boolean dispatch returns, quirk included (torch/functional.py): whether
+    the inverse is returned is read from the second flag's position (index 2)
+    and the counts from the first's (index 1), while the op computes with the
+    arguments as given, so unique_consecutive(x, True) is (values, empty
+    counts)."""
+    def flag(name, index):
+        return kwargs[name] if name in kwargs else (args[index] if index < len(args) else False)
 
+    uniq, inverse, counts = _unique_consecutive_all(*args, **kwargs)
+    with_inverse, with_counts = flag("return_inverse", 2), flag("return_counts", 1)
+    if with_inverse and with_counts:
+        return uniq, inverse, counts
+    if with_inverse:
+        return uniq, inverse
+    return (uniq, counts) if with_counts else uniq
+
+
+def _unique_consecutive_all(input, return_inverse=False, return_counts=False, dim=None):
+    return torch._C._VariableFunctions.unique_consecutive(input, return_inverse, return_counts, dim)
+
+
+def _unique_consecutive_method(self, return_inverse=False, return_counts=False, dim=None):
+    """Tensor.unique_consecutive passes its flags by name, as PyTorch's."""
+    return unique_consecutive(self, return_inverse=return_inverse, return_counts=return_counts, dim=dim)
 
 def searchsorted(sorted_sequence, input, *, out_int32=False, right=False, side=None, sorter=None, out=None):
     # The native op (a binary search per value); this adds out=.
@@ -909,14 +866,13 @@ FUNCTIONS = {
     "nansum": (nansum, "f m"), "nanmean": (nanmean, "f m"), "count_nonzero": (count_nonzero, "f m"),
     "float_power": (float_power, "f m m_"), "floor_divide": (floor_divide, "f m m_"), "ldexp": (ldexp, "f m m_ f_"),
     "msort": (msort, "f m"), "argwhere": (argwhere, "f m"), "nonzero": (nonzero, "f m"), "aminmax": (aminmax, "f m"),
-    "cumprod": (cumprod, "f m m_"), "logcumsumexp": (logcumsumexp, "f m"), "median": (median, "f m"), "nanmedian": (nanmedian, "f m"),
+    "cumprod": (cumprod, "f m m_"), "logcumsumexp": (logcumsumexp, "f m"),
     "quantile": (quantile, "f m"), "nanquantile": (nanquantile, "f m"), "mode": (mode, "f m"),
-    "kthvalue": (kthvalue, "f m"),
     "index_fill": (index_fill, "f m m_"),
     "select_scatter": (select_scatter, "f m"), "slice_scatter": (slice_scatter, "f m"),
     "diagonal_scatter": (diagonal_scatter, "f m"), "narrow_copy": (narrow_copy, "f m"), "renorm": (renorm, "f m m_"),
     "repeat_interleave": (repeat_interleave, "f m"), "unique": (unique, "f m"),
-    "unique_consecutive": (unique_consecutive, "f m"),
+    "unique_consecutive": (unique_consecutive, "f"),
     "searchsorted": (searchsorted, "f"), "bucketize": (bucketize, "f"), "isin": (isin, "f"),
     "frexp": (frexp, "f m"), "cov": (cov, "f m"),
     "corrcoef": (corrcoef, "f m"), "cdist": (cdist, "f"), "block_diag": (block_diag, "f"),
@@ -949,14 +905,10 @@ def install(torch_module):
     torch_module.Tensor.sgn = torch_module.Tensor.sign
     torch_module.Tensor.sgn_ = torch_module.Tensor.sign_
     torch_module.sgn = torch_module.sign
-    torch_module.Tensor.signbit = lambda self: signbit(self)
     torch_module.signbit = signbit
+    torch_module.Tensor.unique_consecutive = _unique_consecutive_method
 
 
 def signbit(input, *, out=None):
-    if input.is_floating_point():
-        result = (input < 0) | ((input == 0) & (1 / input < 0)) | (input.isnan() & (input.copysign(
-            torch.ones_like(input)) < 0))
-    else:
-        result = input < 0
-    return _out(result, out)
+    """The native signbit; this adds out=."""
+    return _out(torch._C._VariableFunctions.signbit(input), out)

@@ -43,6 +43,42 @@ def _topk_samples(op, dtype, rng):
         yield SampleInput((x, 1, dim, False), desc=sample.desc + " smallest")
 
 
+def _kth_ref(x, k, dim=-1, keepdim=False):
+    out = np.take(np.sort(x, axis=dim, kind="stable"), k - 1, axis=dim)
+    return np.expand_dims(out, dim) if keepdim else out
+
+
+def _kth_samples(op, dtype, rng):
+    for sample in _distinct(op, dtype, rng):
+        x = sample.args[0]
+        yield SampleInput((x, 1, 0), desc=sample.desc + " k=1 dim 0")
+        yield SampleInput((x, x.shape[-1], -1, True), desc=sample.desc + " k=n keepdim")
+
+
+def _median_ref(x, dim=None, keepdim=False):
+    if dim is None:
+        return np.sort(x.ravel(), kind="stable")[(x.size - 1) // 2]
+    return _kth_ref(x, (x.shape[dim] - 1) // 2 + 1, dim, keepdim)
+
+
+def _median_samples(op, dtype, rng):
+    for sample in _distinct(op, dtype, rng):
+        x = sample.args[0]
+        yield SampleInput((x,), desc=sample.desc + " whole")
+        yield SampleInput((x, 0), desc=sample.desc + " dim 0")
+        yield SampleInput((x, -1, True), desc=sample.desc + " dim -1 keepdim")
+
+
+def _unique_consecutive_ref(x):
+    flat = x.ravel()
+    return flat[np.concatenate([[True], flat[1:] != flat[:-1]])] if flat.size else flat
+
+
+def _runs(op, dtype, rng):
+    for shape in ((12,), (3, 5), (0,)):
+        yield SampleInput((make_array(shape, dtype, rng, domain=(0, 3)).round(),), desc=f"{shape} runs")
+
+
 def _conv_ref(x, w, b=None, stride=1, padding=0, dilation=1, groups=1):
     """Direct convolution (cross-correlation) over 1, 2 or 3 spatial dims."""
     dims = w.ndim - 2
@@ -470,6 +506,17 @@ NN_OPS = [
            error_inputs=lambda: iter([ErrorInput((torch.ones(3), 4), {}, RuntimeError, "out of range"),
                                       ErrorInput((torch.tensor([True, False]), 1), {}, RuntimeError,
                                                  "topk does not support bool dtypes on CPU")])),
+    OpInfo("kthvalue", _kth_ref, NUMERIC, _kth_samples, op=lambda x, *a: torch.kthvalue(x, *a).values, method=False,
+           error_inputs=lambda: iter([ErrorInput((torch.ones(3), 4), {}, RuntimeError, "out of range"),
+                                      ErrorInput((torch.tensor([True, False]), 1), {}, NotImplementedError,
+                                                 "kthvalue_cpu")])),
+    OpInfo("median", _median_ref, NUMERIC, _median_samples,
+           op=lambda x, *a: torch.median(x, *a) if not a else torch.median(x, *a).values, method=False),
+    OpInfo("nanmedian", _median_ref, NUMERIC, _median_samples,
+           op=lambda x, *a: torch.nanmedian(x, *a) if not a else torch.nanmedian(x, *a).values, method=False),
+    OpInfo("signbit", np.signbit, NUMERIC, _samples(((3, 4), ()), ((5,), ()), ((), ())),
+           result_dtype=lambda d: torch.bool),
+    OpInfo("unique_consecutive", _unique_consecutive_ref, NUMERIC, _runs),
     OpInfo("tril", lambda x, d=0: np.tril(x, d), NUMERIC, _samples(((4, 3), ()), ((2, 3, 3), (1,)), ((3, 4), (-1,))),
            inplace=True, error_inputs=_tri_errors),
     OpInfo("triu", lambda x, d=0: np.triu(x, d), NUMERIC, _samples(((4, 3), ()), ((2, 3, 3), (-1,)), ((3, 4), (2,))),

@@ -1,7 +1,7 @@
 """The documented, deliberate differences from PyTorch (deviations.toml):
 each entry names an op (or "*"), a category, optionally regular expressions
-the verdict's detail and the call's non-tensor arguments must match, and the
-reason. docs/CORRECTNESS.md lists them."""
+the verdict's detail, the call's non-tensor arguments and its tensors'
+layouts must match, and the reason. docs/CORRECTNESS.md lists them."""
 from __future__ import annotations
 
 import json
@@ -25,6 +25,7 @@ class Deviation:
     detail: str
     reason: str
     when: str = ""  # regex on the call's non-tensor arguments (arguments_text)
+    layout: str = ""  # regex on the tensor arguments' layouts (layouts_text: "expanded contiguous")
 
 
 def arguments_text(case: dict) -> str:
@@ -44,6 +45,12 @@ def arguments_text(case: dict) -> str:
     return ", ".join(parts)
 
 
+def layouts_text(case: dict) -> str:
+    """The layouts of the call's tensor arguments, in order: `expanded contiguous`."""
+    specs = list(case.get("args", [])) + list(case.get("kwargs", {}).values())
+    return " ".join(s.get("layout", "contiguous") for s in specs if isinstance(s, dict) and s.get("t") == "tensor")
+
+
 class Deviations:
     def __init__(self, entries: list[Deviation]):
         self.entries = entries
@@ -57,6 +64,8 @@ class Deviations:
                 continue
             if d.when and not re.search(d.when, arguments_text(case)):
                 continue
+            if d.layout and not re.search(d.layout, layouts_text(case)):
+                continue
             return d.reason
         return None
 
@@ -66,9 +75,10 @@ def load(path: str = PATH) -> Deviations:
         data = tomllib.load(f)
     entries = []
     for e in data.get("deviation", []):
-        unknown = set(e) - {"op", "category", "detail", "when", "reason"}
+        unknown = set(e) - {"op", "category", "detail", "when", "layout", "reason"}
         if unknown or not e.get("reason"):
-            raise ValueError(f"{path}: each [[deviation]] has op, category, reason and optional detail and when; "
-                             f"got {e}")
-        entries.append(Deviation(e["op"], e["category"], e.get("detail", ""), e["reason"], e.get("when", "")))
+            raise ValueError(f"{path}: each [[deviation]] has op, category, reason and optional detail, when and "
+                             f"layout; got {e}")
+        entries.append(Deviation(e["op"], e["category"], e.get("detail", ""), e["reason"], e.get("when", ""),
+                                 e.get("layout", "")))
     return Deviations(entries)

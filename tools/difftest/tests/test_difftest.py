@@ -68,6 +68,18 @@ def test_deviations_can_require_the_call_arguments():
     assert not known.match(some_dims, "grad", "grad[0]: element 0: 0.04 where PyTorch has 0.4")
 
 
+def test_deviations_can_require_a_layout():
+    # PyTorch's median reads memory it does not own only for an expanded input.
+    known = deviations.load()
+    call = {"op": "median.dim", "name": "median", "kwargs": {}}
+    expanded = dict(call, args=[{"t": "tensor", "dtype": "float32", "layout": "expanded"}, {"t": "value", "v": -1}])
+    plain = dict(call, args=[{"t": "tensor", "dtype": "float32", "layout": "contiguous"}, {"t": "value", "v": -1}])
+    assert deviations.layouts_text(expanded) == "expanded"
+    detail = "result[0]: element 0: 1.22 where PyTorch has 3e-41"
+    assert known.match(expanded, "value", detail)
+    assert not known.match(plain, "value", detail)
+
+
 # A stand-in interpreter for run_both: prints one outcome per case, as
 # worker.py does; a case marked "slow" takes 3 s the first time it runs.
 FAKE_WORKER = """\

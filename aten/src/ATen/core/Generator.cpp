@@ -12,7 +12,8 @@ constexpr const char* kStateTag = "mt19937_64";
 
 std::string CPUGenerator::state() const {
   std::ostringstream out;
-  out << kStateTag << ' ' << seed_ << ' ' << engine_;
+  out << kStateTag << ' ' << seed_ << ' ';
+  engine_.write(out);
   return out.str();
 }
 
@@ -20,9 +21,9 @@ void CPUGenerator::set_state(const std::string& state) {
   std::istringstream in(state);
   std::string tag;
   uint64_t seed = 0;
-  std::mt19937_64 engine;
-  in >> tag >> seed >> engine;
-  TORCH_CHECK(in && tag == kStateTag, "set_rng_state: the state is not one that get_rng_state returned (",
+  MersenneTwister64 engine;
+  in >> tag >> seed;
+  TORCH_CHECK(in && tag == kStateTag && engine.read(in), "set_rng_state: the state is not one that get_rng_state returned (",
               state.size(), " bytes)");
   seed_ = seed;
   engine_ = engine;

@@ -223,22 +223,30 @@ C10_HOST_DEVICE T bitwise(T x, T y, Op op) {
 // negative amount or by the width or more gives 0; a shift right by such an
 // amount fills with the sign (-1 or 0). The left shift runs on the unsigned
 // bits, so overflow wraps.
+// Written with masks, neither branches nor selects, so that the loops
+// vectorise at -O2 (x << 2 took 2.4x PyTorch's time with a branch); the
+// amount is masked into range first, so no C++ shift is ever undefined.
 template <typename T>
 C10_HOST_DEVICE T shift_left(T a, T b) {
   constexpr int64_t kBits = sizeof(T) * 8;
-  if ((std::is_signed_v<T> && b < 0) || static_cast<int64_t>(b) >= kBits) return T(0);
   using U = std::make_unsigned_t<T>;
-  return static_cast<T>(static_cast<U>(static_cast<U>(a) << b));
+  const bool in_range = !(std::is_signed_v<T> && b < 0) && static_cast<int64_t>(b) < kBits;
+  const U keep = U(0) - static_cast<U>(in_range);  // all ones in range, else 0
+  return static_cast<T>(static_cast<U>(static_cast<U>(a) << (static_cast<U>(b) & (kBits - 1))) & keep);
 }
 
 template <typename T>
 C10_HOST_DEVICE T shift_right(T a, T b) {
   constexpr int64_t kBits = sizeof(T) * 8;
-  if ((std::is_signed_v<T> && b < 0) || static_cast<int64_t>(b) >= kBits) {
-    if constexpr (std::is_signed_v<T>) return a < 0 ? T(-1) : T(0);
-    return T(0);
-  }
-  return static_cast<T>(a >> b);
+  using U = std::make_unsigned_t<T>;
+  const bool in_range = !(std::is_signed_v<T> && b < 0) && static_cast<int64_t>(b) < kBits;
+  const U keep = U(0) - static_cast<U>(in_range);
+  // Past the width a signed type shifts by width - 1 (the sign fill, -1 or
+  // 0); an unsigned one gives 0.
+  const T amount = static_cast<T>((static_cast<U>(b) & keep) | (static_cast<U>(kBits - 1) & ~keep));
+  const T shifted = static_cast<T>(a >> amount);
+  if constexpr (std::is_signed_v<T>) return shifted;
+  return static_cast<T>(static_cast<U>(shifted) & keep);
 }
 
 // Euclid's algorithm on |a| and |b|, PyTorch's: the minimum of a signed

@@ -641,10 +641,13 @@ Tensor flip(const Tensor& self, IntArrayRef dims) {
     TORCH_CHECK(!mask[w], "dim ", w, " appears multiple times in the list of dims");
     mask[w] = true;
   }
-  Tensor result = at::empty_like(self);
-  if (self.numel() == 0) return result;
+  if (self.numel() == 0) return at::empty_like(self);
+  // (flip_cpu allocates its own result: a second, unused buffer of the same
+  // size here made every other call's result a fresh mapping, page faults
+  // and all, at twice the time.)
   if (self.is_cpu() && self.dim() > 0) return flip_cpu(self, mask);
   // Other devices: the reversed source as an index walk along each flipped dim.
+  Tensor result = at::empty_like(self);
   Tensor src = self;
   for (int64_t d = 0; d < self.dim(); ++d) {
     if (!mask[d]) continue;

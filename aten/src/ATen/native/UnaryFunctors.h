@@ -9,6 +9,8 @@
 #include <ATen/native/SpecialFunctions.h>
 
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 #include <limits>
 #include <type_traits>
 
@@ -97,6 +99,24 @@ struct isinf_formula {
   static constexpr bool for_integers = false;
   template <typename M> C10_HOST_DEVICE bool operator()(M v) const { return std::isinf(v); }
 };
+
+// signbit: the sign bit of a float (set for -0.0 and negative NaN), x < 0
+// for an integer, false for bool. The float's top bit read directly
+// (GCC 12 crashes vectorising std::signbit of float at -O2).
+template <typename T>
+C10_HOST_DEVICE bool sign_bit_of(T x) {
+  if constexpr (c10::is_floating_v<T>) {
+    using Bits = std::conditional_t<sizeof(T) == 8, uint64_t, std::conditional_t<sizeof(T) == 4, uint32_t, uint16_t>>;
+    Bits bits;
+    memcpy(&bits, &x, sizeof bits);
+    return (bits >> (8 * sizeof(T) - 1)) != 0;
+  } else if constexpr (std::is_signed_v<T>) {
+    return x < T(0);
+  } else {
+    (void)x;
+    return false;
+  }
+}
 
 template <typename Op, typename T>
 C10_HOST_DEVICE T round_with(T x) {

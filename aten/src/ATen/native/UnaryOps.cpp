@@ -32,6 +32,7 @@ DEFINE_DISPATCH(bitwise_not_stub);
 DEFINE_DISPATCH(isnan_stub);
 DEFINE_DISPATCH(isfinite_stub);
 DEFINE_DISPATCH(isinf_stub);
+DEFINE_DISPATCH(signbit_stub);
 DEFINE_DISPATCH(logical_not_stub);
 DEFINE_DISPATCH(sinc_stub);
 DEFINE_DISPATCH(lgamma_stub);
@@ -164,6 +165,7 @@ Tensor trigamma(const Tensor& self) { return unary_op(trigamma_stub, Tensor(), s
 Tensor isnan(const Tensor& self) { return unary_op(isnan_stub, Tensor(), self, Result::Bool, false); }
 Tensor isfinite(const Tensor& self) { return unary_op(isfinite_stub, Tensor(), self, Result::Bool, false); }
 Tensor isinf(const Tensor& self) { return unary_op(isinf_stub, Tensor(), self, Result::Bool, false); }
+Tensor signbit(const Tensor& self) { return unary_op(signbit_stub, Tensor(), self, Result::Bool, false); }
 
 std::tuple<Tensor, Tensor> frexp(const Tensor& self) {
   TORCH_CHECK(self.is_floating_point(), "torch.frexp() only supports floating-point dtypes");

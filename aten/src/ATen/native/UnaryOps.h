@@ -59,6 +59,7 @@ DECLARE_DISPATCH(unary_fn, bitwise_not_stub);
 DECLARE_DISPATCH(unary_fn, isnan_stub);
 DECLARE_DISPATCH(unary_fn, isfinite_stub);
 DECLARE_DISPATCH(unary_fn, isinf_stub);
+DECLARE_DISPATCH(unary_fn, signbit_stub);
 DECLARE_DISPATCH(unary_fn, logical_not_stub);
 
 // nan_to_num: NaN becomes `nan`, +inf `posinf`, -inf `neginf`; a missing

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <mutex>
 #include <type_traits>
 #include <vector>
@@ -25,17 +26,49 @@ void fill_contiguous(const Tensor& self, F fill) {
   if (!target.is_same(self)) self.copy_(target);
 }
 
+// Raw 64-bit numbers from the default generator, drawn under its lock in
+// blocks (one call per block, not one per element) and handed to
+// `consume(bits, start, len)` in element order.
+template <typename F>
+void draw_blocks(int64_t n, F consume) {
+  constexpr int64_t kBlock = 1024;
+  uint64_t bits[kBlock];
+  auto& gen = default_cpu_generator();
+  std::lock_guard<std::mutex> lock(gen.mutex());
+  for (int64_t start = 0; start < n; start += kBlock) {
+    const int64_t len = std::min(kBlock, n - start);
+    gen.fill64(bits, len);
+    consume(bits, start, len);
+  }
+}
+
+// [0, 1) from the top bits of a draw: 24 for float (and the 16-bit types,
+// computed in float), 53 for double; exact in that type. The top bits
+// convert through int64 (x86 has no uint64 conversion before AVX-512).
+template <typename A>
+inline A unit_interval(uint64_t bits) {
+  if constexpr (std::is_same_v<A, double>) {
+    return static_cast<double>(static_cast<int64_t>(bits >> 11)) * 0x1.0p-53;
+  } else {
+    return static_cast<float>(static_cast<int32_t>(bits >> 40)) * 0x1.0p-24f;
+  }
+}
+
 void uniform_kernel(const Tensor& self, double from, double to) {
   fill_contiguous(self, [&](const Tensor& t) {
     AT_DISPATCH_FLOATING_AND_REDUCED_TYPES(t.scalar_type(), "uniform_", [&] {
+      using A = std::conditional_t<std::is_same_v<scalar_t, double>, double, float>;
       scalar_t* p = t.data_ptr<scalar_t>();
-      auto& gen = default_cpu_generator();
-      std::lock_guard<std::mutex> lock(gen.mutex());
-      for (int64_t i = 0; i < t.numel(); ++i) {
-        scalar_t v = static_cast<scalar_t>(from + (to - from) * gen.uniform());
-        // Rounding to float can reach `to`; the range is half-open.
-        p[i] = v < static_cast<scalar_t>(to) ? v : static_cast<scalar_t>(from);
-      }
+      const A lo = static_cast<A>(from), span = static_cast<A>(to - from);
+      const scalar_t first = static_cast<scalar_t>(from), last = static_cast<scalar_t>(to);
+      draw_blocks(t.numel(), [&](const uint64_t* bits, int64_t start, int64_t len) {
+        scalar_t* q = p + start;
+        for (int64_t i = 0; i < len; ++i) {
+          const scalar_t v = static_cast<scalar_t>(lo + span * unit_interval<A>(bits[i]));
+          // Rounding can reach `to`; the range is half-open.
+          q[i] = v < last ? v : first;
+        }
+      });
     });
   });
 }
@@ -45,19 +78,27 @@ void normal_kernel(const Tensor& self, double mean, double std) {
     AT_DISPATCH_FLOATING_AND_REDUCED_TYPES(t.scalar_type(), "normal_", [&] {
       scalar_t* p = t.data_ptr<scalar_t>();
       const int64_t n = t.numel(), pairs = (n + 1) / 2;
-      // The uniforms come from the generator in order (under its lock); the
-      // transcendental part, most of the time, then runs on every thread.
-      std::vector<double> u(static_cast<size_t>(2 * pairs));
-      {
-        auto& gen = default_cpu_generator();
-        std::lock_guard<std::mutex> lock(gen.mutex());
-        for (double& v : u) v = gen.uniform();
-      }
+      // The uniforms come from the generator in order (under its lock, in
+      // blocks); the transcendental part, most of the time, then runs on
+      // every thread. Each draw becomes its double in place.
+      std::vector<uint64_t> bits(static_cast<size_t>(2 * pairs));
+      draw_blocks(2 * pairs, [&](const uint64_t* b, int64_t start, int64_t len) {
+        std::copy(b, b + len, bits.begin() + start);
+      });
+      double* u = reinterpret_cast<double*>(bits.data());
+      static_assert(sizeof(double) == sizeof(uint64_t));
+      parallel_for(0, 2 * pairs, 4096, [&](int64_t lo, int64_t hi) {
+        for (int64_t i = lo; i < hi; ++i) {
+          uint64_t b;
+          std::memcpy(&b, u + i, sizeof b);
+          u[i] = unit_interval<double>(b);
+        }
+      });
       if (std::is_same_v<scalar_t, float>) {  // a plain if: scalar_t is no template parameter here
         // float32: the transcendental part in the widest capability's lanes.
         parallel_for(0, pairs, 2048, [&](int64_t lo, int64_t hi) {
           const int64_t count = std::min(n, 2 * hi) - 2 * lo;
-          box_muller_float_stub(c10::DeviceType::CPU, u.data() + 2 * lo, reinterpret_cast<float*>(p) + 2 * lo, count,
+          box_muller_float_stub(c10::DeviceType::CPU, u + 2 * lo, reinterpret_cast<float*>(p) + 2 * lo, count,
                                 mean, std);
         });
         return;
@@ -112,16 +153,25 @@ void bernoulli_scalar_kernel(const Tensor& self, double p) {
   });
 }
 
+// from + a draw reduced to [0, to - from): below 2^32 by the top 32 bits
+// times the range, shifted down (a multiply, not a 64-bit division; bias
+// under range / 2^32, as a modulo of 32 bits has); wider ranges by modulo.
 void random_kernel(const Tensor& self, int64_t from, int64_t to) {
   fill_contiguous(self, [&](const Tensor& t) {
     AT_DISPATCH_ALL_AND_REDUCED_TYPES_AND_BOOL(t.scalar_type(), "random_", [&] {
       scalar_t* p = static_cast<scalar_t*>(t.data_ptr());
-      const uint64_t range = static_cast<uint64_t>(to - from);
-      auto& gen = default_cpu_generator();
-      std::lock_guard<std::mutex> lock(gen.mutex());
-      for (int64_t i = 0; i < t.numel(); ++i) {
-        p[i] = static_cast<scalar_t>(from + static_cast<int64_t>(gen.random64() % range));
-      }
+      const uint64_t range = static_cast<uint64_t>(to) - static_cast<uint64_t>(from);
+      draw_blocks(t.numel(), [&](const uint64_t* bits, int64_t start, int64_t len) {
+        // The sum in uint64: from + offset can pass through int64's ends.
+        scalar_t* q = p + start;
+        const uint64_t base = static_cast<uint64_t>(from);
+        if (range <= (uint64_t{1} << 32)) {
+          for (int64_t i = 0; i < len; ++i)
+            q[i] = static_cast<scalar_t>(static_cast<int64_t>(base + (((bits[i] >> 32) * range) >> 32)));
+        } else {
+          for (int64_t i = 0; i < len; ++i) q[i] = static_cast<scalar_t>(static_cast<int64_t>(base + bits[i] % range));
+        }
+      });
     });
   });
 }

@@ -155,6 +155,11 @@ void predicate_loop(TensorIterator& iter, const char* name) {
 void isnan_kernel(TensorIterator& iter) { predicate_loop<isnan_formula>(iter, "isnan"); }
 void isfinite_kernel(TensorIterator& iter) { predicate_loop<isfinite_formula>(iter, "isfinite"); }
 void isinf_kernel(TensorIterator& iter) { predicate_loop<isinf_formula>(iter, "isinf"); }
+void signbit_kernel(TensorIterator& iter) {
+  AT_DISPATCH_ALL_AND_REDUCED_TYPES_AND_BOOL(iter.common_dtype(), "signbit", [&] {
+    cpu_kernel(iter, [](scalar_t x) -> bool { return sign_bit_of(x); });
+  });
+}
 
 void logical_not_kernel(TensorIterator& iter) {
   AT_DISPATCH_ALL_AND_REDUCED_TYPES_AND_BOOL(iter.common_dtype(), "logical_not", [&] {
@@ -257,6 +262,7 @@ REGISTER_CPU_DISPATCH(bitwise_not_stub, &bitwise_not_kernel);
 REGISTER_CPU_DISPATCH(isnan_stub, &isnan_kernel);
 REGISTER_CPU_DISPATCH(isfinite_stub, &isfinite_kernel);
 REGISTER_CPU_DISPATCH(isinf_stub, &isinf_kernel);
+REGISTER_CPU_DISPATCH(signbit_stub, &signbit_kernel);
 REGISTER_CPU_DISPATCH(logical_not_stub, &logical_not_kernel);
 
 }  // namespace CPU_CAPABILITY

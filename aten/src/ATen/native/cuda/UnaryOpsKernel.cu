@@ -108,6 +108,11 @@ void predicate_loop(TensorIterator& iter, const char* name) {
 void isnan_kernel_cuda(TensorIterator& iter) { predicate_loop<isnan_formula>(iter, "isnan_cuda"); }
 void isfinite_kernel_cuda(TensorIterator& iter) { predicate_loop<isfinite_formula>(iter, "isfinite_cuda"); }
 void isinf_kernel_cuda(TensorIterator& iter) { predicate_loop<isinf_formula>(iter, "isinf_cuda"); }
+void signbit_kernel_cuda(TensorIterator& iter) {
+  AT_DISPATCH_ALL_AND_REDUCED_TYPES_AND_BOOL(iter.common_dtype(), "signbit_cuda", [&] {
+    gpu_kernel(iter, [] GPU_LAMBDA(scalar_t x) -> bool { return sign_bit_of(x); });
+  });
+}
 
 void nan_to_num_kernel_cuda(TensorIterator& iter, double nan, std::optional<double> posinf,
                             std::optional<double> neginf) {
@@ -180,6 +185,7 @@ REGISTER_CUDA_DISPATCH(isnan_stub, &isnan_kernel_cuda);
 REGISTER_CUDA_DISPATCH(nan_to_num_stub, &nan_to_num_kernel_cuda);
 REGISTER_CUDA_DISPATCH(isfinite_stub, &isfinite_kernel_cuda);
 REGISTER_CUDA_DISPATCH(isinf_stub, &isinf_kernel_cuda);
+REGISTER_CUDA_DISPATCH(signbit_stub, &signbit_kernel_cuda);
 REGISTER_CUDA_DISPATCH(sign_stub, &sign_kernel_cuda);
 REGISTER_CUDA_DISPATCH(bitwise_not_stub, &bitwise_not_kernel_cuda);
 REGISTER_CUDA_DISPATCH(logical_not_stub, &logical_not_kernel_cuda);

@@ -1,0 +1,106 @@
+// unique_consecutive over the flattened tensor: one pass that notes the
+// first of each run of equal elements (NaN equals nothing, so each NaN is
+// a run of its own, as PyTorch), with each element's run number (inverse)
+// and each run's length (counts). With dim, runs of equal slices.
+#include <ATen/ATen.h>
+#include <ATen/Dispatch.h>
+
+#include <algorithm>
+#include <memory>
+#include <vector>
+
+namespace at::native {
+
+namespace {
+
+// Fills `inverse` (when defined with elements) with each position's run
+// number, and returns the runs' lengths (empty unless asked for), from the
+// runs' starts followed by the total length.
+Tensor fill_inverse_and_count(const int64_t* starts, int64_t runs, Tensor& inverse, bool return_inverse,
+                              bool return_counts, Device device) {
+  if (return_inverse) {
+    int64_t* inv = inverse.data_ptr<int64_t>();
+    for (int64_t k = 0; k < runs; ++k) std::fill(inv + starts[k], inv + starts[k + 1], k);
+  }
+  Tensor counts = at::empty({return_counts ? runs : 0}, ScalarType::Long, device);
+  if (return_counts) {
+    int64_t* c = counts.data_ptr<int64_t>();
+    for (int64_t k = 0; k < runs; ++k) c[k] = starts[k + 1] - starts[k];
+  }
+  return counts;
+}
+
+// Along `dim`: runs of equal slices (every element ==, so a slice with NaN
+// starts a run of its own), with PyTorch's checks for empty dims.
+std::tuple<Tensor, Tensor, Tensor> unique_consecutive_slices(const Tensor& self, int64_t dim, bool return_inverse,
+                                                             bool return_counts) {
+  TORCH_CHECK_INDEX(self.dim() > 0, "Dimension specified as ", dim, " but tensor has no dimensions");
+  const int64_t d = c10::maybe_wrap_dim(dim, self.dim());
+  const int64_t n = self.size(d);
+  const auto zero_dims = std::count(self.sizes().begin(), self.sizes().end(), int64_t{0});
+  if (n == 0) {
+    TORCH_CHECK(zero_dims == 1, "Number of zero sized dimensions is more than one, so unique cannot be applied ");
+    return {at::empty(self.sizes(), self.scalar_type(), self.device()),
+            at::empty({0}, ScalarType::Long, self.device()), at::empty({0}, ScalarType::Long, self.device())};
+  }
+  TORCH_CHECK(zero_dims == 0, "There are 0 sized dimensions, and they aren't selected, so unique cannot be applied");
+  const Tensor rows = self.transpose(0, d).contiguous().reshape({n, -1});  // the order within a slice is immaterial
+  const int64_t width = rows.size(1);
+  std::vector<int64_t> starts{0};
+  AT_DISPATCH_ALL_AND_REDUCED_TYPES_AND_BOOL(rows.scalar_type(), "unique_consecutive", [&] {
+    const scalar_t* x = rows.data_ptr<scalar_t>();
+    for (int64_t i = 1; i < n; ++i) {
+      const scalar_t* a = x + i * width;
+      const scalar_t* b = a - width;
+      bool same = true;
+      for (int64_t j = 0; j < width && same; ++j) same = a[j] == b[j];
+      if (!same) starts.push_back(i);
+    }
+  });
+  const int64_t runs = static_cast<int64_t>(starts.size());
+  Tensor index = at::empty({runs}, ScalarType::Long, self.device());
+  std::copy(starts.begin(), starts.end(), index.data_ptr<int64_t>());
+  starts.push_back(n);
+  Tensor inverse = at::empty({return_inverse ? n : 0}, ScalarType::Long, self.device());
+  Tensor counts = fill_inverse_and_count(starts.data(), runs, inverse, return_inverse, return_counts, self.device());
+  return {self.index_select(d, index), inverse, counts};
+}
+
+}  // namespace
+
+std::tuple<Tensor, Tensor, Tensor> unique_consecutive(const Tensor& self, bool return_inverse, bool return_counts,
+                                                      std::optional<int64_t> dim) {
+  // Along a dim PyTorch returns the inverse and the counts whatever the flags
+  // say; dim 0 (not -1) of a 1-d tensor takes the flat path, as there.
+  if (dim.has_value() && !(*dim == 0 && self.dim() == 1)) return unique_consecutive_slices(self, *dim, true, true);
+  const Tensor flat = self.reshape({-1}).contiguous();
+  const int64_t n = flat.numel();
+  Tensor inverse = at::empty(return_inverse ? self.sizes() : IntArrayRef{0}, ScalarType::Long, self.device());
+  // One pass with no branch on the data: every position is stored, and the
+  // slot moves on only at a new run (a stream compaction). Only the slots
+  // used are touched, so room for n + 1 of them costs nothing more.
+  std::unique_ptr<int64_t[]> starts(new int64_t[n + 1]);  // starts[k]: where run k begins; then n
+  int64_t runs = 0;
+  Tensor values;
+  AT_DISPATCH_ALL_AND_REDUCED_TYPES_AND_BOOL(flat.scalar_type(), "unique_consecutive", [&] {
+    const scalar_t* x = flat.data_ptr<scalar_t>();
+    if (n > 0) {
+      starts[0] = 0;
+      int64_t* slot = starts.get();
+      int64_t r = 1;
+      for (int64_t i = 1; i < n; ++i) {
+        slot[r] = i;
+        r += !(x[i] == x[i - 1]);
+      }
+      runs = r;
+    }
+    starts[runs] = n;
+    values = at::empty({runs}, flat.scalar_type(), self.device());
+    scalar_t* v = values.data_ptr<scalar_t>();
+    for (int64_t k = 0; k < runs; ++k) v[k] = x[starts[k]];
+  });
+  Tensor counts = fill_inverse_and_count(starts.get(), runs, inverse, return_inverse, return_counts, self.device());
+  return {values, inverse, counts};
+}
+
+}  // namespace at::native
