@@ -84,3 +84,47 @@ def test_unflatten_checks_as_pytorch_in_each_form():
         torch.unflatten(torch.ones(1), 1, [])
     with pytest.raises(RuntimeError, match="unflatten: sizes must be non-empty"):
         torch.ones(1).unflatten(1, [])
+
+
+def test_block_diag_places_each_block_and_passes_gradients():
+    a = torch.ones(2, 2, requires_grad=True)
+    b = torch.tensor([1, 2, 3])  # 1-d: one row
+    out = torch.block_diag(a, b, torch.tensor(5.0), torch.ones(0, 2))
+    assert out.shape == (4, 8) and out.dtype == torch.float32
+    want = np.zeros((4, 8), np.float32)
+    want[:2, :2], want[2, 2:5], want[3, 5] = 1, [1, 2, 3], 5
+    np.testing.assert_array_equal(out.detach().numpy(), want)
+    (out * torch.arange(32.0).reshape(4, 8)).sum().backward()
+    assert a.grad.tolist() == [[0.0, 1.0], [8.0, 9.0]]
+    assert torch.block_diag().shape == (1, 0)
+    with pytest.raises(RuntimeError, match="Input 0 has 3 dimensions"):
+        torch.block_diag(torch.ones(2, 2, 2))
+
+
+@pytest.mark.parametrize("shape,wrap", [((5, 5), False), ((7, 3), False), ((7, 3), True), ((3, 7), True),
+                                        ((4, 4, 4), False), ((8, 2), True)])
+def test_fill_diagonal_matches_numpy(shape, wrap):
+    x = torch.zeros(shape)
+    want = np.zeros(shape, np.float32)
+    np.fill_diagonal(want, 5, wrap=wrap)
+    assert x.fill_diagonal_(5, wrap=wrap) is x
+    np.testing.assert_array_equal(x.numpy(), want)
+    t = torch.zeros(shape[::-1]).transpose(0, -1) if len(shape) == 2 else None
+    if t is not None:  # non-contiguous
+        np.testing.assert_array_equal(t.fill_diagonal_(5, wrap=wrap).numpy(), want)
+
+
+def test_renorm_scales_only_the_slices_over_maxnorm():
+    x = torch.tensor([[3.0, 4.0], [0.3, 0.4]])
+    out = torch.renorm(x, 2, 0, 1.0)
+    np.testing.assert_allclose(out.numpy(), [[0.6, 0.8], [0.3, 0.4]], rtol=1e-5)
+    y = x.clone()
+    assert y.renorm_(2, 0, 1.0) is y and torch.allclose(y, out)
+    with pytest.raises(RuntimeError, match="at least 2 dimensions, got 1"):
+        torch.renorm(torch.ones(3), 2, 0, 1.0)
+    with pytest.raises(RuntimeError, match="non-positive-norm"):
+        torch.renorm(x, -1, 0, 1.0)
+    with pytest.raises(RuntimeError, match="maxnorm to be >= 0"):
+        torch.renorm(x, 2, 0, -1.0)
+    with pytest.raises(IndexError, match="Dimension out of range"):
+        torch.renorm(x, 2, 3, 1.0)

@@ -383,11 +383,27 @@ def narrow_copy(input, dim, start, length):
 
 
 def renorm(input, p, dim, maxnorm):
-    dims = [d for d in range(input.dim()) if d != dim % input.dim()]
-    norms = torch.linalg.vector_norm(input, p, dims, keepdim=True)
-    factor = torch.where(norms > maxnorm, maxnorm / (norms + 1e-7), torch.ones_like(norms))
-    return input * factor
+    """Slices along dim whose p-norm exceeds maxnorm scaled down to it: the
+    norms in one reduction, then one multiply (in place for renorm_), with
+    PyTorch's checks."""
+    return input * _renorm_factor(input, p, dim, maxnorm)
 
+
+def _renorm_factor(input, p, dim, maxnorm):
+    if input.dim() < 2:
+        raise RuntimeError(f"renorm: input needs at least 2 dimensions, got {input.dim()} dimensions")
+    if p <= 0:
+        raise RuntimeError("renorm: non-positive-norm not supported")
+    if maxnorm < 0:
+        raise RuntimeError(f"renorm: expected maxnorm to be >= 0 but got {maxnorm:g}")
+    input.size(dim)  # IndexError for a dim out of range, as PyTorch
+    d = dim % input.dim()
+    norms = torch.linalg.vector_norm(input, p, [k for k in range(input.dim()) if k != d], keepdim=True)
+    return torch.where(norms > maxnorm, maxnorm / (norms + 1e-7), 1.0)
+
+
+def _renorm_(self, p, dim, maxnorm):
+    return self.mul_(_renorm_factor(self, p, dim, maxnorm))
 
 def repeat_interleave(input, repeats=None, dim=None, *, output_size=None):
     """Each slice along `dim` repeated: an index_select whose index is built
@@ -584,22 +600,25 @@ def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
 
 
 def block_diag(*tensors):
+    """Zeros with each block copied into its place (copies into views, so
+    gradients flow back to each block)."""
+    for i, t in enumerate(tensors):
+        if t.dim() > 2:
+            raise RuntimeError(f"torch.block_diag: Input tensors must have 2 or fewer dimensions. Input {i} has "
+                               f"{t.dim()} dimensions")
     mats = [t if t.dim() == 2 else t.reshape(1, -1) if t.dim() == 1 else t.reshape(1, 1) for t in tensors]
     if not mats:
         return torch.zeros(1, 0)
-    rows = sum(m.shape[0] for m in mats)
-    cols = sum(m.shape[1] for m in mats)
     dtype = mats[0].dtype
     for m in mats[1:]:
         dtype = torch.promote_types(dtype, m.dtype)
-    lines, col = [], 0
+    rows, cols = sum(m.shape[0] for m in mats), sum(m.shape[1] for m in mats)
+    out = torch.zeros(rows, cols, dtype=dtype, device=mats[0].device)
+    r = c = 0
     for m in mats:
-        left = torch.zeros(m.shape[0], col, dtype=dtype)
-        right = torch.zeros(m.shape[0], cols - col - m.shape[1], dtype=dtype)
-        lines.append(torch.cat([left, m.to(dtype), right], 1))
-        col += m.shape[1]
-    return torch.cat(lines, 0) if lines else torch.zeros(rows, cols, dtype=dtype)
-
+        out[r:r + m.shape[0], c:c + m.shape[1]] = m
+        r, c = r + m.shape[0], c + m.shape[1]
+    return out
 
 def cartesian_prod(*tensors):
     if len(tensors) == 1:
@@ -870,7 +889,7 @@ FUNCTIONS = {
     "quantile": (quantile, "f m"), "nanquantile": (nanquantile, "f m"), "mode": (mode, "f m"),
     "index_fill": (index_fill, "f m m_"),
     "select_scatter": (select_scatter, "f m"), "slice_scatter": (slice_scatter, "f m"),
-    "diagonal_scatter": (diagonal_scatter, "f m"), "narrow_copy": (narrow_copy, "f m"), "renorm": (renorm, "f m m_"),
+    "diagonal_scatter": (diagonal_scatter, "f m"), "narrow_copy": (narrow_copy, "f m"), "renorm": (renorm, "f m"),
     "repeat_interleave": (repeat_interleave, "f m"), "unique": (unique, "f m"),
     "unique_consecutive": (unique_consecutive, "f"),
     "searchsorted": (searchsorted, "f"), "bucketize": (bucketize, "f"), "isin": (isin, "f"),
@@ -907,6 +926,7 @@ def install(torch_module):
     torch_module.sgn = torch_module.sign
     torch_module.signbit = signbit
     torch_module.Tensor.unique_consecutive = _unique_consecutive_method
+    torch_module.Tensor.renorm_ = _renorm_
 
 
 def signbit(input, *, out=None):

@@ -370,7 +370,10 @@ std::tuple<Tensor, Tensor, Tensor> lu_unpack(const Tensor& LU_data, const Tensor
   const int64_t m = LU_data.size(-2), n = LU_data.size(-1), k = std::min(m, n);
   Tensor L, U, P;
   if (unpack_data) {
-    L = LU_data.narrow(-1, 0, k).tril(-1).add(at::eye(m, k, LU_data.scalar_type(), LU_data.device()));
+    // The unit diagonal written into the strict lower part's copy: one pass,
+    // not an identity matrix and an add (LuUnpackBackward0 has its own formula).
+    L = LU_data.narrow(-1, 0, k).tril(-1);
+    L.diagonal(0, -2, -1).fill_(1);
     U = LU_data.narrow(-2, 0, k).triu();
   } else {
     L = at::empty({0}, LU_data.options());

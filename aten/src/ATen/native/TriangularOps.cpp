@@ -51,8 +51,9 @@ const Tensor& triangle_cpu(const Tensor& self, const Tensor& result, int64_t dia
 
 Tensor triangle(const Tensor& self, int64_t diagonal, bool lower, const char* name) {
   TORCH_CHECK(self.dim() >= 2, name, ": input tensor must have at least 2 dimensions");
-  if (self.is_cpu() && self.is_contiguous())
-    return triangle_cpu(self, at::empty(self.sizes(), self.options()), diagonal, lower);
+  // Any CPU layout (LAPACK's column-major factors too) takes the row copy,
+  // after one contiguous copy: two passes, where the index grids take five.
+  if (self.is_cpu()) return triangle_cpu(self.contiguous(), at::empty(self.sizes(), self.options()), diagonal, lower);
   return at::where(triangle_mask(self, diagonal, lower, name), self, at::zeros({}, self.scalar_type(), self.device()));
 }
 
