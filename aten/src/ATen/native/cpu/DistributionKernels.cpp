@@ -9,7 +9,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <cstring>
 #include <mutex>
 #include <type_traits>
 #include <vector>
@@ -80,20 +79,12 @@ void normal_kernel(const Tensor& self, double mean, double std) {
       const int64_t n = t.numel(), pairs = (n + 1) / 2;
       // The uniforms come from the generator in order (under its lock, in
       // blocks); the transcendental part, most of the time, then runs on
-      // every thread. Each draw becomes its double in place.
-      std::vector<uint64_t> bits(static_cast<size_t>(2 * pairs));
-      draw_blocks(2 * pairs, [&](const uint64_t* b, int64_t start, int64_t len) {
-        std::copy(b, b + len, bits.begin() + start);
+      // every thread.
+      std::vector<double> uniforms(static_cast<size_t>(2 * pairs));
+      draw_blocks(2 * pairs, [&](const uint64_t* bits, int64_t start, int64_t len) {
+        for (int64_t i = 0; i < len; ++i) uniforms[start + i] = unit_interval<double>(bits[i]);
       });
-      double* u = reinterpret_cast<double*>(bits.data());
-      static_assert(sizeof(double) == sizeof(uint64_t));
-      parallel_for(0, 2 * pairs, 4096, [&](int64_t lo, int64_t hi) {
-        for (int64_t i = lo; i < hi; ++i) {
-          uint64_t b;
-          std::memcpy(&b, u + i, sizeof b);
-          u[i] = unit_interval<double>(b);
-        }
-      });
+      const double* u = uniforms.data();
       if (std::is_same_v<scalar_t, float>) {  // a plain if: scalar_t is no template parameter here
         // float32: the transcendental part in the widest capability's lanes.
         parallel_for(0, pairs, 2048, [&](int64_t lo, int64_t hi) {
