@@ -405,6 +405,7 @@ def _renorm_factor(input, p, dim, maxnorm):
 def _renorm_(self, p, dim, maxnorm):
     return self.mul_(_renorm_factor(self, p, dim, maxnorm))
 
+
 def repeat_interleave(input, repeats=None, dim=None, *, output_size=None):
     """Each slice along `dim` repeated: an index_select whose index is built
     natively (an expanded arange for a number, a searchsorted over the
