@@ -121,16 +121,31 @@ class Develop(Command):
 
     def run(self):
         pth = os.path.join(sysconfig.get_paths()["purelib"], f"{NAME}-develop.pth")
+        # The distribution's metadata beside the package, where pip and uv
+        # look: without it they believe torch absent, and installing a library
+        # that requires torch would put PyTorch in front of the checkout.
+        info = os.path.join(ROOT, f"{NAME.replace('-', '_')}.egg-info")
+        link = os.path.join(sysconfig.get_paths()["purelib"], f"{NAME}.egg-link")
         if self.uninstall:
-            if os.path.exists(pth):
-                os.remove(pth)
+            for path in (pth, link):
+                if os.path.exists(path):
+                    os.remove(path)
+            shutil.rmtree(info, ignore_errors=True)
             return
         build_ext_cmd = self.reinitialize_command("build_ext", inplace=1)
         build_ext_cmd.ensure_finalized()
         self.run_command("build_ext")
+        shutil.rmtree(info, ignore_errors=True)
+        os.makedirs(info)
+        with open(os.path.join(info, "PKG-INFO"), "w") as f:
+            f.write(f"Metadata-Version: 2.1\nName: {NAME}\nVersion: {VERSION}\nRequires-Python: >=3.9\n")
+        with open(os.path.join(info, "top_level.txt"), "w") as f:
+            f.write("torch\n")
+        with open(link, "w") as f:
+            f.write(ROOT + "\n.")  # setuptools' legacy develop link, which is what uv reads
         with open(pth, "w") as f:
             f.write(ROOT + "\n")
-        print(f"develop: {ROOT} is on sys.path through {pth}")
+        print(f"develop: {ROOT} is on sys.path through {pth}, as {NAME} {VERSION}")
 
 
 class Clean(Command):

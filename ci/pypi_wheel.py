@@ -1,10 +1,10 @@
 """A variant wheel as PyPI takes it: the project's PyPI name and no local
-version label (torch-0.1.0+cpu-cp311-... -> torch_wheelforge-0.1.0-cp311-...).
+version label (torch-2.13.0.1+cpu-cp311-... -> torch_wheelforge-2.13.0.1-cp311-...).
 
 PyPI refuses local versions, and its `torch` belongs to PyTorch, so the
 release publishes the cpu wheels under ci/matrix.toml's [names] pypi; the
 per-variant indexes keep the originals. Inside, the package is the same
-`torch` and still reports its variant (torch.__version__ == "0.1.0+cpu"), as
+`torch` and still reports its variant (torch.__version__ == "2.13.0.1+cpu"), as
 PyTorch's PyPI wheels do. The dist-info directory, METADATA's Name and
 Version, and RECORD (with fresh hashes) are rewritten; nothing else changes.
 

@@ -6,7 +6,7 @@ index/<variant>/simple/<project>/index.html  links each wheel with its sha256
                                              data-core-metadata (PEP 658/714: the
                                              metadata file is at the link + ".metadata")
 The wheels of a variant are those whose local version label is the variant
-(torch-0.1.0+cpu-...).
+(torch-2.13.0.1+cpu-...).
 
 Two users: the factory's local indexes (`write`: the wheels copied under
 <variant>/files/, relative links, usable as file:// URLs) and the release's

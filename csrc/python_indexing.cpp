@@ -15,8 +15,41 @@
 namespace torch {
 namespace {
 
+// A list, tuple, range, numpy array or other sequence inside the index: an
+// index tensor, as torch.tensor(obj) makes it (PyTorch's sequenceToVariable).
 bool is_sequence_index(PyObject* obj) {
-  return PyList_Check(obj) || PyObject_HasAttrString(obj, "__array_interface__");
+  if (PyList_Check(obj) || PyTuple_Check(obj) || PyRange_Check(obj)) return true;
+  if (PyObject_HasAttrString(obj, "__array_interface__")) return true;
+  return PySequence_Check(obj) && !PyUnicode_Check(obj) && !PyBytes_Check(obj) && !THPVariable_Check(obj);
+}
+
+// NumPy's rule, which PyTorch keeps: a non-tuple sequence of fewer than 32
+// items holding a sequence, slice, tensor, None or Ellipsis is read as a
+// tuple of indices (deprecated in both: a warning says so). A numpy array is
+// always one index.
+bool sequence_is_tuple_of_indices(PyObject* index) {
+  if (!PyList_Check(index) && !PyRange_Check(index)) {
+    if (THPVariable_Check(index) || PyUnicode_Check(index) || PyBytes_Check(index)) return false;
+    if (PyObject_HasAttrString(index, "__array_interface__") || !PySequence_Check(index)) return false;
+  }
+  const Py_ssize_t n = PySequence_Size(index);
+  if (n < 0) {
+    PyErr_Clear();
+    return false;
+  }
+  if (n >= 32) return false;
+  for (Py_ssize_t i = 0; i < n; ++i) {
+    PyObject* obj = PySequence_GetItem(index, i);
+    if (!obj) {
+      PyErr_Clear();
+      return false;
+    }
+    const bool nested = THPVariable_Check(obj) || (PySequence_Check(obj) && !PyUnicode_Check(obj)) ||
+                        PySlice_Check(obj) || obj == Py_Ellipsis || obj == Py_None;
+    Py_DECREF(obj);
+    if (nested) return true;
+  }
+  return false;
 }
 
 // How many dims of the tensor an index item addresses.
@@ -43,6 +76,23 @@ struct Indexed {
 
 Indexed apply_index(const at::Tensor& self, PyObject* index) {
   std::vector<PyObject*> items;
+  PyObject* as_tuple = nullptr;  // owned: a sequence read as a tuple of indices
+  struct ReleaseTuple {
+    PyObject*& obj;
+    ~ReleaseTuple() { Py_XDECREF(obj); }
+  } release_tuple{as_tuple};
+  if (!PyTuple_Check(index) && sequence_is_tuple_of_indices(index)) {
+    if (PyErr_WarnEx(PyExc_UserWarning,
+                     "Using a non-tuple sequence for multidimensional indexing is deprecated and will be changed in "
+                     "pytorch 2.9; use x[tuple(seq)] instead of x[seq]. In pytorch 2.9 this will be interpreted as "
+                     "tensor index, x[torch.tensor(seq)], which will result either in an error or a different result",
+                     1) < 0) {
+      throw python_error();
+    }
+    as_tuple = PySequence_Tuple(index);
+    if (!as_tuple) throw python_error();
+    index = as_tuple;
+  }
   if (PyTuple_Check(index)) {
     for (Py_ssize_t i = 0; i < tuple_size(index); ++i) items.push_back(tuple_item(index, i));
   } else {
@@ -58,7 +108,7 @@ Indexed apply_index(const at::Tensor& self, PyObject* index) {
     }
   } release{converted};
   for (PyObject*& item : items) {
-    if (!THPVariable_Check(item) && is_sequence_index(item)) {
+    if (!THPVariable_Check(item) && !is_int_like(item) && is_sequence_index(item)) {
       PyObject* t = THPVariable_Wrap(tensor_from_data(item, std::nullopt));
       if (!t) throw python_error();
       converted.push_back(t);

@@ -372,6 +372,51 @@ def test_clip_grad_and_dropout2d():
         assert torch.equal(nn.Dropout2d(0.5).eval()(x), x)
 
 
+@pytest.mark.parametrize("inplace", [False, True])
+def test_feature_dropout_shape_rules_as_pytorch(inplace):
+    F = nn.functional
+
+    def channels_whole(out, lead):
+        flat = out.reshape(*out.shape[:lead], -1)
+        return bool(((flat == 0).all(-1) | (flat == 2).all(-1)).all())
+
+    for fn, batched, unbatched in ((F.dropout1d, (4, 6, 50), (6, 50)), (F.dropout3d, (2, 6, 3, 4, 5), (6, 3, 4, 5))):
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            out = fn(torch.ones(batched), 0.5, True, inplace)
+            assert out.shape == batched and channels_whole(out, 2)
+            out = fn(torch.ones(unbatched), 0.5, True, inplace)  # no batch dim: dim 0 is the channel
+            assert out.shape == unbatched and channels_whole(out, 1)
+    with pytest.raises(RuntimeError, match="dropout1d: Expected 2D or 3D input, but received a 4D input"):
+        F.dropout1d(torch.ones(1, 2, 3, 4))
+    # dropout2d of a 2-D input warns and drops element-wise (N, C) channels, as PyTorch does.
+    with pytest.warns(UserWarning, match="Received a 2-D input to dropout2d, which is deprecated"):
+        out = F.dropout2d(torch.ones(30, 40), 0.5, True, inplace)
+    assert out.shape == (30, 40) and 200 < int((out == 0).sum()) < 1000
+    with pytest.warns(UserWarning, match="assuming that channel-wise 1D dropout behavior is desired"):
+        out = F.dropout2d(torch.ones(4, 6, 50), 0.5, True, inplace)
+    assert channels_whole(out, 2)
+    with pytest.warns(UserWarning, match="Received a 3-D input to dropout3d"):
+        assert F.dropout3d(torch.ones(6, 3, 4), 0.5, True, inplace).shape == (6, 3, 4)
+    with pytest.warns(UserWarning), pytest.raises(RuntimeError, match="Feature dropout requires at least 2 dimensions"):
+        F.dropout2d(torch.ones(5), 0.5, True, inplace)
+    with pytest.raises(RuntimeError, match="Feature dropout requires at least 2 dimensions"):
+        F.feature_alpha_dropout(torch.ones(5), 0.5, True, inplace)
+    x = torch.ones(6, 50)
+    assert (F.dropout1d(x, 0.5, True, inplace) is x) == inplace
+    assert x.shape == (6, 50)
+
+
+def test_dropout_modules_honour_inplace():
+    for cls in (nn.Dropout, nn.Dropout1d, nn.Dropout2d, nn.Dropout3d, nn.AlphaDropout, nn.FeatureAlphaDropout):
+        x = torch.ones(2, 3, 4, 4, 4) if cls is nn.Dropout3d else torch.ones(2, 3, 4)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # dropout2d's 3-D warning
+            out = cls(0.5, inplace=True)(x)
+        # PyTorch's alpha dropout modules do not pass inplace on.
+        assert (out is x) == (cls not in (nn.AlphaDropout, nn.FeatureAlphaDropout)), cls.__name__
+
+
 def test_fused_lstm_cell_paths_agree():
     # float32/float64 CPU tensors take the fused loop; other dtypes (and CUDA) the composite equations.
     gates = torch.randn(3, 8, dtype=torch.float64, requires_grad=True)
@@ -517,8 +562,8 @@ def test_out_of_scope_modules_import_and_refuse_when_called():
 
 def test_version_compares_as_a_version_the_way_extension_setup_files_compare_it():
     v = torch.__version__
-    assert isinstance(v, str) and v.startswith("0.") and "+" in v
-    assert v >= "0.0.9" and v < "0.10.0" and v < "2.6.0" and v < (2, 6) and v >= (0, 1)  # 0.10 is after 0.9
+    assert isinstance(v, str) and v.startswith("2.13.0.") and "+" in v  # the API level it implements, then the release
+    assert v >= "2.9.0" and v < "2.13.1" and v > "2.13.0" and v >= (2, 6) and v < (2, 14)  # 2.13 is after 2.9
     assert v > v.split("+")[0] and v == str(v) and v != v.split("+")[0]  # the local label sorts after
     from torch.torch_version import TorchVersion
 

@@ -118,6 +118,39 @@ def test_list_and_mask_indexing():
     assert_matches(t[np.array([1, 2])], BASE[np.array([1, 2])])
 
 
+def test_every_python_sequence_indexes_as_pytorch_reads_it():
+    base = np.arange(12, dtype=np.float32).reshape(3, 4)
+    t = to_torch(base)
+    rows = np.array([0, 1, 2])
+    cols = np.array([1, 3, 0])
+    # The classic NLL one-liner: logp[range(n), targets].
+    assert_matches(t[range(3), to_torch(cols)], base[rows, cols])
+    assert_matches(t[range(3), [1, 3, 0]], base[rows, cols])
+    assert_matches(t[(0, 2), ], base[[0, 2]])                    # a tuple inside the index tuple: one index
+    assert_matches(t[range(1, 3)], base[1:3])
+    assert_matches(t[:, range(0, 4, 2)], base[:, 0:4:2])
+    assert_matches(t[np.array([[0, 1], [1, 2]])], base[np.array([[0, 1], [1, 2]])])   # an array is one index
+
+    class Index:
+        def __index__(self):
+            return 1
+    assert_matches(t[Index()], base[1])
+    view = t[np.int64(1)]  # a numpy integer is an int: a view, as t[1]
+    view.add_(1000)
+    assert float(t[1, 0]) == base[1, 0] + 1000
+
+    t = to_torch(base)
+    with pytest.warns(UserWarning, match="Using a non-tuple sequence for multidimensional indexing is deprecated"):
+        got = t[[[0, 1], [1, 2]]]  # NumPy's old rule, which PyTorch 2.13 still follows: read as t[[0, 1], [1, 2]]
+    assert_matches(got, base[[0, 1], [1, 2]])
+    t[range(2), 0] = -1.0
+    expected = base.copy()
+    expected[[0, 1], 0] = -1.0
+    assert_matches(t, expected)
+    with pytest.raises((IndexError, TypeError)):  # PyTorch: TypeError from torch.tensor("a"); here IndexError
+        t["a"]
+
+
 def test_advanced_setitem_matches_numpy():
     t, expected = to_torch(BASE), BASE.copy()
     t[to_torch(BASE > 50)] = 0.0

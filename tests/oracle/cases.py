@@ -565,3 +565,37 @@ def python_composed_ops():
             torch.atan2(x, y), torch.special.zeta(x.detach().abs() + 2, y.abs() + 1), torch.special.entr(x.abs()),
             torch.special.ndtr(x), torch.special.log_ndtr(x), torch.special.xlog1py(x, y.abs())]
     return _summary(outs, x, y, v, m, zeros)
+
+
+# ---- variable-length sequences and module hooks ----
+@case
+def packed_sequences_through_rnns():
+    from torch.nn.utils.rnn import pack_padded_sequence, pack_sequence, pad_packed_sequence, pad_sequence
+
+    values = []
+    for mode in ("LSTM", "GRU", "RNN"):
+        for bidirectional in (False, True):
+            m = _fill(getattr(nn, mode)(3, 4, num_layers=2, bidirectional=bidirectional, batch_first=True).double())
+            x = _x(4, 5, 3)
+            directions = 2 if bidirectional else 1
+            h0 = torch.tensor(np.random.default_rng(2).standard_normal((2 * directions, 4, 4)))
+            packed = pack_padded_sequence(x, [2, 5, 1, 3], batch_first=True, enforce_sorted=False)
+            out, h = m(packed, (h0, h0 * 0.5) if mode == "LSTM" else h0)
+            padded, lengths = pad_packed_sequence(out, batch_first=True, total_length=6)
+            values += lengths.double().tolist()
+            values += _module_summary(m, [padded, *(h if mode == "LSTM" else (h,))], x)
+    seqs = [_x(n, 2, seed=n) for n in (3, 1, 4)]
+    packed = pack_sequence(seqs, enforce_sorted=False)
+    values += packed.batch_sizes.double().tolist()
+    return values + _summary([packed.data, pad_sequence(seqs, padding_value=-1.0, padding_side="left")], *seqs)
+
+
+@case
+def module_hooks_change_values_and_gradients():
+    m = _fill(nn.Sequential(nn.Linear(3, 4), nn.Tanh(), nn.Linear(4, 2)).double())
+    m[0].register_forward_pre_hook(lambda mod, args: (args[0] * 2,))
+    m[1].register_forward_hook(lambda mod, args, out: out + args[0] * 0.1)
+    m[2].register_full_backward_pre_hook(lambda mod, grad_output: (grad_output[0] * 3,))
+    m[0].register_full_backward_hook(lambda mod, grad_input, grad_output: (grad_input[0] - 1,))
+    x = _x(5, 3)
+    return _module_summary(m, m(x), x)

@@ -598,14 +598,11 @@ def feature_alpha_dropout(input, p=0.5, training=False, inplace=False):
         raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
     if not training or p == 0.0 or input.numel() == 0:
         return input
+    if input.dim() < 2:
+        raise RuntimeError("Feature dropout requires at least 2 dimensions in the input")
     if p == 1.0:
         return input.mul_(0) if inplace else input * 0
     return _alpha_drop(input, p, tuple(input.shape[:2]) + (1,) * (input.dim() - 2), inplace)
-
-
-def dropout3d(input, p=0.5, training=True, inplace=False):
-    from torch.nn.functional import _feature_dropout
-    return _feature_dropout(input, p, training, 5, "dropout3d", inplace)
 
 
 def gumbel_softmax(logits, tau=1, hard=False, eps=1e-10, dim=-1):

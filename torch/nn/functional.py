@@ -96,25 +96,64 @@ def dropout(input, p=0.5, training=True, inplace=False):
     return _drop(input, p, input.shape, inplace)
 
 
-def _feature_dropout(input, p, training, batched_dim, name, inplace=False):
+def _check_p(p):
     if p < 0.0 or p > 1.0:
         raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
-    if input.dim() not in (batched_dim - 1, batched_dim):
-        raise RuntimeError(f"{name}: Expected {batched_dim - 1}D or {batched_dim}D input, but received a "
-                           f"{input.dim()}D input")
+
+
+def _feature_dropout(input, p, training, inplace=False):
+    """Dim 0 is the batch and dim 1 the channel: every element of a channel is kept or dropped together
+    (PyTorch's feature_dropout)."""
     if not training or p == 0.0 or input.numel() == 0:
         return input
-    # One draw per channel: every element of a feature map is kept or dropped together.
-    lead = 2 if input.dim() == batched_dim else 1
-    return _drop(input, p, tuple(input.shape[:lead]) + (1,) * (input.dim() - lead), inplace)
+    if input.dim() < 2:
+        raise RuntimeError("Feature dropout requires at least 2 dimensions in the input")
+    return _drop(input, p, tuple(input.shape[:2]) + (1,) * (input.dim() - 2), inplace)
+
+
+def _unbatched_feature_dropout(input, p, training, inplace, batched):
+    if batched:
+        return _feature_dropout(input, p, training, inplace)
+    input = input.unsqueeze_(0) if inplace else input.unsqueeze(0)
+    result = _feature_dropout(input, p, training, inplace)
+    return result.squeeze_(0) if inplace else result.squeeze(0)
+
+
+def _warn_input_dims(name, dims, spatial):
+    warnings.warn(f"{name}: Received a {dims}-D input to {name}, which is deprecated and will result in an error in a "
+                  "future release. To retain the behavior and silence this warning, please use dropout instead. Note "
+                  f"that {name} exists to provide channel-wise dropout on inputs with {spatial} spatial dimensions, a "
+                  f"channel dimension, and an optional batch dimension (i.e. {spatial + 1}D or {spatial + 2}D inputs).",
+                  stacklevel=3)
 
 
 def dropout1d(input, p=0.5, training=True, inplace=False):
-    return _feature_dropout(input, p, training, 3, "dropout1d", inplace)
+    _check_p(p)
+    if input.dim() not in (2, 3):
+        raise RuntimeError(f"dropout1d: Expected 2D or 3D input, but received a {input.dim()}D input. Note that "
+                           "dropout1d exists to provide channel-wise dropout on inputs with 1 spatial dimension, a "
+                           "channel dimension, and an optional batch dimension (i.e. 2D or 3D inputs).")
+    return _unbatched_feature_dropout(input, p, training, inplace, input.dim() == 3)
 
 
 def dropout2d(input, p=0.5, training=True, inplace=False):
-    return _feature_dropout(input, p, training, 4, "dropout2d", inplace)
+    _check_p(p)
+    if input.dim() not in (3, 4):
+        _warn_input_dims("dropout2d", input.dim(), 2)
+    if input.dim() == 3:  # PyTorch's historical reading: (N, C, L), not an unbatched (C, H, W)
+        warnings.warn("dropout2d: Received a 3D input to dropout2d and assuming that channel-wise 1D dropout "
+                      "behavior is desired - input is interpreted as shape (N, C, L), where C is the channel dim. "
+                      "This behavior will change in a future release to interpret the input as one without a batch "
+                      "dimension, i.e. shape (C, H, W). To maintain the 1D channel-wise dropout behavior, please "
+                      "switch to using dropout1d instead.", stacklevel=2)
+    return _feature_dropout(input, p, training, inplace)
+
+
+def dropout3d(input, p=0.5, training=True, inplace=False):
+    _check_p(p)
+    if input.dim() not in (4, 5):
+        _warn_input_dims("dropout3d", input.dim(), 3)
+    return _unbatched_feature_dropout(input, p, training, inplace, input.dim() == 5)
 
 
 @lower_precision

@@ -11,7 +11,7 @@ class Dropout(Module):
         self.inplace = inplace
 
     def forward(self, input):
-        return F.dropout(input, self.p, self.training)
+        return F.dropout(input, self.p, self.training, self.inplace)
 
     def extra_repr(self):
         return f"p={self.p}, inplace={self.inplace}"
@@ -21,11 +21,11 @@ class Dropout1d(Dropout):
     """Zeroes whole channels of (N, C, L) input."""
 
     def forward(self, input):
-        return F.dropout1d(input, self.p, self.training)
+        return F.dropout1d(input, self.p, self.training, self.inplace)
 
 
 class Dropout2d(Dropout):
     """Zeroes whole feature maps of (N, C, H, W) input."""
 
     def forward(self, input):
-        return F.dropout2d(input, self.p, self.training)
+        return F.dropout2d(input, self.p, self.training, self.inplace)

@@ -1,19 +1,116 @@
-"""Module: the base class of every layer and model."""
-from collections import OrderedDict
+"""Module: the base class of every layer and model, with its hooks.
+
+The module-level register_module_* functions add hooks that run for every
+module's call, before each module's own (PyTorch's global hooks).
+"""
+import functools
+from collections import OrderedDict, namedtuple
 
 import torch
 from torch.nn.parameter import Parameter
+from torch.utils.hooks import BackwardHook, RemovableHandle
+
+__all__ = ["Module", "register_module_forward_pre_hook", "register_module_forward_hook",
+           "register_module_full_backward_pre_hook", "register_module_full_backward_hook",
+           "register_module_buffer_registration_hook", "register_module_module_registration_hook",
+           "register_module_parameter_registration_hook"]
+
+_global_forward_pre_hooks = OrderedDict()
+_global_forward_hooks = OrderedDict()
+_global_forward_hooks_with_kwargs = OrderedDict()
+_global_forward_hooks_always_called = OrderedDict()
+_global_backward_pre_hooks = OrderedDict()
+_global_backward_hooks = OrderedDict()
+_global_buffer_registration_hooks = OrderedDict()
+_global_module_registration_hooks = OrderedDict()
+_global_parameter_registration_hooks = OrderedDict()
+
+# The per-module hook tables, each an OrderedDict from a handle's id to its hook.
+_HOOK_DICTS = ("_forward_pre_hooks", "_forward_pre_hooks_with_kwargs", "_forward_hooks", "_forward_hooks_with_kwargs",
+               "_forward_hooks_always_called", "_backward_pre_hooks", "_backward_hooks", "_state_dict_pre_hooks",
+               "_state_dict_hooks", "_load_state_dict_pre_hooks", "_load_state_dict_post_hooks")
+
+
+def _add(hooks, hook, prepend=False, extra=None):
+    handle = RemovableHandle(hooks, extra_dict=extra)
+    hooks[handle.id] = hook
+    if prepend:
+        hooks.move_to_end(handle.id, last=False)
+    return handle
+
+
+def register_module_forward_pre_hook(hook):
+    """hook(module, args) before every module's forward; may return new args."""
+    return _add(_global_forward_pre_hooks, hook)
+
+
+def register_module_forward_hook(hook, *, with_kwargs=False, always_call=False):
+    """hook(module, args, output) after every module's forward; may return a new output."""
+    handle = _add(_global_forward_hooks, hook,
+                  extra=[_global_forward_hooks_with_kwargs, _global_forward_hooks_always_called])
+    if with_kwargs:
+        _global_forward_hooks_with_kwargs[handle.id] = True
+    if always_call:
+        _global_forward_hooks_always_called[handle.id] = True
+    return handle
+
+
+def register_module_full_backward_pre_hook(hook):
+    """hook(module, grad_output) for every module; may return a new grad_output."""
+    return _add(_global_backward_pre_hooks, hook)
+
+
+def register_module_full_backward_hook(hook):
+    """hook(module, grad_input, grad_output) for every module; may return a new grad_input."""
+    return _add(_global_backward_hooks, hook)
+
+
+def register_module_buffer_registration_hook(hook):
+    """hook(module, name, buffer) on every register_buffer; may return a replacement buffer."""
+    return _add(_global_buffer_registration_hooks, hook)
+
+
+def register_module_module_registration_hook(hook):
+    """hook(module, name, submodule) on every submodule assignment; may return a replacement."""
+    return _add(_global_module_registration_hooks, hook)
+
+
+def register_module_parameter_registration_hook(hook):
+    """hook(module, name, param) on every parameter assignment; may return a replacement."""
+    return _add(_global_parameter_registration_hooks, hook)
+
+
+def _registered(hooks, module, name, value):
+    for hook in hooks.values():
+        out = hook(module, name, value)
+        if out is not None:
+            value = out
+    return value
 
 
 class Module:
     """Holds parameters, buffers and submodules in registration order, and calls forward()."""
 
-    def __init__(self):
+    _version = 1  # saved in state_dict's _metadata; a subclass bumps it when its state's layout changes
+
+    def __init__(self, *args, **kwargs):
+        if args or kwargs:
+            raise TypeError(f"{type(self).__name__}.__init__() got an unexpected argument: Module.__init__ takes none")
         object.__setattr__(self, "training", True)
         object.__setattr__(self, "_parameters", OrderedDict())
         object.__setattr__(self, "_buffers", OrderedDict())
         object.__setattr__(self, "_modules", OrderedDict())
         object.__setattr__(self, "_non_persistent_buffers_set", set())
+        for name in _HOOK_DICTS:
+            object.__setattr__(self, name, OrderedDict())
+        object.__setattr__(self, "_is_full_backward_hook", None)
+
+    def __setstate__(self, state):
+        self.__dict__.update(state)
+        for name in _HOOK_DICTS:  # a module pickled before it had these tables
+            self.__dict__.setdefault(name, OrderedDict())
+        self.__dict__.setdefault("_non_persistent_buffers_set", set())
+        self.__dict__.setdefault("_is_full_backward_hook", None)
 
     # ---- registration ----
     def __setattr__(self, name, value):
@@ -22,12 +119,12 @@ class Module:
             if params is None:
                 raise AttributeError("cannot assign parameters before Module.__init__() call")
             self._remove(name, keep=params)  # a reassigned parameter keeps its place, as in PyTorch
-            params[name] = value
+            params[name] = _registered(_global_parameter_registration_hooks, self, name, value)
         elif isinstance(value, Module):
             if params is None:
                 raise AttributeError("cannot assign module before Module.__init__() call")
             self._remove(name, keep=self._modules)
-            self._modules[name] = value
+            self._modules[name] = _registered(_global_module_registration_hooks, self, name, value)
         elif params is not None and name in params:
             if value is not None:
                 raise TypeError(f"cannot assign '{type(value).__name__}' as parameter '{name}' "
@@ -61,7 +158,8 @@ class Module:
             raise TypeError(f"cannot assign '{type(param).__name__}' object to parameter '{name}' "
                             "(torch.nn.Parameter or None required)")
         self._remove(name)
-        self._parameters[name] = param
+        self._parameters[name] = param if param is None else _registered(
+            _global_parameter_registration_hooks, self, name, param)
 
     def register_buffer(self, name, tensor, persistent=True):
         """A tensor the module owns but does not train (moved by .to(); in state_dict unless persistent=False)."""
@@ -73,7 +171,8 @@ class Module:
             raise TypeError(f"cannot assign '{type(tensor).__name__}' object to buffer '{name}' "
                             "(torch Tensor or None required)")
         self._remove(name)
-        self._buffers[name] = tensor
+        self._buffers[name] = tensor if tensor is None else _registered(
+            _global_buffer_registration_hooks, self, name, tensor)
         if persistent:
             self._non_persistent_buffers_set.discard(name)
         else:
@@ -83,14 +182,131 @@ class Module:
         if module is not None and not isinstance(module, Module):
             raise TypeError(f"{type(module).__name__} is not a Module subclass")
         self._remove(name)
-        self._modules[name] = module
+        self._modules[name] = module if module is None else _registered(
+            _global_module_registration_hooks, self, name, module)
+
+    register_module = add_module
 
     # ---- calling ----
     def forward(self, *args, **kwargs):
         raise NotImplementedError(f'Module [{type(self).__name__}] is missing the required "forward" function')
 
     def __call__(self, *args, **kwargs):
-        return self.forward(*args, **kwargs)
+        if not (self._forward_pre_hooks or self._forward_hooks or self._backward_pre_hooks or self._backward_hooks
+                or _global_forward_pre_hooks or _global_forward_hooks or _global_backward_pre_hooks
+                or _global_backward_hooks):
+            return self.forward(*args, **kwargs)
+        return self._call_with_hooks(args, kwargs)
+
+    def _call_with_hooks(self, args, kwargs):
+        for hook_id, hook in (*_global_forward_pre_hooks.items(), *self._forward_pre_hooks.items()):
+            if hook_id in self._forward_pre_hooks_with_kwargs:
+                result = hook(self, args, kwargs)
+                if result is not None:
+                    if not (isinstance(result, tuple) and len(result) == 2):
+                        raise RuntimeError("forward pre-hook must return None or a tuple of (new_args, new_kwargs), "
+                                           f"but got {result}.")
+                    args, kwargs = result
+            else:
+                result = hook(self, args)
+                if result is not None:
+                    args = result if isinstance(result, tuple) else (result,)
+        backward_hooks = [*_global_backward_hooks.values(), *self._backward_hooks.values()]
+        backward_pre_hooks = [*_global_backward_pre_hooks.values(), *self._backward_pre_hooks.values()]
+        bw_hook = None
+        if backward_hooks or backward_pre_hooks:
+            bw_hook = BackwardHook(self, backward_hooks, backward_pre_hooks)
+            args = bw_hook.setup_input_hook(args)
+        forward_hooks = [*_global_forward_hooks.items(), *self._forward_hooks.items()]
+        try:
+            result = self.forward(*args, **kwargs)
+        except Exception:
+            for hook_id, hook in forward_hooks:
+                if hook_id in self._forward_hooks_always_called or hook_id in _global_forward_hooks_always_called:
+                    try:
+                        self._run_forward_hook(hook_id, hook, args, kwargs, None)
+                    except Exception:
+                        pass  # the forward's own error is the one to report
+            raise
+        for hook_id, hook in forward_hooks:
+            out = self._run_forward_hook(hook_id, hook, args, kwargs, result)
+            if out is not None:
+                result = out
+        if bw_hook is not None:
+            result = bw_hook.setup_output_hook(result)
+        return result
+
+    def _run_forward_hook(self, hook_id, hook, args, kwargs, result):
+        if hook_id in self._forward_hooks_with_kwargs or hook_id in _global_forward_hooks_with_kwargs:
+            return hook(self, args, kwargs, result)
+        return hook(self, args, result)
+
+    # ---- hooks (each returns a RemovableHandle) ----
+    def register_forward_pre_hook(self, hook, *, prepend=False, with_kwargs=False):
+        """hook(module, args) -> None or new args; with_kwargs: hook(module, args, kwargs) -> None or (args, kwargs)."""
+        handle = _add(self._forward_pre_hooks, hook, prepend, extra=self._forward_pre_hooks_with_kwargs)
+        if with_kwargs:
+            self._forward_pre_hooks_with_kwargs[handle.id] = True
+        return handle
+
+    def register_forward_hook(self, hook, *, prepend=False, with_kwargs=False, always_call=False):
+        """hook(module, args, output) -> None or a new output (with_kwargs: hook(module, args, kwargs, output));
+        always_call: also when forward raises."""
+        handle = _add(self._forward_hooks, hook, prepend,
+                      extra=[self._forward_hooks_with_kwargs, self._forward_hooks_always_called])
+        if with_kwargs:
+            self._forward_hooks_with_kwargs[handle.id] = True
+        if always_call:
+            self._forward_hooks_always_called[handle.id] = True
+        return handle
+
+    def _check_backward_hook_kind(self, full):
+        if self._is_full_backward_hook is not None and self._is_full_backward_hook != full:
+            raise RuntimeError("Cannot use both regular backward hooks and full backward hooks on a single Module. "
+                               "Please use only one of them.")
+        object.__setattr__(self, "_is_full_backward_hook", full)
+
+    def register_full_backward_pre_hook(self, hook, prepend=False):
+        """hook(module, grad_output) -> None or a new grad_output, when the module's output gradients are ready."""
+        return _add(self._backward_pre_hooks, hook, prepend)
+
+    def register_full_backward_hook(self, hook, prepend=False):
+        """hook(module, grad_input, grad_output) -> None or a new grad_input, once the gradients with respect
+        to the module's inputs are computed."""
+        self._check_backward_hook_kind(True)
+        return _add(self._backward_hooks, hook, prepend)
+
+    def register_backward_hook(self, hook):
+        """Deprecated in PyTorch for register_full_backward_hook; here it is the same hook (PyTorch's old form
+        saw the last op's gradients instead of the module's)."""
+        self._check_backward_hook_kind(False)
+        return _add(self._backward_hooks, hook)
+
+    def register_state_dict_pre_hook(self, hook):
+        """hook(module, prefix, keep_vars) before state_dict() collects this module."""
+        return _add(self._state_dict_pre_hooks, hook)
+
+    def register_state_dict_post_hook(self, hook):
+        """hook(module, state_dict, prefix, local_metadata) -> None after state_dict() collects this module;
+        it may change state_dict in place."""
+        return _add(self._state_dict_hooks, functools.partial(_no_result, hook))
+
+    def _register_state_dict_hook(self, hook):
+        """The older form: hook(module, state_dict, prefix, local_metadata) may return a new state_dict."""
+        return _add(self._state_dict_hooks, hook)
+
+    def register_load_state_dict_pre_hook(self, hook):
+        """hook(module, state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys, error_msgs)
+        before load_state_dict() loads this module."""
+        return _add(self._load_state_dict_pre_hooks, hook)
+
+    def _register_load_state_dict_pre_hook(self, hook, with_module=False):
+        """The older form: hook(state_dict, prefix, ...) unless with_module."""
+        return _add(self._load_state_dict_pre_hooks, hook if with_module else _WithoutModule(hook))
+
+    def register_load_state_dict_post_hook(self, hook):
+        """hook(module, incompatible_keys) after load_state_dict(); it may edit the key lists in place."""
+        return _add(self._load_state_dict_post_hooks, hook)
 
     # ---- traversal ----
     def named_modules(self, memo=None, prefix="", remove_duplicate=True):
@@ -150,42 +366,118 @@ class Module:
             yield b
 
     # ---- state ----
-    def state_dict(self, destination=None, prefix="", keep_vars=False):
-        destination = OrderedDict() if destination is None else destination
+    def _save_to_state_dict(self, destination, prefix, keep_vars):
+        """This module's own parameters and persistent buffers (not its submodules')."""
         for name, p in self._parameters.items():
             if p is not None:
                 destination[prefix + name] = p if keep_vars else p.detach()
         for name, b in self._buffers.items():
             if b is not None and name not in self._non_persistent_buffers_set:
                 destination[prefix + name] = b if keep_vars else b.detach()
+
+    def state_dict(self, *args, destination=None, prefix="", keep_vars=False):
+        if args:  # the old positional form: state_dict(destination, prefix, keep_vars)
+            destination = args[0]
+            prefix = args[1] if len(args) > 1 else prefix
+            keep_vars = args[2] if len(args) > 2 else keep_vars
+        if destination is None:
+            destination = OrderedDict()
+            destination._metadata = OrderedDict()
+        local_metadata = {"version": self._version}
+        if hasattr(destination, "_metadata"):
+            destination._metadata[prefix[:-1]] = local_metadata
+        for hook in self._state_dict_pre_hooks.values():
+            hook(self, prefix, keep_vars)
+        self._save_to_state_dict(destination, prefix, keep_vars)
         for name, m in self._modules.items():
             if m is not None:
-                m.state_dict(destination, prefix + name + ".", keep_vars)
+                m.state_dict(destination=destination, prefix=prefix + name + ".", keep_vars=keep_vars)
+        for hook in self._state_dict_hooks.values():
+            result = hook(self, destination, prefix, local_metadata)
+            if result is not None:
+                destination = result
         return destination
 
-    def load_state_dict(self, state_dict, strict=True):
-        own = self.state_dict(keep_vars=True)
-        missing = [k for k in own if k not in state_dict]
-        unexpected = [k for k in state_dict if k not in own]
-        errors = []
-        if strict and (missing or unexpected):
-            if unexpected:
-                errors.append("Unexpected key(s) in state_dict: " + ", ".join(f'"{k}"' for k in unexpected) + ". ")
-            if missing:
-                errors.append("Missing key(s) in state_dict: " + ", ".join(f'"{k}"' for k in missing) + ". ")
-        for key, target in own.items():
+    def _load_from_state_dict(self, state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys,
+                              error_msgs):
+        """Copies this module's own entries out of state_dict, noting what is missing, unexpected or wrong."""
+        for hook in self._load_state_dict_pre_hooks.values():
+            hook(self, state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys, error_msgs)
+        persistent = {k: v for k, v in self._buffers.items() if k not in self._non_persistent_buffers_set}
+        local_state = {k: v for k, v in (*self._parameters.items(), *persistent.items()) if v is not None}
+        for name, target in local_state.items():
+            key = prefix + name
             if key not in state_dict:
+                if strict:
+                    missing_keys.append(key)
                 continue
             value = state_dict[key]
-            if tuple(value.shape) != tuple(target.shape):
-                errors.append(f"size mismatch for {key}: copying a param with shape {value.shape} from checkpoint, "
-                              f"the shape in current model is {target.shape}.")
+            if not isinstance(value, torch.Tensor):
+                error_msgs.append(f'While copying the parameter named "{key}", expected torch.Tensor or Tensor-like '
+                                  f"object from checkpoint but received {type(value)}")
                 continue
-            with torch.no_grad():
-                target.copy_(value)
-        if errors:
-            raise RuntimeError(f"Error(s) in loading state_dict for {type(self).__name__}:\n\t" + "\n\t".join(errors))
-        return _IncompatibleKeys(missing, unexpected)
+            if tuple(value.shape) != tuple(target.shape):
+                error_msgs.append(f"size mismatch for {key}: copying a param with shape {value.shape} from "
+                                  f"checkpoint, the shape in current model is {target.shape}.")
+                continue
+            try:
+                if getattr(self, "_assign_on_load", False):
+                    if name in self._parameters:
+                        self._parameters[name] = Parameter(value, requires_grad=target.requires_grad)
+                    else:
+                        self._buffers[name] = value
+                    continue
+                with torch.no_grad():
+                    target.copy_(value)
+            except Exception as ex:
+                error_msgs.append(f'While copying the parameter named "{key}", whose dimensions in the model are '
+                                  f"{target.size()} and whose dimensions in the checkpoint are {value.size()}, "
+                                  f"an exception occurred : {ex.args}.")
+        if strict:
+            for key in state_dict:
+                if key.startswith(prefix):
+                    first = key[len(prefix):].split(".", 1)[0]
+                    if first not in self._modules and first not in local_state:
+                        unexpected_keys.append(key)
+
+    def load_state_dict(self, state_dict, strict=True, assign=False):
+        if not hasattr(state_dict, "keys") or not hasattr(state_dict, "__getitem__"):
+            raise TypeError(f"Expected state_dict to be dict-like, got {type(state_dict)}.")
+        missing_keys, unexpected_keys, error_msgs = [], [], []
+        metadata = getattr(state_dict, "_metadata", None)
+        state_dict = OrderedDict(state_dict)
+        if metadata is not None:
+            state_dict._metadata = metadata
+
+        def load(module, prefix=""):
+            local_metadata = {} if metadata is None else metadata.get(prefix[:-1], {})
+            if assign:  # the checkpoint's tensors become the module's, instead of being copied into them
+                local_metadata = {**local_metadata, "assign_to_params_buffers": True}
+            object.__setattr__(module, "_assign_on_load", assign)
+            module._load_from_state_dict(state_dict, prefix, local_metadata, True, missing_keys, unexpected_keys,
+                                         error_msgs)
+            for name, child in module._modules.items():
+                if child is not None:
+                    load(child, prefix + name + ".")
+            incompatible = _IncompatibleKeys(missing_keys, unexpected_keys)
+            for hook in module._load_state_dict_post_hooks.values():
+                if hook(module, incompatible) is not None:
+                    raise RuntimeError("load_state_dict post hook must return None")
+
+        try:
+            load(self)
+        finally:
+            for m in self.modules():
+                m.__dict__.pop("_assign_on_load", None)
+        if strict:
+            if unexpected_keys:
+                error_msgs.insert(0, "Unexpected key(s) in state_dict: " +
+                                  ", ".join(f'"{k}"' for k in unexpected_keys) + ". ")
+            if missing_keys:
+                error_msgs.insert(0, "Missing key(s) in state_dict: " + ", ".join(f'"{k}"' for k in missing_keys) + ". ")
+        if error_msgs:
+            raise RuntimeError(f"Error(s) in loading state_dict for {type(self).__name__}:\n\t" + "\n\t".join(error_msgs))
+        return _IncompatibleKeys(missing_keys, unexpected_keys)
 
     # ---- modes and conversions ----
     def train(self, mode=True):
@@ -300,10 +592,25 @@ class Module:
         return sorted(set(object.__dir__(self)) | set(self._parameters) | set(self._modules) | set(self._buffers))
 
 
-class _IncompatibleKeys:
-    def __init__(self, missing_keys, unexpected_keys):
-        self.missing_keys = missing_keys
-        self.unexpected_keys = unexpected_keys
+def _no_result(hook, module, state_dict, prefix, local_metadata):
+    if hook(module, state_dict, prefix, local_metadata) is not None:
+        raise RuntimeError("state_dict post-hook must return None")
+
+
+class _WithoutModule:
+    """A load_state_dict pre-hook of the older form, which is not given the module."""
+
+    def __init__(self, hook):
+        self.hook = hook
+
+    def __call__(self, module, *args):
+        return self.hook(*args)
+
+
+class _IncompatibleKeys(namedtuple("IncompatibleKeys", ["missing_keys", "unexpected_keys"])):
+    """What load_state_dict returns; unpacks as (missing_keys, unexpected_keys)."""
+
+    __slots__ = ()
 
     def __repr__(self):
         if not self.missing_keys and not self.unexpected_keys:

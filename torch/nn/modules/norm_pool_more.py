@@ -234,12 +234,12 @@ class Dropout3d(Dropout):
 
 class AlphaDropout(Dropout):
     def forward(self, input):
-        return F.alpha_dropout(input, self.p, self.training)
+        return F.alpha_dropout(input, self.p, self.training)  # PyTorch ignores inplace here
 
 
 class FeatureAlphaDropout(Dropout):
     def forward(self, input):
-        return F.feature_alpha_dropout(input, self.p, self.training)
+        return F.feature_alpha_dropout(input, self.p, self.training)  # as PyTorch: no inplace
 
 
 class EmbeddingBag(Module):

@@ -12,6 +12,7 @@ from torch.nn import functional as F
 from torch.nn import init
 from torch.nn.modules.module import Module
 from torch.nn.parameter import Parameter
+from torch.nn.utils.rnn import PackedSequence
 
 _GATES = {"RNN_TANH": 1, "RNN_RELU": 1, "LSTM": 4, "GRU": 3}
 
@@ -80,6 +81,8 @@ class RNNBase(Module):
         return get("weight_ih"), get("weight_hh"), get("bias_ih"), get("bias_hh")
 
     def forward(self, input, hx=None):
+        if isinstance(input, PackedSequence):
+            return self._forward_packed(input, hx)
         if input.dim() not in (2, 3):
             raise ValueError(f"{type(self).__name__}: Expected input to be 2D or 3D, got {input.dim()}D instead")
         batched = input.dim() == 3
@@ -105,6 +108,28 @@ class RNNBase(Module):
             output = output.transpose(0, 1)
         return output, state
 
+    def _forward_packed(self, packed, hx):
+        """A PackedSequence: the step equations over each step's running sequences (a prefix of the sorted
+        batch), so that each sequence's final state is the one after its own last step."""
+        data, batch_sizes, sorted_indices, unsorted_indices = packed
+        if data.dim() != 2:
+            raise RuntimeError(f"input must have 2 dimensions, got {data.dim()}")
+        if data.shape[-1] != self.input_size:
+            raise RuntimeError(f"input.size(-1) must be equal to input_size. Expected {self.input_size}, got "
+                               f"{data.shape[-1]}")
+        directions = 2 if self.bidirectional else 1
+        batch = int(batch_sizes[0])
+        if hx is not None and sorted_indices is not None:  # the caller's batch order -> the packed order
+            hx = tuple(h.index_select(1, sorted_indices) for h in hx) if self.mode == "LSTM" else \
+                hx.index_select(1, sorted_indices)
+        hx = self._initial_state(hx, True, (self.num_layers * directions, batch, self.hidden_size), data)
+        steps = list(data.split(batch_sizes.tolist()))
+        output, state = self._step_layers(steps, hx, batch, stack=False)
+        if unsorted_indices is not None:
+            state = tuple(h.index_select(1, unsorted_indices) for h in state) if self.mode == "LSTM" else \
+                state.index_select(1, unsorted_indices)
+        return PackedSequence(torch.cat(output), batch_sizes, sorted_indices, unsorted_indices), state
+
     def _lstm_layers(self, input, hx):
         """Each layer (and direction) in one op: the input projection of every
         step is one product, the recurrence and its gradient run in C++
@@ -128,11 +153,13 @@ class RNNBase(Module):
                 layer_input = F.dropout(layer_input, self.dropout, True)
         return layer_input, (torch.stack(h_n), torch.stack(c_n))
 
-    def _step_layers(self, input, hx, batch):
-        """RNN and GRU (and an empty sequence): the equations step by step."""
+    def _step_layers(self, input, hx, batch, stack=True):
+        """RNN and GRU (and an empty sequence, and packed input): the equations step by step. `input` is a
+        (T, batch, features) tensor or a list of per-step tensors whose rows may be fewer than the batch's
+        (a PackedSequence's): a step then advances only the first rows' states."""
         directions = 2 if self.bidirectional else 1
         h_n, c_n = [], []
-        steps = list(input.unbind(0))  # per time step, (batch, features)
+        steps = list(input.unbind(0)) if stack else input  # per time step, (rows, features)
         for layer in range(self.num_layers):
             outputs = []
             for direction in range(directions):
@@ -142,8 +169,19 @@ class RNNBase(Module):
                 order = range(len(steps) - 1, -1, -1) if direction else range(len(steps))
                 seq = [None] * len(steps)
                 for t in order:
-                    h = _rnn_step(self.mode, F.linear(steps[t], w_ih, b_ih), h, w_hh, b_hh)
-                    seq[t] = h[0] if self.mode == "LSTM" else h
+                    rows = steps[t].shape[0]
+                    if rows == batch:
+                        h = _rnn_step(self.mode, F.linear(steps[t], w_ih, b_ih), h, w_hh, b_hh)
+                        seq[t] = h[0] if self.mode == "LSTM" else h
+                        continue
+                    running = (h[0][:rows], h[1][:rows]) if self.mode == "LSTM" else h[:rows]
+                    new = _rnn_step(self.mode, F.linear(steps[t], w_ih, b_ih), running, w_hh, b_hh)
+                    if self.mode == "LSTM":
+                        h = (torch.cat([new[0], h[0][rows:]]), torch.cat([new[1], h[1][rows:]]))
+                        seq[t] = new[0]
+                    else:
+                        h = torch.cat([new, h[rows:]])
+                        seq[t] = new
                 outputs.append(seq)
                 h_n.append(h[0] if self.mode == "LSTM" else h)
                 if self.mode == "LSTM":
@@ -151,7 +189,10 @@ class RNNBase(Module):
             steps = outputs[0] if directions == 1 else [torch.cat(pair, -1) for pair in zip(*outputs)]
             if self.dropout and self.training and layer < self.num_layers - 1:
                 steps = [F.dropout(x, self.dropout, True) for x in steps]
-        output = torch.stack(steps) if steps else input.new_zeros(0, batch, self.hidden_size * directions)
+        if not stack:
+            output = steps
+        else:
+            output = torch.stack(steps) if steps else input.new_zeros(0, batch, self.hidden_size * directions)
         h_n = torch.stack(h_n)
         return output, ((h_n, torch.stack(c_n)) if self.mode == "LSTM" else h_n)
 
