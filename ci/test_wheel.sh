@@ -21,7 +21,9 @@ fi
 venv="$REPO_ROOT/build/test-venv"
 log "installing $(basename "$wheel") and the test requirements into a fresh environment"
 fresh_venv "$venv"
-"$venv/bin/python" -m pip install -q "$wheel" -r "$REPO_ROOT/tests/requirements-typing.txt"
+# The libraries beside torch in the same install: their torch requirement must be met by this wheel.
+"$venv/bin/python" -m pip install -q "$wheel" -r "$REPO_ROOT/tests/requirements-typing.txt" \
+  -r "$REPO_ROOT/tests/requirements-libraries.txt"
 
 # The tests and their configuration, copied where no checkout is in sight.
 workdir="$(mktemp -d)"

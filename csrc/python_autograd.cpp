@@ -234,14 +234,14 @@ std::vector<at::Tensor> tensor_sequence(PyObject* seq, const char* what, bool al
 PyObject* run_backward(PyObject*, PyObject* args) {
   HANDLE_TH_ERRORS
   PyObject *tensors, *grads;
-  int keep_graph = 0;
-  if (!PyArg_ParseTuple(args, "OOp", &tensors, &grads, &keep_graph)) return nullptr;
+  int keep_graph = 0, create_graph = 0;
+  if (!PyArg_ParseTuple(args, "OOp|p", &tensors, &grads, &keep_graph, &create_graph)) return nullptr;
   auto outs = tensor_sequence(tensors, "backward", false);
   auto gs = tensor_sequence(grads, "backward", true);
   {
     // Other Python threads run meanwhile; Python hooks take the GIL back.
     GILRelease no_gil;
-    ag::backward(outs, gs, keep_graph != 0);
+    ag::backward(outs, gs, keep_graph != 0, create_graph != 0);
   }
   Py_RETURN_NONE;
   END_HANDLE_TH_ERRORS
@@ -250,15 +250,17 @@ PyObject* run_backward(PyObject*, PyObject* args) {
 PyObject* run_grad(PyObject*, PyObject* args) {
   HANDLE_TH_ERRORS
   PyObject *outputs, *inputs, *grads;
-  int keep_graph = 0, allow_unused = 0;
-  if (!PyArg_ParseTuple(args, "OOOpp", &outputs, &inputs, &grads, &keep_graph, &allow_unused)) return nullptr;
+  int keep_graph = 0, allow_unused = 0, create_graph = 0;
+  if (!PyArg_ParseTuple(args, "OOOpp|p", &outputs, &inputs, &grads, &keep_graph, &allow_unused, &create_graph)) {
+    return nullptr;
+  }
   auto outs = tensor_sequence(outputs, "grad", false);
   auto ins = tensor_sequence(inputs, "grad", false);
   auto gs = tensor_sequence(grads, "grad", true);
   std::vector<at::Tensor> result;
   {
     GILRelease no_gil;
-    result = ag::grad(outs, ins, gs, keep_graph != 0, allow_unused != 0);
+    result = ag::grad(outs, ins, gs, keep_graph != 0, allow_unused != 0, create_graph != 0);
   }
   PyObject* tuple = PyTuple_New(static_cast<Py_ssize_t>(result.size()));
   for (size_t i = 0; i < result.size(); ++i) {
@@ -337,7 +339,16 @@ struct PyFunctionNode : ag::Node {
       }
       tuple_set(args, i, g);
     }
-    PyObject* out = PyObject_CallFunctionObjArgs(backward_fn_, args, nullptr);
+    // A backward pass that records itself (create_graph) hands the node to
+    // the Python side, so that outputs saved for backward come back with
+    // their history (Function.apply); otherwise None.
+    PyObject* self_node = ag::GradMode::is_enabled() ? wrap_node(shared_from_this()) : (Py_INCREF(Py_None), Py_None);
+    if (!self_node) {
+      Py_DECREF(args);
+      throw python_error();
+    }
+    PyObject* out = PyObject_CallFunctionObjArgs(backward_fn_, args, self_node, nullptr);
+    Py_DECREF(self_node);
     Py_DECREF(args);
     if (!out) throw python_error();
     ag::variable_list result;
@@ -409,6 +420,20 @@ PyObject* set_function_history(PyObject*, PyObject* args) {
   END_HANDLE_TH_ERRORS
 }
 
+// _variable_data(tensor): `tensor.data` — the same memory without history and
+// with a version counter of its own, so that writes through it pass autograd's
+// in-place checks unseen (PyTorch's variable_data, the documented way past
+// them: torchdiffeq's solvers write their stage buffer so).
+PyObject* variable_data(PyObject*, PyObject* arg) {
+  HANDLE_TH_ERRORS
+  TORCH_CHECK_TYPE(THPVariable_Check(arg), "_variable_data expects a Tensor");
+  const at::Tensor& t = THPVariable_Unpack(arg);
+  auto impl = c10::make_intrusive<c10::TensorImpl>(t.storage(), t.scalar_type(), t.device());
+  impl->set_sizes_and_strides(t.sizes(), t.strides(), t.storage_offset());
+  return THPVariable_Wrap(at::Tensor(std::move(impl)));
+  END_HANDLE_TH_ERRORS
+}
+
 // _set_data(tensor, new): `tensor.data = new` — tensor takes new's memory and
 // shape, keeping its own identity and autograd state (as PyTorch's set_data).
 PyObject* set_data(PyObject*, PyObject* args) {
@@ -433,6 +458,7 @@ PyObject* set_data(PyObject*, PyObject* args) {
 
 PyMethodDef autograd_functions[] = {
     {"_set_data", set_data, METH_VARARGS, nullptr},
+    {"_variable_data", variable_data, METH_O, nullptr},
     {"_FunctionNode", make_function_node, METH_VARARGS, nullptr},
     {"_set_function_history", set_function_history, METH_VARARGS, nullptr},
     {"_run_backward", run_backward, METH_VARARGS, nullptr},

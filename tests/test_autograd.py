@@ -269,6 +269,11 @@ def _index_put_case(x, v, u):
     return torch.cat([y.reshape(-1), w.reshape(-1)])
 
 
+def _with_grad(fn):
+    with torch.enable_grad():  # gradcheck's finite differences run under no_grad
+        return fn()
+
+
 def _seeded_fill(fill):
     """(x * 2) refilled by a random in-place op, plus x: the fill's formula
     must give no gradient through x * 2. Seeded, so that gradcheck's repeated
@@ -316,6 +321,10 @@ GRADCHECKED_HERE = {
         per_sample_weights=p if mode == "sum" else None) for mode in ("sum", "mean", "max")),
         (_f64(4, 3), _f64(6))),
     "rsub": (lambda x: torch.rsub(x, 2.0, alpha=3), (_f64(3),)),
+    # C++ only: gelu's gradient, differentiated again (both approximations).
+    "gelu_backward": (lambda x: _with_grad(lambda: sum(torch.autograd.grad(
+        torch.nn.functional.gelu(x, approximate=a).sum(), x, create_graph=True)[0] for a in ("none", "tanh"))),
+        (_f64(4),)),
     "select": (lambda x: x[1], (_f64(3, 2),)),
     "slice": (lambda x: x[1:3, ::2], (_f64(4, 4),)),
     # In place on a view: the view gets the node, its base keeps its history.
@@ -354,6 +363,120 @@ def test_gradcheck_formulas_without_records(name):
     fn, inputs = GRADCHECKED_HERE[name]
     leaves = [t.detach().requires_grad_(True) for t in inputs]
     assert torch.autograd.gradcheck(fn, leaves)
+
+
+def _once_differentiable_ops():
+    """Ops whose formula runs a kernel that records nothing (once_differentiable in derivatives.yaml)."""
+    path = os.path.join(os.path.dirname(torch.__file__), "share", "torch", "derivatives.yaml")
+    with open(path) as f:
+        return set(re.findall(r'^ +[\w, ]+: once_differentiable\(\[&\] \{ return .*?; \}, "(\w+)"\)$', f.read(), re.M))
+
+
+def _gradgradcheck_or_refusal(fn, leaves):
+    """True when the second derivatives match finite differences; the op's name when create_graph refuses
+    it for a once_differentiable formula (never a silent constant)."""
+    try:
+        return torch.autograd.gradgradcheck(fn, leaves)
+    except NotImplementedError as e:
+        found = re.search(r"the second derivative through '(\w+)' is not implemented", str(e))
+        assert found, str(e)
+        return found.group(1)
+
+
+@pytest.mark.parametrize("op", _gradcheck_cases())
+def test_gradgradcheck(op, rng):
+    """Every formula is written in ops that record (create_graph differentiates it again), or is marked
+    once_differentiable and refuses a second derivative with a clear error."""
+    refusing = _once_differentiable_ops()
+    for sample in op.sample_inputs(op, torch.float64, rng):
+        args = _requires_grad(torch_args(sample, torch.float64), op.nondifferentiable_args)
+        leaves = [a for a in _flatten(args) if isinstance(a, torch.Tensor) and a.requires_grad]
+        if not leaves or sum(a.numel() for a in leaves) > 40:
+            continue
+        result = _gradgradcheck_or_refusal(lambda *_: op(*args, **sample.kwargs), leaves)
+        assert result is True or result in refusing, (sample.desc, result)
+        return
+    pytest.skip("no sample small enough")
+
+
+@pytest.mark.parametrize("name", sorted(GRADCHECKED_HERE))
+def test_gradgradcheck_formulas_without_records(name):
+    fn, inputs = GRADCHECKED_HERE[name]
+    leaves = [t.detach().requires_grad_(True) for t in inputs]
+    result = _gradgradcheck_or_refusal(fn, leaves)
+    assert result is True or result in _once_differentiable_ops(), result
+
+
+def test_once_differentiable_formulas_are_the_ones_listed():
+    # Each is a kernel that records nothing; giving one a differentiable form takes it off this list.
+    assert _once_differentiable_ops() == {"glu", "native_layer_norm", "_lstm_sequence", "_convolution_batched", "take",
+                                          "cumprod", "_interp_linear", "pdist", "multilabel_margin_loss"}
+
+
+def test_create_graph_second_derivatives_and_gradient_penalty():
+    x = torch.tensor([0.5, -1.0, 2.0], dtype=torch.float64, requires_grad=True)
+    (g,) = torch.autograd.grad((x ** 3).sum(), x, create_graph=True)
+    assert g.requires_grad and g.grad_fn is not None
+    (h,) = torch.autograd.grad(g.sum(), x)
+    assert torch.allclose(h, 6 * x.detach())
+    # A WGAN-GP style penalty: the gradient's norm, differentiated with respect to the weights.
+    torch.manual_seed(0)
+    critic = torch.nn.Sequential(torch.nn.Linear(3, 8), torch.nn.ReLU(), torch.nn.Linear(8, 1)).double()
+    points = torch.randn(5, 3, dtype=torch.float64, requires_grad=True)
+    (grad_points,) = torch.autograd.grad(critic(points).sum(), points, create_graph=True)
+    penalty = ((grad_points.norm(2, dim=1) - 1) ** 2).mean()
+    penalty.backward()
+    w0, w1 = critic[0].weight.detach(), critic[2].weight.detach()
+    assert critic[0].weight.grad is not None and critic[2].weight.grad.abs().sum() > 0
+
+    def penalty_of(first, second):
+        with torch.enable_grad():
+            p = points.detach().requires_grad_()
+            hidden = torch.relu(p @ first.t() + critic[0].bias.detach())
+            (gp,) = torch.autograd.grad((hidden @ second.t()).sum(), p, create_graph=True)
+            return ((gp.norm(2, dim=1) - 1) ** 2).mean()
+    eps = 1e-6
+    bumped = w1.clone()
+    bumped[0, 0] += eps
+    lowered = w1.clone()
+    lowered[0, 0] -= eps
+    numeric = (penalty_of(w0, bumped) - penalty_of(w0, lowered)) / (2 * eps)
+    assert abs(float(numeric) - float(critic[2].weight.grad[0, 0])) < 1e-6
+
+
+def test_create_graph_through_a_custom_function_saving_its_output():
+    class Exp(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, t):
+            r = t.exp()
+            ctx.save_for_backward(r)
+            return r
+
+        @staticmethod
+        def backward(ctx, g):
+            (r,) = ctx.saved_tensors
+            return g * r
+
+    x = torch.tensor([0.1, 0.7], dtype=torch.float64, requires_grad=True)
+    (g,) = torch.autograd.grad(Exp.apply(x).sum(), x, create_graph=True)
+    (h,) = torch.autograd.grad(g.sum(), x)
+    assert torch.allclose(h, x.detach().exp())
+
+
+def test_backward_create_graph_and_inputs():
+    x = torch.tensor([1.0, 2.0], dtype=torch.float64, requires_grad=True)
+    with pytest.warns(UserWarning, match="create_graph=True will create a reference cycle"):
+        (x ** 2).sum().backward(create_graph=True)
+    assert x.grad.requires_grad and torch.equal(x.grad.detach(), 2 * x.detach())
+    (gx,) = torch.autograd.grad(x.grad.sum(), x)
+    assert torch.equal(gx, torch.full((2,), 2.0, dtype=torch.float64))
+    a = torch.tensor([1.0], requires_grad=True)
+    b = torch.tensor([3.0], requires_grad=True)
+    (a * b).sum().backward(inputs=[a])
+    assert a.grad.item() == 3.0 and b.grad is None
+    u = torch.ones(2, requires_grad=True)
+    assert torch.equal(torch.autograd.grad(u.sum(), [u, torch.ones(1, requires_grad=True)],
+                                           materialize_grads=True)[1], torch.zeros(1))
 
 
 def test_a_view_reads_the_history_its_base_has_now():
@@ -603,3 +726,19 @@ def test_unbind_gradient_is_one_cat_with_zeros_for_unused_slices(dim):
     want.select(dim, 1).fill_(2.0)
     assert torch.equal(x.grad, want)
     assert torch.unbind(torch.zeros(0, 3)) == ()
+
+
+def test_data_is_the_same_memory_with_its_own_version_counter():
+    # PyTorch's documented way past the in-place check (torchdiffeq's solvers write their stage buffer so).
+    x = torch.ones(3, requires_grad=True)
+    y = x * 1
+    z = y * y  # saves y
+    y.data[0] = 5.0
+    assert y._version == 0 and y[0].item() == 5.0
+    z.sum().backward()  # no "modified by an inplace operation"
+    # detach() shares the counter: a write through it is seen.
+    y = x * 1
+    z = y * y
+    y.detach()[0] = 3.0
+    with pytest.raises(RuntimeError, match="modified by an inplace operation"):
+        z.sum().backward()

@@ -165,8 +165,9 @@ class Tensor(_base):
 
     @property
     def data(self):
-        """The tensor's values without autograd history (shares memory)."""
-        return self.detach()
+        """The tensor's values without autograd history (shares memory; unlike detach(), writes through it
+        are not seen by autograd's in-place checks)."""
+        return _C._variable_data(self)
 
     @data.setter
     def data(self, new):
@@ -175,9 +176,7 @@ class Tensor(_base):
 
     def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
         """Accumulates the gradient of this tensor into the .grad of the leaves it depends on."""
-        if inputs is not None:
-            raise NotImplementedError("backward(inputs=...) is not supported")
-        torch.autograd.backward(self, gradient, retain_graph, create_graph)
+        torch.autograd.backward(self, gradient, retain_graph, create_graph, inputs=inputs)
 
     def register_hook(self, hook):
         """Calls hook(grad) when this tensor's gradient is computed; it may return a replacement.

@@ -599,3 +599,39 @@ def module_hooks_change_values_and_gradients():
     m[0].register_full_backward_hook(lambda mod, grad_input, grad_output: (grad_input[0] - 1,))
     x = _x(5, 3)
     return _module_summary(m, m(x), x)
+
+
+@case
+def autograd_functional_and_second_derivatives():
+    from torch.autograd.functional import hessian, hvp, jacobian, jvp, vhp, vjp
+
+    x = torch.tensor(np.random.default_rng(3).standard_normal(3))
+    y = torch.tensor(np.random.default_rng(4).standard_normal((2, 2)))
+
+    def f(a):
+        return a.sin() * a.sum()
+
+    def g(a, b):
+        return a.exp().sum() * b, a[:2] * b[0]
+
+    def s(a, b):
+        return a.pow(3).sum() * b.sum() + (a[:2] @ b).sum() + F.gelu(a).sum() + torch.tanh(b).prod()
+
+    results = [vjp(f, x, torch.ones(3, dtype=torch.float64)), jvp(f, x, torch.ones(3, dtype=torch.float64)),
+               jacobian(f, x), jacobian(g, (x, y)), hessian(s, (x, y)),
+               hvp(lambda a: s(a, y), x, torch.arange(3.0, dtype=torch.float64)),
+               vhp(s, (x, y), (torch.ones(3, dtype=torch.float64), torch.ones(2, 2, dtype=torch.float64)))]
+    # create_graph through a small network: the gradient penalty's gradient with respect to the weights.
+    net = _fill(nn.Sequential(nn.Linear(3, 5), nn.Softplus(), nn.Linear(5, 2), nn.LogSoftmax(-1)).double())
+    points = _x(4, 3)
+    (gp,) = torch.autograd.grad(net(points)[:, 0].sum(), points, create_graph=True)
+    values = []
+
+    def flat(r):
+        if isinstance(r, (tuple, list)):
+            for item in r:
+                flat(item)
+        else:
+            values.extend(r.detach().reshape(-1).tolist())
+    flat(results)
+    return values + _module_summary(net, (gp.norm(dim=1) - 1) ** 2)

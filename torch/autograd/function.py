@@ -113,13 +113,32 @@ class Function:
                      else o for o in outs)
         # A saved output is kept detached: the output holds the node, and the
         # node holding the output back would be a cycle nothing collects.
-        out_ids = {id(o) for o in outs if isinstance(o, torch.Tensor)}
+        out_index = {id(o): i for i, o in enumerate(outs) if isinstance(o, torch.Tensor)}
         saved = getattr(ctx, "_saved", None)
+        saved_outputs = {}  # position in ctx._saved -> output number
         if saved:
-            ctx._saved = [(t.detach(), v) if t is not None and id(t) in out_ids else (t, v) for t, v in saved]
+            for k, (t, v) in enumerate(saved):
+                if t is not None and id(t) in out_index and id(t) not in non_diff:
+                    saved_outputs[k] = out_index[id(t)]
+            ctx._saved = [(t.detach(), v) if t is not None and id(t) in out_index else (t, v) for t, v in saved]
         shapes = [(o.shape, o.dtype, o.device) if isinstance(o, torch.Tensor) else None for o in outs]
+        n_outs = len(outs)  # the backward below must not hold the outputs (they hold its node)
 
-        def run_backward(grads):
+        def run_backward(grads, node=None):
+            if node is not None and saved_outputs and getattr(ctx, "_saved", None):
+                # A pass that records itself (create_graph): the saved outputs are this node's outputs again,
+                # for this call only (kept past it, they would hold the node that holds them).
+                detached = ctx._saved
+                ctx._saved = list(detached)
+                for k, nr in saved_outputs.items():
+                    alias, version = detached[k][0].detach(), detached[k][1]
+                    _C._set_function_history(alias, node, nr, n_outs, False)
+                    ctx._saved[k] = (alias, version)
+                try:
+                    return run_backward(grads)
+                finally:
+                    if getattr(ctx, "_saved", None) is not None:
+                        ctx._saved = detached
             if ctx.materialize_grads:
                 grads = tuple(torch.zeros(s[0], dtype=s[1], device=s[2]) if g is None and s is not None else g
                               for g, s in zip(grads, shapes))

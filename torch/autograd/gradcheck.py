@@ -1,7 +1,11 @@
 """gradcheck: compares the analytical Jacobian of a function (one backward
 pass per output element) with central finite differences (two forward passes
-per input element), in float64."""
+per input element), in float64. gradgradcheck does the same for the function
+that computes the first gradients (with create_graph), which checks second
+derivatives."""
 import torch
+
+__all__ = ["gradcheck", "gradgradcheck"]
 
 
 # PyTorch's further checks: accepted when off, refused when asked for (they are not implemented here).
@@ -48,6 +52,37 @@ def gradcheck(fn, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=Tru
                                        f"analytical:\n{analytical[i]}\nnumerical:\n{numerical}")
                 return False
     return True
+
+
+def gradgradcheck(func, inputs, grad_outputs=None, *, eps=1e-6, atol=1e-5, rtol=1e-3,
+                  gen_non_contig_grad_outputs=False, raise_exception=True, nondet_tol=0.0, check_undefined_grad=True,
+                  check_grad_dtypes=False, check_batched_grad=False, check_fwd_over_rev=False, check_rev_over_rev=True,
+                  fast_mode=False, masked=False):
+    """gradcheck of (inputs, grad_outputs) -> the gradients of func's outputs with respect to its inputs,
+    computed with create_graph=True. grad_outputs default to random ones that require grad."""
+    for name, value in (("check_batched_grad", check_batched_grad), ("check_fwd_over_rev", check_fwd_over_rev),
+                        ("fast_mode", fast_mode)):
+        if value:
+            raise NotImplementedError(f"gradgradcheck: {name}=True is not supported by this torch")
+    inputs = tuple(inputs) if isinstance(inputs, (list, tuple)) else (inputs,)
+    if grad_outputs is None:
+        generator = torch.Generator().manual_seed(0)
+        grad_outputs = tuple(torch.randn(o.shape, dtype=torch.float64, generator=generator).requires_grad_()
+                             for o in _outputs(func, inputs) if o.requires_grad)
+    grad_outputs = tuple(grad_outputs) if isinstance(grad_outputs, (list, tuple)) else (grad_outputs,)
+    count = len(inputs)
+
+    def first_gradients(*args):
+        ins, outs_grads = args[:count], args[count:]
+        with torch.enable_grad():  # the numerical side calls this under no_grad
+            outs = [o for o in _outputs(func, ins) if o.requires_grad]
+            diff_inputs = [x for x in ins if isinstance(x, torch.Tensor) and x.requires_grad]
+            grads = torch.autograd.grad(outs, diff_inputs, list(outs_grads)[:len(outs)], create_graph=True,
+                                        allow_unused=True)
+        return tuple(g for g in grads if g is not None)
+
+    return gradcheck(first_gradients, inputs + grad_outputs, eps=eps, atol=atol, rtol=rtol,
+                     raise_exception=raise_exception, nondet_tol=nondet_tol)
 
 
 def _outputs(fn, inputs):

@@ -49,8 +49,8 @@ struct Capture {
 };
 
 variable_list run(const variable_list& outputs, const variable_list& grad_outputs, bool keep_graph,
-                  const std::vector<Capture>& captures, bool accumulate) {
-  AutoGradMode no_grad(false);
+                  const std::vector<Capture>& captures, bool accumulate, bool create_graph) {
+  AutoGradMode grad_mode(create_graph);
   std::unordered_map<Node*, variable_list> buffers;
   std::unordered_map<Node*, int> deps;
   std::vector<std::shared_ptr<Node>> roots;
@@ -62,8 +62,8 @@ variable_list run(const variable_list& outputs, const variable_list& grad_output
     Tensor& acc = buf[nr];
     if (!acc.defined()) {
       acc = std::move(g);
-    } else if (owns_its_memory(acc) && acc.sizes().equals(g.sizes()) && acc.scalar_type() == g.scalar_type() &&
-               acc.device() == g.device()) {
+    } else if (!create_graph && owns_its_memory(acc) && acc.sizes().equals(g.sizes()) &&
+               acc.scalar_type() == g.scalar_type() && acc.device() == g.device()) {
       acc.add_(g);  // nothing else can see acc: sum in place, as PyTorch's InputBuffer does
     } else {
       acc = acc.add(g);
@@ -156,12 +156,12 @@ variable_list run(const variable_list& outputs, const variable_list& grad_output
 
 }  // namespace
 
-void backward(const variable_list& tensors, const variable_list& grad_tensors, bool keep_graph) {
-  run(tensors, grad_tensors, keep_graph, {}, true);
+void backward(const variable_list& tensors, const variable_list& grad_tensors, bool keep_graph, bool create_graph) {
+  run(tensors, grad_tensors, keep_graph, {}, true, create_graph);
 }
 
 variable_list grad(const variable_list& outputs, const variable_list& inputs, const variable_list& grad_outputs,
-                   bool keep_graph, bool allow_unused) {
+                   bool keep_graph, bool allow_unused, bool create_graph) {
   std::vector<Capture> captures;
   std::vector<std::shared_ptr<Node>> keep;
   for (const Tensor& in : inputs) {
@@ -170,7 +170,7 @@ variable_list grad(const variable_list& outputs, const variable_list& inputs, co
     keep.push_back(e.function);
     captures.push_back({e.function.get(), e.input_nr});
   }
-  variable_list result = run(outputs, grad_outputs, keep_graph, captures, false);
+  variable_list result = run(outputs, grad_outputs, keep_graph, captures, false, create_graph);
   for (size_t i = 0; i < result.size(); ++i) {
     TORCH_CHECK(result[i].defined() || allow_unused, "One of the differentiated Tensors appears to not have been used "
                 "in the graph. Set allow_unused=True if this is the desired behavior.");

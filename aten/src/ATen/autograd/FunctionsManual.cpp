@@ -5,6 +5,7 @@
 #include <ATen/ExpandUtils.h>
 #include <ATen/ScalarOps.h>
 #include <ATen/autograd/GradMode.h>
+#include <ATen/autograd/Variable.h>
 #include <ATen/native/Activation.h>
 #include <ATen/native/Convolution.h>
 #include <ATen/native/Loss.h>
@@ -66,6 +67,35 @@ Tensor sum_to(const Tensor& grad, IntArrayRef shape) {
 }
 
 Tensor zeros_for(const Tensor& grad, IntArrayRef sizes) { return at::zeros(sizes, grad.scalar_type(), grad.device()); }
+
+Tensor refuse_second_derivative(const Tensor& grad, const char* op) {
+  if (!GradMode::is_enabled() || !grad.defined() || !grad.is_floating_point()) return grad;
+  auto node = std::make_shared<DelayedError>(std::string("the second derivative through '") + op +
+                                             "' is not implemented: its gradient comes from a kernel that records "
+                                             "nothing, so create_graph=True cannot differentiate it again");
+  set_history(grad, node, 0);
+  return grad;
+}
+
+Tensor gelu_double_backward(const Tensor& grad, const Tensor& grad_output, const Tensor& self,
+                            std::string_view approximate) {
+  const Tensor x = self;
+  if (approximate == "tanh") {
+    // gelu = x (1 + tanh u) / 2 with u = k (x + c x^3):
+    // gelu'' = (1 - t^2) (u' + x (u'' - 2 t u'^2) / 2), t = tanh u.
+    const double k = std::sqrt(2.0 / M_PI), c = 0.044715;
+    const Tensor x2 = x.mul(x);
+    const Tensor t = x.add(x2.mul(x).mul(scalar(c, x))).mul(scalar(k, x)).tanh();
+    const Tensor du = x2.mul(scalar(3 * c * k, x)).add(scalar(k, x));
+    const Tensor ddu = x.mul(scalar(6 * c * k, x));
+    const Tensor sech2 = scalar(1, t).sub(t.mul(t));
+    const Tensor inner = du.add(x.mul(ddu.sub(t.mul(du).mul(du).mul(scalar(2, t)))).mul(scalar(0.5, x)));
+    return grad.mul(grad_output).mul(sech2.mul(inner));
+  }
+  // gelu = x Phi(x): gelu'' = phi(x) (2 - x^2).
+  const Tensor phi = x.mul(x).mul(scalar(-0.5, x)).exp().mul(scalar(1.0 / std::sqrt(2.0 * M_PI), x));
+  return grad.mul(grad_output).mul(phi.mul(scalar(2, x).sub(x.mul(x))));
+}
 
 Tensor sum_backward(const Tensor& grad, IntArrayRef sizes, OptionalIntArrayRef dims, bool keepdim) {
   return unsqueeze_reduced(grad, sizes, dims, keepdim).expand(sizes);
@@ -476,8 +506,6 @@ Tensor permute_backward(const Tensor& grad, IntArrayRef dims) {
 
 Tensor squeeze_backward(const Tensor& grad, IntArrayRef sizes) { return grad.reshape(sizes); }
 
-namespace {
-
 // The storage position of every element of a view with this geometry.
 Tensor storage_positions(IntArrayRef sizes, IntArrayRef strides, int64_t offset, Device device) {
   Tensor pos = at::full({}, offset, ScalarType::Long, device);
@@ -488,6 +516,8 @@ Tensor storage_positions(IntArrayRef sizes, IntArrayRef strides, int64_t offset,
   }
   return pos.expand(sizes);
 }
+
+namespace {
 
 // Whether two elements of a (sizes, strides) geometry may share a position:
 // a stride 0, or a dim's stride not past the span of the smaller ones.
@@ -557,7 +587,7 @@ Tensor as_strided_backward(const Tensor& grad, const Tensor& self, IntArrayRef s
   if (!may_overlap(size, stride)) {
     // Each position read at most once: a copy into the buffer.
     summed.as_strided(size, stride, out_start).copy_(grad);
-  } else if (summed.is_cpu() && grad.numel() > 0) {
+  } else if (summed.is_cpu() && grad.numel() > 0 && !GradMode::is_enabled()) {
     AT_DISPATCH_FLOATING_AND_REDUCED_TYPES(summed.scalar_type(), "as_strided_backward", [&] {
       add_at_positions(summed.data_ptr<scalar_t>(), grad.contiguous().data_ptr<scalar_t>(), size, stride, out_start);
     });
@@ -778,7 +808,8 @@ Tensor nll_loss_backward(const Tensor& grad, const Tensor& self, const Tensor& t
   const Tensor input2d = batched ? self : self.unsqueeze(0);
   const Tensor target1d = batched ? target : target.reshape({1});
   if (self.is_cpu() && (self.scalar_type() == ScalarType::Float || self.scalar_type() == ScalarType::Double) &&
-      grad.scalar_type() == self.scalar_type() && target1d.scalar_type() == ScalarType::Long) {
+      grad.scalar_type() == self.scalar_type() && target1d.scalar_type() == ScalarType::Long &&
+      !GradMode::is_enabled()) {  // the loop records nothing; create_graph takes the ops below
     return nll_loss_backward_loop(grad, input2d.sizes(), target1d.contiguous(),
                                   weight && weight->defined() ? weight->contiguous() : Tensor(), reduction,
                                   ignore_index)

@@ -1,10 +1,13 @@
 #pragma once
 // Helpers for the backward formulas in native/derivatives.yaml: whatever is
 // longer than one line lives here, under a name that says what it computes.
+#include <ATen/autograd/GradMode.h>
 #include <ATen/autograd/LinalgBackward.h>
 #include <ATen/core/TensorBody.h>
 
 #include <optional>
+#include <string_view>
+#include <tuple>
 #include <vector>
 
 #include <ATen/native/Activation.h>
@@ -26,6 +29,34 @@ using native::lstm_sequence_backward;
 using native::cumprod_backward;
 // native_layer_norm's gradients (native/Normalization.cpp).
 using native::layer_norm_backward;
+
+// Gradients computed by a kernel that records nothing (or only part of what
+// it computes): `compute` runs without recording, and in a backward pass that
+// records itself (create_graph) each result gets a node that refuses a
+// further derivative (PyTorch's DelayedError) instead of acting as a constant.
+TORCH_API Tensor refuse_second_derivative(const Tensor& grad, const char* op);
+template <typename... T>
+std::tuple<T...> refuse_second_derivative(std::tuple<T...> grads, const char* op) {
+  std::apply([&](auto&... g) { ((g = refuse_second_derivative(g, op)), ...); }, grads);
+  return grads;
+}
+template <typename F>
+auto once_differentiable(F&& compute, const char* op) {
+  const bool recording = GradMode::is_enabled();
+  auto grads = [&] {
+    AutoGradMode no_grad(false);
+    return compute();
+  }();
+  AutoGradMode restore(recording);
+  return refuse_second_derivative(std::move(grads), op);
+}
+
+// gelu's second derivative times grad * grad_output (gelu_backward's gradient for self).
+Tensor gelu_double_backward(const Tensor& grad, const Tensor& grad_output, const Tensor& self,
+                            std::string_view approximate);
+
+// The storage position of every element of a view with this geometry (int64, the view's sizes).
+TORCH_API Tensor storage_positions(IntArrayRef sizes, IntArrayRef strides, int64_t offset, Device device);
 
 bool is_expandable_to(IntArrayRef shape, IntArrayRef desired);
 // Sums `grad` down to `shape` (undoing broadcasting).

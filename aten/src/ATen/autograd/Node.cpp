@@ -32,4 +32,6 @@ variable_list NotImplementedBackward::apply(variable_list&&) {
                               custom_op ? " Register one with torch.library.register_autograd." : "");
 }
 
+variable_list DelayedError::apply(variable_list&&) { TORCH_CHECK_NOT_IMPLEMENTED(false, message_); }
+
 }  // namespace at::autograd

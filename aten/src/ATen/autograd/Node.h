@@ -86,4 +86,15 @@ struct TORCH_API NotImplementedBackward : Node {
   std::string op_;
 };
 
+// The history of a gradient whose formula records nothing, made in a backward
+// pass that records itself (create_graph): differentiating it again raises.
+struct TORCH_API DelayedError : Node {
+  explicit DelayedError(std::string message) : message_(std::move(message)) {}
+  variable_list apply(variable_list&& grads) override;
+  std::string name() const override { return "torch::autograd::DelayedError"; }  // as PyTorch names it
+
+ private:
+  std::string message_;
+};
+
 }  // namespace at::autograd

@@ -8,6 +8,13 @@ SavedVariable::SavedVariable(const Tensor& t, bool is_output) : was_defined_(t.d
   if (!t.defined()) return;
   data_ = detach(t);
   saved_version_ = t.unsafeGetTensorImpl()->version();
+  if (!requires_grad(t)) return;
+  if (!is_output) {
+    original_ = t;
+  } else if (const AutogradMeta* m = get_meta(t); m && m->grad_fn) {
+    grad_fn_ = m->grad_fn;
+    output_nr_ = m->output_nr;
+  }
 }
 
 Tensor SavedVariable::unpack(const char* node) const {
@@ -27,11 +34,21 @@ Tensor SavedVariable::unpack(const char* node) const {
                 " instead. Hint: the backtrace further above can help find the operation that failed to compute its "
                 "gradient. The variable in question was changed in there or anywhere later. Good luck!");
   }
+  if (GradMode::is_enabled()) {  // a backward pass that records itself
+    if (original_.defined()) return original_;
+    if (auto fn = grad_fn_.lock()) {
+      Tensor alias = detach(data_);
+      set_history(alias, fn, output_nr_);
+      return alias;
+    }
+  }
   return data_;
 }
 
 void SavedVariable::reset_data() {
   data_ = Tensor();
+  original_ = Tensor();
+  grad_fn_.reset();
   released_ = true;
 }
 

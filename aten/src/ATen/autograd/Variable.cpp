@@ -1,6 +1,7 @@
 #include <ATen/autograd/Variable.h>
 
 #include <ATen/ATen.h>
+#include <ATen/autograd/FunctionsManual.h>
 
 namespace at::autograd {
 
@@ -93,7 +94,7 @@ void retain_grad(const Tensor& t) {
   auto slot = std::make_shared<GradSlot>();
   m->retained = slot;
   m->grad_fn->add_retains_grad_hook(m->output_nr, [slot](const Tensor& g) -> Tensor {
-    AutoGradMode no_grad(false);
+    // Recorded only in a create_graph pass (the engine's grad mode), as PyTorch's.
     slot->grad = slot->grad.defined() ? slot->grad.add(g) : g.clone();
     return Tensor();
   });
@@ -216,6 +217,23 @@ variable_list CopySlices::apply(variable_list&& grads) {
   const Tensor& grad = grads[0];
   variable_list out(next_edges_.size());
   if (!grad.defined()) return out;
+  if (GradMode::is_enabled()) {
+    // A pass that records itself (create_graph): the same in ops that do not
+    // write into a tensor another recorded op saved (as_strided saves its
+    // input, so writing through an as_strided view would invalidate it). The
+    // base is contiguous (check_inplace), so its flat index is the position.
+    const Tensor flat = grad.reshape({-1});
+    const Tensor positions = storage_positions(sizes_, strides_, offset_, grad.device()).reshape({-1});
+    variable_list fn_grads = fn_->apply({flat.index_select(0, positions).view(sizes_)});
+    const bool has = !fn_grads.empty() && fn_grads[0].defined();
+    const Tensor values = has ? fn_grads[0].to(grad.scalar_type()).expand(sizes_).reshape({-1})
+                              : at::zeros({positions.numel()}, grad.scalar_type(), grad.device());
+    Tensor result = flat.clone();
+    result.index_put_({std::optional<Tensor>(positions)}, values, false);
+    out[0] = result.view(grad.sizes());
+    for (size_t i = 1; i < fn_grads.size() && i < out.size(); ++i) out[i] = fn_grads[i];
+    return out;
+  }
   Tensor result = grad.clone();  // contiguous, with the base's shape
   Tensor region = result.as_strided(sizes_, strides_, offset_);
   variable_list fn_grads = fn_->apply({region.clone()});
@@ -268,7 +286,8 @@ variable_list AccumulateGrad::apply(variable_list&& grads) {
     Tensor replaced = hook(g);
     if (replaced.defined()) g = replaced;
   }
-  AutoGradMode no_grad(false);
+  // Under create_graph the sum is recorded, so .grad can be differentiated.
+  AutoGradMode mode(GradMode::is_enabled());
   std::lock_guard<std::mutex> lock(m->mutex);
   if (!m->grad.defined()) {
     // The engine's gradient may be shared with other uses: keep our own copy.

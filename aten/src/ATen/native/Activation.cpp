@@ -5,6 +5,8 @@
 #include <ATen/ScalarOps.h>
 #include <ATen/native/Activation.h>
 
+#include <ATen/autograd/GradMode.h>
+
 #include <limits>
 
 namespace at::native {
@@ -160,6 +162,9 @@ Tensor glu_backward(const Tensor& grad, const Tensor& self, int64_t dim) {
 Tensor activation_backward(const DispatchStub<activation_backward_fn>& stub, const Tensor& grad, const Tensor& x,
                            double a, double b, double c) {
   if (!grad.is_cpu() || !x.is_cpu() || !grad.is_floating_point() || !x.is_floating_point()) return Tensor();
+  // The kernel records nothing: a backward pass that records itself
+  // (create_graph) takes the caller's formula in differentiable ops.
+  if (autograd::GradMode::is_enabled()) return Tensor();
   auto iter = TensorIteratorConfig()
                   .add_output(Tensor())
                   .add_input(grad)

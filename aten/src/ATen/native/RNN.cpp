@@ -14,6 +14,7 @@
 #include <ATen/native/FloatOrDouble.h>
 #include <ATen/native/RNN.h>
 #include <ATen/native/cpu/VecMath.h>
+#include <ATen/autograd/GradMode.h>
 
 #include <cmath>
 #include <vector>
@@ -62,7 +63,7 @@ int64_t rows_per_chunk(int64_t hidden) { return std::max<int64_t>(1, 8192 / std:
 // The gates' activations as a new tensor: the loop for float/double CPU
 // tensors, at:: ops for other devices and dtypes.
 Tensor activated(const Tensor& gates) {
-  if (is_cpu_float_or_double(gates)) {
+  if (is_cpu_float_or_double(gates) && !autograd::GradMode::is_enabled()) {  // the loop records nothing
     Tensor act = gates.clone();  // contiguous, activated in place
     const int64_t batch = act.size(0), hidden = act.size(1) / 4;
     for_float_or_double(act.scalar_type(), [&](auto tag) {
@@ -195,7 +196,10 @@ std::tuple<Tensor, Tensor> _lstm_cell(const Tensor& gates_in, const Tensor& cx_i
 std::tuple<Tensor, Tensor> lstm_cell_backward(const Tensor& grad_hy, const Tensor& grad_cy, const Tensor& gates,
                                               const Tensor& cx, const Tensor& cy) {
   const Tensor act = activated(gates);
-  if (!is_cpu_float_or_double(gates)) return lstm_cell_backward_ops(grad_hy, grad_cy, act, cx, cy);
+  // The fused loop records nothing: create_graph takes the ops.
+  if (!is_cpu_float_or_double(gates) || autograd::GradMode::is_enabled()) {
+    return lstm_cell_backward_ops(grad_hy, grad_cy, act, cx, cy);
+  }
   Tensor d_gates = at::empty({cx.size(0), 4 * cx.size(1)}, cx.scalar_type(), cx.device());
   Tensor d_cx = at::empty({cx.size(0), cx.size(1)}, cx.scalar_type(), cx.device());
   lstm_cell_backward_into(grad_hy, Tensor(), grad_cy, Tensor(), act, cx, cy, d_gates, d_cx);
