@@ -61,6 +61,9 @@ Tensor.__module__ = "torch"  # <class 'torch.Tensor'>, as PyTorch shows it
 from torch._tensor_str import set_printoptions
 from torch import cuda, nn, optim  # noqa: E402
 from torch.serialization import load, save  # noqa: E402
+from torch.serialization import STORAGE_TYPES as _STORAGE_TYPES  # noqa: E402
+
+globals().update(_STORAGE_TYPES)  # torch.FloatStorage, ...: the names PyTorch's pickles give storages
 
 from torch.torch_version import TorchVersion as _TorchVersion  # noqa: E402
 

@@ -11,7 +11,7 @@ import sys
 
 import atheris
 
-with atheris.instrument_imports(include=["torch", "zipfile", "json"]):
+with atheris.instrument_imports(include=["torch", "zipfile", "json", "pickle"]):
     import torch
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))

@@ -18,3 +18,20 @@ with open(os.path.join(here, "values.json"), "w") as f:
     json.dump(values, f, indent=0)
     f.write("\n")
 print(f"recorded {len(CASES)} cases from torch {torch.__version__} at {torch.__file__}")
+
+# PyTorch's own files, for tests/test_serialization.py: a checkpoint of every
+# dtype, a view, a transposed tensor, a Parameter, and a whole pickled module.
+torch.manual_seed(0)
+model = torch.nn.Sequential(torch.nn.Linear(3, 4), torch.nn.BatchNorm1d(4)).double()
+model[1].running_mean.fill_(0.25)
+base = torch.arange(6.0).reshape(2, 3)
+with torch.no_grad():
+    output = model.eval()(torch.ones(1, 3, dtype=torch.float64)).tolist()
+checkpoint = {"model": model.state_dict(), "transposed": base.t(), "row": base[1], "scalar": torch.tensor(2.5),
+              "half": torch.ones(2, dtype=torch.float16), "bf16": torch.tensor([1.5, -2.25]).bfloat16(),
+              "mask": torch.tensor([True, False]), "int8": torch.tensor([-3, 7], dtype=torch.int8),
+              "param": torch.nn.Parameter(torch.ones(2)), "dtype": torch.bfloat16, "size": torch.Size([2, 3]),
+              "empty": torch.zeros(0, 3), "module_output": output}
+torch.save(checkpoint, os.path.join(here, "pytorch_checkpoint.pt"))
+torch.save(model, os.path.join(here, "pytorch_module.pt"))
+print("wrote pytorch_checkpoint.pt and pytorch_module.pt")
