@@ -1,7 +1,11 @@
-"""torch.nn.utils: gradient clipping, parameter/vector conversion, and
-variable-length sequences for the recurrent modules (rnn)."""
-from torch.nn.utils import rnn
+"""torch.nn.utils: gradient clipping, parameter/vector conversion,
+variable-length sequences for the recurrent modules (rnn), and
+parametrizations (parametrize, parametrizations: weight_norm, spectral_norm;
+the older hook-based weight_norm)."""
+from torch.nn.utils import parametrizations, parametrize, rnn
 from torch.nn.utils.clip_grad import clip_grad_norm_, clip_grad_value_
 from torch.nn.utils.convert_parameters import parameters_to_vector, vector_to_parameters
+from torch.nn.utils.weight_norm import remove_weight_norm, weight_norm
 
-__all__ = ["clip_grad_norm_", "clip_grad_value_", "parameters_to_vector", "rnn", "vector_to_parameters"]
+__all__ = ["clip_grad_norm_", "clip_grad_value_", "parameters_to_vector", "parametrizations", "parametrize",
+           "remove_weight_norm", "rnn", "vector_to_parameters", "weight_norm"]
