@@ -34,7 +34,7 @@ cp -r "$REPO_ROOT/tools/api_coverage" "$workdir/tools/"
 cp "$REPO_ROOT/docs/API_COVERAGE.md" "$workdir/docs/"
 log "running the tests in $workdir"
 cd "$workdir"
-TORCH_TEST_WHEEL=1 "$venv/bin/python" -m pytest tests "$@" -p no:cacheprovider -q
+TORCH_TEST_WHEEL=1 TORCH_TEST_LIBRARIES=1 "$venv/bin/python" -m pytest tests "$@" -p no:cacheprovider -q
 
 log "running the build tools' tests (code generator, build settings, matrix, index)"
 ensure_tools_venv

@@ -1,8 +1,9 @@
 """Libraries installed beside torch from PyPI, run as their READMEs show:
 einops (rearrange, reduce, repeat, its torch layers) and torchdiffeq (odeint,
 its adjoint, fixed-step solvers, event handling). README's test command
-installs them after the wheel (tests/requirements-libraries.txt); there they
-must be present, and installing them must have kept this torch."""
+installs them with the wheel (tests/requirements-libraries.txt) and sets
+TORCH_TEST_LIBRARIES=1: there they must be present, and installing them must
+have kept this torch; elsewhere the tests run where they are installed."""
 import importlib
 import importlib.metadata
 import math
@@ -13,7 +14,8 @@ import torch
 
 
 def library(name):
-    if os.environ.get("TORCH_TEST_WHEEL") == "1":  # README's test command installs them
+    # README's test command installs them and says so; the factory's per-Python runs do not.
+    if os.environ.get("TORCH_TEST_LIBRARIES") == "1":
         return importlib.import_module(name)
     return pytest.importorskip(name)
 
