@@ -221,3 +221,41 @@ def test_rrelu_evaluates_as_leaky_relu_with_the_mean_slope_and_samples_in_traini
     ratio = sampled / neg
     assert bool(((ratio >= 0.2 - 1e-6) & (ratio <= 0.4 + 1e-6)).all()) and ratio.std() > 0.03
     assert torch.equal(F.rrelu(torch.arange(5.0), training=True), torch.arange(5.0))
+
+
+def test_module_lookup_extra_state_and_apply_as_pytorch():
+    m = nn.Sequential(nn.Linear(2, 3), nn.Sequential(nn.BatchNorm1d(3)))
+    assert m.get_parameter("0.weight") is m[0].weight and m.get_buffer("1.0.running_mean") is m[1][0].running_mean
+    with pytest.raises(AttributeError, match="Linear has no attribute `nope`"):
+        m.get_parameter("0.nope")
+    with pytest.raises(AttributeError, match="`weight` is not a buffer"):
+        m.get_buffer("0.weight")
+    m.set_submodule("1.0", nn.Identity())
+    assert isinstance(m[1][0], nn.Identity) and m._get_name() == "Sequential"
+    weight = m[0].weight
+    before = weight.detach().clone()
+    m._apply(lambda t: t * 2)  # same dtype and device: the Parameter object stays (optimizers keep it)
+    assert m[0].weight is weight and torch.equal(weight.detach(), before * 2)
+
+    class Counter(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.count = 5
+            self.lin = nn.Linear(1, 1)
+
+        def get_extra_state(self):
+            return {"count": self.count}
+
+        def set_extra_state(self, state):
+            self.count = state["count"]
+
+    state = Counter().state_dict()
+    assert list(state) == ["_extra_state", "lin.weight", "lin.bias"] and state["_extra_state"] == {"count": 5}
+    other = Counter()
+    other.count = 0
+    other.load_state_dict(state)
+    assert other.count == 5
+    with pytest.raises(RuntimeError, match='Unexpected key\\(s\\) in state_dict: "_extra_state"'):
+        nn.Linear(1, 1).load_state_dict({**nn.Linear(1, 1).state_dict(), "_extra_state": 3})
+    assert nn.Linear(2, 2).type(torch.float64).weight.dtype == torch.float64
+    assert nn.Linear(2, 2).to_empty(device="cpu").weight.shape == (2, 2)

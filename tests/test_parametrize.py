@@ -102,3 +102,22 @@ def test_errors():
             return x[:1]
     with pytest.raises(ValueError, match="Registering a parametrization may not change the"):
         parametrize.register_parametrization(nn.Linear(2, 2), "weight", Shrink())
+
+
+def test_hook_based_spectral_norm_as_gan_code_uses_it():
+    d = nn.Linear(6, 4).double()
+    with torch.no_grad():
+        d.weight.copy_(f64(4, 6))
+    torch.nn.utils.spectral_norm(d)
+    assert sorted(d.state_dict()) == ["bias", "weight_orig", "weight_u", "weight_v"]
+    assert sorted(n for n, _ in d.named_parameters()) == ["bias", "weight_orig"]
+    for _ in range(40):
+        d(torch.ones(1, 6, dtype=torch.float64))
+    assert float(torch.linalg.matrix_norm(d.weight.detach(), 2)) == pytest.approx(1.0, abs=1e-6)
+    x = torch.ones(3, 6, dtype=torch.float64)
+    (d(x).sum() - d(2 * x).sum()).backward()  # two forwards, one backward: the vectors were cloned
+    assert d.weight_orig.grad is not None
+    torch.nn.utils.remove_spectral_norm(d)
+    assert sorted(n for n, _ in d.named_parameters()) == ["bias", "weight"]
+    conv = torch.nn.utils.spectral_norm(nn.Conv2d(2, 3, 3))
+    assert conv.weight_u.shape == (3,) and conv.weight_v.shape == (18,)

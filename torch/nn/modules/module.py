@@ -5,6 +5,7 @@ module's call, before each module's own (PyTorch's global hooks).
 """
 import functools
 from collections import OrderedDict, namedtuple
+from typing import Any, Dict, TypeVar
 
 import torch
 from torch.nn.parameter import Parameter
@@ -92,6 +93,9 @@ class Module:
     """Holds parameters, buffers and submodules in registration order, and calls forward()."""
 
     _version = 1  # saved in state_dict's _metadata; a subclass bumps it when its state's layout changes
+    dump_patches = False
+    call_super_init = False
+    T_destination = TypeVar("T_destination", bound=Dict[str, Any])
 
     def __init__(self, *args, **kwargs):
         if args or kwargs:
@@ -236,6 +240,16 @@ class Module:
             result = bw_hook.setup_output_hook(result)
         return result
 
+    _call_impl = __call__
+    _wrapped_call_impl = __call__
+
+    def _get_name(self):
+        return type(self).__name__
+
+    def compile(self, *args, **kwargs):
+        """torch.compile of this module's call, as PyTorch's Module.compile (here torch.compile refuses)."""
+        object.__setattr__(self, "_compiled_call_impl", torch.compile(self._call_impl, *args, **kwargs))
+
     def _run_forward_hook(self, hook_id, hook, args, kwargs, result):
         if hook_id in self._forward_hooks_with_kwargs or hook_id in _global_forward_hooks_with_kwargs:
             return hook(self, args, kwargs, result)
@@ -328,6 +342,50 @@ class Module:
             module = module._modules[part]
         return module
 
+    def set_submodule(self, target, module, strict=False):
+        """Replaces (or, unless strict, adds) the submodule at a dotted path."""
+        if not target:
+            raise ValueError("Cannot set the submodule without a target name!")
+        if not isinstance(module, Module):
+            raise ValueError(f"`module` is not an nn.Module, found {type(module)}")
+        *path, name = target.split(".")
+        parent = self.get_submodule(".".join(path))
+        if strict and name not in parent._modules:
+            raise AttributeError(f"{parent._get_name()} has no attribute `{name}`")
+        if name in parent._modules or not hasattr(parent, name):
+            parent.add_module(name, module)
+        else:
+            raise AttributeError(f"`{name}` is not an nn.Module")
+
+    def _member_at(self, target, store, what):
+        module_path, _, name = target.rpartition(".")
+        module = self.get_submodule(module_path)
+        if not hasattr(module, name):
+            raise AttributeError(f"{module._get_name()} has no attribute `{name}`")
+        if name not in getattr(module, store):
+            raise AttributeError(f"`{name}` is not {what}")
+        return getattr(module, store)[name]
+
+    def get_parameter(self, target):
+        return self._member_at(target, "_parameters", "an nn.Parameter")
+
+    def get_buffer(self, target):
+        return self._member_at(target, "_buffers", "a buffer")
+
+    def get_extra_state(self):
+        """Extra state to put in state_dict as "_extra_state": override it and set_extra_state together."""
+        raise RuntimeError("Reached a code path in Module.get_extra_state() that should never be called. Please file "
+                           "an issue at https://github.com/pytorch/pytorch/issues/new?template=bug-report.yml to report "
+                           "this bug.")
+
+    def set_extra_state(self, state):
+        raise RuntimeError("Reached a code path in Module.set_extra_state() that should never be called. Please file "
+                           "an issue at https://github.com/pytorch/pytorch/issues/new?template=bug-report.yml to report "
+                           "this bug.")
+
+    def _has_extra_state(self):
+        return type(self).get_extra_state is not Module.get_extra_state
+
     def modules(self):
         for _, m in self.named_modules():
             yield m
@@ -374,6 +432,8 @@ class Module:
         for name, b in self._buffers.items():
             if b is not None and name not in self._non_persistent_buffers_set:
                 destination[prefix + name] = b if keep_vars else b.detach()
+        if self._has_extra_state():
+            destination[prefix + "_extra_state"] = self.get_extra_state()
 
     def state_dict(self, *args, destination=None, prefix="", keep_vars=False):
         if args:  # the old positional form: state_dict(destination, prefix, keep_vars)
@@ -433,9 +493,17 @@ class Module:
                 error_msgs.append(f'While copying the parameter named "{key}", whose dimensions in the model are '
                                   f"{target.size()} and whose dimensions in the checkpoint are {value.size()}, "
                                   f"an exception occurred : {ex.args}.")
+        extra_key = prefix + "_extra_state"
+        if self._has_extra_state():
+            if extra_key in state_dict:
+                self.set_extra_state(state_dict[extra_key])
+            elif strict:
+                missing_keys.append(extra_key)
+        elif strict and extra_key in state_dict:
+            unexpected_keys.append(extra_key)
         if strict:
             for key in state_dict:
-                if key.startswith(prefix):
+                if key.startswith(prefix) and key != extra_key:
                     first = key[len(prefix):].split(".", 1)[0]
                     if first not in self._modules and first not in local_state:
                         unexpected_keys.append(key)
@@ -549,6 +617,43 @@ class Module:
                 if b is not None and target(b) != (b.device, b.dtype):
                     m._buffers[name] = b.to(*target(b))
         return self
+
+    def _apply(self, fn, recurse=True):
+        """fn applied to every parameter (and its .grad) and buffer, submodules first. A parameter whose
+        result keeps its dtype and device keeps its object (param.data = result); otherwise it is replaced by
+        a new Parameter, as Module.to does here."""
+        if recurse:
+            for module in self.children():
+                module._apply(fn)
+        for name, p in self._parameters.items():
+            if p is None:
+                continue
+            with torch.no_grad():
+                applied = fn(p)
+            if applied.dtype == p.dtype and applied.device == p.device:
+                p.data = applied
+                new = p
+            else:
+                new = Parameter(applied.detach(), p.requires_grad)
+                self._parameters[name] = new
+            if p.grad is not None:
+                with torch.no_grad():
+                    grad = fn(p.grad)
+                new.grad = grad if grad.dtype == new.dtype and grad.device == new.device else None
+        for name, b in self._buffers.items():
+            if b is not None:
+                self._buffers[name] = fn(b)
+        return self
+
+    def share_memory(self):
+        return self._apply(lambda t: t.share_memory_())
+
+    def to_empty(self, *, device, recurse=True):
+        """Parameters and buffers become uninitialised tensors of the same shape on `device`."""
+        return self._apply(lambda t: torch.empty_like(t, device=device), recurse=recurse)
+
+    def type(self, dst_type):
+        return self._apply(lambda t: t.type(dst_type))
 
     def cuda(self, device=None):
         return self.to(torch.device("cuda") if device is None else device)

@@ -53,10 +53,15 @@ def weight_norm(module, name="weight", dim=0):
     return module
 
 
-def remove_weight_norm(module, name="weight"):
+def remove_pre_hook_of(module, hook_type, name, what):
+    """Undoes a hook-based reparametrization: the hook restores the parameter and leaves."""
     for key, hook in list(module._forward_pre_hooks.items()):
-        if isinstance(hook, WeightNorm) and hook.name == name:
+        if isinstance(hook, hook_type) and hook.name == name:
             hook.remove(module)
             del module._forward_pre_hooks[key]
             return module
-    raise ValueError(f"weight_norm of '{name}' not found in {module}")
+    raise ValueError(f"{what} of '{name}' not found in {module}")
+
+
+def remove_weight_norm(module, name="weight"):
+    return remove_pre_hook_of(module, WeightNorm, name, "weight_norm")
