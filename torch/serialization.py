@@ -25,6 +25,7 @@ torch's first format (a `structure.json` zip) still load
 import io
 import os
 import pickle
+import pickletools
 import struct
 import sys
 import zipfile
@@ -336,14 +337,34 @@ def _load_zip(z, map_location, weights_only):
             loaded[key] = storage
         return loaded[key]
 
-    data = io.BytesIO(_serialization_json.member(z, pickles[0]))
+    pickled = _serialization_json.member(z, pickles[0])
+    data = io.BytesIO(pickled)
     if not weights_only:
         return _FullUnpickler(data, persistent_load).load()
+    _check_memo_indices(pickled)
     try:
         return _WeightsOnlyUnpickler(data, persistent_load).load()
     except (UnpicklingError, _serialization_json.Malformed):
         raise
     except Exception as e:  # whatever a corrupt pickle makes the allowed constructors raise
+        raise UnpicklingError(f"torch.load: malformed file: {type(e).__name__}: {e}") from None
+
+
+def _check_memo_indices(pickled):
+    """Refuses a memo index no pickler writes: pickle's C unpickler grows its memo table to the largest index it
+    is given (LONG_BINPUT 2**31 is a 16 GiB table, zeroed), before anything else could fail."""
+    puts = 0
+    try:
+        for op, arg, _ in pickletools.genops(pickled):
+            if op.name in ("PUT", "BINPUT", "LONG_BINPUT"):
+                if not isinstance(arg, int) or arg < 0 or arg > puts:
+                    raise UnpicklingError(f"torch.load: malformed file: memo index {arg} out of order")
+                puts += 1
+            elif op.name == "MEMOIZE":
+                puts += 1
+    except UnpicklingError:
+        raise
+    except Exception as e:  # what pickletools raises on bytes that are not a pickle
         raise UnpicklingError(f"torch.load: malformed file: {type(e).__name__}: {e}") from None
 
 
