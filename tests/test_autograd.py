@@ -470,6 +470,7 @@ def test_backward_create_graph_and_inputs():
     assert x.grad.requires_grad and torch.equal(x.grad.detach(), 2 * x.detach())
     (gx,) = torch.autograd.grad(x.grad.sum(), x)
     assert torch.equal(gx, torch.full((2,), 2.0, dtype=torch.float64))
+    x.grad = None  # the cycle the warning names (x -> grad -> its graph -> x), broken as it advises
     a = torch.tensor([1.0], requires_grad=True)
     b = torch.tensor([3.0], requires_grad=True)
     (a * b).sum().backward(inputs=[a])
