@@ -78,7 +78,8 @@ def test_weights_only_refuses_code_and_runs_nothing(tmp_path):
     with pytest.raises(pickle.UnpicklingError, match="Unsupported global: GLOBAL _?io.open was not an allowed "
                                                      "global by default"):
         torch.load(path)
-    with pytest.raises(RuntimeError, match="Weights only load failed"):  # it is a RuntimeError too
+    # Here it is a RuntimeError too, as every bad file is (PyTorch's is only an UnpicklingError).
+    with pytest.raises(RuntimeError, match="Weights only load failed"):
         torch.load(path, weights_only=True)
     assert not marker.exists()
     (tmp_path / "raw.pkl").write_bytes(pickle.dumps({"x": 1}))
@@ -140,7 +141,7 @@ def test_files_pytorch_wrote_load_and_pytorch_reads_ours():
     assert out.shape == (1, 4) and torch.allclose(out, torch.tensor(state["module_output"], dtype=torch.float64))
 
 
-def test_legacy_json_files_still_load(tmp_path):
+def test_legacy_json_files_still_load(tmp_path):  # this torch's first format; PyTorch never read it
     path = tmp_path / "old.pt"
     structure = {"format": "torch-zip-json", "version": 1, "root": {"dict": [["w", {
         "tensor": 0, "dtype": "float32", "shape": [2], "requires_grad": False, "parameter": False}]],
@@ -158,6 +159,7 @@ def test_map_location(tmp_path):
     assert torch.load(path, map_location=torch.device("cpu"))["w"].device.type == "cpu"
     assert torch.load(path, map_location={"cuda:0": "cpu"})["w"].tolist() == [0.0, 1.0, 2.0]
     assert torch.load(path, map_location=lambda storage, location: storage)["w"].tolist() == [0.0, 1.0, 2.0]
+    # PyTorch fails later, calling the int; here the argument is refused up front.
     with pytest.raises(TypeError, match="map_location must be None, a str, a torch.device, a dict or a callable"):
         torch.load(path, map_location=3)
     if not torch.cuda.is_available():
