@@ -52,6 +52,12 @@ def _grad_postprocess(results, create_graph):
     return tuple(_grad_postprocess(r, create_graph) for r in results)
 
 
+def _finish(outputs, is_outputs_tuple, result, is_result_tuple, create_graph):
+    """(func's output, the product), detached unless create_graph and unpacked as the caller passed them."""
+    return (_tuple_postprocess(_grad_postprocess(outputs, create_graph), is_outputs_tuple),
+            _tuple_postprocess(_grad_postprocess(result, create_graph), is_result_tuple))
+
+
 def _validate_v(v, other, is_other_tuple):
     if len(other) != len(v):
         raise RuntimeError(f"v is a tuple of invalid length: should be {len(other)} but got {len(v)}.")
@@ -153,9 +159,7 @@ def vjp(func, inputs, v=None, create_graph=False, strict=False):
         v = _prepare_v(v, outputs, is_outputs_tuple, create_graph, "vjp", refs_are_outputs=True)
         grad_res = _autograd_grad(outputs, inputs, v, create_graph=create_graph)
         vjp_result = _fill_in_zeros(grad_res, inputs, strict, create_graph, "back")
-    outputs = _grad_postprocess(outputs, create_graph)
-    vjp_result = _grad_postprocess(vjp_result, create_graph)
-    return _tuple_postprocess(outputs, is_outputs_tuple), _tuple_postprocess(vjp_result, is_inputs_tuple)
+    return _finish(outputs, is_outputs_tuple, vjp_result, is_inputs_tuple, create_graph)
 
 
 def jvp(func, inputs, v=None, create_graph=False, strict=False):
@@ -170,16 +174,9 @@ def jvp(func, inputs, v=None, create_graph=False, strict=False):
         grad_outputs = tuple(torch.zeros_like(out, requires_grad=True) for out in outputs)
         grad_inputs = _autograd_grad(outputs, inputs, grad_outputs, create_graph=True)
         _check_requires_grad(grad_inputs, "grad_inputs", strict)
-        if create_graph:
-            with torch.enable_grad():
-                grad_res = _autograd_grad(grad_inputs, grad_outputs, v, create_graph=create_graph)
-                jvp_result = _fill_in_zeros(grad_res, outputs, strict, create_graph, "back_trick")
-        else:
-            grad_res = _autograd_grad(grad_inputs, grad_outputs, v, create_graph=create_graph)
-            jvp_result = _fill_in_zeros(grad_res, outputs, strict, create_graph, "back_trick")
-    outputs = _grad_postprocess(outputs, create_graph)
-    jvp_result = _grad_postprocess(jvp_result, create_graph)
-    return _tuple_postprocess(outputs, is_outputs_tuple), _tuple_postprocess(jvp_result, is_outputs_tuple)
+        grad_res = _autograd_grad(grad_inputs, grad_outputs, v, create_graph=create_graph)
+        jvp_result = _fill_in_zeros(grad_res, outputs, strict, create_graph, "back_trick")
+    return _finish(outputs, is_outputs_tuple, jvp_result, is_outputs_tuple, create_graph)
 
 
 def jacobian(func, inputs, create_graph=False, strict=False, vectorize=False, strategy="reverse-mode"):
@@ -281,9 +278,7 @@ def _scalar_function_vector_product(func, inputs, v, create_graph, strict, name,
             _check_requires_grad(jac, "hessian", strict)
             grad_res = _autograd_grad(double_back, grad_jac, v, create_graph=create_graph)
             result = _fill_in_zeros(grad_res, inputs, strict, create_graph, "double_back_trick")
-    outputs = _grad_postprocess(outputs, create_graph)
-    result = _grad_postprocess(result, create_graph)
-    return _tuple_postprocess(outputs, is_outputs_tuple), _tuple_postprocess(result, is_inputs_tuple)
+    return _finish(outputs, is_outputs_tuple, result, is_inputs_tuple, create_graph)
 
 
 def vhp(func, inputs, v=None, create_graph=False, strict=False):
