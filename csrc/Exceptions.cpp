@@ -1,8 +1,10 @@
 #include "csrc/Exceptions.h"
 
 #include <c10/util/Exception.h>
+#include <c10/util/Warning.h>
 
 #include <new>
+#include <string>
 
 namespace torch {
 namespace {
@@ -12,7 +14,22 @@ PyObject* linalg_error_type = nullptr;
 
 }  // namespace
 
+namespace {
+
+// c10::warn's handler: a Python UserWarning. The kernel may run with the GIL
+// released, so it is taken here; a warning the filters turn into an error
+// leaves that error set and unwinds the op as python_error.
+void warn_in_python(const std::string& message) {
+  PyGILState_STATE state = PyGILState_Ensure();
+  const int rc = PyErr_WarnEx(PyExc_UserWarning, message.c_str(), 1);
+  PyGILState_Release(state);
+  if (rc < 0) throw python_error();
+}
+
+}  // namespace
+
 void init_exceptions(PyObject* module) {
+  c10::set_warning_handler(&warn_in_python);
   linalg_error_type = PyErr_NewExceptionWithDoc(
       "torch._C._LinAlgError",
       "A matrix a torch.linalg function cannot factorise (singular, not positive-definite, no convergence).",

@@ -7,7 +7,7 @@
 extern "C" {
 
 enum DLDeviceType : int32_t { kDLCPU = 1, kDLCUDA = 2 };
-enum DLDataTypeCode : uint8_t { kDLInt = 0, kDLUInt = 1, kDLFloat = 2, kDLBfloat = 4, kDLBool = 6 };
+enum DLDataTypeCode : uint8_t { kDLInt = 0, kDLUInt = 1, kDLFloat = 2, kDLBfloat = 4, kDLComplex = 5, kDLBool = 6 };
 
 struct DLDevice {
   int32_t device_type;

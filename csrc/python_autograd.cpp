@@ -129,7 +129,20 @@ PyObject* get_version(PyObject* self, void*) {
   return PyLong_FromUnsignedLong(unpack(self).unsafeGetTensorImpl()->version());
 }
 
+// Tensor._base: the tensor a view was made from (None for a non-view), as in PyTorch.
+PyObject* get_base(PyObject* self, void*) {
+  HANDLE_TH_ERRORS
+  const c10::TensorImpl* impl = unpack(self).unsafeGetTensorImpl();
+  if (!impl->is_view()) Py_RETURN_NONE;
+  return THPVariable_Wrap(at::Tensor(impl->view_base()));
+  END_HANDLE_TH_ERRORS
+}
+
 // ---- Tensor methods ----
+
+PyObject* tensor_is_view(PyObject* self, PyObject*) {
+  return PyBool_FromLong(unpack(self).unsafeGetTensorImpl()->is_view());
+}
 
 PyObject* tensor_requires_grad_(PyObject* self, PyObject* args, PyObject* kwargs) {
   HANDLE_TH_ERRORS
@@ -478,6 +491,7 @@ PyGetSetDef tensor_autograd_properties[] = {
     {"grad_fn", get_grad_fn, nullptr, nullptr, nullptr},
     {"retains_grad", get_retains_grad, nullptr, nullptr, nullptr},
     {"_version", get_version, nullptr, nullptr, nullptr},
+    {"_base", get_base, nullptr, nullptr, nullptr},
     {nullptr, nullptr, nullptr, nullptr, nullptr},
 };
 
@@ -486,6 +500,7 @@ PyMethodDef tensor_autograd_methods[] = {
     {"detach", tensor_detach, METH_NOARGS, nullptr},
     {"detach_", tensor_detach_, METH_NOARGS, nullptr},
     {"retain_grad", tensor_retain_grad, METH_NOARGS, nullptr},
+    {"_is_view", tensor_is_view, METH_NOARGS, nullptr},
     {"_register_hook", tensor_register_hook, METH_O, nullptr},
     {nullptr, nullptr, 0, nullptr},
 };

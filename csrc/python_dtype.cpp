@@ -1,5 +1,7 @@
 #include "csrc/python_dtype.h"
 
+#include "csrc/Exceptions.h"
+
 #include <string>
 
 namespace torch {
@@ -13,6 +15,25 @@ PyObject* dtype_repr(PyObject* self) {
 
 PyObject* dtype_is_floating_point(PyObject* self, void*) {
   return PyBool_FromLong(c10::isFloatingType(reinterpret_cast<THPDtype*>(self)->scalar_type));
+}
+
+PyObject* dtype_is_complex(PyObject* self, void*) {
+  return PyBool_FromLong(c10::isComplexType(reinterpret_cast<THPDtype*>(self)->scalar_type));
+}
+
+// dtype.to_real(): complex64 -> float32; dtype.to_complex(): float32 -> complex64.
+PyObject* dtype_to_real(PyObject* self, PyObject*) {
+  PyObject* d = THPDtype_Get(c10::toRealValueType(reinterpret_cast<THPDtype*>(self)->scalar_type));
+  Py_INCREF(d);
+  return d;
+}
+
+PyObject* dtype_to_complex(PyObject* self, PyObject*) {
+  HANDLE_TH_ERRORS
+  PyObject* d = THPDtype_Get(c10::toComplexType(reinterpret_cast<THPDtype*>(self)->scalar_type));
+  Py_INCREF(d);
+  return d;
+  END_HANDLE_TH_ERRORS
 }
 
 PyObject* dtype_is_signed(PyObject* self, void*) {
@@ -30,6 +51,7 @@ PyObject* dtype_reduce(PyObject* self, PyObject*) {
 
 PyGetSetDef dtype_getset[] = {
     {"is_floating_point", dtype_is_floating_point, nullptr, nullptr, nullptr},
+    {"is_complex", dtype_is_complex, nullptr, nullptr, nullptr},
     {"is_signed", dtype_is_signed, nullptr, nullptr, nullptr},
     {"itemsize", dtype_itemsize, nullptr, nullptr, nullptr},
     {nullptr, nullptr, nullptr, nullptr, nullptr},
@@ -37,6 +59,8 @@ PyGetSetDef dtype_getset[] = {
 
 PyMethodDef dtype_methods[] = {
     {"__reduce__", dtype_reduce, METH_NOARGS, nullptr},
+    {"to_real", dtype_to_real, METH_NOARGS, nullptr},
+    {"to_complex", dtype_to_complex, METH_NOARGS, nullptr},
     {nullptr, nullptr, 0, nullptr},
 };
 

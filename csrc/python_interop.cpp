@@ -34,6 +34,8 @@ at::ScalarType dtype_from_typestr(const std::string& typestr) {
   if (kind == 'f' && size == 8) return at::ScalarType::Double;
   if (kind == 'f' && size == 4) return at::ScalarType::Float;
   if (kind == 'f' && size == 2) return at::ScalarType::Half;
+  if (kind == 'c' && size == 16) return at::ScalarType::ComplexDouble;
+  if (kind == 'c' && size == 8) return at::ScalarType::ComplexFloat;
   if (kind == 'i' && size == 8) return at::ScalarType::Long;
   if (kind == 'i' && size == 4) return at::ScalarType::Int;
   if (kind == 'i' && size == 2) return at::ScalarType::Short;
@@ -41,8 +43,8 @@ at::ScalarType dtype_from_typestr(const std::string& typestr) {
   if (kind == 'u' && size == 1) return at::ScalarType::Byte;
   if (kind == 'b' && size == 1) return at::ScalarType::Bool;
   throw c10::TypeError("can't convert np.ndarray of type '" + typestr +
-                       "'. The only supported types are: float64, float32, float16, int64, int32, int16, int8, "
-                       "uint8, and bool.");
+                       "'. The only supported types are: float64, float32, float16, complex64, complex128, int64, "
+                       "int32, int16, int8, uint8, and bool.");
 }
 
 // numpy's C-side array interface (__array_struct__): a capsule holding this
@@ -71,6 +73,9 @@ at::ScalarType dtype_from_kind(char kind, int itemsize) {
     case 'i':
       return itemsize == 8 ? at::ScalarType::Long : itemsize == 4 ? at::ScalarType::Int
              : itemsize == 2 ? at::ScalarType::Short : itemsize == 1 ? at::ScalarType::Char
+             : at::ScalarType::Undefined;
+    case 'c':
+      return itemsize == 16 ? at::ScalarType::ComplexDouble : itemsize == 8 ? at::ScalarType::ComplexFloat
              : at::ScalarType::Undefined;
     case 'u': return itemsize == 1 ? at::ScalarType::Byte : at::ScalarType::Undefined;
     case 'b': return itemsize == 1 ? at::ScalarType::Bool : at::ScalarType::Undefined;
@@ -202,6 +207,8 @@ DLDataType dl_dtype(at::ScalarType t) {
     case at::ScalarType::Byte: return {kDLUInt, bits, 1};
     case at::ScalarType::BFloat16: return {kDLBfloat, 16, 1};
     case at::ScalarType::Half: case at::ScalarType::Float: case at::ScalarType::Double: return {kDLFloat, bits, 1};
+    case at::ScalarType::ComplexHalf: case at::ScalarType::ComplexFloat: case at::ScalarType::ComplexDouble:
+      return {kDLComplex, bits, 1};
     default: return {kDLInt, bits, 1};
   }
 }
@@ -216,6 +223,11 @@ at::ScalarType from_dl_dtype(DLDataType t) {
       if (t.bits == 16) return at::ScalarType::Half;
       if (t.bits == 32) return at::ScalarType::Float;
       if (t.bits == 64) return at::ScalarType::Double;
+      break;
+    case kDLComplex:
+      if (t.bits == 32) return at::ScalarType::ComplexHalf;
+      if (t.bits == 64) return at::ScalarType::ComplexFloat;
+      if (t.bits == 128) return at::ScalarType::ComplexDouble;
       break;
     case kDLInt:
       if (t.bits == 8) return at::ScalarType::Char;
@@ -296,7 +308,112 @@ PyObject* from_dlpack_capsule(PyObject*, PyObject* capsule) {
   END_HANDLE_TH_ERRORS
 }
 
+// _from_address(address, nbytes, owner): a 1-D uint8 tensor over memory
+// someone else owns, holding `owner` until the storage is freed. torch/_buffer.py
+// gets the address of an object's buffer (torch.frombuffer): the stable ABI
+// this module builds against has no buffer protocol before Python 3.11.
+PyObject* from_address(PyObject*, PyObject* args) {
+  HANDLE_TH_ERRORS
+  PyObject* address_obj = nullptr;
+  PyObject* owner = nullptr;
+  long long nbytes = 0;
+  if (!PyArg_ParseTuple(args, "OLO", &address_obj, &nbytes, &owner)) return nullptr;
+  void* address = PyLong_AsVoidPtr(address_obj);
+  if (PyErr_Occurred()) throw python_error();
+  TORCH_CHECK_VALUE(nbytes >= 0, "_from_address: nbytes must be non-negative, got ", nbytes);
+  Py_INCREF(owner);  // released by the storage's deleter
+  at::Tensor t;
+  try {
+    t = at::from_blob(address, {nbytes}, {1}, at::ScalarType::Byte, owner, &decref_with_gil);
+  } catch (...) {
+    Py_DECREF(owner);
+    throw;
+  }
+  return THPVariable_Wrap(std::move(t));
+  END_HANDLE_TH_ERRORS
+}
+
+// Storages (torch/storage.py): an UntypedStorage is a uint8 tensor over all
+// the bytes of a tensor's storage, and Tensor.set_(storage, ...) points a
+// tensor at such bytes.
+PyObject* storage_bytes(PyObject*, PyObject* arg) {
+  HANDLE_TH_ERRORS
+  TORCH_CHECK_TYPE(THPVariable_Check(arg), "_storage_bytes expects a Tensor");
+  const at::Tensor& t = THPVariable_Unpack(arg);
+  auto impl = c10::make_intrusive<c10::TensorImpl>(t.storage(), at::ScalarType::Byte, t.device());
+  impl->set_sizes_contiguous({static_cast<int64_t>(t.storage().nbytes())});
+  return THPVariable_Wrap(at::Tensor(std::move(impl)));
+  END_HANDLE_TH_ERRORS
+}
+
+// _set_storage(self, bytes, offset, size, stride): self keeps its dtype and
+// reads the storage under `bytes` (an UntypedStorage's tensor) with the
+// given geometry, in elements of its dtype, as Tensor.set_(storage, ...).
+PyObject* set_storage(PyObject*, PyObject* args) {
+  HANDLE_TH_ERRORS
+  PyObject *self_obj = nullptr, *bytes_obj = nullptr, *size_obj = nullptr, *stride_obj = nullptr;
+  long long offset = 0;
+  if (!PyArg_ParseTuple(args, "OOLOO", &self_obj, &bytes_obj, &offset, &size_obj, &stride_obj)) return nullptr;
+  TORCH_CHECK_TYPE(THPVariable_Check(self_obj) && THPVariable_Check(bytes_obj), "_set_storage expects Tensors");
+  const at::Tensor& self = THPVariable_Unpack(self_obj);
+  const at::Tensor& bytes = THPVariable_Unpack(bytes_obj);
+  TORCH_CHECK(self.device() == bytes.device(), "Expected a storage on device ", self.device().str(),
+              " but got one on ", bytes.device().str());
+  TORCH_CHECK(offset >= 0, "Tensor.set_: storage_offset must be non-negative, got ", offset);
+  const std::vector<int64_t> size = to_int_list(size_obj), stride = to_int_list(stride_obj);
+  TORCH_CHECK(size.size() == stride.size(), "mismatch in length of strides and shape");
+  TORCH_CHECK(!self.requires_grad(), "Tensor.set_: a tensor that requires grad cannot be pointed at other memory");
+  c10::TensorImpl* impl = self.unsafeGetTensorImpl();
+  c10::Storage previous = impl->storage();
+  const std::vector<int64_t> old_size = self.sizes().vec(), old_stride = self.strides().vec();
+  const int64_t old_offset = self.storage_offset();
+  impl->set_storage(bytes.storage());
+  try {
+    impl->set_sizes_and_strides(size, stride, offset);  // checks that the geometry fits the storage
+  } catch (...) {
+    impl->set_storage(std::move(previous));
+    impl->set_sizes_and_strides(old_size, old_stride, old_offset);
+    throw;
+  }
+  impl->bump_version();
+  Py_INCREF(self_obj);
+  return self_obj;
+  END_HANDLE_TH_ERRORS
+}
+
+// _storage_slice(bytes, start, stop): the bytes [start, stop) of a storage
+// as a storage of their own that shares the memory (UntypedStorage[a:b], as
+// PyTorch's); it keeps the whole storage alive.
+void release_storage_ref(void* ctx) { delete static_cast<c10::Storage*>(ctx); }
+
+PyObject* storage_slice(PyObject*, PyObject* args) {
+  HANDLE_TH_ERRORS
+  PyObject* bytes_obj = nullptr;
+  long long start = 0, stop = 0;
+  if (!PyArg_ParseTuple(args, "OLL", &bytes_obj, &start, &stop)) return nullptr;
+  TORCH_CHECK_TYPE(THPVariable_Check(bytes_obj), "_storage_slice expects a Tensor");
+  const at::Tensor& bytes = THPVariable_Unpack(bytes_obj);
+  const long long nbytes = static_cast<long long>(bytes.storage().nbytes());
+  TORCH_CHECK_INDEX(0 <= start && start <= stop && stop <= nbytes, "storage slice [", start, ":", stop,
+                    "] out of range for a storage of ", nbytes, " bytes");
+  auto* keep = new c10::Storage(bytes.storage());
+  at::Tensor t;
+  try {
+    t = at::from_blob(static_cast<char*>(bytes.storage().data()) + start, {stop - start}, {1},
+                      at::ScalarType::Byte, keep, &release_storage_ref, bytes.device());
+  } catch (...) {
+    delete keep;
+    throw;
+  }
+  return THPVariable_Wrap(std::move(t));
+  END_HANDLE_TH_ERRORS
+}
+
 PyMethodDef interop_functions[] = {
+    {"_storage_slice", storage_slice, METH_VARARGS, nullptr},
+    {"_storage_bytes", storage_bytes, METH_O, nullptr},
+    {"_set_storage", set_storage, METH_VARARGS, nullptr},
+    {"_from_address", from_address, METH_VARARGS, nullptr},
     {"_from_array_interface", from_array_interface, METH_O, nullptr},
     {"_from_dlpack", from_dlpack_capsule, METH_O, nullptr},
     {nullptr, nullptr, 0, nullptr},

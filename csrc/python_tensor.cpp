@@ -165,6 +165,17 @@ PyObject* to_python(T v) {
   }
 }
 
+// A complex element as its two parts, for tolist.
+template <typename T>
+struct ComplexParts {
+  T re, im;
+};
+
+template <typename T>
+PyObject* to_python(ComplexParts<T> v) {
+  return PyComplex_FromDoubles(static_cast<double>(v.re), static_cast<double>(v.im));
+}
+
 template <typename T>
 PyObject* tolist_rec(const char* data, const at::Tensor& t, int64_t dim) {
   if (dim == t.dim()) return to_python(*reinterpret_cast<const T*>(data));
@@ -189,6 +200,13 @@ PyObject* tensor_tolist(PyObject* self, PyObject*) {
   // A device tensor is copied to the host first, as PyTorch does.
   const at::Tensor t =
       self_.is_cpu() ? self_ : self_.to(at::Device(at::DeviceType::CPU), std::nullopt, false, false);
+  const char* data = static_cast<const char*>(t.data_ptr());
+  switch (t.scalar_type()) {
+    case at::ScalarType::ComplexHalf: return tolist_rec<ComplexParts<c10::Half>>(data, t, 0);
+    case at::ScalarType::ComplexFloat: return tolist_rec<ComplexParts<float>>(data, t, 0);
+    case at::ScalarType::ComplexDouble: return tolist_rec<ComplexParts<double>>(data, t, 0);
+    default: break;
+  }
   return AT_DISPATCH_ALL_AND_REDUCED_TYPES_AND_BOOL(t.scalar_type(), "tolist", [&] {
     return tolist_rec<scalar_t>(static_cast<const char*>(t.data_ptr()), t, 0);
   });
@@ -197,8 +215,7 @@ PyObject* tensor_tolist(PyObject* self, PyObject*) {
 
 PyObject* tensor_type_name(PyObject* self, PyObject*) {
   // "torch.FloatTensor", as Tensor.type() without arguments gives.
-  const char* names[] = {"Byte", "Char", "Short", "Int", "Long", "Half", "Float", "Double", "Bool", "BFloat16"};
-  return PyUnicode_FromFormat("torch.%sTensor", names[static_cast<int>(unpack(self).scalar_type())]);
+  return PyUnicode_FromFormat("torch.%sTensor", c10::toString(unpack(self).scalar_type()));
 }
 
 PyMethodDef handwritten_methods[] = {

@@ -12,7 +12,9 @@
 namespace torch {
 namespace {
 
-bool is_leaf(PyObject* obj) { return is_number(obj) || PyBool_Check(obj) || THPVariable_Check(obj); }
+bool is_leaf(PyObject* obj) {
+  return is_number(obj) || PyBool_Check(obj) || PyComplex_Check(obj) || THPVariable_Check(obj);
+}
 
 // As PyTorch's: deeper nesting is refused before anything recurses over it,
 // so a hostile 100,000-deep list is a ValueError, not a stack overflow.
@@ -55,10 +57,21 @@ std::vector<int64_t> infer_sizes(PyObject* data) {
 
 // The dtype the leaves call for; walks everything, as any float wins, down to
 // the depth infer_sizes found (a deeper list is ragged: fill() reports it).
-void infer_dtype(PyObject* obj, size_t depth, size_t max_depth, bool& any_float, bool& any_int) {
+struct LeafKinds {
+  bool any_complex = false, any_float = false, any_int = false;
+};
+
+void infer_dtype(PyObject* obj, size_t depth, size_t max_depth, LeafKinds& kinds) {
+  bool& any_float = kinds.any_float;
+  bool& any_int = kinds.any_int;
   if (PyBool_Check(obj)) return;
+  if (PyComplex_Check(obj)) {
+    kinds.any_complex = true;
+    return;
+  }
   if (THPVariable_Check(obj)) {
     const auto t = THPVariable_Unpack(obj).scalar_type();
+    kinds.any_complex = kinds.any_complex || c10::isComplexType(t);
     any_float = any_float || c10::isFloatingType(t);
     any_int = any_int || c10::isIntegralType(t, false);
     return;
@@ -75,8 +88,8 @@ void infer_dtype(PyObject* obj, size_t depth, size_t max_depth, bool& any_float,
   PyObject* seq = PySequence_Fast(obj, "expected a sequence");
   if (!seq) throw python_error();
   try {
-    for (Py_ssize_t i = 0; i < fast_size(seq) && !any_float; ++i)
-      infer_dtype(fast_item(seq, i), depth + 1, max_depth, any_float, any_int);
+    for (Py_ssize_t i = 0; i < fast_size(seq) && !kinds.any_complex; ++i)
+      infer_dtype(fast_item(seq, i), depth + 1, max_depth, kinds);
   } catch (...) {
     Py_DECREF(seq);
     throw;
@@ -84,17 +97,43 @@ void infer_dtype(PyObject* obj, size_t depth, size_t max_depth, bool& any_float,
   Py_DECREF(seq);
 }
 
+// A number into a T. As PyTorch's torch.tensor: integers must fit, floats round to inf.
 template <typename T>
-void fill(PyObject* obj, const std::vector<int64_t>& sizes, size_t dim, T*& out) {
+void write_number(PyObject* obj, T*& out) {
+  if (PyComplex_Check(obj)) throw c10::TypeError("must be real number, not complex");
+  at::Scalar s = THPVariable_Check(obj) ? at::item(THPVariable_Unpack(obj)) : to_scalar(obj);
+  if (!is_leaf(obj)) throw c10::TypeError(std::string("expected a number, got ") + type_name(Py_TYPE(obj)));
+  if constexpr (c10::is_floating_v<T>) {
+    *out++ = s.to_unchecked<T>();
+  } else {
+    *out++ = s.to<T>();
+  }
+}
+
+// A number into the two parts (real, imaginary) of a complex element.
+template <typename T>
+void write_complex(PyObject* obj, T*& out) {
+  double re = 0, im = 0;
+  if (PyComplex_Check(obj)) {
+    re = PyComplex_RealAsDouble(obj);
+    im = PyComplex_ImagAsDouble(obj);
+  } else if (THPVariable_Check(obj) && c10::isComplexType(THPVariable_Unpack(obj).scalar_type())) {
+    const at::Tensor parts = at::view_as_real(THPVariable_Unpack(obj).to(at::ScalarType::ComplexDouble).contiguous()).reshape({2});
+    re = parts.data_ptr<double>()[0];
+    im = parts.data_ptr<double>()[1];
+  } else {
+    double* d = &re;
+    write_number<double>(obj, d);
+  }
+  *out++ = static_cast<T>(re);
+  *out++ = static_cast<T>(im);
+}
+
+// Walks the nested sequences in order, each leaf written by `write`.
+template <typename T, typename Write>
+void fill(PyObject* obj, const std::vector<int64_t>& sizes, size_t dim, T*& out, Write write) {
   if (dim == sizes.size()) {
-    at::Scalar s = THPVariable_Check(obj) ? at::item(THPVariable_Unpack(obj)) : to_scalar(obj);
-    if (!is_leaf(obj)) throw c10::TypeError(std::string("expected a number, got ") + type_name(Py_TYPE(obj)));
-    // As PyTorch's torch.tensor: integers must fit, floats round to inf.
-    if constexpr (c10::is_floating_v<T>) {
-      *out++ = s.to_unchecked<T>();
-    } else {
-      *out++ = s.to<T>();
-    }
+    write(obj, out);
     return;
   }
   if (is_leaf(obj)) {
@@ -110,7 +149,7 @@ void fill(PyObject* obj, const std::vector<int64_t>& sizes, size_t dim, T*& out)
                           std::to_string(dim) + " (got " + std::to_string(n) + ")");
   }
   try {
-    for (Py_ssize_t i = 0; i < n; ++i) fill(fast_item(seq, i), sizes, dim + 1, out);
+    for (Py_ssize_t i = 0; i < n; ++i) fill(fast_item(seq, i), sizes, dim + 1, out, write);
   } catch (...) {
     Py_DECREF(seq);
     throw;
@@ -145,15 +184,28 @@ at::Tensor tensor_from_data(PyObject* data, std::optional<at::ScalarType> dtype)
   if (dtype) {
     type = *dtype;
   } else {
-    bool any_float = false, any_int = false;
-    infer_dtype(data, 0, sizes.size(), any_float, any_int);
+    LeafKinds kinds;
+    infer_dtype(data, 0, sizes.size(), kinds);
+    const bool any_float = kinds.any_float, any_int = kinds.any_int;
     type = any_float ? c10::get_default_dtype() : (any_int ? at::ScalarType::Long : at::ScalarType::Bool);
     if (!any_float && !any_int && !sizes.empty() && sizes.back() == 0) type = c10::get_default_dtype();
+    // A complex number anywhere: the default dtype's complex type (complex64), as in PyTorch.
+    if (kinds.any_complex) type = c10::toComplexType(c10::get_default_dtype());
+  }
+  if (c10::isComplexType(type)) {
+    // Filled through its parts: (real, imaginary) pairs.
+    at::Tensor result = at::empty(sizes, type);
+    const at::Tensor parts = at::view_as_real(result);
+    AT_DISPATCH_FLOATING_AND_REDUCED_TYPES(parts.scalar_type(), "tensor", [&] {
+      scalar_t* out = parts.data_ptr<scalar_t>();
+      fill(data, sizes, 0, out, [](PyObject* leaf, scalar_t*& o) { write_complex<scalar_t>(leaf, o); });
+    });
+    return result;
   }
   at::Tensor result = at::empty(sizes, type);
   AT_DISPATCH_ALL_AND_REDUCED_TYPES_AND_BOOL(type, "tensor", [&] {
     scalar_t* out = result.data_ptr<scalar_t>();
-    fill<scalar_t>(data, sizes, 0, out);
+    fill(data, sizes, 0, out, [](PyObject* leaf, scalar_t*& o) { write_number<scalar_t>(leaf, o); });
   });
   return result;
 }

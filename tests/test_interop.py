@@ -28,7 +28,8 @@ def test_from_numpy_rejects_what_it_cannot_represent():
     with pytest.raises(ValueError, match="negative"):
         torch.from_numpy(np.arange(4.0)[::-1])
     with pytest.raises(TypeError, match="can't convert np.ndarray of type"):
-        torch.from_numpy(np.array([1 + 2j]))
+        torch.from_numpy(np.array(["text"]))
+    assert torch.from_numpy(np.array([1 + 2j])).dtype == torch.complex128  # complex: tests/test_complex.py
     with pytest.raises(TypeError, match="expected np.ndarray"):
         torch.from_numpy([1, 2])
 

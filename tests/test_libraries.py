@@ -1,6 +1,7 @@
 """Libraries installed beside torch from PyPI, run as their READMEs show:
-einops (rearrange, reduce, repeat, its torch layers) and torchdiffeq (odeint,
-its adjoint, fixed-step solvers, event handling). README's test command
+einops (rearrange, reduce, repeat, its torch layers), torchdiffeq (odeint,
+its adjoint, fixed-step solvers, event handling) and safetensors (files
+byte-identical with those PyTorch's safetensors.torch writes, both ways). README's test command
 installs them with the wheel (tests/requirements-libraries.txt) and sets
 TORCH_TEST_LIBRARIES=1: there they must be present, and installing them must
 have kept this torch; elsewhere the tests run where they are installed."""
@@ -8,9 +9,15 @@ import importlib
 import importlib.metadata
 import math
 import os
+import sys
 
 import pytest
 import torch
+
+sys.path.insert(0, os.path.dirname(__file__))
+from oracle.files import safetensors_tensors  # noqa: E402
+
+SAFETENSORS_FILE = os.path.join(os.path.dirname(__file__), "oracle", "pytorch_tensors.safetensors")
 
 
 def library(name):
@@ -103,3 +110,53 @@ def test_torchdiffeq_event_handling():
     assert event_t.item() == pytest.approx(2 * math.log(2), rel=1e-6)  # e^(-t/2) = 1/2
     event_t.backward()
     assert f.rate.grad.item() == pytest.approx(-event_t.item() / -0.5, rel=1e-4)  # t* = ln 2 / -a: dt*/da = -t*/a
+
+
+def _same(a, b):
+    return a.dtype == b.dtype and a.shape == b.shape and torch.equal(
+        torch.view_as_real(a) if a.is_complex() else a, torch.view_as_real(b) if b.is_complex() else b)
+
+
+def test_safetensors_reads_pytorchs_file_and_writes_the_same_bytes(tmp_path):
+    """oracle/pytorch_tensors.safetensors: every dtype both torches have, written by PyTorch 2.13's
+    safetensors.torch.save_file (oracle/record.py)."""
+    library("safetensors")
+    from safetensors.torch import load, load_file, save, save_file
+
+    expected = safetensors_tensors(torch)
+    loaded = load_file(SAFETENSORS_FILE)
+    assert sorted(loaded) == sorted(expected)
+    for name, tensor in expected.items():
+        assert _same(loaded[name], tensor), name
+    save_file(expected, tmp_path / "ours.safetensors", metadata={"by": "oracle"})
+    with open(SAFETENSORS_FILE, "rb") as f:
+        theirs = f.read()
+    assert (tmp_path / "ours.safetensors").read_bytes() == theirs
+    assert save(expected, metadata={"by": "oracle"}) == theirs
+    assert all(_same(v, expected[k]) for k, v in load(theirs).items())
+
+
+def test_safetensors_safe_open_slices_and_models(tmp_path):
+    library("safetensors")
+    from safetensors import safe_open
+    from safetensors.torch import load_model, save_model
+
+    expected = safetensors_tensors(torch)
+    with safe_open(SAFETENSORS_FILE, framework="pt") as f:
+        assert set(f.keys()) == set(expected) and f.metadata() == {"by": "oracle"}
+        assert _same(f.get_tensor("bf16"), expected["bf16"]) and _same(f.get_tensor("c64"), expected["c64"])
+        assert torch.equal(f.get_slice("i32")[1:, 2:], expected["i32"][1:, 2:])
+        assert torch.equal(f.get_slice("f64")[:, 1], expected["f64"][:, 1])
+    torch.manual_seed(0)
+    model = torch.nn.Sequential(torch.nn.Linear(3, 4), torch.nn.LayerNorm(4))
+    save_model(model, str(tmp_path / "model.safetensors"))
+    other = torch.nn.Sequential(torch.nn.Linear(3, 4), torch.nn.LayerNorm(4))
+    missing, unexpected = load_model(other, str(tmp_path / "model.safetensors"))
+    assert not missing and not unexpected
+    assert all(torch.equal(a, b) for a, b in zip(model.state_dict().values(), other.state_dict().values()))
+    tied = {"a": torch.zeros(4), "b": None}
+    tied["b"] = tied["a"]
+    with pytest.raises(RuntimeError, match="share memory"):
+        from safetensors.torch import save_file
+
+        save_file(tied, str(tmp_path / "tied.safetensors"))

@@ -120,6 +120,8 @@ EXEMPT = {
                      "_embedding_bag: test_embedding_bag.py",
     "_max_pool2d_values": "behind F.max_pool2d without a gradient: the max_pool2d record's forward samples, "
                           "test_nn_breadth.py (against the indices path)",
+    "view_as_real": "complex tensors, which no OpInfo sample has: test_complex.py (views, strides, errors)",
+    "view_as_complex": "complex tensors, which no OpInfo sample has: test_complex.py (views, strides, errors)",
     "arange": "factory without inputs to compare: test_tensor.py",
     "empty": "factory (uninitialized values): test_tensor.py",
     "empty_like": "factory (uninitialized values): test_tensor.py",

@@ -38,6 +38,9 @@ bfloat16 = _C.bfloat16
 float32 = float = _C.float32
 float64 = double = _C.float64
 bool = _C.bool
+complex32 = chalf = _C.complex32
+complex64 = cfloat = _C.complex64
+complex128 = cdouble = _C.complex128
 
 from torch import autograd
 from torch.autograd import enable_grad, no_grad, set_grad_enabled
@@ -143,6 +146,10 @@ from torch import _api_misc  # noqa: E402
 
 _api_misc.install(__import__("sys").modules[__name__])
 
+from torch import storage  # noqa: E402
+
+storage.install(__import__("sys").modules[__name__])
+
 from torch import _legacy  # noqa: E402
 from torch._legacy import TYPES as _LEGACY_TYPES  # noqa: E402
 
@@ -152,14 +159,15 @@ Tensor.new = _legacy.new
 __all__ = sorted(
     _function_names
     + [
-        "Size", "Tensor", "Generator", "accelerator", "amp", "compile", "compiler", "jit", "onnx", "distributions", "fft", "special", "testing", "finfo", "iinfo", "autocast", "autograd", "backends", "distributed",
+        "Size", "Tensor", "TypedStorage", "UntypedStorage", "from_file", "Generator", "accelerator", "amp", "compile", "compiler", "jit", "onnx", "distributions", "fft", "special", "testing", "finfo", "iinfo", "autocast", "autograd", "backends", "distributed",
         "get_autocast_dtype", "is_autocast_enabled", "utils", "allclose", "as_tensor", "bernoulli", "broadcast_shapes",
         "default_generator", "einsum", "get_rng_state", "inference_mode", "is_floating_point", "is_tensor", "isclose",
         "layout", "linalg", "meshgrid", "strided", "movedim", "norm", "normal", "numel", "index_put", "index_put_", "random", "seed", "set_rng_state", "unbind", "cuda", "device", "dtype", "enable_grad", "from_dlpack", "from_numpy",
         "is_grad_enabled", "load", "nn", "no_grad", "optim", "save", "set_grad_enabled", "get_default_dtype", "get_num_threads", "initial_seed",
         "manual_seed", "promote_types", "set_default_dtype", "set_num_threads", "set_printoptions",
         "uint8", "int8", "int16", "short", "int32", "int", "int64", "long", "float16", "half",
-        "bfloat16", "float32", "float", "float64", "double", "bool",
+        "bfloat16", "float32", "float", "float64", "double", "bool", "complex32", "chalf", "complex64", "cfloat",
+        "complex128", "cdouble",
     ]
     + list(_LEGACY_TYPES)
     + [a + s for a, (_, forms) in _aliases.ALIASES.items() for s, f in (("", "f"), ("_", "f_")) if f in forms.split()]

@@ -257,17 +257,18 @@ def typename(obj):
 
 
 def is_storage(obj):
-    return False
+    return isinstance(obj, (torch.UntypedStorage, torch.TypedStorage))
 
 
 def is_complex(input):
-    return False
+    return input.dtype.is_complex
 
 
 def can_cast(from_, to):
-    order = {torch.bool: 0, torch.uint8: 1, torch.int8: 1, torch.int16: 1, torch.int32: 1, torch.int64: 1,
-             torch.float16: 2, torch.bfloat16: 2, torch.float32: 2, torch.float64: 2}
-    return order[from_] <= order[to]
+    """Whether the cast keeps the kind (bool < integer < floating < complex), as torch.can_cast."""
+    def kind(dtype):
+        return 3 if dtype.is_complex else 2 if dtype.is_floating_point else 0 if dtype == torch.bool else 1
+    return kind(from_) <= kind(to)
 
 
 def result_type(tensor1, tensor2):
@@ -291,16 +292,49 @@ def fill(input, value):
         torch.full_like(input, value.item())
 
 
+_warned_readonly_buffer = False
+
+
 def frombuffer(buffer, *, dtype, count=-1, offset=0, requires_grad=False):
-    import numpy as np
-    kinds = {torch.float64: np.float64, torch.float32: np.float32, torch.float16: np.float16, torch.int64: np.int64,
-             torch.int32: np.int32, torch.int16: np.int16, torch.int8: np.int8, torch.uint8: np.uint8,
-             torch.bool: np.bool_}
-    array = np.frombuffer(buffer, dtype=kinds[dtype], count=count, offset=offset)
-    return torch.from_numpy(array).requires_grad_(requires_grad)
+    """A 1-D tensor sharing the memory of an object with the buffer protocol (bytes, bytearray, mmap...)."""
+    global _warned_readonly_buffer
+    from torch._buffer import BufferExport
+
+    export = BufferExport(buffer)
+    length, itemsize = export.nbytes, dtype.itemsize
+    if length <= 0 or count == 0:
+        raise ValueError(f"both buffer length ({length}) and count ({count}) must not be 0")
+    if not 0 <= offset < length:
+        raise ValueError(f"offset ({offset} bytes) must be non-negative and no greater than buffer length ({length} "
+                         "bytes) minus 1")
+    if count < 0:
+        if (length - offset) % itemsize:
+            raise ValueError(f"buffer length ({length - offset} bytes) after offset ({offset} bytes) must be a "
+                             f"multiple of element size ({itemsize})")
+        count = (length - offset) // itemsize
+    elif count * itemsize > length - offset:
+        raise ValueError(f"requested buffer length ({count} * {itemsize} bytes) after offset ({offset} bytes) must "
+                         f"not be greater than actual buffer length ({length} bytes)")
+    if export.readonly and not _warned_readonly_buffer:
+        _warned_readonly_buffer = True
+        warnings.warn("The given buffer is not writable, and PyTorch does not support non-writable tensors. This "
+                      "means you can write to the underlying (supposedly non-writable) buffer using the tensor. You "
+                      "may want to copy the buffer to protect its data or make it writable before converting it to a "
+                      "tensor. This type of warning will be suppressed for the rest of this program.", UserWarning,
+                      stacklevel=2)
+    result = torch._C._from_address(export.address + offset, count * itemsize, export).view(dtype)
+    return result.requires_grad_() if requires_grad else result
 
 
 def asarray(obj, *, dtype=None, device=None, copy=None, requires_grad=False):
+    if isinstance(obj, (torch.UntypedStorage, torch.TypedStorage)):
+        # The storage's bytes read as dtype, shared (a copy only when asked or on another device).
+        typed = isinstance(obj, torch.TypedStorage)
+        storage = obj.untyped() if typed else obj
+        result = storage._as_tensor(dtype or (obj.dtype if typed else torch.get_default_dtype()))
+        if copy or (device is not None and torch.device(device) != result.device):
+            result = result.to(device=device or result.device, copy=True)
+        return result.requires_grad_(requires_grad) if requires_grad else result
     if isinstance(obj, torch.Tensor) and not copy:
         result = obj if dtype is None else obj.to(dtype)
     else:
@@ -317,7 +351,21 @@ def detach_(input):
     return input.detach_()
 
 
+def conj_physical(input):
+    """The complex conjugate as a new tensor; a real tensor is returned as it is, as in PyTorch."""
+    if not input.dtype.is_complex:
+        return input
+    result = input.clone()
+    torch.view_as_real(result).select(-1, 1).neg_()
+    return result
+
+
 def conj(input):
+    """PyTorch returns a lazily conjugated view; here a complex input gives a conjugated copy."""
+    return conj_physical(input)
+
+
+def resolve_conj(input):
     return input
 
 
@@ -326,11 +374,17 @@ def resolve_neg(input):
 
 
 def adjoint(input):
-    return input.mT
+    return conj(input.mT)
 
 
 def real(input):
-    return input
+    return torch.view_as_real(input).select(-1, 0) if input.dtype.is_complex else input
+
+
+def imag(input):
+    if not input.dtype.is_complex:
+        raise RuntimeError("imag is not implemented for tensors with non-complex dtypes.")
+    return torch.view_as_real(input).select(-1, 1)
 
 
 FUNCTIONS = {name: globals()[name] for name in (
@@ -341,7 +395,8 @@ FUNCTIONS = {name: globals()[name] for name in (
     "set_flush_denormal", "get_default_device", "set_default_device", "set_default_tensor_type",
     "is_anomaly_enabled", "is_anomaly_check_nan_enabled", "set_anomaly_enabled", "is_inference_mode_enabled",
     "typename", "is_storage", "is_complex", "can_cast", "result_type", "empty_strided", "fill", "frombuffer",
-    "asarray", "detach", "detach_", "conj", "resolve_neg", "adjoint", "real")}
+    "asarray", "detach", "detach_", "conj", "conj_physical", "resolve_conj", "resolve_neg", "adjoint",
+    "real", "imag")}
 
 
 # ---- Tensor predicates and helpers ------------------------------------------------------
@@ -354,11 +409,11 @@ def _is_nonzero(self):
 
 TENSOR_METHODS = {
     "is_inference": lambda self: False,
-    "is_neg": lambda self: False,
     "is_conj": lambda self: False,
+    "is_neg": lambda self: False,
     "is_nonzero": _is_nonzero,
     "is_same_size": lambda self, other: self.shape == other.shape,
-    "is_signed": lambda self: self.dtype not in (torch.uint8, torch.bool),
+    "is_signed": lambda self: self.dtype.is_signed,
     "get_device": lambda self: self.device.index if self.device.type == "cuda" else -1,
     "new_empty_strided": lambda self, size, stride, *, dtype=None, device=None, requires_grad=False:
         empty_strided(size, stride, dtype=dtype or self.dtype, device=device or self.device,
@@ -372,9 +427,11 @@ TENSOR_METHODS = {
     "isclose": lambda self, other, rtol=1e-05, atol=1e-08, equal_nan=False: torch.isclose(self, other, rtol, atol,
                                                                                           equal_nan),
     "prelu": lambda self, weight: F.prelu(self, weight),
-    "conj": lambda self: self,
+    "conj": conj,
+    "conj_physical": conj_physical,
+    "resolve_conj": lambda self: self,
     "resolve_neg": lambda self: self,
-    "adjoint": lambda self: self.mT,
+    "adjoint": adjoint,
     "positive": lambda self: torch.positive(self),
     "fill_diagonal_": lambda self, fill_value, wrap=False: _fill_diagonal_(self, fill_value, wrap),
     "share_memory_": lambda self: self,
@@ -385,7 +442,7 @@ TENSOR_METHODS = {
 
 
 # torch.<name> forms of these predicates and helpers, as PyTorch has them.
-TORCH_FORMS_OF_METHODS = ("is_inference", "is_neg", "is_nonzero", "is_same_size", "is_signed", "get_device",
+TORCH_FORMS_OF_METHODS = ("is_inference", "is_conj", "is_neg", "is_nonzero", "is_same_size", "is_signed", "get_device",
                           "unsafe_chunk", "unsafe_split", "resize_as_")
 
 

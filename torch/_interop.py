@@ -11,7 +11,8 @@ class _NumpyView:
 
     _TYPESTR = {
         _C.float64: "<f8", _C.float32: "<f4", _C.float16: "<f2", _C.int64: "<i8", _C.int32: "<i4",
-        _C.int16: "<i2", _C.int8: "|i1", _C.uint8: "|u1", _C.bool: "|b1",
+        _C.int16: "<i2", _C.int8: "|i1", _C.uint8: "|u1", _C.bool: "|b1", _C.complex64: "<c8",
+        _C.complex128: "<c16",
     }
 
     def __init__(self, tensor):

@@ -249,7 +249,36 @@ class Tensor(_base):
         return torch.allclose(self, other, rtol, atol, equal_nan)
 
     def is_complex(self):
-        return False
+        return self.dtype.is_complex
+
+    # Complex tensors: the parts as views (view_as_real), the value as a Python complex.
+    @property
+    def real(self):
+        return torch.real(self)
+
+    @real.setter
+    def real(self, value):
+        torch.real(self).copy_(value)
+
+    @property
+    def imag(self):
+        return torch.imag(self)
+
+    @imag.setter
+    def imag(self, value):
+        torch.imag(self).copy_(value)
+
+    def item(self):
+        if self.dtype.is_complex:
+            if self.numel() != 1:
+                raise RuntimeError(f"a Tensor with {self.numel()} elements cannot be converted to Scalar")
+            return self.reshape(()).tolist()
+        return _C.TensorBase.item(self)
+
+    def __complex__(self):
+        if self.numel() != 1:
+            raise TypeError("only one element tensors can be converted to Python scalars")
+        return complex(self.item())
 
     def is_pinned(self, device=None):
         return False

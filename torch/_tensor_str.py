@@ -88,6 +88,22 @@ class _Formatter:
         return " " * (self.max_width - len(ret)) + ret
 
 
+class _ComplexFormatter:
+    """A complex number as PyTorch prints it (`1.0000+2.j`): the real and the
+    imaginary parts each get their own formatter over all values."""
+
+    def __init__(self, values):
+        self.real = _Formatter([v.real for v in values], True)
+        self.imag = _Formatter([v.imag for v in values], True)
+
+    def width(self):
+        return self.real.width() + self.imag.width() + 1
+
+    def format(self, value):
+        imag = (self.imag.format(value.imag) + "j").lstrip()
+        return self.real.format(value.real) + (imag if imag[0] in "+-" else "+" + imag)
+
+
 def _summarized_values(t, summarize):
     """The values the formatter must fit: all of them, or the edges when summarised."""
     if t.dim() == 0:
@@ -155,7 +171,7 @@ def _str(t):
     suffixes = []
     if t.device.type != "cpu":
         suffixes.append(f"device='{t.device}'")
-    default_dtypes = (torch.get_default_dtype(), torch.int64, torch.bool)
+    default_dtypes = (torch.get_default_dtype(), torch.get_default_dtype().to_complex(), torch.int64, torch.bool)
     if t.numel() == 0:
         if t.dim() != 1:
             suffixes.append("size=" + str(tuple(t.shape)))
@@ -167,7 +183,8 @@ def _str(t):
             suffixes.append("dtype=" + str(t.dtype))
         summarize = t.numel() > PRINT_OPTS.threshold
         host = t if t.device.type == "cpu" else t.detach().cpu()  # the values are read on the host
-        formatter = _Formatter(_summarized_values(host, summarize), t.dtype.is_floating_point)
+        values = _summarized_values(host, summarize)
+        formatter = _ComplexFormatter(values) if t.dtype.is_complex else _Formatter(values, t.dtype.is_floating_point)
         body = _tensor_str_with_formatter(host, indent, summarize, formatter)
     if t.grad_fn is not None:
         suffixes.append(f"grad_fn=<{t.grad_fn.name()}>")

@@ -32,7 +32,11 @@ def _rebuild_tensor(storage, storage_offset, size, stride):
     data = storage.tensor if hasattr(storage, "tensor") else storage
     size, stride = tuple(size), tuple(stride)
     _check_fits(data, storage_offset, size, stride)
-    return data.as_strided(size, stride, storage_offset)
+    # A tensor of its own over the storage's memory (not a view of it): every tensor rebuilt from one storage
+    # shares that memory, as in PyTorch.
+    result = torch.empty(0, dtype=data.dtype, device=data.device)
+    return torch._C._set_storage(result, torch._C._storage_bytes(data), data.storage_offset() + storage_offset,
+                                 size, stride)
 
 
 def _rebuild_tensor_v2(storage, storage_offset, size, stride, requires_grad, backward_hooks, metadata=None):

@@ -7,9 +7,9 @@ size, stride, requires_grad, OrderedDict())` and each storage a persistent id
 `("storage", torch.<Dtype>Storage, key, location, numel)` whose bytes are the
 record `data/<key>` (little-endian); `version`, `byteorder`,
 `.format_version`, `.storage_alignment` and `.data/serialization_id` as
-PyTorch writes them. Each tensor is saved as its own storage (PyTorch keeps
-views of one storage in one record): a tensor that appears twice is one
-object again after load, views of one tensor come back as separate copies.
+PyTorch writes them. As in PyTorch, each storage is saved once, whole, and
+each tensor as its place in it: views of one tensor come back as views of
+one storage, and a small slice of a large tensor saves all of the large one.
 
 torch.load(weights_only=True), the default as in PyTorch 2.6+, unpickles
 with an allowlist: containers, numbers, strings, tensors, Parameters,
@@ -41,10 +41,10 @@ DEFAULT_PROTOCOL = 2
 _STORAGE_NAMES = {torch.float64: "DoubleStorage", torch.float32: "FloatStorage", torch.float16: "HalfStorage",
                   torch.bfloat16: "BFloat16Storage", torch.int64: "LongStorage", torch.int32: "IntStorage",
                   torch.int16: "ShortStorage", torch.int8: "CharStorage", torch.uint8: "ByteStorage",
-                  torch.bool: "BoolStorage"}
+                  torch.bool: "BoolStorage", torch.complex32: "ComplexHalfStorage",
+                  torch.complex64: "ComplexFloatStorage", torch.complex128: "ComplexDoubleStorage"}
 # PyTorch's storage types this torch has no dtype for: loading one is refused by name.
-_UNSUPPORTED_STORAGES = ("ComplexFloatStorage", "ComplexDoubleStorage", "QInt8Storage", "QUInt8Storage",
-                         "QInt32Storage", "QUInt4x2Storage", "QUInt2x4Storage")
+_UNSUPPORTED_STORAGES = ("QInt8Storage", "QUInt8Storage", "QInt32Storage", "QUInt4x2Storage", "QUInt2x4Storage")
 
 
 class StorageType:
@@ -167,7 +167,7 @@ class _WeightsOnlyUnpickler(pickle.Unpickler):
         if full in self._allowed:
             return self._allowed[full]
         if module == "torch" and name in _UNSUPPORTED_STORAGES:
-            raise UnpicklingError(f"torch.load: {full} (complex or quantized storage) is not supported by this torch")
+            raise UnpicklingError(f"torch.load: {full} (quantized storage) is not supported by this torch")
         raise UnpicklingError(
             "Weights only load failed. This file can still be loaded, to do so you have two options, do those steps "
             "only if you trust the source of the checkpoint. \n\t(1) In PyTorch 2.6, we changed the default value "
@@ -192,7 +192,7 @@ class _FullUnpickler(pickle.Unpickler):
         if module == "torch" and name in STORAGE_TYPES:
             return STORAGE_TYPES[name]
         if module == "torch" and name in _UNSUPPORTED_STORAGES:
-            raise pickle.UnpicklingError(f"torch.load: torch.{name} (complex or quantized storage) is not "
+            raise pickle.UnpicklingError(f"torch.load: torch.{name} (quantized storage) is not "
                                          "supported by this torch")
         if module == "torch._tensor" and name == "_rebuild_from_type_v2":
             return _utils._rebuild_from_type_v2
@@ -205,7 +205,7 @@ def location_tag(tensor):
 
 
 class _StorageOf:
-    """A tensor's elements, contiguous, standing for its storage while pickling."""
+    """A tensor's whole storage while pickling: the persistent id names it once, however many tensors view it."""
 
     def __init__(self, tensor):
         self.tensor = tensor
@@ -214,19 +214,18 @@ class _StorageOf:
 class _Pickler(pickle.Pickler):
     def __init__(self, file, protocol):
         super().__init__(file, protocol)
-        self.records = []
+        self.records = []  # (key, 1-D uint8 tensor of the storage's bytes, dtype)
+        self.storage_keys = {}  # (device, address) -> (key, dtype)
 
     def reducer_override(self, obj):
         if isinstance(obj, torch.Tensor):
             if isinstance(obj, torch.nn.Parameter):
                 return _utils._rebuild_parameter, (obj.detach(), obj.requires_grad, OrderedDict())
-            data = obj.detach().contiguous()
-            stride, step = [], 1
-            for n in reversed(data.shape):
-                stride.insert(0, step)
-                step *= max(n, 1)
-            return _utils._rebuild_tensor_v2, (_StorageOf(data), 0, tuple(data.shape), tuple(stride),
-                                               bool(obj.requires_grad and obj.is_leaf), OrderedDict())
+            # As PyTorch: the storage, and where in it the tensor lies, so views of one storage stay views of
+            # one storage after load.
+            return _utils._rebuild_tensor_v2, (_StorageOf(obj.detach()), obj.storage_offset(), tuple(obj.shape),
+                                               tuple(obj.stride()), bool(obj.requires_grad and obj.is_leaf),
+                                               OrderedDict())
         if isinstance(obj, torch.dtype):
             return str(obj).replace("torch.", "")  # the global torch.<name>, as PyTorch pickles dtypes
         return NotImplemented
@@ -236,9 +235,19 @@ class _Pickler(pickle.Pickler):
             t = obj.tensor
             if t.dtype not in _STORAGE_NAMES:
                 raise TypeError(f"torch.save: cannot save a tensor of dtype {t.dtype}")
-            key = str(len(self.records))
-            self.records.append((key, t))
-            return ("storage", STORAGE_TYPES[_STORAGE_NAMES[t.dtype]], key, location_tag(t), t.numel())
+            data = torch._C._storage_bytes(t)
+            identity = (str(t.device), data.data_ptr() if data.numel() else id(t))
+            if identity in self.storage_keys:
+                key, dtype = self.storage_keys[identity]
+                if dtype != t.dtype:
+                    raise RuntimeError("Cannot save multiple tensors or storages that view the same data as "
+                                       "different types")
+            else:
+                key = str(len(self.records))
+                self.storage_keys[identity] = (key, t.dtype)
+                self.records.append((key, data))
+            numel = data.numel() // t.element_size()
+            return ("storage", STORAGE_TYPES[_STORAGE_NAMES[t.dtype]], key, location_tag(t), numel)
         return None
 
 
@@ -267,8 +276,8 @@ def save(obj, f, pickle_module=pickle, pickle_protocol=DEFAULT_PROTOCOL, _use_ne
             z.writestr(f"{name}/.storage_alignment", "64")
             if not _disable_byteorder_record:
                 z.writestr(f"{name}/byteorder", sys.byteorder)
-            for key, tensor in pickler.records:
-                z.writestr(f"{name}/data/{key}", _tensor_bytes.tensor_bytes(tensor))
+            for key, data in pickler.records:
+                z.writestr(f"{name}/data/{key}", _tensor_bytes.tensor_bytes(data))
             z.writestr(f"{name}/version", "3\n")
             z.writestr(f"{name}/.data/serialization_id", "0" * 40)
     finally:

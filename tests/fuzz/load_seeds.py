@@ -107,7 +107,7 @@ def hostile():
         "pickle-huge-size": pytorch_archive(rebuild(("storage", "FloatStorage", "0", "cpu", 2), size=(1 << 40, 1 << 40),
                                                     stride=(0, 0)), [("0", bytes(8))]),
         "pickle-missing-record": pytorch_archive(rebuild(("storage", "FloatStorage", "7", "cpu", 2))),
-        "pickle-unknown-storage": pytorch_archive(rebuild(("storage", "ComplexFloatStorage", "0", "cpu", 2)),
+        "pickle-unknown-storage": pytorch_archive(rebuild(("storage", "QInt8Storage", "0", "cpu", 2)),
                                                   [("0", bytes(16))]),
         "pickle-storage-is-a-function": pytorch_archive(rebuild(("storage", "os.system", "0", "cpu", 2)),
                                                         [("0", bytes(8))]),

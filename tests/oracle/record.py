@@ -35,3 +35,23 @@ checkpoint = {"model": model.state_dict(), "transposed": base.t(), "row": base[1
 torch.save(checkpoint, os.path.join(here, "pytorch_checkpoint.pt"))
 torch.save(model, os.path.join(here, "pytorch_module.pt"))
 print("wrote pytorch_checkpoint.pt and pytorch_module.pt")
+
+# A safetensors file written by PyTorch's safetensors.torch, for
+# tests/test_libraries.py (needs `pip install safetensors` beside PyTorch).
+from oracle.files import safetensors_tensors  # noqa: E402
+
+try:
+    from safetensors.torch import save_file
+except ImportError:
+    print("safetensors is not installed beside PyTorch: pytorch_tensors.safetensors not rewritten")
+else:
+    save_file(safetensors_tensors(torch), os.path.join(here, "pytorch_tensors.safetensors"), metadata={"by": "oracle"})
+    print("wrote pytorch_tensors.safetensors")
+
+# Views of one storage and complex tensors, as PyTorch saves them (one record per storage).
+base = torch.arange(10.0)
+torch.save({"head": base[:6], "tail": base[4:], "grid": base.reshape(2, 5).t(),
+            "complex": torch.view_as_complex(torch.arange(8.0).reshape(4, 2)),
+            "complex128": torch.view_as_complex(torch.arange(4.0, dtype=torch.float64).reshape(2, 2))},
+           os.path.join(here, "pytorch_views.pt"))
+print("wrote pytorch_views.pt")

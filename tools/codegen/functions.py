@@ -22,13 +22,10 @@ def _result_exprs(s: FunctionSchema) -> list[str]:
     return [f"std::get<{i}>(result_)" for i in range(len(rets))]
 
 
-def device_checks(f: NativeFunction) -> list[str]:
-    """Checks that every tensor argument is on the dispatch device (PyTorch's
-    "Expected all tensors to be on the same device"): a kernel never reads
-    memory of another device. `device_check: NoCheck` ops move data themselves."""
+def _tensor_checks(f: NativeFunction, check: str, *leading: str) -> list[str]:
+    """`check("op", <leading args>, {&t1, &t2, ...})` over the op's single tensor
+    arguments (an absent optional one as nullptr), and once per tensor list."""
     s = f.func
-    if f.device_check == "NoCheck":
-        return []
     singles, lists = [], []
     for a in s.arguments:
         if a.type.base != "Tensor":
@@ -39,13 +36,27 @@ def device_checks(f: NativeFunction) -> list[str]:
             singles.append(f"{a.name} ? &*{a.name} : nullptr")
         else:
             singles.append(f"&{a.name}")
-    if len(singles) + len(lists) < 2 and not lists:
+    prefix = ", ".join((f'"{s.name}"',) + leading)
+    checks = [f'{check}({prefix}, {{{", ".join(singles)}}});'] if singles else []
+    return checks + [f"{check}({prefix}, {name});" for name in lists]
+
+
+def device_checks(f: NativeFunction) -> list[str]:
+    """Checks that every tensor argument is on the dispatch device (PyTorch's
+    "Expected all tensors to be on the same device"): a kernel never reads
+    memory of another device. `device_check: NoCheck` ops move data themselves."""
+    if f.device_check == "NoCheck":
         return []
-    checks = []
-    if singles:
-        checks.append(f'check_same_device("{s.name}", device_, {{{", ".join(singles)}}});')
-    checks += [f'check_same_device("{s.name}", device_, {name});' for name in lists]
-    return checks
+    tensors = [a for a in f.func.arguments if a.type.base == "Tensor"]
+    if len(tensors) < 2 and not any(a.type.is_list for a in tensors):
+        return []
+    return _tensor_checks(f, "check_same_device", "device_")
+
+
+def complex_checks(f: NativeFunction) -> list[str]:
+    """Refusals of complex tensors for the ops not tagged `complex`: their
+    kernels compute with numbers, and none has a complex case."""
+    return [] if f.takes_complex else _tensor_checks(f, "check_not_complex")
 
 
 def function_definition(ctx: CodegenContext, f: NativeFunction) -> str:
@@ -64,7 +75,7 @@ def function_definition(ctx: CodegenContext, f: NativeFunction) -> str:
         f"[&]() -> {ret} {{\n"
         "    autograd::AutoGradMode no_grad_(false);  // what the kernel calls is not recorded\n"
         f"    const at::Device device_ = {cpp.dispatch_expression(f)};\n"
-        + "".join(f"    {c}\n" for c in device_checks(f)) +
+        + "".join(f"    {c}\n" for c in device_checks(f) + complex_checks(f)) +
         "    switch (device_.type) {\n" + "\n".join(cases) + "\n      default:\n        break;\n    }\n"
         f'    no_kernel("{s.full_name}", device_);\n'
         "  }()"

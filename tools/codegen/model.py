@@ -29,7 +29,10 @@ DEVICE_CHECKS = ("ExactSame", "NoCheck")
 # inplace_view: an in-place op that changes only self's sizes and strides
 # (squeeze_): autograd gives self a new grad_fn instead of rebasing a view's
 # base history, since no value changed (PyTorch's tag of the same name).
-TAGS = ("inplace_view",)
+# complex: the op moves elements without reading them as numbers (views,
+# copies, concatenation), so it takes complex tensors; every other op refuses
+# them with NotImplementedError, since no kernel here does complex arithmetic.
+TAGS = ("inplace_view", "complex")
 
 
 class CodegenError(Exception):
@@ -225,6 +228,10 @@ class NativeFunction:
         return "inplace_view" in self.tags
 
     @property
+    def takes_complex(self) -> bool:
+        return "complex" in self.tags
+
+    @property
     def is_composite(self) -> bool:
         return self.dispatch == (("CompositeImplicitAutograd", self.default_kernel_name()),) or not self.dispatch
 
@@ -299,7 +306,7 @@ def parse_native_functions(path: str) -> list[NativeFunction]:
             for t in tags:
                 if t not in TAGS:
                     raise CodegenError(f"unknown tag '{t}'; expected one of {TAGS}")
-            if tags and not schema.is_inplace:
+            if "inplace_view" in tags and not schema.is_inplace:
                 raise CodegenError("tags: inplace_view is for in-place ops (name ending in _)")
             functions.append(NativeFunction(schema, variants, tuple(dispatch), python, loc, module, device_check,
                                             tuple(numbers), tags))

@@ -30,6 +30,22 @@ void check_one_device(const char* op, Device device, const Tensor& t) {
               " and ", t.device().str(), "! (when checking arguments for ", op, ")");
 }
 
+void check_one_real(const char* op, const Tensor& t) {
+  if (!t.defined() || !c10::isComplexType(t.scalar_type())) return;
+  TORCH_CHECK_NOT_IMPLEMENTED(false, "\"", op, "\" not implemented for '", c10::toString(t.scalar_type()),
+                              "': complex tensors here can be created, viewed (view_as_real), copied, converted "
+                              "and saved, but no op computes with them");
+}
+
+void check_not_complex(const char* op, std::initializer_list<const Tensor*> tensors) {
+  for (const Tensor* t : tensors)
+    if (t != nullptr) check_one_real(op, *t);
+}
+
+void check_not_complex(const char* op, TensorList tensors) {
+  for (const Tensor& t : tensors) check_one_real(op, t);
+}
+
 void check_same_device(const char* op, Device device, std::initializer_list<const Tensor*> tensors) {
   for (const Tensor* t : tensors)
     if (t != nullptr) check_one_device(op, device, *t);

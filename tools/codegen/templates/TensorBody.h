@@ -38,6 +38,9 @@ using c10::optional;
 #define AT_USING_SCALAR_TYPE_CONSTANT_(cpp_type, name, python_name) using c10::k##name;
 C10_FORALL_SCALAR_TYPES_WITH_STORAGE(AT_USING_SCALAR_TYPE_CONSTANT_)
 #undef AT_USING_SCALAR_TYPE_CONSTANT_
+using c10::kComplexHalf;
+using c10::kComplexFloat;
+using c10::kComplexDouble;
 
 // PyTorch's optional dim list: accepts what an IntArrayRef accepts (a
 // number, a brace list, a vector) in one conversion, so x.sum(0, true) reads

@@ -636,7 +636,7 @@ Tensor index_copy_self_backward(const Tensor& grad, int64_t dim, const Tensor& i
   indices.emplace_back(index.reshape({-1}).to(ScalarType::Long));
   Tensor out = g.clone();
   out.index_put_(indices, zeros_for(g, shape), false);
-  return grad.dim() == 0 ? out.view({}) : out;
+  return grad.dim() == 0 ? out.view(IntArrayRef{}) : out;
 }
 
 Tensor gather_backward(const Tensor& grad, IntArrayRef sizes, int64_t dim, const Tensor& index) {

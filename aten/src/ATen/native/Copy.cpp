@@ -4,6 +4,7 @@
 
 #include <cstring>
 #include <ATen/native/Copy.h>
+#include <c10/util/Warning.h>
 
 namespace at::native {
 
@@ -41,6 +42,26 @@ void copy_between_devices(const Tensor& self, const Tensor& src) {
   if (!dense_dst.is_same(self)) self.copy_(dense_dst);
 }
 
+// Copies with a complex side go through the parts (view_as_real): complex to
+// complex copies both parts, a real source becomes the real part (imaginary
+// 0), and a complex source into a real tensor gives its real part, with
+// PyTorch's warning.
+void copy_complex(const Tensor& self, const Tensor& src) {
+  const Tensor source = src.expand(self.sizes());
+  const bool to_complex = c10::isComplexType(self.scalar_type());
+  const bool from_complex = c10::isComplexType(source.scalar_type());
+  if (to_complex && from_complex) {
+    at::view_as_real(self).copy_(at::view_as_real(source));
+  } else if (to_complex) {
+    const Tensor parts = at::view_as_real(self);
+    parts.select(-1, 0).copy_(source);
+    parts.select(-1, 1).fill_(0);
+  } else {
+    TORCH_WARN("Casting complex values to real discards the imaginary part");
+    self.copy_(at::view_as_real(source).select(-1, 0));
+  }
+}
+
 }  // namespace
 
 const Tensor& copy_(const Tensor& self, const Tensor& src, bool non_blocking) {
@@ -53,6 +74,10 @@ const Tensor& copy_(const Tensor& self, const Tensor& src, bool non_blocking) {
   TORCH_CHECK(!partial_overlap(self, src),
               "unsupported operation: some elements of the input tensor and the written-to tensor refer to a "
               "single memory location. Please clone() the tensor before performing the operation.");
+  if (c10::isComplexType(self.scalar_type()) || c10::isComplexType(src.scalar_type())) {
+    copy_complex(self, src);
+    return self;
+  }
   auto iter = TensorIteratorConfig()
                   .add_output(self)
                   .add_input(src)
@@ -64,6 +89,13 @@ const Tensor& copy_(const Tensor& self, const Tensor& src, bool non_blocking) {
 }
 
 const Tensor& fill_(const Tensor& self, const Scalar& value) {
+  if (c10::isComplexType(self.scalar_type())) {
+    // A (real) number: the real parts take it, the imaginary parts 0.
+    const Tensor parts = at::view_as_real(self);
+    parts.select(-1, 0).fill_(value);
+    parts.select(-1, 1).fill_(0);
+    return self;
+  }
   if (self.numel() == 1 && self.is_cpu()) {
     // PyTorch's one-element fast path (scalar_fill) takes any number into
     // float16/bfloat16 (70000 becomes inf) and checks the other dtypes.

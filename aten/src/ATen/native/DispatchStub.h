@@ -69,7 +69,7 @@ struct DispatchStub {
 
   template <typename... Args>
   auto operator()(c10::DeviceType device, Args&&... args) const {
-    FnPtr fn = device == c10::DeviceType::CPU ? cpu_for(args...) : cuda;
+    FnPtr fn = device == c10::DeviceType::CPU ? cpu_for(args...) : device == c10::DeviceType::CUDA ? cuda : nullptr;
     TORCH_CHECK_NOT_IMPLEMENTED(fn != nullptr, name, ": no kernel registered for device '",
                                 c10::toString(device), "'");
     return fn(std::forward<Args>(args)...);

@@ -99,7 +99,7 @@ Tensor index_select(const Tensor& self, int64_t dim, const Tensor& index) {
   for (int64_t i = 0; i < d; ++i) outer *= shape[i];
   for (int64_t i = d + 1; i < src.dim(); ++i) inner *= shape[i];
   if (out.numel() > 0) index_select_stub(self.device().type, out, src, idx, outer, inner);
-  return self.dim() == 0 ? out.view({}) : out;
+  return self.dim() == 0 ? out.view(IntArrayRef{}) : out;
 }
 
 namespace {

@@ -259,7 +259,7 @@ Tensor dot(const Tensor& self, const Tensor& tensor) {
       return scalar_tensor_of(value, self.scalar_type());
     });
   }
-  return at::mm(self.unsqueeze(0), tensor.unsqueeze(1)).view({});
+  return at::mm(self.unsqueeze(0), tensor.unsqueeze(1)).view(IntArrayRef{});
 }
 
 Tensor outer(const Tensor& self, const Tensor& vec2) {

@@ -377,7 +377,7 @@ Tensor scan(const Tensor& self, int64_t dim, ScalarType dtype, ScanOp op) {
   if (nd == 0) {
     Tensor out = at::empty({1}, dtype, self.device());
     scan_rows_stub(self.device().type, out, self.to(dtype).reshape({1}), 1, 1, op);
-    return out.view({});
+    return out.view(IntArrayRef{});
   }
   // Move `dim` last so each row is one contiguous line to scan.
   std::vector<int64_t> perm;

@@ -12,13 +12,18 @@
 namespace at::native {
 namespace {
 
-Tensor make_view(const Tensor& self, IntArrayRef sizes, IntArrayRef strides, int64_t offset) {
-  auto impl = c10::make_intrusive<c10::TensorImpl>(self.storage(), self.scalar_type(), self.device());
+// A view of self's storage with the given geometry, read as `dtype`.
+Tensor make_view(const Tensor& self, IntArrayRef sizes, IntArrayRef strides, int64_t offset, ScalarType dtype) {
+  auto impl = c10::make_intrusive<c10::TensorImpl>(self.storage(), dtype, self.device());
   impl->set_sizes_and_strides(sizes, strides, offset);
   auto* self_impl = self.unsafeGetTensorImpl();
   impl->set_version_counter(self_impl->version_counter());
   impl->set_view_base(self_impl->is_view() ? self_impl->view_base() : self.getIntrusivePtr());
   return Tensor(std::move(impl));
+}
+
+Tensor make_view(const Tensor& self, IntArrayRef sizes, IntArrayRef strides, int64_t offset) {
+  return make_view(self, sizes, strides, offset, self.scalar_type());
 }
 
 // Resolves a single -1 in `shape` against `numel`.
@@ -101,6 +106,74 @@ Tensor view(const Tensor& self, IntArrayRef size) {
               "view size is not compatible with input tensor's size and stride (at least one dimension spans "
               "across two contiguous subspaces). Use .reshape(...) instead.");
   return make_view(self, shape, *strides, self.storage_offset());
+}
+
+// The same bytes read as another dtype, PyTorch's rules: with a different
+// element size the last dim (stride 1) shrinks or grows by the ratio, and
+// the other strides and the offset must convert exactly.
+Tensor view_dtype(const Tensor& self, ScalarType dtype) {
+  const int64_t from = self.element_size(), to = static_cast<int64_t>(c10::elementSize(dtype));
+  if (from == to) return make_view(self, self.sizes(), self.strides(), self.storage_offset(), dtype);
+  const char* const from_name = c10::toString(self.scalar_type());
+  const char* const to_name = c10::toString(dtype);
+  TORCH_CHECK(self.dim() > 0, "self.dim() cannot be 0 to view ", from_name, " as ", to_name,
+              " (different element sizes)");
+  const int64_t last = self.dim() - 1;
+  std::vector<int64_t> sizes = self.sizes().vec(), strides = self.strides().vec();
+  int64_t offset = self.storage_offset();
+  if (to > from) {
+    const int64_t ratio = to / from;
+    TORCH_CHECK(sizes[last] % ratio == 0, "self.size(-1) must be divisible by ", ratio, " to view ", from_name,
+                " as ", to_name, " (different element sizes), but got ", sizes[last]);
+    TORCH_CHECK(strides[last] == 1, "self.stride(-1) must be 1 to view ", from_name, " as ", to_name,
+                " (different element sizes), but got ", strides[last]);
+    TORCH_CHECK(offset % ratio == 0, "self.storage_offset() must be divisible by ", ratio, " to view ", from_name,
+                " as ", to_name, " (different element sizes), but got ", offset);
+    for (int64_t d = 0; d < last; ++d) {
+      TORCH_CHECK(strides[d] % ratio == 0, "self.stride(", d, ") must be divisible by ", ratio, " to view ",
+                  from_name, " as ", to_name, " (different element sizes), but got ", strides[d]);
+      strides[d] /= ratio;
+    }
+    sizes[last] /= ratio;
+    offset /= ratio;
+  } else {
+    const int64_t ratio = from / to;
+    TORCH_CHECK(strides[last] == 1, "self.stride(-1) must be 1 to view ", from_name, " as ", to_name,
+                " (different element sizes), but got ", strides[last]);
+    for (int64_t d = 0; d < last; ++d) strides[d] *= ratio;
+    sizes[last] *= ratio;
+    offset *= ratio;
+  }
+  return make_view(self, sizes, strides, offset, dtype);
+}
+
+// A complex tensor as its parts: one more dim of size 2 (real, imaginary).
+Tensor view_as_real(const Tensor& self) {
+  TORCH_CHECK(c10::isComplexType(self.scalar_type()), "view_as_real is only supported for complex tensors");
+  std::vector<int64_t> sizes = self.sizes().vec(), strides = self.strides().vec();
+  for (int64_t& s : strides) s *= 2;
+  sizes.push_back(2);
+  strides.push_back(1);
+  return make_view(self, sizes, strides, self.storage_offset() * 2, c10::toRealValueType(self.scalar_type()));
+}
+
+// The inverse: a last dim of size 2 and stride 1 becomes complex numbers.
+Tensor view_as_complex(const Tensor& self) {
+  const ScalarType t = self.scalar_type();
+  TORCH_CHECK(t == ScalarType::Float || t == ScalarType::Double || t == ScalarType::Half,
+              "view_as_complex is only supported for half, float and double tensors, but got a tensor of scalar type: ",
+              c10::toString(t));
+  TORCH_CHECK(self.dim() != 0, "Input tensor must have one or more dimensions");
+  TORCH_CHECK(self.size(-1) == 2, "Tensor must have a last dimension of size 2");
+  TORCH_CHECK(self.stride(-1) == 1, "Tensor must have a last dimension with stride 1");
+  std::vector<int64_t> sizes(self.sizes().begin(), self.sizes().end() - 1);
+  std::vector<int64_t> strides(self.strides().begin(), self.strides().end() - 1);
+  for (int64_t& s : strides) {
+    TORCH_CHECK(s % 2 == 0, "Tensor must have a stride divisible by 2 for all but last dimension");
+    s /= 2;
+  }
+  TORCH_CHECK(self.storage_offset() % 2 == 0, "Tensor must have a storage_offset divisible by 2");
+  return make_view(self, sizes, strides, self.storage_offset() / 2, c10::toComplexType(t));
 }
 
 Tensor reshape(const Tensor& self, IntArrayRef shape) {
@@ -572,6 +645,10 @@ Tensor stack(TensorList tensors, int64_t dim) {
 
 namespace {
 
+struct Bytes16 {
+  uint64_t lo, hi;
+};
+
 // One line of the last dim: n elements of `bytes` each, read with a stride
 // (negative where that dim is flipped), written contiguously.
 template <typename T>
@@ -618,6 +695,7 @@ Tensor flip_cpu(const Tensor& self, const std::vector<bool>& flipped) {
         case 2: copy_line<uint16_t>(src, inner, n, dst); break;
         case 4: copy_line<uint32_t>(src, inner, n, dst); break;
         case 8: copy_line<uint64_t>(src, inner, n, dst); break;
+        case 16: copy_line<Bytes16>(src, inner, n, dst); break;  // complex128
         default: TORCH_INTERNAL_ASSERT(false, "flip: unexpected element size ", itemsize);
       }
       for (int64_t d = nd - 2; d >= 0; --d) {

@@ -9,6 +9,7 @@ const char* toString(DeviceType t) {
   switch (t) {
     case DeviceType::CPU: return "cpu";
     case DeviceType::CUDA: return "cuda";
+    case DeviceType::Meta: return "meta";
   }
   return "unknown";
 }
@@ -20,8 +21,10 @@ Device::Device(const std::string& spec) {
     type = DeviceType::CPU;
   } else if (type_name == "cuda") {
     type = DeviceType::CUDA;
+  } else if (type_name == "meta") {
+    type = DeviceType::Meta;
   } else {
-    TORCH_CHECK(false, "Expected one of cpu, cuda device type at start of device string: ", spec);
+    TORCH_CHECK(false, "Expected one of cpu, cuda, meta device type at start of device string: ", spec);
   }
   if (colon == std::string::npos) return;
   const std::string idx = spec.substr(colon + 1);

@@ -9,8 +9,11 @@
 
 namespace c10 {
 
-enum class DeviceType : int8_t { CPU = 0, CUDA = 1 };
-constexpr int kNumDeviceTypes = 2;
+// Meta names the device of PyTorch's shape-only tensors: torch.device("meta")
+// exists (libraries compare against it), but no kernel here makes a tensor
+// there, so creating one fails naming the device.
+enum class DeviceType : int8_t { CPU = 0, CUDA = 1, Meta = 2 };
+constexpr int kNumDeviceTypes = 3;
 
 C10_API const char* toString(DeviceType t);
 
@@ -30,11 +33,12 @@ struct C10_API Device {
 
   constexpr Device() = default;
   constexpr Device(DeviceType t, int8_t i = -1) : type(t), index(i) {}  // NOLINT
-  // "cpu", "cuda", "cuda:1"; anything else raises RuntimeError.
+  // "cpu", "cuda", "cuda:1", "meta"; anything else raises RuntimeError.
   explicit Device(const std::string& spec);
 
   bool is_cpu() const { return type == DeviceType::CPU; }
   bool is_cuda() const { return type == DeviceType::CUDA; }
+  bool is_meta() const { return type == DeviceType::Meta; }
   bool has_index() const { return index >= 0; }
   bool operator==(const Device& o) const { return type() == o.type() && index() == o.index(); }
   bool operator!=(const Device& o) const { return !(*this == o); }

@@ -16,6 +16,9 @@ const char* toString(ScalarType t) {
     case ScalarType::Double: return "Double";
     case ScalarType::Bool: return "Bool";
     case ScalarType::BFloat16: return "BFloat16";
+    case ScalarType::ComplexHalf: return "ComplexHalf";
+    case ScalarType::ComplexFloat: return "ComplexFloat";
+    case ScalarType::ComplexDouble: return "ComplexDouble";
     default: return "Undefined";
   }
 }
@@ -32,6 +35,9 @@ const char* pythonName(ScalarType t) {
     case ScalarType::Double: return "float64";
     case ScalarType::Bool: return "bool";
     case ScalarType::BFloat16: return "bfloat16";
+    case ScalarType::ComplexHalf: return "complex32";
+    case ScalarType::ComplexFloat: return "complex64";
+    case ScalarType::ComplexDouble: return "complex128";
     default: return "undefined";
   }
 }
@@ -48,6 +54,9 @@ const char* cppTypeName(ScalarType t) {
     case ScalarType::Double: return "double";
     case ScalarType::Bool: return "bool";
     case ScalarType::BFloat16: return "c10::BFloat16";
+    case ScalarType::ComplexHalf: return "c10::complex<c10::Half>";
+    case ScalarType::ComplexFloat: return "c10::complex<float>";
+    case ScalarType::ComplexDouble: return "c10::complex<double>";
     default: return "undefined";
   }
 }
@@ -56,9 +65,28 @@ size_t elementSize(ScalarType t) {
   switch (t) {
     case ScalarType::Byte: case ScalarType::Char: case ScalarType::Bool: return 1;
     case ScalarType::Short: case ScalarType::Half: case ScalarType::BFloat16: return 2;
-    case ScalarType::Int: case ScalarType::Float: return 4;
-    case ScalarType::Long: case ScalarType::Double: return 8;
+    case ScalarType::Int: case ScalarType::Float: case ScalarType::ComplexHalf: return 4;
+    case ScalarType::Long: case ScalarType::Double: case ScalarType::ComplexFloat: return 8;
+    case ScalarType::ComplexDouble: return 16;
     default: TORCH_CHECK(false, "elementSize: undefined dtype");
+  }
+}
+
+ScalarType toRealValueType(ScalarType t) {
+  switch (t) {
+    case ScalarType::ComplexHalf: return ScalarType::Half;
+    case ScalarType::ComplexFloat: return ScalarType::Float;
+    case ScalarType::ComplexDouble: return ScalarType::Double;
+    default: return t;
+  }
+}
+
+ScalarType toComplexType(ScalarType t) {
+  switch (t) {
+    case ScalarType::Half: case ScalarType::ComplexHalf: return ScalarType::ComplexHalf;
+    case ScalarType::Float: case ScalarType::ComplexFloat: return ScalarType::ComplexFloat;
+    case ScalarType::Double: case ScalarType::ComplexDouble: return ScalarType::ComplexDouble;
+    default: TORCH_CHECK(false, "Unknown Complex ScalarType for ", toString(t));
   }
 }
 
@@ -66,6 +94,15 @@ ScalarType promoteTypes(ScalarType a, ScalarType b) {
   TORCH_CHECK(a != ScalarType::Undefined && b != ScalarType::Undefined,
               "promoteTypes with an undefined dtype");
   if (a == b) return a;
+  if (isComplexType(a) || isComplexType(b)) {
+    // The parts' type is the promotion of the floating types involved (a
+    // complex type counting as its parts'); integers and bool add nothing.
+    // complex32 with bfloat16 gives complex64, as float16 with bfloat16 gives float32.
+    const ScalarType ra = toRealValueType(a), rb = toRealValueType(b);
+    ScalarType parts = isFloatingType(ra) && isFloatingType(rb) ? promoteTypes(ra, rb)
+                       : isComplexType(a) ? ra : rb;
+    return toComplexType(parts);
+  }
   if (a == ScalarType::Bool) return b;
   if (b == ScalarType::Bool) return a;
   const bool af = isFloatingType(a), bf = isFloatingType(b);

@@ -34,6 +34,12 @@ enum class ScalarType : int8_t {
   Double,
   Bool,
   BFloat16,
+  // Complex numbers: stored, viewed, copied and saved; no kernel computes
+  // with them (the generated at:: functions refuse them outside the ops
+  // tagged `complex` in native_functions.yaml).
+  ComplexHalf,
+  ComplexFloat,
+  ComplexDouble,
   Undefined,
   NumOptions = Undefined,
 };
@@ -62,10 +68,17 @@ inline bool isFloatingType(ScalarType t) {
   return t == ScalarType::Float || t == ScalarType::Double || t == ScalarType::Half ||
          t == ScalarType::BFloat16;
 }
+inline bool isComplexType(ScalarType t) {
+  return t == ScalarType::ComplexHalf || t == ScalarType::ComplexFloat || t == ScalarType::ComplexDouble;
+}
 inline bool isSignedType(ScalarType t) { return t != ScalarType::Byte && t != ScalarType::Bool; }
+// complex64 -> float32 (the type of each half); any other type is itself.
+C10_API ScalarType toRealValueType(ScalarType t);
+// float32 -> complex64; a type with no complex counterpart is refused.
+C10_API ScalarType toComplexType(ScalarType t);
 
 // The smallest type both a and b convert to without losing their category
-// (bool < integer < floating point), as torch.promote_types.
+// (bool < integer < floating point < complex), as torch.promote_types.
 C10_API ScalarType promoteTypes(ScalarType a, ScalarType b);
 
 // The dtype of Python floats turned into tensors (torch.get_default_dtype()).

@@ -23,6 +23,9 @@ constexpr DeviceType kCUDA = DeviceType::CUDA;
 #define C10_DEFINE_SCALAR_TYPE_CONSTANT_(cpp_type, name, python_name) constexpr ScalarType k##name = ScalarType::name;
 C10_FORALL_SCALAR_TYPES_WITH_STORAGE(C10_DEFINE_SCALAR_TYPE_CONSTANT_)
 #undef C10_DEFINE_SCALAR_TYPE_CONSTANT_
+constexpr ScalarType kComplexHalf = ScalarType::ComplexHalf;
+constexpr ScalarType kComplexFloat = ScalarType::ComplexFloat;
+constexpr ScalarType kComplexDouble = ScalarType::ComplexDouble;
 
 class TensorOptions {
  public:
