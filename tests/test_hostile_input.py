@@ -48,6 +48,19 @@ def test_huge_and_negative_sizes_raise(size):
         torch.empty(size)
 
 
+@pytest.mark.parametrize("make", [
+    lambda base: base.as_strided((2 ** 62,), (1,)),  # the end, in bytes, wraps past int64
+    lambda base: base.as_strided((2 ** 31, 2 ** 31), (2 ** 33, 1)),
+    lambda base: base.as_strided((2 ** 40, 2 ** 40, 2 ** 40), (0, 0, 0)),  # more elements than int64 counts
+    lambda base: torch.empty(0).set_(base.untyped_storage(), 0, (2 ** 62,), (1,)),
+    lambda base: torch.empty(0).set_(base.untyped_storage(), 2 ** 62, (2,), (1,)),
+])
+def test_geometry_that_overflows_is_refused(make):
+    with pytest.raises(RuntimeError):
+        make(torch.zeros(4))
+    assert torch.zeros(4).as_strided((2 ** 40, 0), (0, 0)).numel() == 0
+
+
 def test_sequences_whose_len_or_items_raise():
     with pytest.raises(hostile.Boom):
         torch.tensor(hostile.LyingList([1.0], hostile.Boom("len")))

@@ -1,5 +1,7 @@
 #include <c10/core/TensorImpl.h>
 
+#include <algorithm>
+
 #include <atomic>
 #include <vector>
 
@@ -39,12 +41,18 @@ void TensorImpl::set_sizes_and_strides(IntArrayRef sizes, IntArrayRef strides, i
   refresh_numel_and_contiguity();
   if (numel_ == 0) return;
   // The furthest element must lie inside the storage; the lowest one too.
-  int64_t lo = storage_offset, hi = storage_offset;
+  // Checked arithmetic: as_strided((2**62,), (1,)) must not wrap into "fits".
+  int64_t lo = storage_offset, hi = storage_offset, end = 0;
+  bool overflow = false;
   for (size_t i = 0; i < sizes.size(); ++i) {
-    const int64_t reach = (sizes[i] - 1) * strides[i];
-    (reach > 0 ? hi : lo) += reach;
+    int64_t reach = 0;
+    overflow |= __builtin_mul_overflow(sizes[i] - 1, strides[i], &reach);
+    int64_t& bound = reach > 0 ? hi : lo;
+    overflow |= __builtin_add_overflow(bound, reach, &bound);
   }
-  TORCH_CHECK(lo >= 0 && (hi + 1) * static_cast<int64_t>(itemsize()) <= static_cast<int64_t>(storage_.nbytes()),
+  overflow |= __builtin_add_overflow(hi, int64_t{1}, &end);
+  overflow |= __builtin_mul_overflow(end, static_cast<int64_t>(itemsize()), &end);
+  TORCH_CHECK(!overflow && lo >= 0 && end <= static_cast<int64_t>(storage_.nbytes()),
               "setStorage: sizes ", sizes, ", strides ", strides, ", storage offset ", storage_offset,
               " and itemsize ", itemsize(), " require a storage larger than ", storage_.nbytes(), " bytes");
 }
@@ -52,7 +60,10 @@ void TensorImpl::set_sizes_and_strides(IntArrayRef sizes, IntArrayRef strides, i
 void TensorImpl::refresh_numel_and_contiguity() {
   const IntArrayRef sizes = this->sizes(), strides = this->strides();
   int64_t n = 1;
-  for (int64_t s : sizes) n *= s;
+  bool overflow = false;
+  for (int64_t s : sizes) overflow |= __builtin_mul_overflow(n, s, &n);
+  if (std::find(sizes.begin(), sizes.end(), int64_t{0}) != sizes.end()) n = 0, overflow = false;
+  TORCH_CHECK(!overflow, "Tensor: sizes ", sizes, " have more elements than an int64 counts");
   numel_ = n;
   // Contiguous means row-major; dims of size 1 may carry any stride.
   bool contiguous = true;
