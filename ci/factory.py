@@ -56,6 +56,7 @@ sys.path.insert(0, HERE)
 import build_cpython  # noqa: E402
 import cross_build  # noqa: E402
 import matrix as matrix_file  # noqa: E402
+import variants as wheel_variants  # noqa: E402
 import wheel_index  # noqa: E402
 import wine_test  # noqa: E402
 from proc import junit_counts, log, make_venv, run, venv_python  # noqa: E402
@@ -409,14 +410,49 @@ def merge_rows(wheelhouse: str, rows: list[dict], platforms: list[str]) -> list[
     return kept + rows
 
 
-def write_wheelhouse(wheelhouse: str, rows: list[dict], variants: list[str]) -> str:
-    """summary.json and the per-variant PEP 503 indexes; the index directory."""
+def write_wheelhouse(wheelhouse: str, rows: list[dict], variants: list[str], m: dict) -> str:
+    """summary.json, the per-variant PEP 503 indexes and the variant index
+    (index/variants/, ci/variants.py, checked); the index directory."""
     os.makedirs(wheelhouse, exist_ok=True)
     with open(os.path.join(wheelhouse, "summary.json"), "w") as f:
         json.dump(rows, f, indent=2)
     index_dir = os.path.join(wheelhouse, "index")
-    wheel_index.write(wheelhouse, index_dir, [r["wheel"] for r in rows], variants)
+    wheels = [r["wheel"] for r in rows]
+    wheel_index.write(wheelhouse, index_dir, wheels, variants)
+    variant_index = os.path.join(index_dir, VARIANT_INDEX)
+    wheel_variants.write_index(wheelhouse, variant_index, wheels, m)
+    problems = wheel_variants.check(variant_index)
+    if problems:
+        raise SystemExit("the variant index is inconsistent:\n  " + "\n  ".join(problems))
     return index_dir
+
+
+# index/<VARIANT_INDEX>/simple: the one index a variant-aware installer chooses from.
+VARIANT_INDEX = "variants"
+
+
+def check_variant_index(m: dict, variants: list[str], index_dir: str, python: str, tools_python: str) -> None:
+    """uv with the wheel-variants preview installs from the variant index as its
+    driver calls for (NV_VARIANT_PROVIDER_FORCE_CUDA_DRIVER_VERSION stands in for
+    one): none gives the cpu wheel, each CUDA variant's driver that variant."""
+    url = "file://" + os.path.join(index_dir, VARIANT_INDEX, "simple")
+    uv = os.path.join(os.path.dirname(tools_python), "uv")
+    cases = [("", None)] + [(m["variants"][v]["cuda"], m["variants"][v]["cuda"]) for v in variants
+                            if "cuda" in m["variants"][v]]
+    for driver, expected in cases:
+        log(f"installing from the variant index with uv, driver {driver or 'none'} ({url})")
+        venv = os.path.join(BUILD, f"index-check-variants-{driver or 'none'}")
+        make_venv(python, venv, [], fresh=True)
+        env = {"UV_NO_CONFIG": "1", "UV_SYSTEM_CERTS": "1", "UV_NATIVE_TLS": "1",
+               "UV_PREVIEW_FEATURES": "wheel-variants", "NV_VARIANT_PROVIDER_FORCE_CUDA_DRIVER_VERSION": driver}
+        # The CUDA variants' runtime wheels come from PyPI; uv takes torch from the first index that has it.
+        run([uv, "pip", "install", "-q", "--python", venv_python(venv), "--extra-index-url", url, "torch"], env=env)
+        got = run([venv_python(venv), "-c", "import torch; print(torch.version.cuda)"], cwd=tempfile.gettempdir(),
+                  quiet=True).strip().splitlines()[-1]
+        if got != str(expected):
+            raise SystemExit(f"the variant index gave torch.version.cuda = {got} for driver {driver or 'none'}, "
+                             f"expected {expected}")
+        print(f"driver {driver or 'none'}: torch.version.cuda {got}")
 
 
 def index_install_commands(client: str, tools_python: str, venv: str, index_url: str, with_pypi: bool,
@@ -514,9 +550,10 @@ def main(argv: list[str] | None = None) -> int:
     rows += build_zig_platforms(m, [p for p in args.platforms if p != args.host_platform], tools_python,
                                 args.wheelhouse, args.skip_tests)
     table = merge_rows(args.wheelhouse, rows, args.platforms)
-    index_dir = write_wheelhouse(args.wheelhouse, table, sorted({r["variant"] for r in table}))
+    index_dir = write_wheelhouse(args.wheelhouse, table, sorted({r["variant"] for r in table}), m)
     if host:  # installing from the index and what follows run this machine's wheels
         venvs = check_index_installs(m, host_rows, args.variants, index_dir, args.pythons[one_python], tools_python)
+        check_variant_index(m, args.variants, index_dir, args.pythons[one_python], tools_python)
         run_examples(venvs, with_training=not args.skip_tests)
         if args.engine == "host" and not args.skip_tests:
             build_extensions(m, venvs, tools_python, args.wheelhouse)
