@@ -12,6 +12,7 @@ from torch import _interop
 from torch._tensor_str import _str
 
 _base = _C.TensorBase
+_base_item = _base.item
 _functions = _C._VariableFunctions
 
 
@@ -269,11 +270,14 @@ class Tensor(_base):
         torch.imag(self).copy_(value)
 
     def item(self):
-        if self.dtype.is_complex:
-            if self.numel() != 1:
-                raise RuntimeError(f"a Tensor with {self.numel()} elements cannot be converted to Scalar")
-            return self.reshape(()).tolist()
-        return _C.TensorBase.item(self)
+        try:
+            return _base_item(self)
+        except NotImplementedError:
+            if not self.dtype.is_complex:  # C++ Scalars hold no complex number: tolist() makes the Python one
+                raise
+        if self.numel() != 1:
+            raise RuntimeError(f"a Tensor with {self.numel()} elements cannot be converted to Scalar")
+        return self.reshape(()).tolist()
 
     def __complex__(self):
         if self.numel() != 1:
