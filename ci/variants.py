@@ -206,6 +206,8 @@ def check(index_dir: str) -> list[str]:
             record = {line.rsplit(",", 2)[0]: line.rsplit(",", 2)[1]
                       for line in z.read(f"{info_dir}/RECORD").decode().splitlines() if line}
             for member in z.namelist():
+                if member.endswith("/"):
+                    continue  # a directory entry (auditwheel writes them): RECORD lists files only
                 if member != f"{info_dir}/RECORD" and record.get(member) != _record_hash(z.read(member)):
                     problems.append(f"{name}: RECORD does not match {member}")
             plain_name = name[: -len(f"-{label}.whl")] + ".whl"

@@ -41,6 +41,7 @@ def fake_torch_wheel(directory, label):
     files[f"{info}/RECORD"] = ("\n".join(record) + "\n").encode()
     name = f"torch-{version}-py3-none-any.whl"
     with zipfile.ZipFile(os.path.join(directory, name), "w") as z:
+        z.writestr("torch/", b"")  # a directory entry, as auditwheel's repaired wheels have: not in RECORD
         for member, data in files.items():
             z.writestr(member, data)
     return name
