@@ -122,6 +122,10 @@ def index_wheels(top: str, index_name: str) -> list[str]:
     by_name = {}
     for w in find_files(top, ".whl"):
         base = os.path.basename(w)
+        # Variant wheels (ci/variants.py: the factory's index/variants/) carry a sixth name part, their
+        # label; the release ships the plain ones (its wheels have no build tag).
+        if len(base[: -len(".whl")].split("-")) != 5:
+            continue
         if normalize(base.split("-")[0]) == normalize(index_name) and "+" in base.split("-")[1]:
             by_name.setdefault(base, w)
     return sorted(by_name.values(), key=os.path.basename)

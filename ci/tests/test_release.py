@@ -154,6 +154,15 @@ def test_pypi_files_need_version_txt_on_every_wheel(tmp_path):
             release.check_wheel_versions([make_wheel(tmp_path, "torch", version)], VERSION, labels)
 
 
+def test_the_release_takes_the_plain_wheels_not_the_factorys_variant_index(tmp_path):
+    plain = make_wheel(tmp_path, "torch", VERSION + "+cpu")
+    index = tmp_path / "index" / "variants" / "files"
+    index.mkdir(parents=True)
+    variant = make_wheel(index, "torch", VERSION + "+cpu", tag="cp311-cp311-manylinux_2_28_x86_64-null")
+    assert os.path.basename(variant).endswith("-null.whl")
+    assert release.index_wheels(str(tmp_path), "torch") == [plain]
+
+
 def test_pypi_files_rename_the_cpu_wheels_and_keep_the_sdist(tmp_path, monkeypatch):
     wheels, sdists, out = (tmp_path / d for d in ("wheels", "sdists", "out"))
     for d in (wheels / "wheels-linux-x86_64-cpu", wheels / "wheels-linux-x86_64-cu130", sdists):
