@@ -28,8 +28,9 @@ fresh clone of HEAD, offline:
 Then it checks what a user gets: the uploaded github-pages artifact is
 served over HTTP as Pages would serve it, and pip and uv install `torch`
 from the per-variant index (its links point at the Release's assets) and
-the PyPI name from the pypiserver, each into a fresh venv, and run
-examples/hello_world.py. A table of the jobs, with
+the PyPI name from the pypiserver, and uv's wheel-variants preview `torch`
+from the variant index (no driver: the cpu variant), each into a fresh
+venv, and run examples/hello_world.py. A table of the jobs, with
 their results and seconds, ends the run; a job of release.yml, or the
 wheels build job, that failed or never ran fails it.
 """
@@ -153,7 +154,10 @@ def install_and_run(work: str, label: str, client: str, tools_python: str, index
     log(f"{label}: {client} install {requirement} from {index_url}")
     venv = os.path.join(work, f"venv-{label}-{client}")
     make_venv(sys.executable, venv, [], fresh=True)
-    cmd, env = factory.index_install_commands(client, tools_python, venv, index_url, False, requirement)
+    if client == "uv-variants":
+        cmd, env = factory.variant_install_command(tools_python, venv, index_url, "", requirement)
+    else:
+        cmd, env = factory.index_install_commands(client, tools_python, venv, index_url, False, requirement)
     run(cmd, env=env)
     print(run([venv_python(venv), os.path.join(ROOT, "examples", "hello_world.py")], cwd=tempfile.gettempdir(),
               quiet=True).strip())
@@ -227,6 +231,9 @@ def main(argv: list[str] | None = None) -> int:
         for client in ("pip", "uv"):
             install_and_run(args.work, "pypi", client, tools_python, index_url + "/simple/", names["pypi"])
             install_and_run(args.work, "index-cpu", client, tools_python, pages_url + "/cpu/simple", names["index"])
+        # The variant index, from the variant forms wheels.yml made: uv's preview with no driver takes cpu.
+        install_and_run(args.work, "variants", "uv-variants", tools_python,
+                        f"{pages_url}/{release.wheel_variants.INDEX_NAME}/simple", names["index"])
     finally:
         for s in servers:
             s.terminate()

@@ -4,7 +4,8 @@ CPython's source tarball in Debian's source pool, into manylinux's layout:
 build (configure --disable-gil).
 
     python3 ci/build_cpython.py [VERSION ...]     e.g. 3.14 3.14t (default: every
-                                                  matrix Python with a source below)
+                                                  matrix Python with a source below
+                                                  that the pool serves here)
 
 Debian's archive is the only place reachable here that carries CPython's
 sources (its pool keeps the upstream tarball as python3.14_<version>.orig.tar.xz).
@@ -37,6 +38,12 @@ DEBIAN_POOL = "http://deb.debian.org/debian/pool/main"
 # pick a version that the pool still serves and update the hash.
 SOURCES = {
     "3.14": ("python3.14", "3.14.7", "3b48dac8fb59f62eaa67ac83c1eb12bda1b7a08406dd286e252c11a66be27f81"),
+    # Released in October 2026. Debian's sid lists python3.15 3.15.2-1 with this
+    # tarball, but the mirror this machine reaches serves its binary packages
+    # only (the .orig.tar.xz and the .dsc answer 404, seen 2026-11-28), and
+    # PyPI carries no CPython source: here 3.15 and 3.15t are left to GitHub
+    # (cibuildwheel's own CPythons) until a reachable pool serves the tarball.
+    "3.15": ("python3.15", "3.15.2", "8b5536d280142ecf6cdfe15d12a21ba1c65e300bbf7b28a8d0cdb849575797de"),
 }
 CACHE = os.path.join(os.path.expanduser("~"), ".cache", "torch-factory")
 PYTHONS_ROOT = "/opt/python"
@@ -73,6 +80,10 @@ def is_current(version: str) -> bool:
     return os.path.exists(stamp) and open(stamp).read().strip() == build_key(version)
 
 
+class SourceUnavailable(Exception):
+    """The pool does not serve a release's tarball (here, or any more)."""
+
+
 def fetch(version: str) -> str:
     package, upstream, sha256 = SOURCES[version.rstrip("t")]
     name = f"{package}_{upstream}.orig.tar.xz"
@@ -85,8 +96,8 @@ def fetch(version: str) -> str:
             with urllib.request.urlopen(url, timeout=120) as response, open(path + ".part", "wb") as out:
                 shutil.copyfileobj(response, out)
         except OSError as e:
-            sys.exit(f"build_cpython: cannot download {url}: {e}\n(Debian's pool may have dropped this release: "
-                     f"choose one it serves in SOURCES)")
+            raise SourceUnavailable(f"cannot download {url}: {e}\n(Debian's pool may not serve this release "
+                                    f"here: choose one it serves in SOURCES)") from None
         os.replace(path + ".part", path)
     with open(path, "rb") as f:
         digest = hashlib.sha256(f.read()).hexdigest()
@@ -135,7 +146,13 @@ def main(argv: list[str] | None = None) -> int:
         if is_current(version):
             log(f"CPython {version}: {prefix(version)} is up to date")
             continue
-        build(version, args.jobs)
+        try:
+            build(version, args.jobs)
+        except SourceUnavailable as e:
+            if args.versions:  # asked for by name: its absence is an error
+                sys.exit(f"build_cpython: CPython {version}: {e}")
+            log(f"CPython {version}: skipped, {e}")
+            continue
         out = subprocess.run([os.path.join(prefix(version), "bin", "python"), "-c",
                               "import sys, sysconfig; print(sys.version.split()[0], "
                               "'free-threaded' if sysconfig.get_config_var('Py_GIL_DISABLED') else 'with the GIL')"],

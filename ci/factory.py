@@ -421,14 +421,14 @@ def write_wheelhouse(wheelhouse: str, rows: list[dict], variants: list[str], m: 
     wheel_index.write(wheelhouse, index_dir, wheels, variants)
     variant_index = os.path.join(index_dir, VARIANT_INDEX)
     wheel_variants.write_index(wheelhouse, variant_index, wheels, m)
-    problems = wheel_variants.check(variant_index)
+    problems = wheel_variants.check(os.path.join(variant_index, "files"))
     if problems:
         raise SystemExit("the variant index is inconsistent:\n  " + "\n  ".join(problems))
     return index_dir
 
 
 # index/<VARIANT_INDEX>/simple: the one index a variant-aware installer chooses from.
-VARIANT_INDEX = "variants"
+VARIANT_INDEX = wheel_variants.INDEX_NAME
 
 
 def check_variant_index(m: dict, variants: list[str], index_dir: str, python: str, tools_python: str) -> None:
@@ -436,23 +436,31 @@ def check_variant_index(m: dict, variants: list[str], index_dir: str, python: st
     driver calls for (NV_VARIANT_PROVIDER_FORCE_CUDA_DRIVER_VERSION stands in for
     one): none gives the cpu wheel, each CUDA variant's driver that variant."""
     url = "file://" + os.path.join(index_dir, VARIANT_INDEX, "simple")
-    uv = os.path.join(os.path.dirname(tools_python), "uv")
     cases = [("", None)] + [(m["variants"][v]["cuda"], m["variants"][v]["cuda"]) for v in variants
                             if "cuda" in m["variants"][v]]
     for driver, expected in cases:
         log(f"installing from the variant index with uv, driver {driver or 'none'} ({url})")
         venv = os.path.join(BUILD, f"index-check-variants-{driver or 'none'}")
         make_venv(python, venv, [], fresh=True)
-        env = {"UV_NO_CONFIG": "1", "UV_SYSTEM_CERTS": "1", "UV_NATIVE_TLS": "1",
-               "UV_PREVIEW_FEATURES": "wheel-variants", "NV_VARIANT_PROVIDER_FORCE_CUDA_DRIVER_VERSION": driver}
-        # The CUDA variants' runtime wheels come from PyPI; uv takes torch from the first index that has it.
-        run([uv, "pip", "install", "-q", "--python", venv_python(venv), "--extra-index-url", url, "torch"], env=env)
+        run(*variant_install_command(tools_python, venv, url, driver, "torch"))
         got = run([venv_python(venv), "-c", "import torch; print(torch.version.cuda)"], cwd=tempfile.gettempdir(),
                   quiet=True).strip().splitlines()[-1]
         if got != str(expected):
             raise SystemExit(f"the variant index gave torch.version.cuda = {got} for driver {driver or 'none'}, "
                              f"expected {expected}")
         print(f"driver {driver or 'none'}: torch.version.cuda {got}")
+
+
+def variant_install_command(tools_python: str, venv: str, index_url: str, driver: str,
+                            requirement: str) -> tuple[list[str], dict]:
+    """How a uv user installs from the variant index (README, "One index for every
+    variant"), with `driver` ("" for none) standing in for the machine's CUDA driver."""
+    uv = os.path.join(os.path.dirname(tools_python), "uv")
+    env = {"UV_NO_CONFIG": "1", "UV_SYSTEM_CERTS": "1", "UV_NATIVE_TLS": "1",
+           "UV_PREVIEW_FEATURES": "wheel-variants", "NV_VARIANT_PROVIDER_FORCE_CUDA_DRIVER_VERSION": driver}
+    # The CUDA variants' runtime wheels come from PyPI; uv takes torch from the first index that has it.
+    return [uv, "pip", "install", "-q", "--python", venv_python(venv), "--extra-index-url", index_url,
+            requirement], env
 
 
 def index_install_commands(client: str, tools_python: str, venv: str, index_url: str, with_pypi: bool,

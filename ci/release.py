@@ -39,6 +39,7 @@ ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
 import matrix as matrix_file  # noqa: E402
 import pypi_wheel  # noqa: E402
+import variants as wheel_variants  # noqa: E402
 import wheel_index  # noqa: E402
 from proc import actions_error  # noqa: E402
 
@@ -115,6 +116,19 @@ def find_files(top: str, suffix: str) -> list[str]:
     for dirpath, _, files in os.walk(top):
         found += [os.path.join(dirpath, f) for f in files if f.endswith(suffix)]
     return sorted(found, key=os.path.basename)
+
+
+def asset_kind(name: str, index_name: str) -> str | None:
+    """What a Release file is to the indexes: "wheel" (a variant's plain wheel, torch-<version>+<label>-...),
+    "variant-wheel" (its variant form, a sixth name part), "variants-json", or None (the sdist, metadata)."""
+    parts = name.split("-")
+    if len(parts) < 3 or normalize(parts[0]) != normalize(index_name) or "+" not in parts[1]:
+        return None
+    if len(parts) == 3 and parts[2] == "variants.json":
+        return "variants-json"
+    if name.endswith(".whl"):
+        return {5: "wheel", 6: "variant-wheel"}.get(len(name[: -len(".whl")].split("-")))
+    return None
 
 
 def index_wheels(top: str, index_name: str) -> list[str]:
@@ -208,10 +222,22 @@ def pypi_files(wheels_dir: str, sdists_dir: str, out_dir: str) -> list[str]:
     return files
 
 
+def variant_files(top: str, index_name: str) -> list[str]:
+    """The variant wheels (ci/variants.py make: wheels.yml's build jobs) and variants json files under top."""
+    by_name = {}
+    for path in find_files(top, ".whl") + find_files(top, "-variants.json"):
+        if asset_kind(os.path.basename(path), index_name) in ("variant-wheel", "variants-json"):
+            by_name.setdefault(os.path.basename(path), path)
+    return sorted(by_name.values(), key=os.path.basename)
+
+
 def write_metadata(directory: str) -> list[str]:
-    """<wheel>.metadata beside each variant wheel: a Release asset, where PEP 658 has pip look for it."""
+    """<wheel>.metadata beside each wheel of the indexes (plain and variant): a Release asset, where PEP 658
+    has installers look for it."""
     written = []
-    for w in index_wheels(directory, names()["index"]):
+    index_name = names()["index"]
+    for w in index_wheels(directory, index_name) + [f for f in variant_files(directory, index_name)
+                                                     if f.endswith(".whl")]:
         with open(w + ".metadata", "wb") as f:
             f.write(wheel_index.wheel_metadata(w))
         written.append(w + ".metadata")
@@ -240,9 +266,8 @@ def release_links(releases: list[dict], index_name: str, get=fetch) -> list[whee
             continue
         tag, assets = rel["tag_name"], {a["name"]: a for a in rel["assets"]}
         for name, asset in sorted(assets.items()):
-            parts = name.split("-")
-            if not (name.endswith(".whl") and len(parts) >= 5 and normalize(parts[0]) == normalize(index_name)
-                    and "+" in parts[1]):
+            kind = asset_kind(name, index_name)
+            if kind is None:
                 continue
             if name in seen:
                 problems.append(f"{name} is an asset of both {seen[name]} and {tag}")
@@ -251,6 +276,12 @@ def release_links(releases: list[dict], index_name: str, get=fetch) -> list[whee
             digest, meta = asset.get("digest") or "", assets.get(name + ".metadata")
             if not re.fullmatch(r"sha256:[0-9a-f]{64}", digest):
                 problems.append(f"{tag}: {name} has no sha256 digest in the listing ({digest or 'none'})")
+                continue
+            if kind == "variants-json":
+                links.append(wheel_index.Link(name, asset["browser_download_url"], digest.split(":", 1)[1], "", ""))
+                continue
+            if kind == "variant-wheel" and wheel_variants.variants_file(name) not in assets:
+                problems.append(f"{tag}: {name} has no {wheel_variants.variants_file(name)} asset beside it")
                 continue
             if meta is None:
                 problems.append(f"{tag}: {name} has no {name}.metadata asset beside it (ci/release.py metadata)")
@@ -261,7 +292,7 @@ def release_links(releases: list[dict], index_name: str, get=fetch) -> list[whee
                 problems.append(f"{tag}: {name}.metadata was not what the listing's digest says")
                 continue
             headers = dict(re.findall(r"^(Name|Version): (.+)$", metadata.decode("utf-8").split("\n\n", 1)[0], re.M))
-            if normalize(headers.get("Name", "")) != normalize(index_name) or headers.get("Version") != parts[1]:
+            if normalize(headers.get("Name", "")) != normalize(index_name) or headers.get("Version") != name.split("-")[1]:
                 problems.append(f"{tag}: {name}.metadata is for {headers.get('Name')} {headers.get('Version')}")
                 continue
             links.append(wheel_index.Link(name, asset["browser_download_url"], digest.split(":", 1)[1], meta_digest,
@@ -278,22 +309,34 @@ def version_key(version: str) -> list[tuple[int, int | str]]:
 
 def write_index(releases_json: str, site: str, get=fetch) -> list[str]:
     """Pages' site, rebuilt from every Release: <variant>/simple/torch/ per variant linking
-    the Release assets, and a page that lists the variants with their versions."""
+    the Release assets, variants/simple/torch/ for variant-aware installers (ci/variants.py),
+    and a page that lists them with their versions. Returns the variants with an index."""
     n, version = names(), version_txt()
     with open(releases_json) as f:
         links = release_links(json.load(f), n["index"], get)
-    if not any(k.filename.split("-")[1].split("+")[0] == version for k in links):
+    plain = [k for k in links if asset_kind(k.filename, n["index"]) == "wheel"]
+    if not any(k.filename.split("-")[1].split("+")[0] == version for k in plain):
         raise ReleaseError(f"no Release holds {n['index']} {version}'s variant wheels: the github-release job "
                            f"creates it before the index is written")
-    variants = sorted({wheel_index.label(k.filename) for k in links})
+    variants = sorted({wheel_index.label(k.filename) for k in plain})
     shutil.rmtree(site, ignore_errors=True)
-    wheel_index.write_pages(site, links, variants)
+    wheel_index.write_pages(site, plain, variants)
     items = []
     for v in variants:
-        versions = sorted({k.filename.split("-")[1].split("+")[0] for k in links if wheel_index.label(k.filename) == v},
+        versions = sorted({k.filename.split("-")[1].split("+")[0] for k in plain if wheel_index.label(k.filename) == v},
                           key=version_key)
         items.append(f'    <li><a href="{v}/simple/">{v}</a> ({", ".join(versions)}): <code>pip install '
                      f'--index-url &lt;this site&gt;/{v}/simple {n["index"]}</code></li>')
+    by_name = {k.filename: k for k in links}
+    variant_links = [by_name[f] for f in wheel_variants.index_files(list(by_name), matrix_file.load())]
+    if any(asset_kind(k.filename, n["index"]) == "variant-wheel" for k in variant_links):
+        wheel_index.write_simple(os.path.join(site, wheel_variants.INDEX_NAME, "simple"), "variants", variant_links)
+        versions = sorted({k.filename.split("-")[1].split("+")[0] for k in variant_links
+                           if asset_kind(k.filename, n["index"]) == "variant-wheel"}, key=version_key)
+        items.append(f'    <li><a href="{wheel_variants.INDEX_NAME}/simple/">{wheel_variants.INDEX_NAME}</a> '
+                     f'({", ".join(versions)}), one index for every variant: <code>UV_PREVIEW_FEATURES=wheel-variants '
+                     f'uv pip install --extra-index-url &lt;this site&gt;/{wheel_variants.INDEX_NAME}/simple '
+                     f'{n["index"]}</code> picks by the CUDA driver (pip takes cpu)</li>')
     with open(os.path.join(site, "index.html"), "w") as f:
         f.write(f"<!DOCTYPE html>\n<html>\n  <body>\n    <h1>{n['index']}: one index per variant</h1>\n"
                 f"    <ul>\n" + "\n".join(items) + "\n    </ul>\n  </body>\n</html>\n")
@@ -304,11 +347,16 @@ def describe(base: str) -> tuple[str, str, str]:
     """(variant, python, platform) of a release file name."""
     if base.endswith(".tar.gz"):
         return "source", "any", "any"
+    if base.endswith("-variants.json"):
+        return f"{wheel_index.label(base)} (variants json)", "any", "any"
     parts = base[: -len(".whl")].split("-")
+    kind = "variant wheel" if len(parts) == 6 else ""
+    if kind:
+        parts = parts[:-1]
     version, python, abi, platform = parts[1], parts[-3], parts[-2], parts[-1]
     variant = version.split("+", 1)[1] if "+" in version else "cpu (PyPI)"
     py = f"{python[2]}.{python[3:]}" + ("t" if abi.endswith("t") else "")
-    return variant, py, platform
+    return variant + (f" ({kind})" if kind else ""), py, platform
 
 
 def release_notes(files: list[str], index_url: str) -> str:
@@ -324,6 +372,9 @@ def release_notes(files: list[str], index_url: str) -> str:
         f"- Per-variant indexes (distribution `{n['index']}`): "
         f"`pip install --index-url {index_url}/<variant>/simple {n['index']}=={version}+<variant>`",
         "  (CUDA variants add `--extra-index-url https://pypi.org/simple` for NVIDIA's runtime wheels)",
+        f"- One index for every variant (uv's wheel-variants preview picks cpu or CUDA by the machine's driver): "
+        f"`UV_PREVIEW_FEATURES=wheel-variants uv pip install --extra-index-url {index_url}/variants/simple "
+        f"{n['index']}=={version}`",
         "",
         "| Variant | Python | Platform | File | Size (MiB) | sha256 |",
         "| --- | --- | --- | --- | ---: | --- |",
@@ -351,7 +402,7 @@ def check_notes(files: list[str], notes: str) -> None:
 def release_files(top: str) -> list[str]:
     """The wheels and sdists under `top`, one per file name."""
     by_name: dict[str, str] = {}
-    for path in find_files(top, ".whl") + find_files(top, ".tar.gz"):
+    for path in find_files(top, ".whl") + find_files(top, ".tar.gz") + find_files(top, "-variants.json"):
         by_name.setdefault(os.path.basename(path), path)
     return list(by_name.values())
 

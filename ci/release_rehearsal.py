@@ -12,7 +12,9 @@ checks them against the files of the GitHub Release and makes that Release
 (a folder served over HTTP: ci/github_releases.py's local mode); writes the per-variant indexes from the Releases' listing as Pages
 serves them, and installs as users would, each in a fresh venv: the PyPI name
 from the package server, `torch` from the cpu index, and the cu130 variant
-with NVIDIA's runtime wheels from PyPI.
+with NVIDIA's runtime wheels from PyPI; then with uv's wheel-variants
+preview from the variant index (the variant forms made as wheels.yml makes
+them), with no driver (cpu) and a CUDA 13.0 driver (cu130) forced.
 """
 from __future__ import annotations
 
@@ -35,6 +37,7 @@ import urllib.request
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
+import factory  # noqa: E402
 import publish  # noqa: E402
 import release  # noqa: E402
 
@@ -182,6 +185,19 @@ def install_and_use(work: str, label: str, pip_args: list[str], name: str, dist_
     print(run([python, "-c", USE_TORCH, name, dist_version, torch_version, cuda], cwd=tempfile.gettempdir()), end="")
 
 
+def install_variant_and_use(work: str, tools_python: str, index_url: str, driver: str, name: str, version: str,
+                            torch_version: str, cuda: str) -> None:
+    """uv with the wheel-variants preview, from the Pages variant index, on a machine whose CUDA driver is `driver`."""
+    label = f"variants-driver-{driver or 'none'}"
+    log(f"{label}: UV_PREVIEW_FEATURES=wheel-variants uv pip install --extra-index-url {index_url} {name}")
+    venv = os.path.join(work, f"venv-{label}")
+    run([sys.executable, "-m", "venv", venv])
+    cmd, env = factory.variant_install_command(tools_python, venv, index_url, driver, name)
+    run(cmd, env={**env, "UV_CACHE_DIR": os.path.join(work, "uv-cache")})
+    python = os.path.join(venv, "bin", "python")
+    print(run([python, "-c", USE_TORCH, name, version, torch_version, cuda], cwd=tempfile.gettempdir()), end="")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--wheelhouse", default=os.path.join(ROOT, "wheelhouse"))
@@ -238,11 +254,16 @@ def main(argv: list[str] | None = None) -> int:
                            because=("already exists",))
         print(f"  second upload of {version} refused: {server_answer(out, ('already exists',))}")
 
-        log("the GitHub Release: every variant wheel with its .metadata and the sdist, its notes checked")
+        log("the GitHub Release: every variant's wheel and its variant form, each with its .metadata, the variants "
+            "json and the sdist, its notes checked")
         github = os.path.join(args.work, "github-release")
         os.makedirs(github)
         for w in release.index_wheels(args.wheelhouse, names["index"]) + release.release_files(dist):
             shutil.copy(w, github)
+        log("wheels.yml's variant step (ci/variants.py make), then release.yml's check of it")
+        run([python, os.path.join(HERE, "variants.py"), "make", github, github], cwd=ROOT)
+        run([python, os.path.join(HERE, "variants.py"), "check", github], cwd=ROOT)
+        print("  " + ", ".join(sorted(os.path.basename(f) for f in release.variant_files(github, names["index"]))))
         notes = os.path.join(args.work, "release-notes.md")
         releases_dir = os.path.join(args.work, "releases")
         os.makedirs(releases_dir)
@@ -269,6 +290,12 @@ def main(argv: list[str] | None = None) -> int:
         install_and_use(args.work, "index-cu130", ["--index-url", pages_url + "/cu130/simple", "--extra-index-url",
                                                    PYPI, f"{names['index']}=={version}+cu130"],
                         names["index"], f"{version}+cu130", f"{version}+cu130", cuda_variant["cuda"])
+        tools_python = factory.tools_environment()
+        variants_url = f"{pages_url}/{release.wheel_variants.INDEX_NAME}/simple"
+        install_variant_and_use(args.work, tools_python, variants_url, "", names["index"], f"{version}+cpu",
+                                f"{version}+cpu", "")
+        install_variant_and_use(args.work, tools_python, variants_url, cuda_variant["cuda"], names["index"],
+                                f"{version}+cu130", f"{version}+cu130", cuda_variant["cuda"])
     finally:
         for s in servers:
             s.terminate()

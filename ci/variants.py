@@ -2,8 +2,14 @@
 publishes them since 2.8): one index from which a variant-aware installer
 picks cpu, cu126 or cu130 by the machine's CUDA driver.
 
-    python ci/variants.py index WHEELHOUSE INDEX_DIR   # the variant index of WHEELHOUSE's torch wheels
-    python ci/variants.py check INDEX_DIR              # every variant wheel against its plain wheel and the json
+    python ci/variants.py make WHEEL_DIR OUT_DIR       # each torch wheel's variant form and variants json, checked
+    python ci/variants.py index WHEEL_DIR INDEX_DIR    # the variant index of those wheels (the factory's)
+    python ci/variants.py check DIR                    # every variant wheel against its plain wheel and the json
+
+wheels.yml runs `make` after each build job's cibuildwheel (the variant
+files go up with the plain wheels); the release publishes them as Release
+assets and `ci/release.py index` links them from the Pages site's
+variants/simple.
 
 A variant wheel is the plain wheel with `<dist-info>/variant.json` added
 (and RECORD updated), named with its label as the last component:
@@ -45,6 +51,8 @@ PROVIDERS = {"nvidia": {"plugin-api": "nvidia_variant_provider.plugin:NvidiaVari
                         "requires": ["nvidia-variant-provider"]}}
 DEFAULT_PRIORITIES = {"namespace": ["nvidia"]}
 NULL_LABEL = "null"
+# The variant index's folder beside the per-variant ones: wheelhouse/index/variants/, the Pages site's variants/.
+INDEX_NAME = "variants"
 
 
 def properties(spec: list[str]) -> dict[str, dict[str, list[str]]]:
@@ -120,70 +128,82 @@ def variants_file(wheel: str) -> str:
     return f"{name}-{version}-variants.json"
 
 
+def is_variant_wheel(name: str) -> bool:
+    """A variant wheel's name has a sixth part, its label (wheels here carry no build tag)."""
+    return name.endswith(".whl") and len(os.path.basename(name)[: -len(".whl")].split("-")) == 6
+
+
+def plain_wheels(directory: str, project: str = "torch") -> list[str]:
+    """The file names of the plain (not variant) wheels of `project` in directory."""
+    return sorted(w for w in os.listdir(directory) if w.endswith(".whl") and not is_variant_wheel(w)
+                  and wheel_index.project_name(w) == project)
+
+
+def null_variant(matrix: dict, label: str) -> bool:
+    """A variant without properties: installers take it where nothing better fits."""
+    return not _spec(matrix, label)
+
+
+def _spec(matrix: dict, label: str) -> list[str]:
+    variant = matrix["variants"].get(label)
+    if variant is None or "variant_properties" not in variant:
+        raise ValueError(f"variant {label!r} has no variant_properties in ci/matrix.toml")
+    return variant["variant_properties"]
+
+
+def make_variants(wheel_dir: str, wheels: list[str], matrix: dict, out_dir: str) -> tuple[list[str], list[str]]:
+    """The variant form of each of `wheels` (plain files in wheel_dir) and each version's
+    variants json, written into out_dir (which may be wheel_dir): (variant wheels, json files)."""
+    made, groups = [], {}
+    for w in sorted(set(wheels)):
+        spec = _spec(matrix, wheel_index.label(w))
+        vlabel = NULL_LABEL if not spec else wheel_index.label(w)
+        made.append(make_variant(os.path.join(wheel_dir, w), vlabel, properties(spec), out_dir))
+        groups.setdefault(variants_file(w), {})[vlabel] = properties(spec)
+    written = []
+    for json_name, entries in sorted(groups.items()):
+        document = {"$schema": SCHEMA, "default-priorities": DEFAULT_PRIORITIES, "providers": PROVIDERS,
+                    "variants": dict(sorted(entries.items()))}
+        written.append(os.path.join(out_dir, json_name))
+        with open(written[-1], "w") as f:
+            json.dump(document, f, indent=4)
+            f.write("\n")
+    return made, written
+
+
+def index_files(names: list[str], matrix: dict) -> list[str]:
+    """Which of a folder's file names the variant index links: the variant wheels, the variants
+    json files, and the plain wheels of the null variant (what pip and uv without the preview take)."""
+    return sorted(n for n in names if is_variant_wheel(n) or n.endswith("-variants.json")
+                  or (n.endswith(".whl") and wheel_index.label(n) in matrix["variants"]
+                      and null_variant(matrix, wheel_index.label(n))))
+
+
 def write_index(wheel_dir: str, index_dir: str, wheels: list[str], matrix: dict) -> list[str]:
     """The variant index of `wheels` (plain files in wheel_dir) under index_dir; the variant wheels made."""
     files_dir = os.path.join(index_dir, "files")
     shutil.rmtree(index_dir, ignore_errors=True)
     os.makedirs(files_dir)
-    made, plain, groups = [], [], {}
+    made, _ = make_variants(wheel_dir, wheels, matrix, files_dir)
     for w in sorted(set(wheels)):
-        label = wheel_index.label(w)
-        variant = matrix["variants"].get(label)
-        if variant is None or "variant_properties" not in variant:
-            raise ValueError(f"{w}: variant {label!r} has no variant_properties in ci/matrix.toml")
-        spec = variant["variant_properties"]
-        vlabel = NULL_LABEL if not spec else label
-        made.append(make_variant(os.path.join(wheel_dir, w), vlabel, properties(spec), files_dir))
-        groups.setdefault(variants_file(w), {})[vlabel] = properties(spec)
-        if not spec:  # the null variant's plain wheel: what installers without variant support take
-            plain.append(shutil.copy(os.path.join(wheel_dir, w), files_dir))
-    for json_name, entries in groups.items():
-        document = {"$schema": SCHEMA, "default-priorities": DEFAULT_PRIORITIES, "providers": PROVIDERS,
-                    "variants": dict(sorted(entries.items()))}
-        with open(os.path.join(files_dir, json_name), "w") as f:
-            json.dump(document, f, indent=4)
-            f.write("\n")
-    _write_pages(index_dir, made + plain, sorted(groups))
+        if null_variant(matrix, wheel_index.label(w)):
+            shutil.copy(os.path.join(wheel_dir, w), files_dir)
+    links = [wheel_index.local_link(os.path.join(files_dir, n), f"../../files/{n}")
+             for n in index_files(os.listdir(files_dir), matrix)]
+    wheel_index.write_simple(os.path.join(index_dir, "simple"), "variants", links)
     return made
 
 
-def _write_pages(index_dir: str, wheel_paths: list[str], json_names: list[str]) -> None:
-    by_project: dict[str, list[str]] = {}
-    for path in wheel_paths:
-        by_project.setdefault(wheel_index.project_name(os.path.basename(path)), []).append(path)
-    for json_name in json_names:
-        by_project.setdefault(wheel_index.project_name(json_name), [])
-    root = os.path.join(index_dir, "simple")
-    for project, paths in by_project.items():
-        rows = []
-        for path in sorted(paths):
-            name = os.path.basename(path)
-            metadata = wheel_index.wheel_metadata(path)
-            with open(path + ".metadata", "wb") as f:
-                f.write(metadata)
-            meta_hash = hashlib.sha256(metadata).hexdigest()
-            attrs = f' data-dist-info-metadata="sha256={meta_hash}" data-core-metadata="sha256={meta_hash}"'
-            if wheel_index.requires_python(metadata):
-                attrs += f' data-requires-python="{wheel_index.html.escape(wheel_index.requires_python(metadata))}"'
-            rows.append(f'    <a href="../../files/{name}#sha256={wheel_index.sha256(path)}"{attrs}>{name}</a><br/>')
-        for json_name in json_names:
-            if wheel_index.project_name(json_name) == project:
-                digest = wheel_index.sha256(os.path.join(index_dir, "files", json_name))
-                rows.append(f'    <a href="../../files/{json_name}#sha256={digest}">{json_name}</a><br/>')
-        os.makedirs(os.path.join(root, project), exist_ok=True)
-        with open(os.path.join(root, project, "index.html"), "w") as f:
-            f.write(wheel_index._page(f"Links for {project}", rows))
-    with open(os.path.join(root, "index.html"), "w") as f:
-        f.write(wheel_index._page("variants", [f'    <a href="{p}/">{p}</a><br/>' for p in sorted(by_project)]))
-
-
-def check(index_dir: str) -> list[str]:
-    """Problems with an index: a variant wheel whose label, variant.json, RECORD or code disagree with its json
-    entry or its plain wheel (when the index holds it). Empty when all is well."""
-    files_dir = os.path.join(index_dir, "files")
+def check(files_dir: str) -> list[str]:
+    """Problems with a folder of variant wheels (an index's files/, a release's): a variant wheel whose label,
+    variant.json, RECORD or code disagree with its json entry or its plain wheel (when the folder holds it),
+    a plain wheel without its variant form. Empty when all is well."""
     problems = []
     names = sorted(os.listdir(files_dir))
     for name in names:
+        if name.endswith(".whl") and not is_variant_wheel(name) and wheel_index.project_name(name) == "torch" \
+                and not any(n.startswith(name[: -len(".whl")] + "-") and is_variant_wheel(n) for n in names):
+            problems.append(f"{name} has no variant form beside it (ci/variants.py make)")
         path = os.path.join(files_dir, name)
         if not name.endswith(".whl"):
             continue
@@ -220,12 +240,21 @@ def check(index_dir: str) -> list[str]:
 
 
 def main(argv: list[str]) -> int:
-    if len(argv) == 3 and argv[0] == "index":
-        wheel_dir, index_dir = argv[1], argv[2]
-        wheels = sorted(w for w in os.listdir(wheel_dir) if w.endswith(".whl") and w.startswith("torch-"))
-        made = write_index(wheel_dir, index_dir, wheels, build_matrix.load())
-        print(f"{len(made)} variant wheels indexed under {index_dir}")
-        return 0
+    if len(argv) == 3 and argv[0] in ("index", "make"):
+        wheel_dir, out_dir = argv[1], argv[2]
+        wheels, matrix = plain_wheels(wheel_dir), build_matrix.load()
+        if not wheels:
+            print(f"no torch wheels in {wheel_dir}", file=sys.stderr)
+            return 1
+        if argv[0] == "index":
+            made = write_index(wheel_dir, out_dir, wheels, matrix)
+            print(f"{len(made)} variant wheels indexed under {out_dir}")
+            return 0
+        os.makedirs(out_dir, exist_ok=True)
+        made, jsons = make_variants(wheel_dir, wheels, matrix, out_dir)
+        for path in made + jsons:
+            print(path)
+        argv = ["check", out_dir]
     if len(argv) == 2 and argv[0] == "check":
         problems = check(argv[1])
         for p in problems:

@@ -69,28 +69,46 @@ def _page(title: str, body: list[str]) -> str:
             + "\n".join(body) + "\n  </body>\n</html>\n")
 
 
+def _row(k: Link) -> str:
+    attrs = ""
+    if k.metadata_sha256:  # a wheel; other files (a variants json) have no metadata
+        attrs = f' data-dist-info-metadata="sha256={k.metadata_sha256}" data-core-metadata="sha256={k.metadata_sha256}"'
+    if k.requires_python:
+        attrs += f' data-requires-python="{html.escape(k.requires_python)}"'
+    return f'    <a href="{html.escape(k.href)}#sha256={k.sha256}"{attrs}>{html.escape(k.filename)}</a><br/>'
+
+
+def write_simple(root: str, title: str, links: list[Link]) -> None:
+    """One PEP 503 index at root (replaced): root/index.html and a page per project."""
+    shutil.rmtree(root, ignore_errors=True)
+    by_project: dict[str, list[Link]] = {}
+    for link in sorted(links, key=lambda k: k.filename):
+        by_project.setdefault(project_name(link.filename), []).append(link)
+    for project, project_links in by_project.items():
+        os.makedirs(os.path.join(root, project), exist_ok=True)
+        with open(os.path.join(root, project, "index.html"), "w") as f:
+            f.write(_page(f"Links for {project}", [_row(k) for k in project_links]))
+    os.makedirs(root, exist_ok=True)
+    with open(os.path.join(root, "index.html"), "w") as f:
+        f.write(_page(title, [f'    <a href="{p}/">{p}</a><br/>' for p in sorted(by_project)]))
+
+
 def write_pages(index_dir: str, links: list[Link], variants: list[str]) -> None:
     """The HTML of each variant's index (each variant folder is replaced)."""
     for variant in variants:
-        shutil.rmtree(os.path.join(index_dir, variant, "simple"), ignore_errors=True)
-        root = os.path.join(index_dir, variant, "simple")
-        by_project: dict[str, list[Link]] = {}
-        for link in sorted(links, key=lambda k: k.filename):
-            if label(link.filename) == variant:
-                by_project.setdefault(project_name(link.filename), []).append(link)
-        for project, project_links in by_project.items():
-            rows = []
-            for k in project_links:
-                attrs = f' data-dist-info-metadata="sha256={k.metadata_sha256}" data-core-metadata="sha256={k.metadata_sha256}"'
-                if k.requires_python:
-                    attrs += f' data-requires-python="{html.escape(k.requires_python)}"'
-                rows.append(f'    <a href="{html.escape(k.href)}#sha256={k.sha256}"{attrs}>{html.escape(k.filename)}</a><br/>')
-            os.makedirs(os.path.join(root, project), exist_ok=True)
-            with open(os.path.join(root, project, "index.html"), "w") as f:
-                f.write(_page(f"Links for {project}", rows))
-        os.makedirs(root, exist_ok=True)
-        with open(os.path.join(root, "index.html"), "w") as f:
-            f.write(_page(f"{variant}", [f'    <a href="{p}/">{p}</a><br/>' for p in sorted(by_project)]))
+        write_simple(os.path.join(index_dir, variant, "simple"), variant,
+                     [k for k in links if label(k.filename) == variant])
+
+
+def local_link(path: str, href: str) -> Link:
+    """A file of a self-contained index; a wheel gets its metadata file beside it (PEP 658)."""
+    if not path.endswith(".whl"):
+        return Link(os.path.basename(path), href, sha256(path), "", "")
+    metadata = wheel_metadata(path)
+    with open(path + ".metadata", "wb") as f:
+        f.write(metadata)
+    return Link(os.path.basename(path), href, sha256(path), hashlib.sha256(metadata).hexdigest(),
+                requires_python(metadata))
 
 
 def write(wheel_dir: str, index_dir: str, wheels: list[str], variants: list[str]) -> None:
@@ -104,11 +122,7 @@ def write(wheel_dir: str, index_dir: str, wheels: list[str], variants: list[str]
             if label(w) != variant:
                 continue
             dst = shutil.copy(os.path.join(wheel_dir, w), files_dir)
-            metadata = wheel_metadata(dst)
-            with open(dst + ".metadata", "wb") as f:
-                f.write(metadata)
-            links.append(Link(w, f"../../files/{w}", sha256(dst), hashlib.sha256(metadata).hexdigest(),
-                              requires_python(metadata)))
+            links.append(local_link(dst, f"../../files/{w}"))
     write_pages(index_dir, links, variants)
 
 

@@ -16,7 +16,9 @@ import yaml
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 import github_releases  # noqa: E402
+import matrix as build_matrix  # noqa: E402
 import release  # noqa: E402
+import variants  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 VERSION = release.version_txt()
@@ -108,6 +110,24 @@ def test_nothing_is_published_unless_every_build_and_the_pypi_upload_succeeded()
         assert "continue-on-error" not in job and all("continue-on-error" not in s for s in job.get("steps", []))
 
 
+def test_the_workflows_make_check_and_publish_the_variant_forms():
+    """wheels.yml makes each job's variant forms and uploads them with the wheels; the github-release
+    job checks them before the notes and the Release take every file of dist/."""
+    with open(os.path.join(ROOT, ".github", "workflows", "wheels.yml")) as f:
+        steps = yaml.safe_load(f)["jobs"]["build"]["steps"]
+    runs = [s.get("run", "") for s in steps]
+    make = next(i for i, r in enumerate(runs) if "ci/variants.py make wheelhouse wheelhouse" in r)
+    upload = next(i for i, s in enumerate(steps) if s.get("uses", "").startswith("actions/upload-artifact"))
+    assert make < upload and "wheelhouse/*-variants.json" in steps[upload]["with"]["path"]
+    assert "wheelhouse/*.whl" in steps[upload]["with"]["path"]
+    with open(os.path.join(ROOT, ".github", "workflows", "release.yml")) as f:
+        steps = yaml.safe_load(f)["jobs"]["github-release"]["steps"]
+    runs = [s.get("run", s.get("uses", "")) for s in steps]
+    check = next(i for i, r in enumerate(runs) if "ci/variants.py check dist" in r)
+    assert check < next(i for i, r in enumerate(runs) if "ci/release.py notes" in r)
+    assert check < next(i for i, r in enumerate(runs) if "attest-build-provenance" in r)
+
+
 def test_no_step_knows_about_act():
     """The GitHub-only actions run under act as local stand-ins that say so (ci/act/), and
     the Releases are a folder there (ci/github_releases.py): no step asks whether it runs under act."""
@@ -176,12 +196,16 @@ def test_pypi_files_rename_the_cpu_wheels_and_keep_the_sdist(tmp_path, monkeypat
     assert files == [f"{stem}-{VERSION}-cp311-cp311-manylinux_2_28_x86_64.whl", f"{stem}-{VERSION}.tar.gz"]
 
 
-def publish_release(releases, tag, version, labels=("cpu", "cu130")):
-    """A Release as ci/github_releases.py keeps it locally: the variant wheels, their metadata, an sdist."""
+def publish_release(releases, tag, version, labels=("cpu", "cu130"), variant_forms=False):
+    """A Release as ci/github_releases.py keeps it locally: the variant wheels, their metadata, an sdist;
+    with variant_forms, also each wheel's variant form and the variants json (ci/variants.py make)."""
     out = os.path.join(str(releases), "staging-" + tag)
     os.makedirs(out)
     for label in labels:
         make_wheel(out, "torch", f"{version}+{label}")
+    if variant_forms:
+        wheels = variants.plain_wheels(out)
+        variants.make_variants(out, wheels, build_matrix.load(), out)
     make_sdist(out, NAMES["pypi"], version)
     release.write_metadata(out)
     store = github_releases.LocalReleases(str(releases), "http://releases.invalid")
@@ -244,6 +268,47 @@ def test_the_index_refuses_releases_it_cannot_serve(tmp_path):
     assert "has no sha256 digest" in str(e.value) and "has no " + wheels[1]["name"] + ".metadata asset" in str(e.value)
     # A draft is not published: its wheels are not listed.
     assert release.release_links([{**listing[0], "draft": True}], "torch", local_get(releases)) == []
+
+
+def test_the_variant_index_links_the_variant_files_and_the_plain_cpu_wheels(tmp_path):
+    releases = tmp_path / "releases"
+    publish_release(releases, "v0.0.9", "0.0.9")  # a release from before variants
+    store = publish_release(releases, f"v{VERSION}", VERSION, variant_forms=True)
+    listing = store.list()
+    (tmp_path / "releases.json").write_text(json.dumps(listing))
+    site = tmp_path / "site"
+    assert release.write_index(str(tmp_path / "releases.json"), str(site), local_get(releases)) == ["cpu", "cu130"]
+    tag = "cp311-cp311-manylinux_2_28_x86_64"
+    page = (site / "variants" / "simple" / "torch" / "index.html").read_text()
+    names = re.findall(r">([^<]+)</a>", page)
+    assert names == sorted([f"torch-0.0.9+cpu-{tag}.whl", f"torch-{VERSION}+cpu-{tag}.whl",
+                            f"torch-{VERSION}+cpu-{tag}-null.whl", f"torch-{VERSION}+cpu-variants.json",
+                            f"torch-{VERSION}+cu130-{tag}-cu130.whl", f"torch-{VERSION}+cu130-variants.json"])
+    json_asset = next(a for a in listing[1]["assets"] if a["name"] == f"torch-{VERSION}+cu130-variants.json")
+    assert f'href="{json_asset["browser_download_url"]}#{json_asset["digest"].replace(":", "=")}">' in page
+    variant_row = next(line for line in page.splitlines() if f"{tag}-cu130.whl<" in line)
+    assert "data-core-metadata=" in variant_row  # its .metadata asset, as for the plain wheels
+    # The per-variant indexes stay plain: pip would choke on the variant names.
+    for label in ("cpu", "cu130"):
+        assert "-variants.json" not in (site / label / "simple" / "torch" / "index.html").read_text()
+        assert "-null.whl" not in (site / label / "simple" / "torch" / "index.html").read_text()
+    assert 'href="variants/simple/"' in (site / "index.html").read_text()
+    # A variant wheel published without its json cannot be chosen by uv: the index refuses it.
+    listing[1]["assets"] = [a for a in listing[1]["assets"] if not a["name"].endswith("cu130-variants.json")]
+    with pytest.raises(release.ReleaseError, match="has no torch-.*cu130-variants.json asset"):
+        release.release_links(listing, "torch", local_get(releases))
+
+
+def test_release_notes_describe_the_variant_files(tmp_path):
+    make_wheel(tmp_path, "torch", f"{VERSION}+cu130")
+    variants.make_variants(str(tmp_path), variants.plain_wheels(str(tmp_path)), build_matrix.load(), str(tmp_path))
+    files = release.release_files(str(tmp_path))
+    assert sorted(os.path.basename(f) for f in files) == sorted(os.listdir(tmp_path))
+    notes = release.release_notes(files, "https://example.github.io/repo")
+    release.check_notes(files, notes)
+    assert "| cu130 (variant wheel) | 3.11 | manylinux_2_28_x86_64 |" in notes
+    assert "| cu130 (variants json) | any | any |" in notes
+    assert "uv pip install --extra-index-url https://example.github.io/repo/variants/simple" in notes
 
 
 def test_release_notes_list_every_file_with_its_sha256(tmp_path):

@@ -71,7 +71,7 @@ def test_variant_wheels_are_the_plain_ones_plus_variant_json(index):
     with open(index["dir"] / "files" / f"torch-{VERSION}+cu126-variants.json") as f:
         assert json.load(f)["variants"] == {"cu126": {"nvidia": {"cuda_version_lower_bound": ["12.6"],
                                                                  "cuda_version_upper_bound": ["13"]}}}
-    assert variants.check(str(index["dir"])) == []
+    assert variants.check(str(index["dir"] / "files")) == []
     page = (index["dir"] / "simple" / "torch" / "index.html").read_text()
     assert f"torch-{VERSION}+cpu-py3-none-any.whl#" in page  # the plain fallback
     assert f"torch-{VERSION}+cu130-variants.json#" in page
@@ -87,9 +87,32 @@ def test_check_finds_a_tampered_wheel(index, tmp_path):
         for item in src.infolist():
             data = src.read(item.filename)
             dst.writestr(item, b"import os\n" if item.filename == "torch/__init__.py" else data)
-    problems = variants.check(str(copy))
+    problems = variants.check(str(copy / "files"))
     assert any("RECORD does not match torch/__init__.py" in p for p in problems)
     assert any("torch/__init__.py differs from the plain wheel's" in p for p in problems)
+
+
+def test_make_writes_the_variant_files_beside_the_plain_wheels(tmp_path):
+    """What wheels.yml runs after each build: variant wheels and json files in the wheelhouse, checked."""
+    for label in CUDA:
+        fake_torch_wheel(tmp_path, label)
+    assert variants.main(["make", str(tmp_path), str(tmp_path)]) == 0
+    names = sorted(os.listdir(tmp_path))
+    assert f"torch-{VERSION}+cu130-py3-none-any-cu130.whl" in names
+    assert f"torch-{VERSION}+cpu-variants.json" in names
+    assert variants.index_files(names, build_matrix.load()) == sorted([
+        f"torch-{VERSION}+cpu-py3-none-any.whl", f"torch-{VERSION}+cpu-py3-none-any-null.whl",
+        f"torch-{VERSION}+cpu-variants.json", f"torch-{VERSION}+cu126-py3-none-any-cu126.whl",
+        f"torch-{VERSION}+cu126-variants.json", f"torch-{VERSION}+cu130-py3-none-any-cu130.whl",
+        f"torch-{VERSION}+cu130-variants.json"])
+    # A plain wheel whose variant form went missing is found.
+    os.remove(tmp_path / f"torch-{VERSION}+cu126-py3-none-any-cu126.whl")
+    assert variants.check(str(tmp_path)) == [
+        f"torch-{VERSION}+cu126-py3-none-any.whl has no variant form beside it (ci/variants.py make)"]
+    # A folder without torch wheels is an error, not an empty success.
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    assert variants.main(["make", str(empty), str(empty)]) == 1
 
 
 def test_properties_are_checked():

@@ -24,3 +24,15 @@ def load(path: str = MATRIX) -> dict:
 def index_name(matrix: dict | None = None) -> str:
     """The distribution name of a build that names none: the per-variant indexes' (`torch`)."""
     return (load() if matrix is None else matrix)["names"]["index"]
+
+
+def python_classifiers(matrix: dict | None = None) -> list[str]:
+    """The trove classifiers of the Pythons the matrix builds for: one stable-ABI
+    wheel serves 3.9 and later, each free-threaded Python has its own wheel."""
+    pythons = (load() if matrix is None else matrix)["pythons"]
+    versions = sorted({v.rstrip("t") for v in pythons}, key=lambda v: tuple(int(x) for x in v.split(".")))
+    out = [f"Programming Language :: Python :: {v}" for v in versions]
+    if any(v.endswith("t") for v in pythons):
+        # Tested without the GIL (tests/test_threads.py); not yet claimed thread-safe in every op.
+        out.append("Programming Language :: Python :: Free Threading :: 2 - Beta")
+    return out
