@@ -124,56 +124,30 @@ def channel_shuffle(input, groups):
 
 
 # ---- padding ------------------------------------------------------------------
-def _pad_index(size, lo, hi, mode, device):
-    i = torch.arange(-lo, size + hi, device=device)
-    if mode == "reflect":
-        period = 2 * (size - 1)
-        i = i.remainder(period) if period else i * 0
-        return torch.where(i >= size, period - i, i)
-    if mode == "replicate":
-        return i.clamp(0, size - 1)
-    return i.remainder(size)  # circular
+_PAD_OPS = {"reflect": ("reflection_pad1d", "reflection_pad2d", "reflection_pad3d"),
+            "replicate": ("replication_pad1d", "replication_pad2d", "replication_pad3d")}
 
 
 def pad_modes(input, pad, mode):
-    """reflect, replicate and circular padding: an index along each padded dim."""
+    """reflect, replicate and circular padding: PyTorch's ops for them (native/Padding.cpp), which check each
+    padded dim against the mode; first F.pad's own checks, in PyTorch's words."""
     if len(pad) % 2:
-        raise ValueError("Padding length must be divisible by 2")
+        raise RuntimeError("Padding length must be divisible by 2")
     n = len(pad) // 2
-    if input.dim() not in (n + 1, n + 2) or n > 3:
-        raise NotImplementedError(f"Only 2D, 3D, 4D, 5D padding with non-constant padding are supported for now")
-    result = input
-    for i in range(n):
-        d = input.dim() - 1 - i
-        lo, hi = pad[2 * i], pad[2 * i + 1]
-        size = input.shape[d]
-        if mode == "reflect" and (lo >= size or hi >= size):
-            raise RuntimeError(f"Argument #4: Padding size should be less than the corresponding input dimension, "
-                               f"but got: padding ({lo}, {hi}) at dimension {d} of input {list(input.shape)}")
-        if mode == "circular" and (lo > size or hi > size):
-            raise RuntimeError("Padding value causes wrapping around more than once.")
-        if mode == "replicate" and size == 0 and (lo or hi):
-            raise RuntimeError(f"padding size is expected to be less than the input dimension")
-        result = _pad_dim(result, d, lo, hi, mode)
-    return result
-
-
-def _pad_dim(x, d, lo, hi, mode):
-    """x padded along d: slices (flipped for reflect, expanded for replicate)
-    concatenated around it, each a block copy; negative padding, which crops,
-    goes through an index."""
-    size = x.shape[d]
-    if lo < 0 or hi < 0 or size == 0:
-        return x.index_select(d, _pad_index(size, lo, hi, mode, x.device))
-    if mode == "reflect":
-        left, right = x.narrow(d, 1, lo).flip(d), x.narrow(d, size - 1 - hi, hi).flip(d)
-    elif mode == "replicate":
-        edge = list(x.shape)
-        left = x.narrow(d, 0, 1).expand(edge[:d] + [lo] + edge[d + 1:])
-        right = x.narrow(d, size - 1, 1).expand(edge[:d] + [hi] + edge[d + 1:])
-    else:  # circular
-        left, right = x.narrow(d, size - lo, lo), x.narrow(d, 0, hi)
-    return torch.cat([left, x, right], d)
+    if n > input.dim():
+        raise RuntimeError("Padding length should be less than or equal to two times the input dimension but got "
+                           f"padding length {len(pad)} and input of dimension {input.dim()}")
+    if input.dim() not in (n + 1, n + 2) or not 1 <= n <= 3:
+        raise NotImplementedError(
+            f"Padding size {len(pad)} is not supported for {input.dim()}D input tensor.\n"
+            "Supported combinations for non-constant padding:\n"
+            "  - 2D or 3D input: padding size = 2 (pads last dimension)\n"
+            "  - 3D or 4D input: padding size = 4 (pads last 2 dimensions)\n"
+            "  - 4D or 5D input: padding size = 6 (pads last 3 dimensions)")
+    pad = [int(p) for p in pad]
+    if mode == "circular":
+        return torch._C._nn._pad_circular(input, pad)
+    return getattr(torch._C._nn, _PAD_OPS[mode][n - 1])(input, pad)
 
 
 # ---- pooling ------------------------------------------------------------------

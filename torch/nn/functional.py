@@ -225,10 +225,10 @@ def _adaptive_avg_pool2d_divisible(input, output_size):
 def pad(input, pad, mode="constant", value=None):
     if mode in ("reflect", "replicate", "circular"):
         if value is not None and value != 0:
-            raise AssertionError(f"Padding mode \"{mode}\" doesn't take in value argument.")
+            raise RuntimeError(f"Padding mode \"{mode}\" doesn't take in value argument")
         return pad_modes(input, pad, mode)
     if mode != "constant":
-        raise NotImplementedError(f"{mode} padding is not supported; use constant, reflect, replicate or circular")
+        raise NotImplementedError(f"Unrecognised padding mode {mode}")
     if len(pad) % 2:
         raise RuntimeError("Padding length must be divisible by 2")
     if len(pad) // 2 > input.dim():

@@ -473,6 +473,17 @@ Tensor roll_backward(const Tensor& grad, IntArrayRef shifts, IntArrayRef dims) {
   return grad.roll(back, dims);
 }
 
+Tensor pad_by_mode(const Tensor& t, IntArrayRef pad, int64_t mode) {
+  if (mode == 2) return at::_pad_circular(t, pad);
+  const bool reflect = mode == 0;
+  switch (pad.size()) {
+    case 2: return reflect ? at::reflection_pad1d(t, pad) : at::replication_pad1d(t, pad);
+    case 4: return reflect ? at::reflection_pad2d(t, pad) : at::replication_pad2d(t, pad);
+    case 6: return reflect ? at::reflection_pad3d(t, pad) : at::replication_pad3d(t, pad);
+    default: TORCH_CHECK(false, "padding of ", pad.size(), " values: reflect and replicate take 2, 4 or 6");
+  }
+}
+
 Tensor constant_pad_nd_backward(const Tensor& grad, IntArrayRef pad) {
   std::vector<int64_t> back(pad.size());
   for (size_t i = 0; i < pad.size(); ++i) back[i] = -pad[i];

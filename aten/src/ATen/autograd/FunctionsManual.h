@@ -135,6 +135,8 @@ Tensor mvlgamma_backward(const Tensor& grad, const Tensor& self, int64_t p);
 Tensor roll_backward(const Tensor& grad, IntArrayRef shifts, IntArrayRef dims);
 // The padded gradient cropped back (and a cropped one padded with zeros).
 Tensor constant_pad_nd_backward(const Tensor& grad, IntArrayRef pad);
+// reflect (0), replicate (1) or circular (2) padding of t: _pad_backward's own gradient.
+Tensor pad_by_mode(const Tensor& t, IntArrayRef pad, int64_t mode);
 // The gradient laid on the diagonal of zeros of the input's sizes.
 Tensor diagonal_backward(const Tensor& grad, IntArrayRef sizes, int64_t offset, int64_t dim1, int64_t dim2);
 Tensor trace_backward(const Tensor& grad, IntArrayRef sizes);
