@@ -294,6 +294,9 @@ GRADCHECKED_HERE = {
     "_index_put_rows_": (_index_put_case, (_f64(3, 4), _f64(2, 3), _f64(3, 4))),
     "_lstm_cell": (lambda g, c: torch._lstm_cell(g, c)[0] + torch._lstm_cell(g, c)[1].sum(), (_f64(2, 8), _f64(2, 2))),
     "_to_copy": (lambda x: x.to(torch.float64, copy=True), (_f64(3),)),
+    # The padding ops' gradient, as a function of the output's gradient (its formula is the padding itself).
+    "_pad_backward": (lambda g: torch._pad_backward(g, [1, 2, 5], [2, 1], 0).square().sum() +
+                      torch._pad_backward(g, [1, 2, 5], [2, 1], 2).square().sum(), (_f64(1, 2, 8),)),
     # Behind conv1d/conv2d, unbatched inputs included (a batch of one around it).
     "_convolution_batched": (lambda x, w, b: torch.conv1d(x, w, b, 1, 1).sum() + torch.conv2d(x.unsqueeze(1), w.unsqueeze(2), b).sum(),
                              (_f64(2, 5), _f64(3, 2, 2), _f64(3))),

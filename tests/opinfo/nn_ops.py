@@ -468,6 +468,63 @@ def _col2im_ref(cols_, size, k, d, p, s):
 _WINDOWS = [((3, 3), (1, 1), (0, 0), (1, 1)), ((2, 3), (2, 1), (1, 2), (2, 3)), ((1, 2), (1, 3), (0, 0), (3, 1))]
 
 
+def _pad_ref(mode):
+    """PyTorch's padding in numpy: a negative pad crops (before the wrap for circular, after the
+    reflection or replication otherwise)."""
+    numpy_mode = {"reflect": "reflect", "replicate": "edge", "circular": "wrap"}[mode]
+
+    def ref(x, pad):
+        for i in range(len(pad) // 2):
+            axis, lo, hi = x.ndim - 1 - i, pad[2 * i], pad[2 * i + 1]
+            width = [(0, 0)] * x.ndim
+            width[axis] = (max(lo, 0), max(hi, 0))
+            crop = (slice(None),) * axis
+            if mode == "circular":
+                x = np.pad(x[crop + (slice(max(-lo, 0), x.shape[axis] - max(-hi, 0)),)], width, mode="wrap")
+            else:
+                x = np.pad(x, width, mode=numpy_mode)
+                x = x[crop + (slice(max(-lo, 0), x.shape[axis] - max(-hi, 0)),)]
+        return x
+    return ref
+
+
+def _pad_samples(dims):
+    cases = {1: [((2, 3, 6), [2, 1]), ((3, 5), [0, 3]), ((2, 2, 7), [-2, 3])],
+             2: [((2, 3, 5, 6), [1, 2, 3, 1]), ((2, 4, 5), [0, 2, 1, 0]), ((1, 2, 5, 6), [-1, 2, 2, -2]),
+                 ((1, 2, 3, 4), [1, -1, 2, 1])],  # small enough to gradcheck
+             3: [((1, 2, 3, 4, 5), [1, 2, 0, 1, 2, 1]), ((2, 3, 4, 4), [2, -1, 1, 0, 0, 2]),
+                 ((1, 2, 2, 3), [1, 0, -1, 1, 1, 0])]}[dims]
+
+    def gen(op, dtype, rng):
+        for shape, pad in cases:
+            yield SampleInput((make_array(shape, dtype, rng), pad), desc=f"{shape} pad {pad}")
+    return gen
+
+
+def _pad_errors(op_name, dims):
+    def errors():
+        yield ErrorInput((torch.ones((1,) * dims), [1] * (2 * dims - 2) if dims > 1 else [1, 1, 1, 1]), {},
+                         RuntimeError, f"padding size is expected to be {2 * dims}")
+        yield ErrorInput((torch.ones((2,) + (0,) + (3,) * dims), [1] * (2 * dims)), {}, RuntimeError,
+                         "other non-zero dimensions for input")
+        if op_name.startswith("reflection"):
+            yield ErrorInput((torch.ones((1, 1) + (2,) * dims), [2] * (2 * dims)), {}, RuntimeError,
+                             "Padding size should be less than the corresponding input dimension")
+    return errors
+
+
+_PAD_RECORDS = [
+    OpInfo(f"{kind}_pad{dims}d", _pad_ref(mode), NUMERIC, _pad_samples(dims), op=getattr(torch._C._nn, f"{kind}_pad{dims}d"),
+           method=False, takes_numbers=False, error_inputs=_pad_errors(f"{kind}_pad{dims}d", dims))
+    for kind, mode in (("reflection", "reflect"), ("replication", "replicate")) for dims in (1, 2, 3)
+] + [
+    OpInfo("_pad_circular", _pad_ref("circular"), NUMERIC + (torch.bool,), _pad_samples(2),
+           op=torch._C._nn._pad_circular, method=False, takes_numbers=False, error_inputs=lambda: [
+               ErrorInput((torch.ones(1, 2, 3), [4, 0]), {}, RuntimeError, "wrapping around more than once"),
+               ErrorInput((torch.ones(1, 2, 3), [-2, -2]), {}, RuntimeError, "resulting in an empty dimension")]),
+]
+
+
 def _im2col_samples(op, dtype, rng):
     for k, d, p, s in _WINDOWS:
         yield SampleInput((make_array((2, 3, 7, 9), dtype, rng), k, d, p, s), desc=f"kernel {k} stride {s}")
@@ -585,4 +642,4 @@ NN_OPS = [
                KnownValue((torch.zeros(0, 3), torch.zeros(0, 3, dtype=torch.long)), {}, torch.tensor(float("nan")),
                           why="an empty batch's mean, 0 / 0 (PyTorch's kernel leaves it unset)"),
            ]),
-]
+] + _PAD_RECORDS
