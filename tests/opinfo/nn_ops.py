@@ -513,6 +513,41 @@ def _pad_errors(op_name, dims):
     return errors
 
 
+def _adaptive_max_ref(nd):
+    def ref(x, output_size):
+        sizes = [output_size] * nd if isinstance(output_size, int) else list(output_size)
+        lead = x.ndim - nd
+        out = np.empty(x.shape[:lead] + tuple(sizes), dtype=x.dtype)
+        for o in np.ndindex(*sizes):
+            window = tuple(slice((o[i] * x.shape[lead + i]) // sizes[i],
+                                 -(-((o[i] + 1) * x.shape[lead + i]) // sizes[i])) for i in range(nd))
+            out[(Ellipsis,) + o] = np.max(x[(Ellipsis,) + window].reshape(x.shape[:lead] + (-1,)), axis=-1)
+        return out
+    return ref
+
+
+def _adaptive_max_samples(nd):
+    cases = {2: [((2, 3, 7, 9), (3, 4)), ((3, 5, 5), 5), ((1, 2, 9, 6), (2, 6)), ((1, 2, 3, 4), (2, 3)),
+                 ((2, 2, 4, 4), 1)],
+             3: [((1, 2, 5, 6, 7), (2, 3, 4)), ((2, 4, 4, 4), (3, 1, 2)), ((1, 2, 3, 2), (2, 2, 2))]}[nd]
+
+    def gen(op, dtype, rng):
+        for shape, size in cases:
+            yield SampleInput((make_array(shape, dtype, rng), size), desc=f"{shape} -> {size}")
+    return gen
+
+
+_ADAPTIVE_MAX_RECORDS = [
+    OpInfo(f"adaptive_max_pool{nd}d", _adaptive_max_ref(nd), FLOATS, _adaptive_max_samples(nd),
+           op=getattr(F, f"adaptive_max_pool{nd}d"), method=False, takes_numbers=False, error_inputs=lambda nd=nd: [
+               ErrorInput((torch.ones((2,) * nd), 2), {}, RuntimeError, f"Expected {nd + 1}D or {nd + 2}D tensor"),
+               ErrorInput((torch.ones((1, 0) + (3,) * nd), 2), {}, RuntimeError,
+                          "Expected input to have non-zero size for non-batch dimensions"),
+               ErrorInput((torch.ones((1, 2) + (3,) * nd, dtype=torch.long), 2), {}, NotImplementedError,
+                          f'"adaptive_max_pool{nd}d" not implemented for \'Long\'')])
+    for nd in (2, 3)
+]
+
 _PAD_RECORDS = [
     OpInfo(f"{kind}_pad{dims}d", _pad_ref(mode), NUMERIC, _pad_samples(dims), op=getattr(torch._C._nn, f"{kind}_pad{dims}d"),
            method=False, takes_numbers=False, error_inputs=_pad_errors(f"{kind}_pad{dims}d", dims))
@@ -642,4 +677,4 @@ NN_OPS = [
                KnownValue((torch.zeros(0, 3), torch.zeros(0, 3, dtype=torch.long)), {}, torch.tensor(float("nan")),
                           why="an empty batch's mean, 0 / 0 (PyTorch's kernel leaves it unset)"),
            ]),
-] + _PAD_RECORDS
+] + _PAD_RECORDS + _ADAPTIVE_MAX_RECORDS

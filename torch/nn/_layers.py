@@ -274,9 +274,30 @@ def adaptive_avg_pool3d(input, output_size):
 
 
 def _adaptive_max(input, output_size, nd, return_indices, name):
-    if return_indices:
-        raise NotImplementedError(f"{name}: return_indices=True is not supported")
-    return _adaptive(input, output_size, nd, False, name)
+    """The CPU kernel (torch._C._nn.adaptive_max_pool2d/3d: values and the flat index of each in its plane;
+    1-D through 2-D, as PyTorch does); elsewhere the composition, without indices."""
+    if input.device.type != "cpu":
+        if return_indices:
+            raise NotImplementedError(f"{name}: return_indices=True is supported on the CPU only")
+        return _adaptive(input, output_size, nd, False, name)
+    sizes = _tuple(output_size, nd)
+    if nd == 1:
+        if input.dim() not in (2, 3):
+            raise RuntimeError(f"Expected 2 to 3 dimensions, but got {input.dim()}-dimensional tensor for argument "
+                               f"#1 'self' (while checking arguments for adaptive_max_pool1d)")
+        for d in range(1, input.dim()):
+            if input.shape[d] == 0:
+                raise RuntimeError(f"adaptive_max_pool1d(): Expected input to have non-zero size for non-batch "
+                                   f"dimensions, but input has sizes {list(input.shape)} with dimension {d} being "
+                                   "empty")
+        values, indices = torch._C._nn.adaptive_max_pool2d(
+            input.unsqueeze(-2), [1, input.shape[-1] if sizes[0] is None else sizes[0]])
+        values, indices = values.squeeze(-2), indices.squeeze(-2)
+    else:
+        lead = input.dim() - nd
+        sizes = [input.shape[lead + i] if s is None and lead + i >= 0 else s for i, s in enumerate(sizes)]
+        values, indices = getattr(torch._C._nn, name)(input, [-1 if s is None else s for s in sizes])
+    return (values, indices) if return_indices else values
 
 
 def adaptive_max_pool1d(input, output_size, return_indices=False):

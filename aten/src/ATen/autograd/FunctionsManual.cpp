@@ -872,12 +872,16 @@ Tensor conv_bias_backward(const Tensor& grad, int64_t spatial_dims) {
   return grad.sum(dims, false, std::nullopt);
 }
 
-Tensor max_pool2d_backward(const Tensor& grad, IntArrayRef self_sizes, const Tensor& indices) {
-  const int64_t plane = self_sizes[self_sizes.size() - 1] * self_sizes[self_sizes.size() - 2];
-  std::vector<int64_t> flat(self_sizes.begin(), self_sizes.end() - 2);
+Tensor max_pool_backward(const Tensor& grad, IntArrayRef self_sizes, const Tensor& indices, int64_t nd) {
+  // Each plane (the last nd dims) flattened: grad scattered to the flat index it came from.
+  const size_t lead = self_sizes.size() - static_cast<size_t>(nd);
+  int64_t plane = 1, out_plane = 1;
+  for (size_t d = lead; d < self_sizes.size(); ++d) plane *= self_sizes[d];
+  for (int64_t d = grad.dim() - nd; d < grad.dim(); ++d) out_plane *= grad.size(d);
+  std::vector<int64_t> flat(self_sizes.begin(), self_sizes.begin() + lead);
   flat.push_back(plane);
-  std::vector<int64_t> out_flat(grad.sizes().begin(), grad.sizes().end() - 2);
-  out_flat.push_back(grad.size(-1) * grad.size(-2));  // not -1: a batch of 0 makes it ambiguous
+  std::vector<int64_t> out_flat(grad.sizes().begin(), grad.sizes().end() - nd);
+  out_flat.push_back(out_plane);  // not -1: a batch of 0 makes it ambiguous
   Tensor out = at::zeros(flat, grad.scalar_type(), grad.device());
   out.scatter_add_(-1, indices.reshape(out_flat), grad.reshape(out_flat));
   return out.view(self_sizes);

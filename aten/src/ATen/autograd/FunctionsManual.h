@@ -184,7 +184,7 @@ Tensor convolution_input_backward(const Tensor& grad, const Tensor& input, const
                                   IntArrayRef padding, IntArrayRef dilation, int64_t groups);
 Tensor convolution_weight_backward(const Tensor& grad, const Tensor& input, const Tensor& weight, IntArrayRef stride,
                                    IntArrayRef padding, IntArrayRef dilation, int64_t groups);
-// max_pool2d: each output's gradient goes to the input element it took.
-Tensor max_pool2d_backward(const Tensor& grad, IntArrayRef self_sizes, const Tensor& indices);
+// max_pool2d and adaptive_max_pool2d/3d: each output's gradient goes to the input element it took (nd: the pooled dims).
+Tensor max_pool_backward(const Tensor& grad, IntArrayRef self_sizes, const Tensor& indices, int64_t nd);
 
 }  // namespace at::autograd
