@@ -21,6 +21,13 @@ def test_indices_are_flat_positions_in_each_plane():
     assert v3.tolist() == [[[[7.0]]]] and i3.tolist() == [[[[7]]]]
 
 
+def test_with_indices_spellings():
+    x = torch.arange(24.0).reshape(2, 3, 4)
+    for nd, arg in ((1, x), (2, x), (3, x.unsqueeze(0))):
+        values, indices = getattr(F, f"adaptive_max_pool{nd}d_with_indices")(arg, 2)
+        assert torch.equal(values, getattr(F, f"adaptive_max_pool{nd}d")(arg, 2)) and indices.dtype == torch.int64
+
+
 def test_nan_wins_and_ties_keep_the_first():
     values, indices = F.adaptive_max_pool2d(torch.tensor([[[1.0, float("nan")], [3.0, 2.0]]]), 1,
                                             return_indices=True)

@@ -312,6 +312,19 @@ def adaptive_max_pool3d(input, output_size, return_indices=False):
     return _adaptive_max(input, output_size, 3, return_indices, "adaptive_max_pool3d")
 
 
+def adaptive_max_pool1d_with_indices(input, output_size, return_indices=False):
+    """(values, indices) whatever return_indices says, as PyTorch's."""
+    return _adaptive_max(input, output_size, 1, True, "adaptive_max_pool1d")
+
+
+def adaptive_max_pool2d_with_indices(input, output_size, return_indices=False):
+    return _adaptive_max(input, output_size, 2, True, "adaptive_max_pool2d")
+
+
+def adaptive_max_pool3d_with_indices(input, output_size, return_indices=False):
+    return _adaptive_max(input, output_size, 3, True, "adaptive_max_pool3d")
+
+
 def _lp(out, norm_type, kernel_numel):
     return (out.sign() * out.abs().relu()).mul(kernel_numel).pow(1.0 / norm_type)
 
