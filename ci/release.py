@@ -135,13 +135,9 @@ def index_wheels(top: str, index_name: str) -> list[str]:
     """The variant wheels under `top` (artifact folders or a wheelhouse), one per file name."""
     by_name = {}
     for w in find_files(top, ".whl"):
-        base = os.path.basename(w)
-        # Variant wheels (ci/variants.py: the factory's index/variants/) carry a sixth name part, their
-        # label; the release ships the plain ones (its wheels have no build tag).
-        if len(base[: -len(".whl")].split("-")) != 5:
-            continue
-        if normalize(base.split("-")[0]) == normalize(index_name) and "+" in base.split("-")[1]:
-            by_name.setdefault(base, w)
+        # Not the variant forms (ci/variants.py: a sixth name part, their label), which go to the variant index.
+        if asset_kind(os.path.basename(w), index_name) == "wheel":
+            by_name.setdefault(os.path.basename(w), w)
     return sorted(by_name.values(), key=os.path.basename)
 
 
@@ -292,7 +288,8 @@ def release_links(releases: list[dict], index_name: str, get=fetch) -> list[whee
                 problems.append(f"{tag}: {name}.metadata was not what the listing's digest says")
                 continue
             headers = dict(re.findall(r"^(Name|Version): (.+)$", metadata.decode("utf-8").split("\n\n", 1)[0], re.M))
-            if normalize(headers.get("Name", "")) != normalize(index_name) or headers.get("Version") != name.split("-")[1]:
+            version = name.split("-")[1]
+            if normalize(headers.get("Name", "")) != normalize(index_name) or headers.get("Version") != version:
                 problems.append(f"{tag}: {name}.metadata is for {headers.get('Name')} {headers.get('Version')}")
                 continue
             links.append(wheel_index.Link(name, asset["browser_download_url"], digest.split(":", 1)[1], meta_digest,
@@ -350,7 +347,7 @@ def describe(base: str) -> tuple[str, str, str]:
     if base.endswith("-variants.json"):
         return f"{wheel_index.label(base)} (variants json)", "any", "any"
     parts = base[: -len(".whl")].split("-")
-    kind = "variant wheel" if len(parts) == 6 else ""
+    kind = "variant wheel" if wheel_variants.is_variant_wheel(base) else ""
     if kind:
         parts = parts[:-1]
     version, python, abi, platform = parts[1], parts[-3], parts[-2], parts[-1]
@@ -373,7 +370,8 @@ def release_notes(files: list[str], index_url: str) -> str:
         f"`pip install --index-url {index_url}/<variant>/simple {n['index']}=={version}+<variant>`",
         "  (CUDA variants add `--extra-index-url https://pypi.org/simple` for NVIDIA's runtime wheels)",
         f"- One index for every variant (uv's wheel-variants preview picks cpu or CUDA by the machine's driver): "
-        f"`UV_PREVIEW_FEATURES=wheel-variants uv pip install --extra-index-url {index_url}/variants/simple "
+        f"`UV_PREVIEW_FEATURES=wheel-variants uv pip install "
+        f"--extra-index-url {index_url}/{wheel_variants.INDEX_NAME}/simple "
         f"{n['index']}=={version}`",
         "",
         "| Variant | Python | Platform | File | Size (MiB) | sha256 |",

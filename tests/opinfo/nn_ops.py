@@ -549,8 +549,8 @@ _ADAPTIVE_MAX_RECORDS = [
 ]
 
 _PAD_RECORDS = [
-    OpInfo(f"{kind}_pad{dims}d", _pad_ref(mode), NUMERIC, _pad_samples(dims), op=getattr(torch._C._nn, f"{kind}_pad{dims}d"),
-           method=False, takes_numbers=False, error_inputs=_pad_errors(f"{kind}_pad{dims}d", dims))
+    OpInfo(f"{kind}_pad{dims}d", _pad_ref(mode), NUMERIC, _pad_samples(dims),
+           op=getattr(torch._C._nn, f"{kind}_pad{dims}d"), method=False, takes_numbers=False, error_inputs=_pad_errors(f"{kind}_pad{dims}d", dims))
     for kind, mode in (("reflection", "reflect"), ("replication", "replicate")) for dims in (1, 2, 3)
 ] + [
     OpInfo("_pad_circular", _pad_ref("circular"), NUMERIC + (torch.bool,), _pad_samples(2),
