@@ -52,13 +52,13 @@ if [ ! -x "$sysroot/usr/bin/python$pyver" ]; then
   for deb in "$work"/debs/*.deb; do dpkg -x "$deb" "$sysroot"; done
 fi
 
-log "aarch64 wheels: scipy-openblas32 (to link), numpy, pytest, hypothesis (to test)"
+log "aarch64 wheels: scipy-openblas32 (to link), numpy, pytest, hypothesis, mpmath (to test)"
 pip_target() {
   "$tools_python" -m pip install -q --target "$1" --platform manylinux2014_aarch64 --only-binary=:all: \
     --python-version "$pyver" --implementation cp --upgrade "${@:2}"
 }
 [ -d "$work/openblas/scipy_openblas32" ] || pip_target "$work/openblas" scipy-openblas32
-[ -d "$pkgs/numpy" ] || pip_target "$pkgs" numpy pytest hypothesis
+[ -d "$pkgs/mpmath" ] || pip_target "$pkgs" numpy pytest hypothesis mpmath
 # scipy_openblas32's __init__ loads its (aarch64) library, which this machine
 # cannot: CMake asks a stand-in module that only names the directories.
 openblas="$work/openblas/scipy_openblas32"

@@ -155,7 +155,7 @@ def test_the_vec_math_suite_passes_at_every_lower_level(lower, tmp_path):
     if LEVELS.index(lower.upper()) >= LEVELS.index(NATIVE):
         pytest.skip(f"the CPU is {NATIVE}: this level already ran in this process")
     env = dict(os.environ, ATEN_CPU_CAPABILITY=lower)
-    files = [os.path.join(HERE, "test_vec_math.py"), os.path.join(HERE, "test_kernel_paths.py")]
+    files = [os.path.join(HERE, name) for name in ("test_vec_math.py", "test_vec_math_double.py", "test_kernel_paths.py")]
     got = subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *files],
         env=env, capture_output=True, text=True, timeout=600, cwd=tmp_path,

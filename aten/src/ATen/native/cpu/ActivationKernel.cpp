@@ -69,27 +69,29 @@ void softshrink_kernel(TensorIterator& iter, const Scalar& lambd, const Scalar&)
   });
 }
 
-// Whether the iterator is dense float32 throughout: VecMath's lanes then.
+// Whether the iterator is dense T (float32 unless said) throughout:
+// VecMath's lanes then.
+template <typename T = float>
 bool dense_float(TensorIterator& iter) {
   if (!iter.is_contiguous()) return false;
   for (int i = 0; i < iter.ntensors(); ++i) {
-    if (iter.dtype(i) != ScalarType::Float) return false;
+    if (iter.dtype(i) != c10::CppTypeToScalarType<T>::value) return false;
   }
   return true;
 }
 
-// f(out, operands, n) over dense float32 chunks of at most kBlock elements,
+// f(out, operands, n) over dense chunks of at most kBlock elements of T,
 // with a scratch block for the lanes' intermediate results.
 constexpr int64_t kBlock = 1024;
-template <typename F>
+template <typename T = float, typename F>
 void float_blocks(TensorIterator& iter, const F& f) {
   iter.for_each([&](char** data, const int64_t*, int64_t n, int64_t) {
-    float scratch[kBlock];
+    T scratch[kBlock];
     for (int64_t start = 0; start < n; start += kBlock) {
       const int64_t m = std::min(kBlock, n - start);
-      const float* in1 = reinterpret_cast<const float*>(data[1]) + start;
-      const float* in2 = iter.ntensors() > 2 ? reinterpret_cast<const float*>(data[2]) + start : nullptr;
-      f(reinterpret_cast<float*>(data[0]) + start, in1, in2, scratch, m);
+      const T* in1 = reinterpret_cast<const T*>(data[1]) + start;
+      const T* in2 = iter.ntensors() > 2 ? reinterpret_cast<const T*>(data[2]) + start : nullptr;
+      f(reinterpret_cast<T*>(data[0]) + start, in1, in2, scratch, m);
     }
   });
 }
@@ -142,16 +144,23 @@ void hardswish_kernel(TensorIterator& iter, const Scalar&, const Scalar&) {
   });
 }
 
+// Dense float32 or float64: expm1 of a block through VecMath's lanes, then
+// the select.
+template <typename T>
+bool elu_dense(TensorIterator& iter, double alpha_, double scale_, double input_scale_) {
+  if (!dense_float<T>(iter)) return false;
+  const T alpha = static_cast<T>(alpha_), scale = static_cast<T>(scale_), input_scale = static_cast<T>(input_scale_);
+  float_blocks<T>(iter, [&](T* out, const T* x, const T*, T* e, int64_t m) {
+    // Clamped before expm1, so the branch not taken cannot overflow.
+    for (int64_t i = 0; i < m; ++i) e[i] = std::min(x[i], T(0)) * input_scale;
+    vec::expm1(e, e, m);
+    for (int64_t i = 0; i < m; ++i) out[i] = select_bits(x[i] < T(0), e[i] * alpha * scale, x[i] * scale);
+  });
+  return true;
+}
+
 void elu_kernel(TensorIterator& iter, double alpha_, double scale_, double input_scale_) {
-  if (dense_float(iter)) {
-    const float alpha = static_cast<float>(alpha_), scale = static_cast<float>(scale_);
-    const float input_scale = static_cast<float>(input_scale_);
-    float_blocks(iter, [&](float* out, const float* x, const float*, float* e, int64_t m) {
-      // Clamped before expm1, so the branch not taken cannot overflow.
-      for (int64_t i = 0; i < m; ++i) e[i] = std::min(x[i], 0.0f) * input_scale;
-      vec::expm1(e, e, m);
-      for (int64_t i = 0; i < m; ++i) out[i] = select_bits(x[i] < 0.0f, e[i] * alpha * scale, x[i] * scale);
-    });
+  if (elu_dense<float>(iter, alpha_, scale_, input_scale_) || elu_dense<double>(iter, alpha_, scale_, input_scale_)) {
     return;
   }
   AT_DISPATCH_FLOATING_AND_REDUCED_TYPES(iter.dtype(0), "elu_cpu", [&] {
@@ -287,20 +296,24 @@ void clamp_backward_kernel(TensorIterator& iter, double lo, double hi, double) {
   });
 }
 
-// Dense float32: exp of a block through VecMath's lanes, then the select.
-bool elu_backward_float(TensorIterator& iter, float negative_coef, float scale, float input_scale) {
-  if (!dense_float(iter)) return false;
-  float_blocks(iter, [&](float* out, const float* g, const float* x, float* e, int64_t m) {
-    for (int64_t i = 0; i < m; ++i) e[i] = std::min(x[i], 0.0f) * input_scale;
+// Dense float32 or float64: exp of a block through VecMath's lanes, then
+// the select.
+template <typename T>
+bool elu_backward_dense(TensorIterator& iter, double negative_coef_, double scale_, double input_scale_) {
+  if (!dense_float<T>(iter)) return false;
+  const T negative_coef = static_cast<T>(negative_coef_), scale = static_cast<T>(scale_);
+  const T input_scale = static_cast<T>(input_scale_);
+  float_blocks<T>(iter, [&](T* out, const T* g, const T* x, T* e, int64_t m) {
+    for (int64_t i = 0; i < m; ++i) e[i] = std::min(x[i], T(0)) * input_scale;
     vec::exp(e, e, m);
-    for (int64_t i = 0; i < m; ++i) out[i] = select_bits(x[i] > 0.0f, g[i] * scale, g[i] * negative_coef * e[i]);
+    for (int64_t i = 0; i < m; ++i) out[i] = select_bits(x[i] > T(0), g[i] * scale, g[i] * negative_coef * e[i]);
   });
   return true;
 }
 
 void elu_backward_kernel(TensorIterator& iter, double negative_coef, double scale, double input_scale) {
-  if (elu_backward_float(iter, static_cast<float>(negative_coef), static_cast<float>(scale),
-                         static_cast<float>(input_scale))) {
+  if (elu_backward_dense<float>(iter, negative_coef, scale, input_scale) ||
+      elu_backward_dense<double>(iter, negative_coef, scale, input_scale)) {
     return;
   }
   AT_DISPATCH_FLOATING_AND_REDUCED_TYPES(iter.common_dtype(), "elu_backward_cpu", [&] {

@@ -179,6 +179,7 @@ void fmod_kernel(TensorIterator& iter) {
 }
 
 void hypot_kernel(TensorIterator& iter) {
+  if (float32_rows(iter, &vec::hypot, [](float a, float b) { return hypot_of(a, b); })) return;
   AT_DISPATCH_FLOATING_AND_REDUCED_TYPES(iter.common_dtype(), "hypot_cpu", [&] {
     cpu_kernel(iter, [](scalar_t x, scalar_t y) -> scalar_t { return hypot_of(x, y); });
   });

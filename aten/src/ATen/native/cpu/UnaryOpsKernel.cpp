@@ -39,7 +39,8 @@ void relu_kernel(TensorIterator& iter) {
 // float for float16/bfloat16. exp, log, log2, log1p, expm1, exp2, sin, cos,
 // tan, sinh, cosh, atanh, atan, asin, acos, erfinv, erfc, sigmoid, tanh and gelu
 // (both forms) get a
-// vectorised float32 path below; these are their generic loops.
+// vectorised float32 path below, and exp, log, log1p, expm1, exp2, sin, cos,
+// atanh, lgamma and digamma a float64 one; these are their generic loops.
 template <typename Formula>
 void float_unary_loop(TensorIterator& iter, const char* name) {
   AT_DISPATCH_FLOATING_AND_REDUCED_TYPES(iter.common_dtype(), name, [&] {
@@ -61,8 +62,8 @@ void cos_generic_kernel(TensorIterator& iter) { float_unary_loop<cos_formula>(it
 void gelu_generic_kernel(TensorIterator& iter) { float_unary_loop<gelu_formula>(iter, "gelu"); }
 void gelu_tanh_generic_kernel(TensorIterator& iter) { float_unary_loop<gelu_tanh_formula>(iter, "gelu_tanh"); }
 void sinc_kernel(TensorIterator& iter) { float_unary_loop<sinc_formula>(iter, "sinc"); }
-void lgamma_kernel(TensorIterator& iter) { float_unary_loop<lgamma_formula>(iter, "lgamma"); }
-void digamma_kernel(TensorIterator& iter) { float_unary_loop<digamma_formula>(iter, "digamma"); }
+void lgamma_generic_kernel(TensorIterator& iter) { float_unary_loop<lgamma_formula>(iter, "lgamma"); }
+void digamma_generic_kernel(TensorIterator& iter) { float_unary_loop<digamma_formula>(iter, "digamma"); }
 void trigamma_kernel(TensorIterator& iter) { float_unary_loop<trigamma_formula>(iter, "polygamma"); }
 void erfinv_generic_kernel(TensorIterator& iter) { float_unary_loop<erfinv_formula>(iter, "erfinv"); }
 void tan_generic_kernel(TensorIterator& iter) { float_unary_loop<tan_formula>(iter, "tan"); }
@@ -96,28 +97,61 @@ void float32_fast_path(TensorIterator& iter) {
   });
 }
 
-void exp_kernel(TensorIterator& iter) { float32_fast_path<&vec::exp, &exp_generic_kernel>(iter); }
+// Dense float32 and float64 both: the float64 lanes of VecMathDouble.cpp.
+template <void (*Fast)(const float*, float*, int64_t), void (*Fast64)(const double*, double*, int64_t),
+          void (*Generic)(TensorIterator&)>
+void float_fast_path(TensorIterator& iter) {
+  if (iter.common_dtype() == ScalarType::Double && iter.is_contiguous() && iter.dtype(0) == ScalarType::Double) {
+    iter.for_each([](char** data, const int64_t*, int64_t n, int64_t) {
+      Fast64(reinterpret_cast<const double*>(data[1]), reinterpret_cast<double*>(data[0]), n);
+    });
+    return;
+  }
+  float32_fast_path<Fast, Generic>(iter);
+}
+
+void exp_kernel(TensorIterator& iter) {
+  float_fast_path<&vec::exp, &vec::exp, &exp_generic_kernel>(iter);
+}
 void sigmoid_kernel(TensorIterator& iter) { float32_fast_path<&vec::sigmoid, &sigmoid_generic_kernel>(iter); }
 void tanh_kernel(TensorIterator& iter) { float32_fast_path<&vec::tanh, &tanh_generic_kernel>(iter); }
 void gelu_kernel(TensorIterator& iter) { float32_fast_path<&vec::gelu, &gelu_generic_kernel>(iter); }
-void log_kernel(TensorIterator& iter) { float32_fast_path<&vec::log, &log_generic_kernel>(iter); }
-void log1p_kernel(TensorIterator& iter) { float32_fast_path<&vec::log1p, &log1p_generic_kernel>(iter); }
-void expm1_kernel(TensorIterator& iter) { float32_fast_path<&vec::expm1, &expm1_generic_kernel>(iter); }
-void sin_kernel(TensorIterator& iter) { float32_fast_path<&vec::sin, &sin_generic_kernel>(iter); }
-void cos_kernel(TensorIterator& iter) { float32_fast_path<&vec::cos, &cos_generic_kernel>(iter); }
+void log_kernel(TensorIterator& iter) {
+  float_fast_path<&vec::log, &vec::log, &log_generic_kernel>(iter);
+}
+void log1p_kernel(TensorIterator& iter) {
+  float_fast_path<&vec::log1p, &vec::log1p, &log1p_generic_kernel>(iter);
+}
+void expm1_kernel(TensorIterator& iter) {
+  float_fast_path<&vec::expm1, &vec::expm1, &expm1_generic_kernel>(iter);
+}
+void sin_kernel(TensorIterator& iter) {
+  float_fast_path<&vec::sin, &vec::sin, &sin_generic_kernel>(iter);
+}
+void cos_kernel(TensorIterator& iter) {
+  float_fast_path<&vec::cos, &vec::cos, &cos_generic_kernel>(iter);
+}
 void erf_kernel(TensorIterator& iter) { float32_fast_path<&vec::erf, &erf_generic_kernel>(iter); }
 void erfc_kernel(TensorIterator& iter) { float32_fast_path<&vec::erfc, &erfc_generic_kernel>(iter); }
 void tan_kernel(TensorIterator& iter) { float32_fast_path<&vec::tan, &tan_generic_kernel>(iter); }
 void gelu_tanh_kernel(TensorIterator& iter) { float32_fast_path<&vec::gelu_tanh, &gelu_tanh_generic_kernel>(iter); }
 void sinh_kernel(TensorIterator& iter) { float32_fast_path<&vec::sinh, &sinh_generic_kernel>(iter); }
 void cosh_kernel(TensorIterator& iter) { float32_fast_path<&vec::cosh, &cosh_generic_kernel>(iter); }
-void atanh_kernel(TensorIterator& iter) { float32_fast_path<&vec::atanh, &atanh_generic_kernel>(iter); }
+void atanh_kernel(TensorIterator& iter) {
+  float_fast_path<&vec::atanh, &vec::atanh, &atanh_generic_kernel>(iter);
+}
 void log2_kernel(TensorIterator& iter) { float32_fast_path<&vec::log2, &log2_generic_kernel>(iter); }
-void exp2_kernel(TensorIterator& iter) { float32_fast_path<&vec::exp2, &exp2_generic_kernel>(iter); }
+void exp2_kernel(TensorIterator& iter) {
+  float_fast_path<&vec::exp2, &vec::exp2, &exp2_generic_kernel>(iter);
+}
 void atan_kernel(TensorIterator& iter) { float32_fast_path<&vec::atan, &atan_generic_kernel>(iter); }
 void asin_kernel(TensorIterator& iter) { float32_fast_path<&vec::asin, &asin_generic_kernel>(iter); }
 void acos_kernel(TensorIterator& iter) { float32_fast_path<&vec::acos, &acos_generic_kernel>(iter); }
 void erfinv_kernel(TensorIterator& iter) { float32_fast_path<&vec::erfinv, &erfinv_generic_kernel>(iter); }
+void lgamma_kernel(TensorIterator& iter) { float_fast_path<&vec::lgamma, &vec::lgamma, &lgamma_generic_kernel>(iter); }
+void digamma_kernel(TensorIterator& iter) {
+  float_fast_path<&vec::digamma, &vec::digamma, &digamma_generic_kernel>(iter);
+}
 
 // Rounding ops: identity on integers (PyTorch returns a copy).
 template <typename Formula>

@@ -47,6 +47,25 @@ void remainder(const float* x, int64_t x_step, const float* y, int64_t y_step, f
 void floor_divide(const float* x, int64_t x_step, const float* y, int64_t y_step, float* out, int64_t n);
 void logaddexp(const float* x, int64_t x_step, const float* y, int64_t y_step, float* out, int64_t n);
 void logaddexp2(const float* x, int64_t x_step, const float* y, int64_t y_step, float* out, int64_t n);
+// float64: y[i] = exp (1 ulp), expm1, exp2, log (1 ulp), log1p, sin, cos
+// (2 ulp), atanh (3 ulp), lgamma and digamma of x[i] (VecMathDouble.cpp,
+// VecMathLanes64.h; tests/test_vec_math_double.py checks the bounds).
+// lgamma and digamma of float32 go through the same double lanes.
+void exp(const double* x, double* y, int64_t n);
+void expm1(const double* x, double* y, int64_t n);
+void exp2(const double* x, double* y, int64_t n);
+void log(const double* x, double* y, int64_t n);
+void log1p(const double* x, double* y, int64_t n);
+void sin(const double* x, double* y, int64_t n);
+void cos(const double* x, double* y, int64_t n);
+void atanh(const double* x, double* y, int64_t n);
+void lgamma(const double* x, double* y, int64_t n);
+void digamma(const double* x, double* y, int64_t n);
+void lgamma(const float* x, float* y, int64_t n);
+void digamma(const float* x, float* y, int64_t n);
+// out[i] = hypot(x[i * x_step], y[i * y_step]) of float32, squared and
+// summed in double; infinities and NaN as <cmath>'s. out may alias x or y.
+void hypot(const float* x, int64_t x_step, const float* y, int64_t y_step, float* out, int64_t n);
 // y[i] = 1 / (1 + exp(-x[i]))
 void sigmoid(const float* x, float* y, int64_t n);
 // y[i] = tanh(x[i]): Cephes' tanhf (an odd polynomial below 0.625, else

@@ -16,14 +16,15 @@ inline namespace CPU_CAPABILITY {
 // y[i] = lane(x[i]) where in_domain(x[i]), exact(x[i]) elsewhere. The block
 // is copied first: y may be x (in-place ops), and the exceptional elements
 // are recomputed from their inputs.
-template <typename Lane, typename InDomain, typename Exact>
-inline void map_checked(const float* x, float* y, int64_t n, Lane lane, InDomain in_domain, Exact exact) {
+// T is float or double (VecMathDouble.cpp).
+template <typename T, typename Lane, typename InDomain, typename Exact>
+inline void map_checked(const T* x, T* y, int64_t n, Lane lane, InDomain in_domain, Exact exact) {
   constexpr int64_t kBlock = 512;
-  float in[kBlock];
+  T in[kBlock];
   for (int64_t start = 0; start < n; start += kBlock) {
     const int64_t len = std::min(kBlock, n - start);
-    std::memcpy(in, x + start, static_cast<size_t>(len) * sizeof(float));
-    float* out = y + start;
+    std::memcpy(in, x + start, static_cast<size_t>(len) * sizeof(T));
+    T* out = y + start;
     int outside = 0;
     for (int64_t i = 0; i < len; ++i) {
       out[i] = lane(in[i]);
