@@ -375,6 +375,13 @@ def _pdist_samples(op, dtype, rng):
     for p in (2.0, 1.0, 0.0, 0.5, 1.5, 3.0, float("inf")):
         yield SampleInput((x, p), desc=f"p={p}")
     yield SampleInput((make_array((40, 3), dtype, rng),), desc="enough rows for the vector lanes")
+    # From 16 columns the backward runs over rows, lanes across columns, in
+    # blocks of 256 columns: a tail block, and a pair at distance 0 again.
+    wide = make_array((5, 20), dtype, rng)
+    wide[4] = wide[0]
+    for p in (2.0, 1.0, 1.5, 3.0, float("inf")):
+        yield SampleInput((wide, p), desc=f"20 columns, p={p}")
+    yield SampleInput((make_array((3, 300), dtype, rng),), desc="more columns than one block")
     yield SampleInput((make_array((1, 3), dtype, rng),), desc="one row: no pairs")
     yield SampleInput((make_array((3, 0), dtype, rng),), desc="no columns: zeros")
 

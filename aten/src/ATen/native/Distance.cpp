@@ -43,15 +43,15 @@ Tensor pdist(const Tensor& self, double p) {
 
 Tensor pdist_backward(const Tensor& grad, const Tensor& self, double p, const Tensor& result) {
   check_kernel_dtype(self, "pdist_backward", true);
-  const Tensor xt = self.cpu().t().contiguous();
-  const Tensor g = grad.cpu().to(xt.scalar_type()).contiguous(), dist = result.cpu().contiguous();
+  const Tensor x = self.cpu().contiguous();
+  const Tensor g = grad.cpu().to(x.scalar_type()).contiguous(), dist = result.cpu().contiguous();
   const int64_t n = self.size(0), m = self.size(1);
-  Tensor gt = at::zeros({m, n}, xt.scalar_type(), xt.device());
+  Tensor gx = at::zeros({n, m}, x.scalar_type(), x.device());
   if (dist.numel() > 0 && m > 0) {
-    pdist_backward_stub(DeviceType::CPU, xt.scalar_type(), xt.data_ptr(), g.data_ptr(), dist.data_ptr(), n, m, p,
-                        gt.data_ptr());
+    pdist_backward_stub(DeviceType::CPU, x.scalar_type(), x.data_ptr(), g.data_ptr(), dist.data_ptr(), n, m, p,
+                        gx.data_ptr());
   }
-  return gt.t().contiguous().to(self.device(), std::nullopt);
+  return gx.to(self.device(), std::nullopt);
 }
 
 }  // namespace at::native

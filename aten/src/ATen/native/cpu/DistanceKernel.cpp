@@ -1,7 +1,11 @@
-// pdist's loops (native/Distance.h) over x transposed, xt [m, n]: for row i
-// and each column k, the pairs (i, j > i) are a contiguous run of xt[k],
-// so a pair's sum over k builds up across vector lanes of j, in k's order
-// (the same sum, rounded the same, as one pair at a time).
+// pdist's loops (native/Distance.h). The forward runs over x transposed,
+// xt [m, n]: for row i and each column k, the pairs (i, j > i) are a
+// contiguous run of xt[k], so a pair's sum over k builds up across vector
+// lanes of j, in k's order (the same sum, rounded the same, as one pair at
+// a time). The backward runs over x's rows, lanes across columns (PyTorch's
+// scheme): each pair's share of a block of columns is added to row i's
+// accumulator and taken from row j; with few columns, over xt as the
+// forward (lanes across pairs).
 #include <ATen/Dispatch.h>
 #include <ATen/Parallel.h>
 #include <ATen/native/Distance.h>
@@ -57,10 +61,21 @@ void pdist_rows(const T* xt, int64_t n, int64_t m, T p, T* out, int64_t begin, i
 template <typename T>
 void pdist_typed(const T* xt, int64_t n, int64_t m, double p, T* out) {
   const Norm norm = norm_of(p);
-  // Row i holds n - 1 - i pairs: a grain of rows whose pairs fill ~32k elements.
-  const int64_t grain = std::max<int64_t>(1, 32768 / std::max<int64_t>(1, n * m));
-  at::parallel_for(0, n, grain, [&](int64_t begin, int64_t end) {
+  // Row i holds n - 1 - i pairs, so equal runs of rows are unequal work:
+  // chunks of rows with equal numbers of pairs (each ~32k pair-columns, at
+  // most 256 chunks), which threads then split evenly.
+  const int64_t total = n * (n - 1) / 2;
+  const int64_t chunks = std::clamp<int64_t>(total * m / 32768, 1, 256);
+  std::vector<int64_t> first_row(static_cast<size_t>(chunks + 1), n);
+  first_row[0] = 0;
+  for (int64_t c = 1, i = 0; c < chunks; ++c) {
+    const int64_t target = total * c / chunks;  // pairs before the chunk's first row
+    while (i < n && i * (2 * n - i - 1) / 2 < target) ++i;
+    first_row[c] = i;
+  }
+  at::parallel_for(0, chunks, 1, [&](int64_t chunk_begin, int64_t chunk_end) {
     const T pt = static_cast<T>(p);
+    const int64_t begin = first_row[chunk_begin], end = first_row[chunk_end];
     switch (norm) {
       case Norm::Zero: return pdist_rows<T, Norm::Zero>(xt, n, m, pt, out, begin, end);
       case Norm::One: return pdist_rows<T, Norm::One>(xt, n, m, pt, out, begin, end);
@@ -129,8 +144,65 @@ void pdist_grad_column(const T* xk, const T* scale, const T* dist, int64_t n, T 
   }
 }
 
+// Columns [k0, k1) of the gradient over x's rows (x, gx [n, m]): for each
+// row i, its pairs' shares summed in acc while each is taken from row j.
+// Threads own disjoint column blocks, so no two write the same element.
+constexpr int64_t kColumnBlock = 256;
+template <typename T, Norm N>
+void pdist_grad_rows(const T* x, const T* scale, const T* dist, int64_t n, int64_t m, T p, T* gx, int64_t k0,
+                     int64_t k1) {
+  T acc[kColumnBlock];
+  const int64_t w = k1 - k0;
+  int64_t q = 0;  // pair (i, j)'s index in the upper triangle's row order
+  for (int64_t i = 0; i < n; ++i) {
+    const T* __restrict xi = x + i * m + k0;
+    std::fill(acc, acc + w, T(0));
+    for (int64_t j = i + 1; j < n; ++j, ++q) {
+      const T sc = scale[q], ds = dist[q];
+      const T* __restrict xj = x + j * m + k0;
+      T* __restrict gj = gx + j * m + k0;
+      for (int64_t k = 0; k < w; ++k) {
+        const T share = pair_grad<T, N>(xi[k] - xj[k], ds, sc, p);
+        acc[k] += share;
+        gj[k] -= share;
+      }
+    }
+    T* gi = gx + i * m + k0;
+    for (int64_t k = 0; k < w; ++k) gi[k] += acc[k];
+  }
+}
+
+template <typename T, Norm N>
+void pdist_backward_norm(const T* x, const T* scale, const T* dist, int64_t n, int64_t m, T p, T* gx) {
+  // From 16 columns on, lanes across columns fill the vectors and each pair's
+  // scale and dist are read once per block; below, lanes across pairs.
+  if (m >= 16) {
+    // Blocks of at least 16 columns (a cache line of floats apart, so
+    // threads do not share lines of gx), at most kColumnBlock.
+    at::parallel_for(0, m, 16, [&](int64_t begin, int64_t end) {
+      for (int64_t k0 = begin; k0 < end; k0 += kColumnBlock) {
+        pdist_grad_rows<T, N>(x, scale, dist, n, m, p, gx, k0, std::min(end, k0 + kColumnBlock));
+      }
+    });
+    return;
+  }
+  std::vector<T> xt(static_cast<size_t>(n * m)), gt(static_cast<size_t>(n * m), T(0));
+  for (int64_t i = 0; i < n; ++i) {
+    for (int64_t k = 0; k < m; ++k) xt[k * n + i] = x[i * m + k];
+  }
+  at::parallel_for(0, m, 1, [&](int64_t begin, int64_t end) {
+    std::vector<T> share(static_cast<size_t>(std::max<int64_t>(n, 1)));
+    for (int64_t k = begin; k < end; ++k) {
+      pdist_grad_column<T, N>(xt.data() + k * n, scale, dist, n, p, gt.data() + k * n, share.data());
+    }
+  });
+  for (int64_t i = 0; i < n; ++i) {
+    for (int64_t k = 0; k < m; ++k) gx[i * m + k] = gt[k * n + i];
+  }
+}
+
 template <typename T>
-void pdist_backward_typed(const T* xt, const T* g, const T* dist, int64_t n, int64_t m, double p, T* gt) {
+void pdist_backward_typed(const T* x, const T* g, const T* dist, int64_t n, int64_t m, double p, T* gx) {
   const Norm norm = norm_of(p);
   if (norm == Norm::Zero) return;  // the count of nonzeros is flat
   const int64_t pairs = n * (n - 1) / 2;
@@ -141,28 +213,21 @@ void pdist_backward_typed(const T* xt, const T* g, const T* dist, int64_t n, int
     for (int64_t q = 0; q < pairs; ++q) two_scale[q] = select_bits(dist[q] == T(0), T(0), T(g[q] / dist[q]));
     scale = two_scale.data();
   }
-  at::parallel_for(0, m, 1, [&](int64_t begin, int64_t end) {
-    std::vector<T> share(static_cast<size_t>(std::max<int64_t>(n, 1)));
-    const T pt = static_cast<T>(p);
-    for (int64_t k = begin; k < end; ++k) {
-      const T* xk = xt + k * n;
-      T* gk = gt + k * n;
-      switch (norm) {
-        case Norm::Zero: break;
-        case Norm::One: pdist_grad_column<T, Norm::One>(xk, scale, dist, n, pt, gk, share.data()); break;
-        case Norm::Two: pdist_grad_column<T, Norm::Two>(xk, scale, dist, n, pt, gk, share.data()); break;
-        case Norm::Inf: pdist_grad_column<T, Norm::Inf>(xk, scale, dist, n, pt, gk, share.data()); break;
-        case Norm::General: pdist_grad_column<T, Norm::General>(xk, scale, dist, n, pt, gk, share.data()); break;
-      }
-    }
-  });
+  const T pt = static_cast<T>(p);
+  switch (norm) {
+    case Norm::Zero: break;
+    case Norm::One: pdist_backward_norm<T, Norm::One>(x, scale, dist, n, m, pt, gx); break;
+    case Norm::Two: pdist_backward_norm<T, Norm::Two>(x, scale, dist, n, m, pt, gx); break;
+    case Norm::Inf: pdist_backward_norm<T, Norm::Inf>(x, scale, dist, n, m, pt, gx); break;
+    case Norm::General: pdist_backward_norm<T, Norm::General>(x, scale, dist, n, m, pt, gx); break;
+  }
 }
 
-void pdist_backward_kernel(ScalarType type, const void* xt, const void* g, const void* dist, int64_t n, int64_t m,
-                           double p, void* gt) {
+void pdist_backward_kernel(ScalarType type, const void* x, const void* g, const void* dist, int64_t n, int64_t m,
+                           double p, void* gx) {
   AT_DISPATCH_FLOATING_TYPES(type, "pdist_backward", [&] {
-    pdist_backward_typed(static_cast<const scalar_t*>(xt), static_cast<const scalar_t*>(g),
-                         static_cast<const scalar_t*>(dist), n, m, p, static_cast<scalar_t*>(gt));
+    pdist_backward_typed(static_cast<const scalar_t*>(x), static_cast<const scalar_t*>(g),
+                         static_cast<const scalar_t*>(dist), n, m, p, static_cast<scalar_t*>(gx));
   });
 }
 
