@@ -427,6 +427,32 @@ def _dilate(x, dim, stride):
     return merged.narrow(dim, 0, (n - 1) * stride + 1)
 
 
+def _conv_transpose_col2im(x, weight, bias, stride, padding, output_padding, groups, dilation, nd):
+    """PyTorch's CPU algorithm: the weight's transpose times the input gives
+    each input pixel's kernel-sized contribution (one gemm per group, batched
+    over N), which col2im (native/Im2Col.cpp) adds into place. No zeros are
+    inserted between input pixels, so a stride of s costs no s^2 more work.
+    1-D runs as 2-D with a height of 1."""
+    if nd == 1:
+        x, weight = x.unsqueeze(2), weight.unsqueeze(2)
+        stride, padding, output_padding, dilation = (1,) + stride, (0,) + padding, (0,) + output_padding, (1,) + dilation
+    n, c_in, h, w = x.shape
+    c_out_g, kh, kw = weight.shape[1:]
+    out_size = [(size - 1) * s - 2 * p + d * (k - 1) + op + 1
+                for size, s, p, d, k, op in zip((h, w), stride, padding, dilation, (kh, kw), output_padding)]
+    if min(out_size) <= 0:
+        raise RuntimeError(f"Given input size per channel: ({h} x {w}). Calculated output size per channel: "
+                           f"({out_size[0]} x {out_size[1]}). Output size is too small")
+    # [G, C_out/G * kh * kw, C_in/G] @ [N, G, C_in/G, H * W]
+    w_t = weight.reshape(groups, c_in // groups, c_out_g * kh * kw).transpose(1, 2)
+    cols = torch.matmul(w_t, x.reshape(n, groups, c_in // groups, h * w))
+    out = torch._C._nn.col2im(cols.reshape(n, groups * c_out_g * kh * kw, h * w), out_size, (kh, kw), dilation,
+                              padding, stride)
+    if bias is not None:
+        out = out + bias.reshape(1, -1, 1, 1)
+    return out.squeeze(2) if nd == 1 else out
+
+
 def _conv_transpose(input, weight, bias, stride, padding, output_padding, groups, dilation, nd):
     from torch.nn.functional import conv1d, conv2d
     unbatched = input.dim() == nd + 1
@@ -439,6 +465,15 @@ def _conv_transpose(input, weight, bias, stride, padding, output_padding, groups
             raise RuntimeError("output padding must be smaller than either stride or dilation, but got "
                                f"output_padding_height: {output_padding[i]} stride: {stride[i]} dilation: "
                                f"{dilation[i]}")
+    # With a stride, col2im: the convolution below would run over s^2 times
+    # the pixels, most of them inserted zeros. (At stride 1 that convolution
+    # is the quicker of the two here.) col2im's blocks are the input's
+    # pixels only while output_padding < stride.
+    if x.device.type == "cpu" and x.dim() == nd + 2 and weight.dim() == nd + 2 and max(stride) > 1 and \
+            all(op < s for op, s in zip(output_padding, stride)) and x.shape[1] == weight.shape[0] and \
+            weight.shape[0] % groups == 0 and x.numel() > 0:
+        out = _conv_transpose_col2im(x, weight, bias, stride, padding, output_padding, groups, dilation, nd)
+        return out.squeeze(0) if unbatched else out
     for i in range(nd):
         x = _dilate(x, 2 + i, stride[i])
     pads = []

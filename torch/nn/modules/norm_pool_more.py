@@ -210,21 +210,42 @@ class _ConvTransposeNd(_ConvNd):
                          padding_mode, device, dtype)
         self.output_padding = _tuple(output_padding, self._dims)
 
+    def _output_padding(self, input, output_size):
+        """The output_padding that makes the output output_size (its
+        spatial sizes, or the whole shape), as PyTorch's modules take it."""
+        if output_size is None:
+            return self.output_padding
+        nd = self._dims
+        leading = 2 if input.dim() == nd + 2 else 1
+        output_size = list(output_size)
+        if len(output_size) == leading + nd:
+            output_size = output_size[leading:]
+        if len(output_size) != nd:
+            raise ValueError(f"ConvTranspose{nd}D: for {input.dim()}D input, output_size must have {nd} or "
+                             f"{leading + nd} elements (got {len(output_size)})")
+        smallest = [(input.shape[leading + i] - 1) * self.stride[i] - 2 * self.padding[i]
+                    + self.dilation[i] * (self.kernel_size[i] - 1) + 1 for i in range(nd)]
+        largest = [smallest[i] + self.stride[i] - 1 for i in range(nd)]
+        if any(not lo <= size <= hi for size, lo, hi in zip(output_size, smallest, largest)):
+            raise ValueError(f"requested an output size of {output_size}, but valid sizes range from {smallest} "
+                             f"to {largest} (for an input of {tuple(input.shape[leading:])})")
+        return tuple(size - lo for size, lo in zip(output_size, smallest))
+
 
 class ConvTranspose1d(_ConvTransposeNd):
     _dims = 1
 
     def forward(self, input, output_size=None):
-        return F.conv_transpose1d(input, self.weight, self.bias, self.stride, self.padding, self.output_padding,
-                                  self.groups, self.dilation)
+        return F.conv_transpose1d(input, self.weight, self.bias, self.stride, self.padding,
+                                  self._output_padding(input, output_size), self.groups, self.dilation)
 
 
 class ConvTranspose2d(_ConvTransposeNd):
     _dims = 2
 
     def forward(self, input, output_size=None):
-        return F.conv_transpose2d(input, self.weight, self.bias, self.stride, self.padding, self.output_padding,
-                                  self.groups, self.dilation)
+        return F.conv_transpose2d(input, self.weight, self.bias, self.stride, self.padding,
+                                  self._output_padding(input, output_size), self.groups, self.dilation)
 
 
 class Dropout3d(Dropout):
