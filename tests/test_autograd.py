@@ -14,9 +14,10 @@ from opinfo.params import torch_args
 # piecewise-constant values whose derivative is 0 except where undefined).
 NOT_DIFFERENTIABLE = {"eq", "ne", "lt", "le", "gt", "ge", "logical_and", "logical_or", "logical_xor", "logical_not",
                       "isnan", "isinf", "isfinite", "argmax", "argmin", "nonzero", "bitwise_and", "bitwise_or",
-                      "bitwise_xor", "bitwise_not", "any", "all", "heaviside", "signbit", "unique_consecutive"}
+                      "bitwise_xor", "bitwise_not", "any", "all", "heaviside", "signbit", "unique_consecutive",
+                      "_unique2"}
 # Formulas that refuse, as PyTorch's do: backward raises NotImplementedError naming the op.
-REFUSING_FORMULAS = {"unique_consecutive": lambda x: torch.unique_consecutive(x)}
+REFUSING_FORMULAS = {"unique_consecutive": lambda x: torch.unique_consecutive(x), "_unique2": lambda x: torch.unique(x)}
 
 
 def _gradcheck_cases():
@@ -746,3 +747,14 @@ def test_data_is_the_same_memory_with_its_own_version_counter():
     y.detach()[0] = 3.0
     with pytest.raises(RuntimeError, match="modified by an inplace operation"):
         z.sum().backward()
+
+
+def test_xlogy_gradient_with_a_number_beyond_float32_range():
+    # log(3.5e38) in float64 (88.75), not the default dtype's inf; 0 where
+    # self is 0 and the number is not positive.
+    x = torch.tensor([0.25, -0.5, 0.0], dtype=torch.float64, requires_grad=True)
+    torch.xlogy(x, 3.5e38).sum().backward()
+    assert torch.allclose(x.grad, torch.full((3,), math.log(3.5e38), dtype=torch.float64))
+    x.grad = None
+    torch.xlogy(x, -2.0).sum().backward()
+    assert x.grad[2].item() == 0 and x.grad[:2].isnan().all()

@@ -184,3 +184,19 @@ def test_signbit_reads_the_sign_bit():
     assert torch.signbit(x, out=out) is out and out.tolist() == want
     big = torch.randn(100_003)[::2]  # non-contiguous, past one block
     assert torch.equal(big.signbit(), big < 0)
+
+
+def test_sorts_of_rows_longer_than_the_kept_scratch_then_shorter_ones():
+    # Each thread keeps its radix scratch up to 2^18 elements and frees
+    # larger: a long sort, short ones after it, rows across threads, and
+    # int64 keys that differ in their high bytes only.
+    rng = np.random.default_rng(9)
+    for n in (300_000, 1000, 2**18, 5):
+        x = torch.from_numpy(rng.integers(-2**40, 2**40, n))
+        values, order = x.sort()
+        np.testing.assert_array_equal(values.numpy(), np.sort(x.numpy()))
+        assert torch.equal(x[order], values)
+    rows = torch.from_numpy(rng.standard_normal((64, 3000)).astype(np.float32))
+    np.testing.assert_array_equal(rows.sort(dim=1)[0].numpy(), np.sort(rows.numpy(), axis=1))
+    high = torch.tensor([3 << 48, 1 << 48, 2 << 48, 1 << 48] * 20)
+    assert torch.equal(high.sort(stable=True)[1][:40], torch.arange(1, 80, 2))  # the 1 << 48s, in order

@@ -616,6 +616,7 @@ NN_OPS = [
     OpInfo("signbit", np.signbit, NUMERIC, _samples(((3, 4), ()), ((5,), ()), ((), ())),
            result_dtype=lambda d: torch.bool),
     OpInfo("unique_consecutive", _unique_consecutive_ref, NUMERIC, _runs),
+    OpInfo("_unique2", lambda x: np.unique(x.ravel()), NUMERIC, _runs, op=lambda x: torch.unique(x), method=False),
     OpInfo("tril", lambda x, d=0: np.tril(x, d), NUMERIC, _samples(((4, 3), ()), ((2, 3, 3), (1,)), ((3, 4), (-1,))),
            inplace=True, error_inputs=_tri_errors),
     OpInfo("triu", lambda x, d=0: np.triu(x, d), NUMERIC, _samples(((4, 3), ()), ((2, 3, 3), (-1,)), ((3, 4), (2,))),

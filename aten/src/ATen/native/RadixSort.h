@@ -3,13 +3,15 @@
 // on them (median, quantile, unique, mode): each value becomes an unsigned
 // key whose order is PyTorch's (NaN largest whatever its sign, -0 equal to
 // +0), and (key, index) pairs go through a least-significant-digit radix
-// sort, byte by byte, skipping the bytes all keys share. O(n) per row where
+// sort, byte by byte, skipping the bytes all keys share (found before any
+// histogram is counted). O(n) per row where
 // the comparison sort it replaces was O(n log n) with an indirect load per
 // comparison; short rows take an insertion sort.
 #include <c10/util/Half.h>
 
 #include <cstdint>
 #include <cstring>
+#include <memory>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -64,18 +66,32 @@ void sort_pairs(K* keys, int64_t* idx, K* tmp_keys, int64_t* tmp_idx, int64_t n)
     return;
   }
   constexpr int kBytes = sizeof(K);
+  // The bytes in which some key differs from the first (one pass the
+  // compiler vectorises): only those get a histogram and a pass, so int64
+  // keys of small values pay for two bytes, not eight.
+  K differ = 0;
+  const K first = keys[0];
+  for (int64_t i = 0; i < n; ++i) differ |= static_cast<K>(keys[i] ^ first);
+  int varying[kBytes];
+  int nvarying = 0;
+  for (int b = 0; b < kBytes; ++b) {
+    if ((differ >> (8 * b)) & 0xff) varying[nvarying++] = b;
+  }
   std::vector<int64_t> counts(static_cast<size_t>(kBytes) * 256, 0);
   for (int64_t i = 0; i < n; ++i) {
     const K k = keys[i];
-    for (int b = 0; b < kBytes; ++b) ++counts[b * 256 + ((k >> (8 * b)) & 0xff)];
+    for (int v = 0; v < nvarying; ++v) {
+      const int b = varying[v];
+      ++counts[b * 256 + ((k >> (8 * b)) & 0xff)];
+    }
   }
   K* src_k = keys;
   int64_t* src_i = idx;
   K* dst_k = tmp_keys;
   int64_t* dst_i = tmp_idx;
-  for (int b = 0; b < kBytes; ++b) {
+  for (int v = 0; v < nvarying; ++v) {
+    const int b = varying[v];
     int64_t* count = counts.data() + b * 256;
-    if (count[(src_k[0] >> (8 * b)) & 0xff] == n) continue;  // every key has this byte
     int64_t offset = 0;
     for (int d = 0; d < 256; ++d) {
       const int64_t c = count[d];
@@ -99,24 +115,47 @@ void sort_pairs(K* keys, int64_t* idx, K* tmp_keys, int64_t* tmp_idx, int64_t n)
 // The stable ascending (or descending) order of row[0..n): order[j] is the
 // index of the j-th element. Descending flips the keys, so equal values
 // keep their index order either way, as PyTorch's stable sort does.
+// Its scratch grows and is kept between rows; for_thread() gives each
+// thread one whose scratch outlives the call up to kKeptElements (fresh
+// pages for every sort of 1e5 elements cost more than the sort itself).
 template <typename T>
 struct RowSorter {
   using K = key_t<T>;
-  std::vector<K> keys, tmp_keys;
-  std::vector<int64_t> order, tmp_order;
+  static constexpr int64_t kKeptElements = int64_t{1} << 18;
+  std::unique_ptr<K[]> keys, tmp_keys;
+  std::unique_ptr<int64_t[]> order, tmp_order;
+  int64_t capacity = 0;
+
+  static RowSorter& for_thread() {
+    static thread_local RowSorter sorter;
+    return sorter;
+  }
+
+  // Frees scratch beyond what a thread keeps.
+  void trim() {
+    if (capacity <= kKeptElements) return;
+    keys.reset();
+    tmp_keys.reset();
+    order.reset();
+    tmp_order.reset();
+    capacity = 0;
+  }
 
   const int64_t* sort(const T* row, int64_t n, bool descending) {
-    keys.resize(n);
-    tmp_keys.resize(n);
-    order.resize(n);
-    tmp_order.resize(n);
+    if (n > capacity) {  // uninitialised: every slot is written before it is read
+      keys.reset(new K[n]);
+      tmp_keys.reset(new K[n]);
+      order.reset(new int64_t[n]);
+      tmp_order.reset(new int64_t[n]);
+      capacity = n;
+    }
     for (int64_t i = 0; i < n; ++i) {
       const K k = key_of(row[i]);
       keys[i] = descending ? K(~k) : k;
       order[i] = i;
     }
-    sort_pairs(keys.data(), order.data(), tmp_keys.data(), tmp_order.data(), n);
-    return order.data();
+    sort_pairs(keys.get(), order.get(), tmp_keys.get(), tmp_order.get(), n);
+    return order.get();
   }
 };
 

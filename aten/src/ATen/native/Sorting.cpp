@@ -62,7 +62,7 @@ std::tuple<Tensor, Tensor> order_rows(const Tensor& rows, int64_t k, bool descen
     if (k == n) {
       // A full sort: the radix sort of RadixSort.h, rows split across threads.
       at::parallel_for(0, outer, std::max<int64_t>(1, 32768 / std::max<int64_t>(n, 1)), [&](int64_t b, int64_t e) {
-        radix::RowSorter<scalar_t> sorter;
+        auto& sorter = radix::RowSorter<scalar_t>::for_thread();
         for (int64_t r = b; r < e; ++r) {
           const scalar_t* row = x + r * n;
           const int64_t* order = sorter.sort(row, n, descending);
@@ -71,6 +71,7 @@ std::tuple<Tensor, Tensor> order_rows(const Tensor& rows, int64_t k, bool descen
             ix[r * n + j] = order[j];
           }
         }
+        sorter.trim();
       });
       return;
     }

@@ -1,7 +1,9 @@
 // unique_consecutive over the flattened tensor: one pass that notes the
 // first of each run of equal elements (NaN equals nothing, so each NaN is
 // a run of its own, as PyTorch), with each element's run number (inverse)
-// and each run's length (counts). With dim, runs of equal slices.
+// and each run's length (counts). With dim, runs of equal slices. _unique2
+// (torch.unique) is that pass over the sorted elements, its run numbers
+// carried back through the sort's order.
 #include <ATen/ATen.h>
 #include <ATen/Dispatch.h>
 
@@ -101,6 +103,23 @@ std::tuple<Tensor, Tensor, Tensor> unique_consecutive(const Tensor& self, bool r
   });
   Tensor counts = fill_inverse_and_count(starts.get(), runs, inverse, return_inverse, return_counts, self.device());
   return {values, inverse, counts};
+}
+
+std::tuple<Tensor, Tensor, Tensor> _unique2(const Tensor& self, bool sorted, bool return_inverse, bool return_counts) {
+  (void)sorted;  // sorted either way, as PyTorch's CPU kernel
+  const Tensor flat = self.reshape({-1});
+  auto [values, order] = at::sort(flat, -1, false);
+  auto [uniq, group, counts] = at::unique_consecutive(values, return_inverse, return_counts, std::nullopt);
+  Tensor inverse = at::empty(return_inverse ? self.sizes() : IntArrayRef{0}, ScalarType::Long, self.device());
+  if (return_inverse) {
+    const Tensor order_c = order.contiguous();
+    const int64_t* o = order_c.data_ptr<int64_t>();
+    const int64_t* g = group.data_ptr<int64_t>();
+    int64_t* inv = inverse.data_ptr<int64_t>();
+    const int64_t n = flat.numel();
+    for (int64_t i = 0; i < n; ++i) inv[o[i]] = g[i];
+  }
+  return {uniq, inverse, counts};
 }
 
 }  // namespace at::native
