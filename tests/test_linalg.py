@@ -376,3 +376,18 @@ def test_lu_unpack_reads_the_pivots_only_when_it_unpacks_them():
     assert L.tolist() == torch.eye(3).tolist() and U.tolist() == torch.eye(3).tolist()
     with pytest.raises(RuntimeError, match="LU_pivots is expected to be a contiguous tensor of torch.int32"):
         torch.lu_unpack(torch.eye(3), torch.tensor([1.0, 2.0]), True, True)
+
+
+@pytest.mark.parametrize("scale", [1e-3, 0.3, 1.0, 8.0, 60.0])
+def test_matrix_exp_of_symmetric_matrices_against_their_eigenvalues(scale):
+    # Every squaring count and the Taylor blocks (Paterson-Stockmeyer) of
+    # the scaled matrix: exp(S) = V exp(w) V^T for symmetric S.
+    rng = np.random.default_rng(int(scale * 1000))
+    m = rng.standard_normal((3, 12, 12))
+    s = (m + m.transpose(0, 2, 1)) * scale / 8
+    w, v = np.linalg.eigh(s)
+    want = v @ (np.exp(w)[..., None] * v.transpose(0, 2, 1))
+    got = LA.matrix_exp(t(s)).numpy()
+    np.testing.assert_allclose(got, want, rtol=1e-11 * max(1.0, scale), atol=1e-13 * np.abs(want).max())
+    x = t(s[0] / scale * 0.1).requires_grad_()
+    assert torch.autograd.gradcheck(LA.matrix_exp, (x,))
