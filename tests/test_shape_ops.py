@@ -128,3 +128,16 @@ def test_renorm_scales_only_the_slices_over_maxnorm():
         torch.renorm(x, 2, 0, -1.0)
     with pytest.raises(IndexError, match="Dimension out of range"):
         torch.renorm(x, 2, 3, 1.0)
+
+
+def test_splits_into_more_sections_than_memory_holds_fail_at_once():
+    # An empty dim divides by any count (the fuzzer's vsplit(2**32)): the
+    # room for the views is asked for first, so a count no memory holds is
+    # an error before any view is made, not a process filling memory.
+    empty = torch.empty(0, 3)
+    for split in (lambda: empty.vsplit(2**60), lambda: torch.tensor_split(empty, 2**60)):
+        with pytest.raises((RuntimeError, MemoryError)):
+            split()
+    parts = torch.empty(0, 3).vsplit(4)
+    assert len(parts) == 4 and all(p.shape == (0, 3) for p in parts)
+    assert [p.tolist() for p in torch.arange(5).tensor_split(3)] == [[0, 1], [2, 3], [4]]

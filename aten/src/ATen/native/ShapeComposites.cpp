@@ -151,6 +151,10 @@ std::vector<Tensor> tensor_split(const Tensor& self, int64_t sections, int64_t d
   TORCH_CHECK(sections > 0, "number of sections must be larger than 0, got ", sections);
   const int64_t size = self.size(dim), small = size / sections, extra = size % sections;
   std::vector<Tensor> out;
+  // All the room first: a count no memory holds (vsplit(2**32) of an empty
+  // dim divides evenly) fails here, at once, as an out-of-memory error,
+  // rather than after filling memory with views.
+  out.reserve(static_cast<size_t>(sections));
   int64_t start = 0;
   for (int64_t i = 0; i < sections; ++i) {
     const int64_t len = small + (i < extra ? 1 : 0);
