@@ -318,6 +318,9 @@ GRADCHECKED_HERE = {
     "split_with_sizes": (lambda x: (x.split([1, 3], 0)[1].exp(),), (_f64(4, 2),)),
     "native_layer_norm": (lambda x, w, b: torch.native_layer_norm(x, [3, 2], w, b, 1e-5)[0],
                           (_f64(4, 3, 2), _f64(3, 2), _f64(3, 2))),
+    # Called directly, as F.group_norm calls it (the group_norm OpInfo gradchecks that path).
+    "native_group_norm": (lambda x, w, b: torch.native_group_norm(x, w, b, 2, 4, 3, 2, 1e-5)[0],
+                          (_f64(2, 4, 3), _f64(4), _f64(4))),
     "max_pool2d_with_indices": (lambda x: torch.nn.functional.max_pool2d(x, 2), (_f64(1, 1, 4, 4),)),
     # Each mode, sample weights and padding (index 2) included.
     "_embedding_bag": (lambda w, p: tuple(torch.nn.functional.embedding_bag(
@@ -413,8 +416,9 @@ def test_gradgradcheck_formulas_without_records(name):
 
 def test_once_differentiable_formulas_are_the_ones_listed():
     # Each is a kernel that records nothing; giving one a differentiable form takes it off this list.
-    assert _once_differentiable_ops() == {"glu", "native_layer_norm", "_lstm_sequence", "_convolution_batched", "take",
-                                          "cumprod", "_interp_linear", "pdist", "multilabel_margin_loss"}
+    assert _once_differentiable_ops() == {"glu", "native_layer_norm", "native_group_norm", "_lstm_sequence",
+                                          "_convolution_batched", "take", "cumprod", "_interp_linear", "pdist",
+                                          "multilabel_margin_loss"}
 
 
 def test_create_graph_second_derivatives_and_gradient_penalty():

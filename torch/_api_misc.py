@@ -117,16 +117,12 @@ def instance_norm(input, weight, bias, running_mean, running_var, use_input_stat
     return F.instance_norm(input, running_mean, running_var, weight, bias, use_input_stats, momentum, eps)
 
 
-def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5, cudnn_enabled=True):
-    return F.group_norm(input, num_groups, weight, bias, eps)
-
-
 NN_FORMS = {name: globals()[name] for name in (
     "dropout", "dropout_", "feature_dropout", "feature_dropout_", "alpha_dropout", "alpha_dropout_",
     "feature_alpha_dropout", "feature_alpha_dropout_", "celu", "celu_", "selu", "selu_", "rrelu", "rrelu_",
     "threshold_", "prelu", "kl_div", "margin_ranking_loss", "hinge_embedding_loss",
     "cosine_embedding_loss", "triplet_margin_loss", "poisson_nll_loss", "binary_cross_entropy_with_logits",
-    "batch_norm", "instance_norm", "group_norm")}
+    "batch_norm", "instance_norm")}
 # Same arguments in torch and torch.nn.functional.
 NN_SAME = ("bilinear", "cosine_similarity", "pairwise_distance", "pixel_shuffle", "pixel_unshuffle",
            "channel_shuffle", "conv_transpose1d", "conv_transpose2d", "max_pool1d", "max_pool2d",

@@ -166,6 +166,7 @@ CASES = {
     # ---- torch: nn ops spelled at torch level ----
     "torch.batch_norm": "torch.batch_norm(img, ch16, ch16b, None, None, True, 0.1, 1e-5, False)",
     "torch.group_norm": "torch.group_norm(img, 4)",
+    "torch.native_group_norm": "torch.native_group_norm(img, ch16, ch16b, 8, 16, 1024, 4, 1e-5)[0]",
     "torch.instance_norm": "torch.instance_norm(img, None, None, None, None, True, 0.1, 1e-5, False)",
     "torch.bilinear": "torch.bilinear(b1, b2, bw)",
     "torch.binary_cross_entropy_with_logits": "torch.binary_cross_entropy_with_logits(x, u)",

@@ -287,6 +287,47 @@ def _layer_norm_samples(op, dtype, rng):
     yield SampleInput((m(5, 4).T, (5,), m(5), m(5)), desc="transposed input")
 
 
+def _group_norm_ref(x, groups, weight=None, bias=None, eps=1e-5):
+    x64 = x.astype(np.float64).reshape(x.shape[0], groups, -1)
+    out = ((x64 - x64.mean(2, keepdims=True)) / np.sqrt(x64.var(2, keepdims=True) + eps)).reshape(x.shape)
+    affine = (1, x.shape[1]) + (1,) * (x.ndim - 2)
+    if weight is not None:
+        out = out * weight.reshape(affine)
+    if bias is not None:
+        out = out + bias.reshape(affine)
+    return out.astype(x.dtype)
+
+
+def _group_norm_samples(op, dtype, rng):
+    m = lambda *s: make_array(s, dtype, rng)  # noqa: E731
+    yield SampleInput((m(2, 6, 5, 3), 3, m(6), m(6)), desc="weight and bias, 2-D spatial")
+    yield SampleInput((m(3, 4, 19), 2), desc="no affine, blocks longer than the kernel's 8 lanes")
+    yield SampleInput((m(2, 4), 4, m(4)), desc="no spatial dims, one channel per group, weight only")
+    yield SampleInput((m(2, 4, 3), 1, None, m(4)), {"eps": 1e-3}, desc="one group, bias only, eps")
+    yield SampleInput((m(2, 3, 4, 2).transpose(0, 2, 1, 3)[:, :2], 2, m(2), m(2)), desc="non-contiguous input")
+    yield SampleInput((m(1, 2, 2, 3, 2), 1, m(2), m(2)), desc="3-D spatial")
+    if dtype == torch.float64:  # float32's own rounding of a mean near 1000 is 3e-5, PyTorch's as ours
+        shifted = m(1, 4, 6) + 1000  # far from zero: the backward's sums must not cancel
+        yield SampleInput((shifted, 2, m(4), m(4)), desc="mean far from zero")
+
+
+def _group_norm_errors():
+    yield ErrorInput((torch.ones(2, 3, 4), 2), {}, RuntimeError,
+                     r"channels in input to be divisible by num_groups, but got input of shape \[2, 3, 4\]")
+    yield ErrorInput((torch.ones(2, 4, 3), -1), {}, RuntimeError, "Expected num groups to be greater than 0, got -1")
+    yield ErrorInput((torch.ones(4), 2), {}, RuntimeError, "Expected at least 2 dimensions for input tensor")
+    yield ErrorInput((torch.ones(1, 4, 1), 4), {}, ValueError, "Expected more than 1 value per channel")
+    yield ErrorInput((torch.ones(2, 4, 3), 2, torch.ones(3)), {}, RuntimeError,
+                     r"Expected weight to be a vector of size equal to the number of channels in input, but got "
+                     r"weight of shape \[3\]")
+    yield ErrorInput((torch.ones(2, 4, 3), 2, None, torch.ones(2, 2)), {}, RuntimeError,
+                     r"Expected bias to be a vector of size equal to the number of channels in input")
+    yield ErrorInput((torch.ones(2, 4, 3, dtype=torch.int64), 2), {}, NotImplementedError,
+                     "\"GroupNormKernelImpl\" not implemented for 'Long'")
+    yield ErrorInput((torch.ones(2, 4, 3), 2, torch.ones(4, dtype=torch.float64)), {}, RuntimeError,
+                     "mixed dtype \\(CPU\\): expect parameter to have scalar type of Float")
+
+
 def _layer_norm_errors():
     yield ErrorInput((torch.ones(2, 4), (5,)), {}, RuntimeError, r"expected input with shape \[\*, 5\]")
     yield ErrorInput((torch.ones(2, 4), (4,), torch.ones(5)), {}, RuntimeError, "Expected weight to be of same shape")
@@ -646,6 +687,8 @@ NN_OPS = [
            method=False, error_inputs=_embedding_errors),
     OpInfo("layer_norm", _layer_norm_ref, FLOATS, _layer_norm_samples, op=F.layer_norm, method=False,
            error_inputs=_layer_norm_errors),
+    OpInfo("group_norm", _group_norm_ref, FLOATS, _group_norm_samples, op=F.group_norm, method=False,
+           error_inputs=_group_norm_errors),
     OpInfo("mse_loss", _mse_ref, FLOATS, _mse_samples, op=F.mse_loss, method=False),
     OpInfo("smooth_l1_loss", _piecewise_ref(False), FLOATS, _piecewise_samples("beta"), op=F.smooth_l1_loss,
            method=False, error_inputs=_piecewise_errors("smooth_l1", "beta",

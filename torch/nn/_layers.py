@@ -14,21 +14,14 @@ def _tuple(value, n):
 
 # ---- normalisation ----------------------------------------------------------
 def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
-    if input.dim() < 2 or input.shape[1] % num_groups:
-        raise RuntimeError(f"Expected number of channels in input to be divisible by num_groups, but got input of "
-                           f"shape {list(input.shape)} and num_groups={num_groups}")
-    n, c = input.shape[:2]
-    # Each (sample, group) is one row that layer_norm's kernel normalises;
-    # the per-channel affine follows (two binary ops, whose loops take a
-    # broadcast operand as one value per row).
-    x = input.reshape(n, num_groups, -1)
-    out = torch.native_layer_norm(x, [x.shape[-1]], None, None, eps)[0].reshape(input.shape)
-    affine_shape = (1, c) + (1,) * (input.dim() - 2)
-    if weight is not None:
-        out = out * weight.reshape(affine_shape)
-    if bias is not None:
-        out = out + bias.reshape(affine_shape)
-    return out
+    """torch.group_norm's kernel (native/GroupNorm.cpp) after PyTorch's Python-level checks."""
+    if input.dim() < 2:
+        raise RuntimeError(f"Expected at least 2 dimensions for input tensor but received {input.dim()}")
+    # PyTorch's _verify_batch_size on [N * C // G, G, *spatial]: one value per group is an error.
+    if input.shape[0] * input.shape[1] // num_groups * math.prod(input.shape[2:]) == 1:
+        raise ValueError(f"Expected more than 1 value per channel when training, got input size "
+                         f"{[input.shape[0] * input.shape[1] // num_groups, num_groups] + list(input.shape[2:])}")
+    return torch.group_norm(input, num_groups, weight, bias, eps)
 
 
 def instance_norm(input, running_mean=None, running_var=None, weight=None, bias=None, use_input_stats=True,

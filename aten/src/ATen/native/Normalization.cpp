@@ -9,6 +9,7 @@
 #include <ATen/ScalarOps.h>
 #include <ATen/native/FloatOrDouble.h>
 #include <ATen/native/Normalization.h>
+#include <ATen/native/RowMoments.h>
 #include <ATen/native/cpu/VecMath.h>
 
 #include <cmath>
@@ -87,30 +88,6 @@ Layout check_layer_norm(const Tensor& input, IntArrayRef normalized_shape, const
   return l;
 }
 
-
-// The row statistics of the types other than float (VecMath has float's).
-template <typename T>
-double row_sum(const T* x, int64_t n) {
-  double s[4] = {};
-  int64_t i = 0;
-  for (; i + 4 <= n; i += 4)
-    for (int k = 0; k < 4; ++k) s[k] += x[i + k];
-  for (; i < n; ++i) s[0] += x[i];
-  return (s[0] + s[1]) + (s[2] + s[3]);
-}
-
-// sum((x - mean)^2) in 8 lanes of T, each lane's total added up in double.
-template <typename T>
-double squared_deviation(const T* x, T mean, int64_t n) {
-  T lanes[8] = {};
-  int64_t i = 0;
-  for (; i + 8 <= n; i += 8)
-    for (int k = 0; k < 8; ++k) lanes[k] += (x[i + k] - mean) * (x[i + k] - mean);
-  double total = 0;
-  for (; i < n; ++i) total += static_cast<double>(x[i] - mean) * static_cast<double>(x[i] - mean);
-  for (T v : lanes) total += v;
-  return total;
-}
 
 // float rows go to VecMath, a thread's rows in one call; other types here.
 template <typename T>

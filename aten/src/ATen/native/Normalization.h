@@ -1,5 +1,5 @@
 #pragma once
-// The gradient of native_layer_norm (native_functions.yaml).
+// The gradients of native_layer_norm and native_group_norm (native_functions.yaml).
 #include <ATen/core/TensorBody.h>
 
 #include <optional>
@@ -14,5 +14,13 @@ TORCH_API std::tuple<Tensor, Tensor, Tensor> layer_norm_backward(const Tensor& g
                                                                  IntArrayRef normalized_shape,
                                                                  const std::optional<Tensor>& weight,
                                                                  const Tensor& mean, const Tensor& rstd);
+
+// mean and rstd are native_group_norm's second and third outputs ([N, group]).
+// Returns the gradients of (input, weight, bias); weight's is undefined
+// without a weight, bias's is always computed (the sums of grad per channel).
+TORCH_API std::tuple<Tensor, Tensor, Tensor> group_norm_backward(const Tensor& grad, const Tensor& input,
+                                                                 const Tensor& mean, const Tensor& rstd,
+                                                                 const std::optional<Tensor>& weight, int64_t N,
+                                                                 int64_t C, int64_t HxW, int64_t group);
 
 }  // namespace at::native
