@@ -15,9 +15,10 @@ from opinfo.params import torch_args
 NOT_DIFFERENTIABLE = {"eq", "ne", "lt", "le", "gt", "ge", "logical_and", "logical_or", "logical_xor", "logical_not",
                       "isnan", "isinf", "isfinite", "argmax", "argmin", "nonzero", "bitwise_and", "bitwise_or",
                       "bitwise_xor", "bitwise_not", "any", "all", "heaviside", "signbit", "unique_consecutive",
-                      "_unique2"}
+                      "_unique2", "unique_dim"}
 # Formulas that refuse, as PyTorch's do: backward raises NotImplementedError naming the op.
-REFUSING_FORMULAS = {"unique_consecutive": lambda x: torch.unique_consecutive(x), "_unique2": lambda x: torch.unique(x)}
+REFUSING_FORMULAS = {"unique_consecutive": lambda x: torch.unique_consecutive(x), "_unique2": lambda x: torch.unique(x),
+                     "unique_dim": lambda x: torch.unique(x, dim=0)}
 
 
 def _gradcheck_cases():

@@ -79,3 +79,27 @@ def test_unique_along_a_dim_of_empty_tensors_as_pytorch():
     assert values.shape == (0, 3) and inverse.shape == (0,) and counts.shape == (0,)
     with pytest.raises(RuntimeError, match="aren't selected"):
         torch.unique(torch.empty(2, 0), dim=0)
+
+
+def test_unique_along_a_dim_puts_slices_with_nan_last_and_keeps_each_apart():
+    # PyTorch's comparator treats NaN as equal to everything, which is no
+    # order at all (its result then depends on the sort's path, and a
+    # distinct slice can come out twice); ours is torch.sort's: NaN after
+    # every number, and == keeps each slice with NaN a run of its own.
+    nan = float("nan")
+    x = torch.tensor([[1.0, nan], [0.0, 2.0], [1.0, nan], [0.0, 2.0], [1.0, 1.0]])
+    values, inverse, counts = torch.unique(x, dim=0, return_inverse=True, return_counts=True)
+    assert torch.allclose(values, torch.tensor([[0.0, 2.0], [1.0, 1.0], [1.0, nan], [1.0, nan]]), equal_nan=True)
+    assert inverse.tolist() == [2, 0, 3, 0, 1] and counts.tolist() == [2, 1, 1, 1]
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float16, torch.bool, torch.uint8, torch.int32])
+def test_unique_along_a_dim_of_many_slices_matches_numpy(dtype):
+    rng = np.random.default_rng(5)
+    x = torch.tensor(rng.integers(0, 2, (3, 5000, 4))).to(dtype)
+    values, inverse, counts = torch.unique(x, dim=1, return_inverse=True, return_counts=True)
+    want, want_inverse, want_counts = np.unique(x.numpy(), axis=1, return_inverse=True, return_counts=True)
+    np.testing.assert_array_equal(values.numpy(), want)
+    np.testing.assert_array_equal(inverse.numpy(), want_inverse.reshape(-1))
+    np.testing.assert_array_equal(counts.numpy(), want_counts)
+    assert values.dtype == dtype

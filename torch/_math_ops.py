@@ -449,7 +449,8 @@ def repeat_interleave(input, repeats=None, dim=None, *, output_size=None):
 
 def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=None):
     if dim is not None:
-        uniq, inverse, counts = _unique_dim(input, dim)
+        uniq, inverse, counts = torch._C._VariableFunctions.unique_dim(input, dim, sorted, return_inverse,
+                                                                       return_counts)
     elif input.device.type == "cpu":
         uniq, inverse, counts = torch._C._VariableFunctions._unique2(input, sorted, return_inverse, return_counts)
     else:
@@ -460,25 +461,6 @@ def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=No
     if return_counts:
         out.append(counts)
     return out[0] if len(out) == 1 else tuple(out)
-
-
-def _unique_dim(input, dim):
-    """Unique slices along dim, sorted lexicographically: stable sorts by
-    each column from the last (a radix sort over columns), then
-    unique_consecutive's runs of equal slices, the inverse carried back
-    through the order. unique_consecutive checks the empty cases."""
-    if input.dim() == 0 or input.numel() == 0:
-        return torch._C._VariableFunctions.unique_consecutive(input, True, True, dim)
-    d = dim + input.dim() if dim < 0 else dim
-    moved = input.movedim(d, 0)
-    rows = moved.reshape(moved.shape[0], -1)
-    order = torch.arange(rows.shape[0], device=input.device)
-    for column in range(rows.shape[1] - 1, -1, -1):
-        order = order[torch.sort(rows[order, column], stable=True)[1]]
-    uniq, sorted_inverse, counts = torch._C._VariableFunctions.unique_consecutive(moved[order], True, True, 0)
-    inverse = torch.empty_like(sorted_inverse)
-    inverse[order] = sorted_inverse
-    return uniq.movedim(0, d), inverse, counts
 
 
 def _unique_composed(input):

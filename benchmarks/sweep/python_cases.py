@@ -73,6 +73,7 @@ CASES = {
     "torch.msort": "torch.msort(x)",
     "torch.unique": "torch.unique(ints)",
     "torch.unique[float]": "torch.unique(v)",
+    "torch.unique[dim]": ("r_ = (ints % 4).reshape(-1, 4)", "torch.unique(r_, dim=0, return_inverse=True)"),
     "torch.unique_consecutive": ("s_ = torch.sort(ints).values", "torch.unique_consecutive(s_)"),
     "torch.bincount": "torch.bincount(ints)",
     "torch.histc": "torch.histc(v)",

@@ -74,6 +74,11 @@ def _unique_consecutive_ref(x):
     return flat[np.concatenate([[True], flat[1:] != flat[:-1]])] if flat.size else flat
 
 
+def _slices(op, dtype, rng):
+    for shape, dim in (((9, 3), 0), ((2, 7), 1), ((2, 6, 2), 1), ((3, 2, 5), -1)):
+        yield SampleInput((make_array(shape, dtype, rng, domain=(0, 2)).round(), dim), desc=f"{shape} along {dim}")
+
+
 def _runs(op, dtype, rng):
     for shape in ((12,), (3, 5), (0,)):
         yield SampleInput((make_array(shape, dtype, rng, domain=(0, 3)).round(),), desc=f"{shape} runs")
@@ -658,6 +663,8 @@ NN_OPS = [
            result_dtype=lambda d: torch.bool),
     OpInfo("unique_consecutive", _unique_consecutive_ref, NUMERIC, _runs),
     OpInfo("_unique2", lambda x: np.unique(x.ravel()), NUMERIC, _runs, op=lambda x: torch.unique(x), method=False),
+    OpInfo("unique_dim", lambda x, dim: np.unique(x, axis=dim), NUMERIC, _slices,
+           op=lambda x, dim: torch.unique(x, dim=dim), method=False),
     OpInfo("tril", lambda x, d=0: np.tril(x, d), NUMERIC, _samples(((4, 3), ()), ((2, 3, 3), (1,)), ((3, 4), (-1,))),
            inplace=True, error_inputs=_tri_errors),
     OpInfo("triu", lambda x, d=0: np.triu(x, d), NUMERIC, _samples(((4, 3), ()), ((2, 3, 3), (-1,)), ((3, 4), (2,))),

@@ -3,7 +3,8 @@
 // a run of its own, as PyTorch), with each element's run number (inverse)
 // and each run's length (counts). With dim, runs of equal slices. _unique2
 // (torch.unique) is that pass over the sorted elements, its run numbers
-// carried back through the sort's order.
+// carried back through the sort's order; unique_dim (torch.unique with dim)
+// the same over slices sorted lexicographically.
 #include <ATen/ATen.h>
 #include <ATen/Dispatch.h>
 
@@ -68,7 +69,72 @@ std::tuple<Tensor, Tensor, Tensor> unique_consecutive_slices(const Tensor& self,
   return {self.index_select(d, index), inverse, counts};
 }
 
+// Ascending with NaN after every number (torch.sort's order), so that the
+// comparison is a strict weak order even with NaN in the slices.
+template <typename T>
+bool sorts_before(T a, T b) {
+  if constexpr (std::is_floating_point_v<T> || std::is_same_v<T, c10::Half> || std::is_same_v<T, c10::BFloat16>) {
+    return a < b || (a == a && b != b);
+  } else {
+    return a < b;
+  }
+}
+
 }  // namespace
+
+std::tuple<Tensor, Tensor, Tensor> unique_dim(const Tensor& self, int64_t dim, bool sorted, bool return_inverse,
+                                              bool return_counts) {
+  (void)sorted;  // sorted either way, as PyTorch's CPU kernel
+  if (self.dim() == 0 || self.numel() == 0) return unique_consecutive_slices(self, dim, true, true);  // its checks
+  const int64_t d = c10::maybe_wrap_dim(dim, self.dim());
+  const int64_t n = self.size(d);
+  // Slice i is row i of the tensor with dim d moved to the front, the other
+  // dims in their order: its elements in the order they compare in.
+  std::vector<int64_t> perm{d};
+  for (int64_t k = 0; k < self.dim(); ++k)
+    if (k != d) perm.push_back(k);
+  const Tensor rows = self.permute(perm).contiguous().reshape({n, -1});
+  const int64_t width = rows.size(1);
+  std::vector<int64_t> order(n);
+  for (int64_t i = 0; i < n; ++i) order[i] = i;
+  std::vector<int64_t> starts{0};  // positions in `order` where a run of equal slices begins
+  AT_DISPATCH_ALL_AND_REDUCED_TYPES_AND_BOOL(rows.scalar_type(), "unique_dim", [&] {
+    const scalar_t* x = rows.data_ptr<scalar_t>();
+    std::stable_sort(order.begin(), order.end(), [&](int64_t a, int64_t b) {
+      const scalar_t* ra = x + a * width;
+      const scalar_t* rb = x + b * width;
+      for (int64_t j = 0; j < width; ++j) {
+        if (sorts_before(ra[j], rb[j])) return true;
+        if (sorts_before(rb[j], ra[j])) return false;
+      }
+      return false;
+    });
+    for (int64_t i = 1; i < n; ++i) {  // == as unique_consecutive: a slice with NaN is a run of its own
+      const scalar_t* a = x + order[i] * width;
+      const scalar_t* b = x + order[i - 1] * width;
+      bool same = true;
+      for (int64_t j = 0; j < width && same; ++j) same = a[j] == b[j];
+      if (!same) starts.push_back(i);
+    }
+  });
+  const int64_t runs = static_cast<int64_t>(starts.size());
+  Tensor first = at::empty({runs}, ScalarType::Long, self.device());  // each run's first slice
+  int64_t* f = first.data_ptr<int64_t>();
+  for (int64_t k = 0; k < runs; ++k) f[k] = order[starts[k]];
+  starts.push_back(n);
+  Tensor inverse = at::empty({return_inverse ? n : 0}, ScalarType::Long, self.device());
+  if (return_inverse) {
+    int64_t* inv = inverse.data_ptr<int64_t>();
+    for (int64_t k = 0; k < runs; ++k)
+      for (int64_t i = starts[k]; i < starts[k + 1]; ++i) inv[order[i]] = k;
+  }
+  Tensor counts = at::empty({return_counts ? runs : 0}, ScalarType::Long, self.device());
+  if (return_counts) {
+    int64_t* c = counts.data_ptr<int64_t>();
+    for (int64_t k = 0; k < runs; ++k) c[k] = starts[k + 1] - starts[k];
+  }
+  return {self.index_select(d, first), inverse, counts};
+}
 
 std::tuple<Tensor, Tensor, Tensor> unique_consecutive(const Tensor& self, bool return_inverse, bool return_counts,
                                                       std::optional<int64_t> dim) {
