@@ -396,6 +396,9 @@ _ACTIVATIONS = {
                   lambda x: np.where(x <= 0.5, 0.0, 1.0)),
     "leaky_relu": (lambda t: torch._C._nn.leaky_relu(t, 0.2), lambda x: np.where(x > 0, x, x * 0.2),
                    lambda x: np.where(x > 0, 1.0, 0.2)),
+    # In place on a strided view of a non-leaf: the kernel writes through the view, autograd rebases it.
+    "leaky_relu_": (lambda t: torch._C._nn.leaky_relu_(torch.stack([t, t], 1)[:, 1], 0.2),
+                    lambda x: np.where(x > 0, x, x * 0.2), lambda x: np.where(x > 0, 1.0, 0.2)),
     "hardshrink": (torch.hardshrink, lambda x: np.where(np.abs(x) <= 0.5, 0.0, x),
                    lambda x: np.where((x >= -0.5) & (x <= 0.5), 0.0, 1.0)),
     "hardtanh": (lambda t: t.clamp(-1.0, 1.0), lambda x: np.where(np.isnan(x), x, np.clip(x, -1, 1)),

@@ -113,6 +113,8 @@ EXEMPT = {
                       "gradcheck), the reshape record",
     "_unsafe_view": "reshape that copies, and matmul's batch folding: test_autograd.py, the reshape and matmul records",
     "native_layer_norm": "behind F.layer_norm: the layer_norm record; its statistics in test_autograd.py",
+    "native_group_norm": "behind F.group_norm: the group_norm record; called directly in test_autograd.py",
+    "leaky_relu_": "leaky_relu in place: test_kernel_paths.py (values and gradient through a strided view)",
     "max_pool2d_with_indices": "behind F.max_pool2d: the max_pool2d record",
     "_embedding_bag": "behind F.embedding_bag: test_embedding_bag.py (results, gradients, checks), "
                       "test_nn_breadth.py (every mode against numpy), gradchecked in test_autograd.py",

@@ -1,10 +1,10 @@
 """torch functions and Tensor methods composed in Python from the ops of
 native_functions.yaml: products with a bias (addmv, addr, addbmm, baddbmm),
-NaN-aware and order statistics (nansum, quantile, mode; median and kthvalue
-are native: Selection.cpp),
+NaN-aware and order statistics (nanmean, quantile, mode; nansum, median and
+kthvalue are native: ReduceOps.cpp, Selection.cpp),
 running reductions (logcumsumexp; cumprod's out=), index updates
-(index_fill, the *_scatter ops), counting (unique; bucketize and
-searchsorted add out=), and the
+(index_fill, the *_scatter ops), counting (unique picks _unique2 or
+unique_dim; bucketize and searchsorted add out=), and the
 smaller helpers. Their gradients come from the ops they call; tests/oracle
 compares values and gradients with PyTorch 2.13. install() binds them as
 PyTorch spells them (torch.f, Tensor.f, Tensor.f_)."""
@@ -174,14 +174,8 @@ def isreal(input):
 
 
 def nansum(input, dim=None, keepdim=False, *, dtype=None, out=None):
-    x = input
-    if input.is_floating_point():
-        # NaN as 0 in one pass; with a graph, where() (nan_to_num's gradient
-        # would also zero the infinities').
-        x = torch.where(input.isnan(), 0.0, input) if input.requires_grad and torch.is_grad_enabled() \
-            else input.nan_to_num(0.0, math.inf, -math.inf)
-    result = x.sum(dtype=dtype) if dim is None else x.sum(dim, keepdim=keepdim, dtype=dtype)
-    return _out(result, out)
+    # The native op (NaN as 0 in the sum's own pass); this adds out=.
+    return _out(torch._C._VariableFunctions.nansum(input, dim, keepdim, dtype=dtype), out)
 
 
 def nanmean(input, dim=None, keepdim=False, *, dtype=None, out=None):

@@ -30,6 +30,23 @@ def _sum_ref(x, dim=None, keepdim=False):
     return _np_reduce(np.sum)(x.astype(acc), dim, keepdim)
 
 
+def _nansum_ref(x, dim=None, keepdim=False):
+    acc = np.float64 if x.dtype.kind == "f" else np.int64
+    return _np_reduce(np.nansum)(x.astype(acc), dim, keepdim)
+
+
+def _nansum_samples(op, dtype, rng):
+    yield from reduction_samples(op, dtype, rng)
+    if not dtype.is_floating_point:
+        return
+    for shape, kwargs in (((1000,), {}), ((3, 37), {"dim": 1}), ((4, 5, 6), {"dim": 1}), ((4, 5), {"dim": 0}),
+                          ((2, 5), {"dim": 1})):
+        x = make_array(shape, dtype, rng)
+        x.reshape(-1)[::3] = np.nan  # every third element, so lanes and tails both hold some
+        yield SampleInput((x,), kwargs, desc=f"NaN every third element {shape} {kwargs}")
+    yield SampleInput((np.full((2, 3), np.nan).astype(np.dtype(str(dtype)[6:])),), {"dim": 1}, desc="all NaN")
+
+
 def _mean_ref(x, dim=None, keepdim=False):
     with np.errstate(invalid="ignore"):
         import warnings
@@ -321,6 +338,8 @@ REDUCTION_OPS = [
     OpInfo("sum", _sum_ref, ALL, reduction_samples,
            result_dtype=lambda d: d if d.is_floating_point else torch.int64, error_inputs=_dim_errors("sum"),
            known_values=lambda: _sum_16bit_known()),
+    OpInfo("nansum", _nansum_ref, ALL, _nansum_samples,
+           result_dtype=lambda d: d if d.is_floating_point else torch.int64, error_inputs=_dim_errors("nansum")),
     OpInfo("mean", _mean_ref, FLOATS, reduction_samples, error_inputs=_dim_errors("mean"), known_values=lambda: [
         KnownValue((torch.ones(70000, dtype=torch.float16),), {}, torch.tensor(1.0, dtype=torch.float16),
                    why="the float16 sum overflowed"),

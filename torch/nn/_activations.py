@@ -56,8 +56,7 @@ def elu_(input, alpha=1.0):
 
 
 def leaky_relu_(input, negative_slope=0.01):
-    from torch.nn.functional import leaky_relu
-    return leaky_relu(input, negative_slope, inplace=True)
+    return torch._C._nn.leaky_relu_(input, negative_slope)
 
 
 def _softplus(x):

@@ -55,8 +55,9 @@ def log_softmax(input, dim, dtype=None):
 
 
 def leaky_relu(input, negative_slope=0.01, inplace=False):
-    out = torch._C._nn.leaky_relu(input, negative_slope)
-    return input.copy_(out) if inplace else out
+    if inplace:
+        return torch._C._nn.leaky_relu_(input, negative_slope)
+    return torch._C._nn.leaky_relu(input, negative_slope)
 
 
 def silu(input, inplace=False):

@@ -64,6 +64,15 @@ Tensor leaky_relu(const Tensor& self, const Scalar& negative_slope) {
   return at::where(self.gt(scalar_like(0, self)), self, self.mul(scalar_like(negative_slope, self)));
 }
 
+// In place in one pass (F.leaky_relu(inplace=True), nn.LeakyReLU(inplace=True)).
+const Tensor& leaky_relu_(const Tensor& self, const Scalar& negative_slope) {
+  check_kernel_dtype(self, "leaky_relu", false);
+  if (!self.is_cpu()) return self.copy_(at::leaky_relu(self, negative_slope));
+  auto iter = TensorIteratorConfig().add_output(self).add_input(self).build();
+  leaky_relu_stub(iter.device().type, iter, negative_slope, 0);
+  return self;
+}
+
 Tensor _prelu_kernel(const Tensor& self, const Tensor& weight) {
   TORCH_CHECK(weight.scalar_type() == self.scalar_type(), "Found dtype ", weight.scalar_type(), " but expected ",
               self.scalar_type());

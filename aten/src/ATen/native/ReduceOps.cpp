@@ -153,6 +153,16 @@ Tensor sum(const Tensor& self, OptionalIntArrayRef dim, bool keepdim, std::optio
   return reduce(self, dim, keepdim, sum_dtype(self, dtype), {ReduceOp::Sum}, "sum");
 }
 
+Tensor nansum(const Tensor& self, OptionalIntArrayRef dim, bool keepdim, std::optional<ScalarType> dtype) {
+  TORCH_CHECK(!c10::isComplexType(self.scalar_type()), "nansum does not support complex inputs");
+  if (!self.is_floating_point()) return at::sum(self, dim, keepdim, dtype);  // no NaN to skip
+  if (!self.is_cpu()) {
+    const Tensor zero = at::scalar_tensor(0.0, self.scalar_type(), self.device());
+    return at::sum(at::where(self.isnan(), zero, self), dim, keepdim, dtype);
+  }
+  return reduce(self, dim, keepdim, sum_dtype(self, dtype), {ReduceOp::NanSum}, "nansum");
+}
+
 Tensor mean(const Tensor& self, OptionalIntArrayRef dim, bool keepdim, std::optional<ScalarType> dtype) {
   const ScalarType t = dtype.value_or(self.scalar_type());
   TORCH_CHECK(c10::isFloatingType(t), "mean(): could not infer output dtype. ", dtype ? "Optional" : "Input",

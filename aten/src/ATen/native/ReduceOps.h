@@ -4,7 +4,8 @@
 
 namespace at::native {
 
-enum class ReduceOp { Sum, Prod, Max, Min, ArgMax, ArgMin, Any, All, Norm, Var, LogSumExp };
+// NanSum: Sum with NaN as 0 (CPU only; other devices compose where and sum).
+enum class ReduceOp { Sum, NanSum, Prod, Max, Min, ArgMax, ArgMin, Any, All, Norm, Var, LogSumExp };
 
 struct ReduceParams {
   ReduceOp op;

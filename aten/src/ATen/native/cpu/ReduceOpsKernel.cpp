@@ -239,6 +239,9 @@ void reduce_row(const ReduceParams& params, const T* x, int64_t n, const Tensor&
     case ReduceOp::Sum:
       store_sum<T>(params, out, i, sum_plain(x, n));
       return;
+    case ReduceOp::NanSum:  // a select in the lanes, so float's loop still vectorises
+      store_sum<T>(params, out, i, sum_of(x, n, [](auto v) { return v == v ? v : decltype(v)(0); }));
+      return;
     case ReduceOp::Prod: {
       out.data_ptr<T>()[i] = static_cast<T>(prod_of(x, n));
       return;
