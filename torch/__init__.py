@@ -84,8 +84,9 @@ def _export_functions():
 
 
 _function_names = _export_functions()
-# torch.special's ops live in torch.special only, as in PyTorch.
-for _name in [n for n in _function_names if n.startswith("special_")]:
+# torch.special's ops live in torch.special only, as in PyTorch; unique_dim
+# is behind torch.unique(dim=) only (PyTorch's PRIVATE_OPS).
+for _name in [n for n in _function_names if n.startswith("special_") or n == "unique_dim"]:
     del globals()[_name]
     _function_names.remove(_name)
 

@@ -7,7 +7,7 @@ import numpy as np
 
 import torch
 
-from .core import FLOATS, INTS, ErrorInput, OpInfo, SampleInput, float_result, make_array
+from .core import FLOATS, INTS, ErrorInput, KnownValue, OpInfo, SampleInput, float_result, make_array
 from .unary import _math, unary, unary_samples
 
 
@@ -103,6 +103,11 @@ def _logit_samples(op, dtype, rng):
     yield SampleInput((make_array((4,), dtype, rng, (0.01, 0.99)), 0.2), desc="eps 0.2")
 
 
+def _entr_ref(x):
+    with np.errstate(all="ignore"):
+        return np.where(x > 0, -x * np.log(np.where(x > 0, x, 1)), np.where(x == 0, 0, -np.inf)).astype(x.dtype)
+
+
 SPECIAL_OPS = [
     unary("lgamma", _math(math.lgamma), domain=(0.1, 10.0)),
     unary("digamma", _elementwise(_digamma), domain=(0.1, 10.0)),
@@ -117,4 +122,10 @@ SPECIAL_OPS = [
     OpInfo("mvlgamma", _mvlgamma, FLOATS, _mvlgamma_samples, domain=(2.0, 6.0), inplace=True),
     OpInfo("special_zeta", lambda s, q: np.vectorize(_zeta, otypes=[np.float64])(s, q), FLOATS, _zeta_samples,
            op=torch._C._VariableFunctions.special_zeta, method=False, nondifferentiable_args=(0,)),
+    # Positive samples for the gradient (log of the negatives is NaN there); zero, negatives and NaN in the knowns.
+    OpInfo("special_entr", _entr_ref, FLOATS, unary_samples, op=torch.special.entr, method=False,
+           domain=(0.05, 4.0), known_values=lambda: [
+               KnownValue((torch.tensor([0.0, -1.0, float("nan"), float("inf")]),), {},
+                          torch.tensor([0.0, -float("inf"), float("nan"), -float("inf")]),
+                          why="PyTorch's branches: 0 at 0, -inf below, NaN kept")]),
 ]

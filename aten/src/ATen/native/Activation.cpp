@@ -1,6 +1,7 @@
 // threshold, leaky_relu, hardshrink and softshrink: PyTorch's dtype checks
 // and formulas; a kernel of their own on the CPU, composed elsewhere.
 #include <ATen/ATen.h>
+#include <ATen/MemoryOverlap.h>
 #include <ATen/NativeFunctions.h>
 #include <ATen/ScalarOps.h>
 #include <ATen/native/Activation.h>
@@ -66,6 +67,7 @@ Tensor leaky_relu(const Tensor& self, const Scalar& negative_slope) {
 
 // In place in one pass (F.leaky_relu(inplace=True), nn.LeakyReLU(inplace=True)).
 const Tensor& leaky_relu_(const Tensor& self, const Scalar& negative_slope) {
+  assert_no_internal_overlap(self);  // before the dtype, as PyTorch's checks run
   check_kernel_dtype(self, "leaky_relu", false);
   if (!self.is_cpu()) return self.copy_(at::leaky_relu(self, negative_slope));
   auto iter = TensorIteratorConfig().add_output(self).add_input(self).build();

@@ -62,6 +62,10 @@ AT_UNARY_FORMULA(digamma, static_cast<M>(special::digamma(static_cast<double>(x)
 AT_UNARY_FORMULA(trigamma, static_cast<M>(special::trigamma(x)))
 AT_UNARY_FORMULA(erfinv, special::erfinv(x))
 AT_UNARY_FORMULA(sinc, x == M(0) ? M(1) : std::sin(M(special::kPi) * x) / (M(special::kPi) * x))
+// torch.special.entr: -x log x, 0 at 0, -inf below, NaN kept.
+AT_UNARY_FORMULA(special_entr, x != x ? x
+                                      : (x > M(0) ? -x * std::log(x)
+                                                  : (x == M(0) ? M(0) : -std::numeric_limits<M>::infinity())))
 #undef AT_UNARY_FORMULA
 
 // The formula in the element type's arithmetic: float for float16/bfloat16.

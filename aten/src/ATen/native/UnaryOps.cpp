@@ -35,6 +35,7 @@ DEFINE_DISPATCH(isinf_stub);
 DEFINE_DISPATCH(signbit_stub);
 DEFINE_DISPATCH(logical_not_stub);
 DEFINE_DISPATCH(sinc_stub);
+DEFINE_DISPATCH(special_entr_stub);
 DEFINE_DISPATCH(lgamma_stub);
 DEFINE_DISPATCH(digamma_stub);
 DEFINE_DISPATCH(erfinv_stub);
@@ -157,6 +158,9 @@ DEFINE_UNARY(lgamma, Float, NO_CHECK)
 DEFINE_UNARY(digamma, Float, NO_CHECK)
 DEFINE_UNARY(erfinv, Float, NO_CHECK)
 DEFINE_UNARY(sinc, Float, NO_CHECK)
+
+// torch.special.entr (out= in torch/special): integers promote to float.
+Tensor special_entr(const Tensor& self) { return unary_op(special_entr_stub, Tensor(), self, Result::Float, false); }
 DEFINE_UNARY(logical_not, Bool, NO_CHECK)
 DEFINE_UNARY(bitwise_not, Same, NO_CHECK)  // the kernel takes integers and bool only
 

@@ -45,6 +45,7 @@ DECLARE_DISPATCH(unary_fn, lgamma_stub);
 DECLARE_DISPATCH(unary_fn, digamma_stub);
 DECLARE_DISPATCH(unary_fn, erfinv_stub);
 DECLARE_DISPATCH(unary_fn, sinc_stub);
+DECLARE_DISPATCH(unary_fn, special_entr_stub);
 DECLARE_DISPATCH(unary_fn, gelu_stub);
 DECLARE_DISPATCH(unary_fn, gelu_tanh_stub);
 // Ops that keep the dtype (integers pass through the rounding ones unchanged).

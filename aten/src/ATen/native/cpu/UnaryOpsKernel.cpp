@@ -62,6 +62,7 @@ void cos_generic_kernel(TensorIterator& iter) { float_unary_loop<cos_formula>(it
 void gelu_generic_kernel(TensorIterator& iter) { float_unary_loop<gelu_formula>(iter, "gelu"); }
 void gelu_tanh_generic_kernel(TensorIterator& iter) { float_unary_loop<gelu_tanh_formula>(iter, "gelu_tanh"); }
 void sinc_kernel(TensorIterator& iter) { float_unary_loop<sinc_formula>(iter, "sinc"); }
+void special_entr_kernel(TensorIterator& iter) { float_unary_loop<special_entr_formula>(iter, "entr"); }
 void lgamma_generic_kernel(TensorIterator& iter) { float_unary_loop<lgamma_formula>(iter, "lgamma"); }
 void digamma_generic_kernel(TensorIterator& iter) { float_unary_loop<digamma_formula>(iter, "digamma"); }
 void trigamma_kernel(TensorIterator& iter) { float_unary_loop<trigamma_formula>(iter, "polygamma"); }
@@ -265,6 +266,7 @@ REGISTER_CPU_DISPATCH(cos_stub, &cos_kernel);
 REGISTER_CPU_DISPATCH(gelu_stub, &gelu_kernel);
 REGISTER_CPU_DISPATCH(gelu_tanh_stub, &gelu_tanh_kernel);
 REGISTER_CPU_DISPATCH(sinc_stub, &sinc_kernel);
+REGISTER_CPU_DISPATCH(special_entr_stub, &special_entr_kernel);
 REGISTER_CPU_DISPATCH(lgamma_stub, &lgamma_kernel);
 REGISTER_CPU_DISPATCH(digamma_stub, &digamma_kernel);
 REGISTER_CPU_DISPATCH(trigamma_stub, &trigamma_kernel);

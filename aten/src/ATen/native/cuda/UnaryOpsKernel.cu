@@ -52,6 +52,7 @@ void cos_kernel_cuda(TensorIterator& iter) { float_unary_loop<cos_formula>(iter,
 void gelu_kernel_cuda(TensorIterator& iter) { float_unary_loop<gelu_formula>(iter, "gelu_cuda"); }
 void gelu_tanh_kernel_cuda(TensorIterator& iter) { float_unary_loop<gelu_tanh_formula>(iter, "gelu_tanh_cuda"); }
 void sinc_kernel_cuda(TensorIterator& iter) { float_unary_loop<sinc_formula>(iter, "sinc_cuda"); }
+void special_entr_kernel_cuda(TensorIterator& iter) { float_unary_loop<special_entr_formula>(iter, "entr_cuda"); }
 void lgamma_kernel_cuda(TensorIterator& iter) { float_unary_loop<lgamma_formula>(iter, "lgamma_cuda"); }
 void digamma_kernel_cuda(TensorIterator& iter) { float_unary_loop<digamma_formula>(iter, "digamma_cuda"); }
 void erfinv_kernel_cuda(TensorIterator& iter) { float_unary_loop<erfinv_formula>(iter, "erfinv_cuda"); }
@@ -156,6 +157,7 @@ REGISTER_CUDA_DISPATCH(cos_stub, &cos_kernel_cuda);
 REGISTER_CUDA_DISPATCH(gelu_stub, &gelu_kernel_cuda);
 REGISTER_CUDA_DISPATCH(gelu_tanh_stub, &gelu_tanh_kernel_cuda);
 REGISTER_CUDA_DISPATCH(sinc_stub, &sinc_kernel_cuda);
+REGISTER_CUDA_DISPATCH(special_entr_stub, &special_entr_kernel_cuda);
 REGISTER_CUDA_DISPATCH(lgamma_stub, &lgamma_kernel_cuda);
 REGISTER_CUDA_DISPATCH(digamma_stub, &digamma_kernel_cuda);
 REGISTER_CUDA_DISPATCH(erfinv_stub, &erfinv_kernel_cuda);
