@@ -3,7 +3,7 @@ native_functions.yaml: products with a bias (addmv, addr, addbmm, baddbmm),
 NaN-aware and order statistics (nanmean, quantile, mode; nansum, median and
 kthvalue are native: ReduceOps.cpp, Selection.cpp),
 running reductions (logcumsumexp; cumprod's out=), index updates
-(index_fill, the *_scatter ops), counting (unique picks _unique2 or
+(the *_scatter ops), counting (unique picks _unique2 or
 unique_dim; bucketize and searchsorted add out=), and the
 smaller helpers. Their gradients come from the ops they call; tests/oracle
 compares values and gradients with PyTorch 2.13. install() binds them as
@@ -344,15 +344,6 @@ def _index_shape(index, dim, like):
     return index.reshape(shape).expand(*[like.shape[d] if d != dim else index.numel() for d in range(like.dim())])
 
 
-def index_fill(input, dim, index, value):
-    dim = dim % max(input.dim(), 1)
-    shape = list(input.shape)
-    shape[dim] = index.numel()
-    fill = torch.full(shape, float(value) if not isinstance(value, torch.Tensor) else value.item(),
-                      dtype=input.dtype, device=input.device)
-    return input.scatter(dim, _index_shape(index, dim, fill), fill)
-
-
 def _scatter_into(input, src, view):
     result = input.clone()
     view(result).copy_(src)
@@ -374,30 +365,6 @@ def diagonal_scatter(input, src, offset=0, dim1=0, dim2=1):
 
 def narrow_copy(input, dim, start, length):
     return input.narrow(dim, start, length).clone()
-
-
-def renorm(input, p, dim, maxnorm):
-    """Slices along dim whose p-norm exceeds maxnorm scaled down to it: the
-    norms in one reduction, then one multiply (in place for renorm_), with
-    PyTorch's checks."""
-    return input * _renorm_factor(input, p, dim, maxnorm)
-
-
-def _renorm_factor(input, p, dim, maxnorm):
-    if input.dim() < 2:
-        raise RuntimeError(f"renorm: input needs at least 2 dimensions, got {input.dim()} dimensions")
-    if p <= 0:
-        raise RuntimeError("renorm: non-positive-norm not supported")
-    if maxnorm < 0:
-        raise RuntimeError(f"renorm: expected maxnorm to be >= 0 but got {maxnorm:g}")
-    input.size(dim)  # IndexError for a dim out of range, as PyTorch
-    d = dim % input.dim()
-    norms = torch.linalg.vector_norm(input, p, [k for k in range(input.dim()) if k != d], keepdim=True)
-    return torch.where(norms > maxnorm, maxnorm / (norms + 1e-7), 1.0)
-
-
-def _renorm_(self, p, dim, maxnorm):
-    return self.mul_(_renorm_factor(self, p, dim, maxnorm))
 
 
 def repeat_interleave(input, repeats=None, dim=None, *, output_size=None):
@@ -892,9 +859,8 @@ FUNCTIONS = {
     "msort": (msort, "f m"), "argwhere": (argwhere, "f m"), "nonzero": (nonzero, "f m"), "aminmax": (aminmax, "f m"),
     "cumprod": (cumprod, "f m m_"), "logcumsumexp": (logcumsumexp, "f m"),
     "quantile": (quantile, "f m"), "nanquantile": (nanquantile, "f m"), "mode": (mode, "f m"),
-    "index_fill": (index_fill, "f m m_"),
     "select_scatter": (select_scatter, "f m"), "slice_scatter": (slice_scatter, "f m"),
-    "diagonal_scatter": (diagonal_scatter, "f m"), "narrow_copy": (narrow_copy, "f m"), "renorm": (renorm, "f m"),
+    "diagonal_scatter": (diagonal_scatter, "f m"), "narrow_copy": (narrow_copy, "f m"),
     "repeat_interleave": (repeat_interleave, "f m"), "unique": (unique, "f m"),
     "unique_consecutive": (unique_consecutive, "f"),
     "searchsorted": (searchsorted, "f"), "bucketize": (bucketize, "f"), "isin": (isin, "f"),
@@ -931,7 +897,6 @@ def install(torch_module):
     torch_module.sgn = torch_module.sign
     torch_module.signbit = signbit
     torch_module.Tensor.unique_consecutive = _unique_consecutive_method
-    torch_module.Tensor.renorm_ = _renorm_
 
 
 def signbit(input, *, out=None):

@@ -47,6 +47,20 @@ def _nansum_samples(op, dtype, rng):
     yield SampleInput((np.full((2, 3), np.nan).astype(np.dtype(str(dtype)[6:])),), {"dim": 1}, desc="all NaN")
 
 
+def _renorm_ref(x, p, dim, maxnorm):
+    axes = tuple(k for k in range(x.ndim) if k != dim % x.ndim)
+    norms = (np.abs(x.astype(np.float64)) ** p).sum(axes, keepdims=True) ** (1 / p)
+    return (x * np.where(norms > maxnorm, maxnorm / (norms + 1e-7), 1.0)).astype(x.dtype)
+
+
+def _renorm_samples(op, dtype, rng):
+    # Slices on both sides of maxnorm in each sample.
+    yield SampleInput((make_array((4, 5), dtype, rng), 2, 0, 2.5), desc="p=2 over rows")
+    yield SampleInput((make_array((3, 6), dtype, rng), 1, 1, 4.0), desc="p=1 over columns")
+    yield SampleInput((make_array((2, 3, 4), dtype, rng), 3, -1, 2.0), desc="p=3, 3-D, last dim")
+    yield SampleInput((make_array((5, 4), dtype, rng).T, 2, 0, 2.0), desc="transposed")
+
+
 def _mean_ref(x, dim=None, keepdim=False):
     with np.errstate(invalid="ignore"):
         import warnings
@@ -340,6 +354,11 @@ REDUCTION_OPS = [
            known_values=lambda: _sum_16bit_known()),
     OpInfo("nansum", _nansum_ref, ALL, _nansum_samples,
            result_dtype=lambda d: d if d.is_floating_point else torch.int64, error_inputs=_dim_errors("nansum")),
+    OpInfo("renorm", _renorm_ref, FLOATS, _renorm_samples, inplace=True, error_inputs=lambda: [
+        ErrorInput((torch.ones(3), 2, 0, 1.0), {}, RuntimeError, "renorm: input needs at least 2 dimensions, got 1"),
+        ErrorInput((torch.ones(2, 3), -1, 0, 1.0), {}, RuntimeError, "renorm: non-positive-norm not supported"),
+        ErrorInput((torch.ones(2, 3), 2, 0, -1.0), {}, RuntimeError, "renorm: expected maxnorm to be >= 0 but got -1"),
+        ErrorInput((torch.ones(2, 3), 2, 2, 1.0), {}, IndexError, "Dimension out of range")]),
     OpInfo("mean", _mean_ref, FLOATS, reduction_samples, error_inputs=_dim_errors("mean"), known_values=lambda: [
         KnownValue((torch.ones(70000, dtype=torch.float16),), {}, torch.tensor(1.0, dtype=torch.float16),
                    why="the float16 sum overflowed"),

@@ -303,6 +303,35 @@ def _index_copy_samples(op, dtype, rng):
     yield SampleInput((x, 1, np.array([4, 1]), make_array((4, 2), dtype, rng)), desc="dim 1")
 
 
+def _index_fill_samples(op, dtype, rng):
+    x = make_array((4, 5), dtype, rng)
+    value = make_array((), dtype, rng)
+    yield SampleInput((x, 0, np.array([3, 0, 2]), 1), desc="dim 0, a number")
+    yield SampleInput((x, 1, np.array([-1, 1, 1]), value), desc="negative and repeated indices, a 0-d tensor value")
+    if dtype.is_floating_point:  # (for integer dtypes the harness reads a 0-d integer array as a value)
+        yield SampleInput((make_array((2, 3, 4), dtype, rng), -2, np.array(2), value), desc="0-d index, 3-D, dim -2")
+    yield SampleInput((make_array((), dtype, rng), 0, np.array([-1]), value), desc="0-d self")
+    yield SampleInput((x, 1, np.array([], dtype=np.int64), 1), desc="no index")
+
+
+def _index_fill_ref(x, dim, index, value):
+    out = x.copy()
+    view = out.reshape(1) if out.ndim == 0 else out
+    np.moveaxis(view, dim, 0)[np.asarray(index).reshape(-1)] = np.asarray(value).astype(x.dtype)
+    return out
+
+
+def _index_fill_errors():
+    x = torch.zeros(2, 3)
+    yield ErrorInput((x, 1, torch.tensor([3]), 1.0), {}, IndexError, "index 3 is out of bounds for dimension 1 with size 3")
+    yield ErrorInput((x, 1, torch.tensor([-4]), 1.0), {}, IndexError, "index -4 is out of bounds for dimension 1")
+    yield ErrorInput((x, 1, torch.tensor([0.0]), 1.0), {}, IndexError, "index_fill_\\(\\): Expected dtype int64 for index.")
+    yield ErrorInput((x, 1, torch.tensor([[0]]), 1.0), {}, RuntimeError, "Index has to be a vector/scalar")
+    yield ErrorInput((x, 2, torch.tensor([0]), 1.0), {}, IndexError, "Dimension out of range")
+    yield ErrorInput((x, 1, torch.tensor([0]), torch.tensor([7.0])), {}, RuntimeError,
+                     "index_fill_ only supports a 0-dimensional value tensor, but got tensor with 1 dimension")
+
+
 def _index_copy_ref(x, dim, index, source):
     out = x.copy()
     np.moveaxis(out, dim, 0)[index] = np.moveaxis(source, dim, 0)
@@ -421,6 +450,7 @@ SHAPE_OPS = [
       for reduce in ("prod", "mean", "amax", "amin")],
     OpInfo("index_add", _index_add_ref, NUMERIC, _index_add_samples, inplace=True,
            error_inputs=_index_update_errors("index_add")),
+    OpInfo("index_fill", _index_fill_ref, ALL, _index_fill_samples, inplace=True, error_inputs=_index_fill_errors),
     OpInfo("index_copy", _index_copy_ref, ALL, _index_copy_samples, inplace=True,
            error_inputs=_index_update_errors("index_copy")),
     OpInfo("nonzero", lambda x: np.argwhere(x), ALL, _samples(((3, 4), ()), ((5,), ()), ((0, 2), ())),

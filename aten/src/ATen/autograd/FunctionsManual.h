@@ -18,6 +18,7 @@
 #include <ATen/native/Interpolation.h>
 #include <ATen/native/Loss.h>
 #include <ATen/native/Normalization.h>
+#include <ATen/native/ReduceOps.h>
 #include <ATen/native/RNN.h>
 
 namespace at::autograd {
@@ -27,6 +28,8 @@ using native::lstm_cell_backward;
 using native::lstm_sequence_backward;
 // cumprod's gradient (native/CumulativeProducts.cpp).
 using native::cumprod_backward;
+// renorm's gradient (native/ReduceOps.cpp).
+using native::renorm_backward;
 // native_layer_norm's and native_group_norm's gradients (native/Normalization.cpp, GroupNorm.cpp).
 using native::layer_norm_backward;
 using native::group_norm_backward;

@@ -902,4 +902,58 @@ Tensor index_copy(const Tensor& self, int64_t dim, const Tensor& index, const Te
   return out;
 }
 
+// index_fill_: PyTorch's checks in its order, every index bounds-checked
+// (negative ones count from the end) before anything is written; then one
+// loop over [outer, index, inner] for a contiguous CPU tensor, a fill_ per
+// index otherwise. A 0-d self is filled as a 1-element vector.
+const Tensor& index_fill_(const Tensor& self, int64_t dim, const Tensor& index, const Scalar& value) {
+  TORCH_CHECK_INDEX(index.scalar_type() == ScalarType::Long, "index_fill_(): Expected dtype int64 for index.");
+  assert_no_overlap(self, index);
+  const Tensor target = self.dim() == 0 ? self.unsqueeze(-1) : self;
+  const int64_t d = c10::maybe_wrap_dim(dim, target.dim());
+  TORCH_CHECK(index.dim() <= 1, "Index has to be a vector/scalar");
+  const Tensor idx = index.reshape({-1}).to(kCPU, std::nullopt).contiguous();
+  const int64_t* ip = idx.data_ptr<int64_t>();
+  const int64_t count = idx.numel(), size = target.size(d);
+  std::vector<int64_t> wrapped(count);
+  for (int64_t k = 0; k < count; ++k) {
+    TORCH_CHECK_INDEX(ip[k] >= -size && ip[k] < size, "index ", ip[k], " is out of bounds for dimension ", d,
+                      " with size ", size);
+    wrapped[k] = ip[k] < 0 ? ip[k] + size : ip[k];
+  }
+  if (count == 0 || target.numel() == 0) return self;
+  if (!target.is_cpu() || !target.is_contiguous() || c10::isComplexType(target.scalar_type())) {
+    for (int64_t i : wrapped) target.select(d, i).fill_(value);
+    return self;
+  }
+  int64_t outer = 1, inner = 1;
+  for (int64_t k = 0; k < d; ++k) outer *= target.size(k);
+  for (int64_t k = d + 1; k < target.dim(); ++k) inner *= target.size(k);
+  AT_DISPATCH_ALL_AND_REDUCED_TYPES_AND_BOOL(target.scalar_type(), "index_fill_", [&] {
+    const scalar_t v = value.to<scalar_t>();
+    scalar_t* base = target.data_ptr<scalar_t>();
+    for (int64_t o = 0; o < outer; ++o)
+      for (int64_t i : wrapped) std::fill_n(base + (o * size + i) * inner, inner, v);
+  });
+  return self;
+}
+
+const Tensor& index_fill_(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& value) {
+  TORCH_CHECK(value.dim() == 0, "index_fill_ only supports a 0-dimensional value tensor, but got tensor with ",
+              value.dim(), " dimension(s).");
+  return native::index_fill_(self, dim, index, value.item());
+}
+
+Tensor index_fill(const Tensor& self, int64_t dim, const Tensor& index, const Scalar& value) {
+  const Tensor out = self.clone();
+  native::index_fill_(out, dim, index, value);
+  return out;
+}
+
+Tensor index_fill(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& value) {
+  const Tensor out = self.clone();
+  native::index_fill_(out, dim, index, value);
+  return out;
+}
+
 }  // namespace at::native

@@ -465,4 +465,66 @@ bool equal(const Tensor& self, const Tensor& other) {
   return same;
 }
 
+// Each slice along dim whose p-norm exceeds maxnorm, scaled down to it: the
+// norms in one reduction over the other dims, the factor per slice, one
+// multiply; its gradient is renorm_backward (RenormBackward0, as PyTorch's).
+namespace {
+struct RenormParts {
+  Tensor norms, over, scale;  // [..1, size(dim), 1..]
+  std::vector<int64_t> others;
+};
+
+RenormParts renorm_parts(const Tensor& self, const Scalar& p, int64_t dim, const Scalar& maxnorm) {
+  TORCH_CHECK(self.dim() >= 2, "renorm: input needs at least 2 dimensions, got ", self.dim(), " dimensions");
+  TORCH_CHECK(p.toDouble() > 0, "renorm: non-positive-norm not supported");
+  TORCH_CHECK(maxnorm.toDouble() >= 0, "renorm: expected maxnorm to be >= 0 but got ", maxnorm.toDouble());
+  const int64_t d = c10::maybe_wrap_dim(dim, self.dim());
+  RenormParts r;
+  for (int64_t k = 0; k < self.dim(); ++k)
+    if (k != d) r.others.push_back(k);
+  r.norms = at::linalg_vector_norm(self, p, IntArrayRef(r.others), /*keepdim=*/true, std::nullopt);
+  const Tensor limit = at::scalar_tensor(maxnorm, r.norms.scalar_type(), r.norms.device());
+  r.over = r.norms.gt(limit);
+  r.scale = limit.div(r.norms.add(at::scalar_tensor(1e-7, r.norms.scalar_type(), r.norms.device())));
+  return r;
+}
+
+Tensor renorm_factor(const RenormParts& r) {
+  return at::where(r.over, r.scale, at::scalar_tensor(1.0, r.norms.scalar_type(), r.norms.device()));
+}
+}  // namespace
+
+Tensor renorm(const Tensor& self, const Scalar& p, int64_t dim, const Scalar& maxnorm) {
+  return self.mul(renorm_factor(renorm_parts(self, p, dim, maxnorm)));
+}
+
+const Tensor& renorm_(const Tensor& self, const Scalar& p, int64_t dim, const Scalar& maxnorm) {
+  self.mul_(renorm_factor(renorm_parts(self, p, dim, maxnorm)));
+  return self;
+}
+
+// In a scaled slice y = x * s(n), s = maxnorm / (n + 1e-7), so
+// dx = s * g - s / (n + 1e-7) * sum(g * x) * dn/dx with dn/dx =
+// sign(x) |x|^(p-1) n^(1-p); other slices pass g through. Where s is 0 (an
+// infinite norm) the second term is 0, not 0 * inf.
+Tensor renorm_backward(const Tensor& grad, const Tensor& self, const Scalar& p, int64_t dim, const Scalar& maxnorm) {
+  const RenormParts r = renorm_parts(self, p, dim, maxnorm);
+  const double pv = p.toDouble();
+  const Tensor zero = at::scalar_tensor(0.0, r.norms.scalar_type(), r.norms.device());
+  const Tensor eps = at::scalar_tensor(1e-7, r.norms.scalar_type(), r.norms.device());
+  const Tensor dot = grad.mul(self).sum(IntArrayRef(r.others), /*keepdim=*/true, std::nullopt);
+  const Tensor coef = r.scale.div(r.norms.add(eps)).mul(dot);
+  Tensor dn;
+  if (pv == 2) {
+    dn = self.div(r.norms);
+  } else if (pv == 1) {
+    dn = self.sign();
+  } else {
+    dn = self.sign().mul(self.abs().pow(at::scalar_tensor(pv - 1, self.scalar_type(), self.device())))
+             .mul(r.norms.pow(at::scalar_tensor(1 - pv, r.norms.scalar_type(), r.norms.device())));
+  }
+  const Tensor second = at::where(coef.ne(zero), coef.mul(dn), zero);
+  return at::where(r.over, r.scale.mul(grad).sub(second), grad);
+}
+
 }  // namespace at::native

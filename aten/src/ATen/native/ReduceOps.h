@@ -4,6 +4,10 @@
 
 namespace at::native {
 
+// renorm's gradient (ReduceOps.cpp).
+TORCH_API Tensor renorm_backward(const Tensor& grad, const Tensor& self, const Scalar& p, int64_t dim,
+                                 const Scalar& maxnorm);
+
 // NanSum: Sum with NaN as 0 (CPU only; other devices compose where and sum).
 enum class ReduceOp { Sum, NanSum, Prod, Max, Min, ArgMax, ArgMin, Any, All, Norm, Var, LogSumExp };
 

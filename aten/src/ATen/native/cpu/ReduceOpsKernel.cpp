@@ -151,6 +151,19 @@ double sum_in_double(const T* x, int64_t n, F f) {
   return ((s[0] + s[1]) + (s[2] + s[3])) + ((s[4] + s[5]) + (s[6] + s[7]));
 }
 
+// sum(x^2): for float in float lanes (blocks added in double), four times
+// the double loop's speed; again in double when the float squares overflowed
+// or the total is so small that they may have underflowed, so the 2-norm of
+// [3e19] or [1e-25] stays exact.
+template <typename T>
+double sum_of_squares(const T* x, int64_t n) {
+  if constexpr (std::is_same_v<T, float>) {
+    const double fast = sum_of(x, n, [](float v) { return v * v; });
+    if (std::isfinite(fast) && fast >= 1e-30) return fast;
+  }
+  return sum_in_double(x, n, [](double v) { return v * v; });
+}
+
 template <typename T>
 double norm_of(const T* x, int64_t n, double p) {
   if (std::isinf(p)) {
@@ -164,7 +177,7 @@ double norm_of(const T* x, int64_t n, double p) {
   }
   if (p == 0) return static_cast<double>(sum_of(x, n, [](double v) { return v != 0 ? 1.0 : 0.0; }));
   if (p == 1) return sum_of(x, n, [](double v) { return std::abs(v); });
-  if (p == 2) return std::sqrt(sum_in_double(x, n, [](double v) { return v * v; }));
+  if (p == 2) return std::sqrt(sum_of_squares(x, n));
   // Other orders are scaled by the largest |x| (the smallest for p < 0), so
   // that |x|^p neither overflows nor vanishes for large |p|: the norm of one
   // element is that element's |x| whatever p is, as in PyTorch.
@@ -407,7 +420,7 @@ bool reduce_long_row(const ReduceParams& params, const T* x, int64_t n, const Te
       } else if (sum) {
         partial[c] = static_cast<double>(sum_plain(x + lo, len));
       } else {
-        partial[c] = sum_in_double(x + lo, len, [](double v) { return v * v; });
+        partial[c] = sum_of_squares(x + lo, len);
       }
     }
   });
