@@ -76,6 +76,8 @@ def encode(value):
         if t.numel() <= MAX_RESULT_ELEMENTS:
             if t.dtype in (torch.bfloat16, torch.float16):
                 t = t.to(torch.float32)
+            if t.dtype.is_complex:  # (real, imag) pairs: numpy has no complex32, JSON no complex
+                t = torch.view_as_real(t.to(torch.complex64) if t.dtype == torch.complex32 else t)
             data = t.contiguous().numpy().reshape(-1).tolist()
             out["values"] = [v if not isinstance(v, float) or math.isfinite(v) else repr(v) for v in data]
         out["requires_grad"] = bool(value.requires_grad)
