@@ -41,9 +41,9 @@ if((USE_ASAN OR USE_UBSAN) AND "AVX512" IN_LIST TORCH_CPU_CAPABILITIES AND EXIST
 endif()
 # Kernel files whose calls always take the DEFAULT copy, so wide copies of
 # them would be dead code: their stubs receive an integer index tensor
-# (Indexing), a bool mask or result (LogicalOps), or spend their time in
-# the random generator or OpenBLAS (Distribution, LinearAlgebra).
-set(TORCH_CPU_DEFAULT_ONLY IndexingKernel.cpp LogicalOpsKernel.cpp DistributionKernels.cpp LinearAlgebraKernel.cpp)
+# (Indexing), or spend their time in the random generator or OpenBLAS
+# (Distribution, LinearAlgebra).
+set(TORCH_CPU_DEFAULT_ONLY IndexingKernel.cpp DistributionKernels.cpp LinearAlgebraKernel.cpp)
 
 # Each capability's flags: what native/CpuCapability.cpp checks for it.
 if(MSVC)

@@ -83,7 +83,8 @@ def test_an_unknown_value_is_named_and_ignored():
     assert "invalid value for ATEN_CPU_CAPABILITY: 'sse9'" in got.stderr
 
 
-# Pointwise ops over contiguous rows (the loops with wide copies), 16-bit
+# Pointwise ops over contiguous rows (the loops with wide copies, comparisons
+# and masks among them), 16-bit
 # float sums (the F16C path) and the exp family (the AVX-512 kernels), saved
 # as raw bytes so the comparison below is bitwise.
 _COMPUTE = r"""
@@ -108,11 +109,29 @@ for dtype in (torch.float32, torch.float64, torch.float16, torch.bfloat16):
     out[f"addcmul {dtype}"] = torch.addcmul(a, a, b, value=0.5)
     out[f"clamp {dtype}"] = a.clamp(-1, 2)
     out[f"sum {dtype}"] = finite.to(dtype).sum()
-for dtype in (torch.int32, torch.uint8):
+    # Bool results and masks beside floating inputs (DEFINE_DISPATCH_WITH_BOOL_OPERANDS).
+    zeros_and_nans = a.masked_fill(b > 1, 0)
+    out[f"logical_or {dtype}"] = torch.logical_or(zeros_and_nans, a.masked_fill(b < -1, 0))
+    out[f"logical_xor {dtype}"] = torch.logical_xor(zeros_and_nans, b)
+    out[f"ne {dtype}"] = a != b
+    out[f"le {dtype}"] = a <= b
+    out[f"isnan {dtype}"] = torch.isnan(a)
+    out[f"signbit {dtype}"] = torch.signbit(zeros_and_nans.neg())
+    out[f"where {dtype}"] = torch.where(a > b, a, b)
+    out[f"gt_ {dtype}"] = a.clone().gt_(b)
+for dtype in (torch.int32, torch.uint8, torch.int64, torch.bool):
     # From finite values: NaN or inf cast to an integer is undefined in C++.
     a, b = finite.to(dtype), y.to(dtype)
     out[f"add {dtype}"] = a + b
     out[f"bitwise_xor {dtype}"] = a ^ b
+    # LogicalOpsKernel.cpp's wide copies hold every dtype (TORCH_WIDE_COPY_ANY_DTYPE).
+    out[f"lt {dtype}"] = a < b
+    out[f"ne_ {dtype}"] = a.clone().ne_(b > 0)
+    if dtype != torch.bool:
+        out[f"shift {dtype}"] = torch.bitwise_left_shift(a, 3) ^ (b >> 1)
+    out[f"where {dtype}"] = torch.where(a > b, a, b)
+    out[f"masked_fill {dtype}"] = a.masked_fill(b > 2, 7)
+    out[f"logical_or {dtype}"] = torch.logical_or(a, b)
 # 16-bit floats widen to float32 exactly, so their bytes compare as well.
 exact = {k: (v.float() if v.dtype in (torch.float16, torch.bfloat16) else v).numpy().tobytes().hex()
          for k, v in out.items()}

@@ -24,10 +24,12 @@ namespace at::native {
   AT_DISPATCH_CASE_(Double, double, __VA_ARGS__)         \
   AT_DISPATCH_CASE_(Half, ::c10::Half, __VA_ARGS__)      \
   AT_DISPATCH_CASE_(BFloat16, ::c10::BFloat16, __VA_ARGS__)
-#if defined(CPU_CAPABILITY_AVX2) || defined(CPU_CAPABILITY_AVX512)
+#if (defined(CPU_CAPABILITY_AVX2) || defined(CPU_CAPABILITY_AVX512)) && !defined(TORCH_WIDE_COPY_ANY_DTYPE)
 // In the wide copies of the CPU kernels (cmake/CpuCapabilities.cmake) the
 // integer and bool cases are not compiled: native/DispatchStub.h sends every
-// call with a non-floating tensor to the DEFAULT copy.
+// call with a non-floating tensor to the DEFAULT copy. A kernel file that
+// defines TORCH_WIDE_COPY_ANY_DTYPE before its includes compiles them all
+// (its stubs: DEFINE_DISPATCH_FOR_ANY_OPERANDS).
 #define AT_NONFLOATING_CASE_(enum_name, cpp_type, ...) \
   case ::c10::ScalarType::enum_name:                   \
     ::at::native::wide_copy_reached("a " #enum_name " dispatch case");

@@ -7,6 +7,7 @@
 #include <ATen/ScalarOps.h>
 #include <ATen/TypePromotion.h>
 #include <ATen/core/TensorMethods.h>
+#include <ATen/native/DispatchStub.h>
 
 #include <cstdlib>
 
@@ -322,17 +323,27 @@ void TensorIterator::finish() {
 
 namespace at::native {
 
-bool wide_copy_applies(const TensorIterator& iter) {
+bool wide_copy_applies(const TensorIterator& iter, WideOperands operands) {
   if (iter.ndim() == 0) return false;  // serial_for_each passes zero strides: cpu_kernel's strided loop
+  const bool bool_operands = operands == WideOperands::FloatingAndBool;
+  bool floating_input = false;
   for (int k = 0; k < iter.ntensors(); ++k) {
-    if (!isFloatingType(iter.dtype(k))) return false;
-    const int64_t stride = iter.strides(k)[0], size = static_cast<int64_t>(elementSize(iter.dtype(k)));
+    const ScalarType dtype = iter.dtype(k);
+    if (isFloatingType(dtype)) {
+      floating_input = floating_input || k >= iter.noutputs();
+    } else if (operands != WideOperands::Any && !(bool_operands && dtype == ScalarType::Bool)) {
+      return false;
+    }
+    const int64_t stride = iter.strides(k)[0], size = static_cast<int64_t>(elementSize(dtype));
     if (stride != size && (k < iter.noutputs() || stride != 0)) return false;
   }
-  return true;
+  return floating_input || !bool_operands;
 }
 
-bool wide_copy_applies(const Tensor& tensor) { return !tensor.defined() || isFloatingType(tensor.scalar_type()); }
+bool wide_copy_applies(const Tensor& tensor, WideOperands operands) {
+  return !tensor.defined() || isFloatingType(tensor.scalar_type()) || operands == WideOperands::Any ||
+         (operands == WideOperands::FloatingAndBool && tensor.scalar_type() == ScalarType::Bool);
+}
 
 void wide_copy_reached(const char* what) {
   TORCH_INTERNAL_ASSERT(false, what, " reached a wide (AVX2/AVX512) CPU kernel copy, which holds floating cases only: "

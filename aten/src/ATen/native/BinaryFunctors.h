@@ -29,9 +29,11 @@ AT_BINARY_PREDICATE_FORMULA(lt, x < y)
 AT_BINARY_PREDICATE_FORMULA(le, x <= y)
 AT_BINARY_PREDICATE_FORMULA(gt, x > y)
 AT_BINARY_PREDICATE_FORMULA(ge, x >= y)
-AT_BINARY_PREDICATE_FORMULA(logical_and, static_cast<bool>(x) && static_cast<bool>(y))
-AT_BINARY_PREDICATE_FORMULA(logical_or, static_cast<bool>(x) || static_cast<bool>(y))
-AT_BINARY_PREDICATE_FORMULA(logical_xor, static_cast<bool>(x) != static_cast<bool>(y))
+// & and | rather than && and ||: both sides are evaluated anyway, and without
+// the short circuit's branch the compiler keeps a float64 loop in vector lanes.
+AT_BINARY_PREDICATE_FORMULA(logical_and, (x != M(0)) & (y != M(0)))
+AT_BINARY_PREDICATE_FORMULA(logical_or, (x != M(0)) | (y != M(0)))
+AT_BINARY_PREDICATE_FORMULA(logical_xor, (x != M(0)) != (y != M(0)))
 #undef AT_BINARY_PREDICATE_FORMULA
 
 template <typename Formula, typename T>

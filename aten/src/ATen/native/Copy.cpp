@@ -1,7 +1,10 @@
 // Copying, filling and converting: copy_, fill_, clone, contiguous, to, item.
 #include <ATen/ATen.h>
+#include <ATen/Dispatch.h>
+#include <ATen/Parallel.h>
 #include <ATen/ScalarOps.h>
 
+#include <cmath>
 #include <cstring>
 #include <ATen/native/Copy.h>
 #include <c10/util/Warning.h>
@@ -62,6 +65,46 @@ void copy_complex(const Tensor& self, const Tensor& src) {
   }
 }
 
+// Whether the value is stored as all-zero bytes in every real dtype (0, 0.0,
+// false; not -0.0, whose sign bit is set).
+bool is_zero_bits(const Scalar& value) {
+  if (value.isFloatingPoint()) return value.toDouble() == 0.0 && !std::signbit(value.toDouble());
+  return value.isIntegral(/*includeBool=*/true) && value.toLong() == 0;
+}
+
+// Fills a dense CPU tensor of a real dtype with one value, bytes only: zeros
+// by memset; any other value written into the first bytes, doubled up to a
+// block, then that block copied across each thread's chunk. memset and
+// memcpy run glibc's widest stores whatever the dtype, where the fill
+// kernel's integer and bool cases have the DEFAULT copy's 16-byte ones.
+void fill_dense_cpu(const Tensor& self, const Scalar& value) {
+  char* base = static_cast<char*>(self.data_ptr());
+  const int64_t nbytes = static_cast<int64_t>(self.nbytes());
+  if (is_zero_bits(value)) {
+    at::parallel_for(0, nbytes, 1 << 18, [&](int64_t begin, int64_t end) {
+      std::memset(base + begin, 0, static_cast<size_t>(end - begin));
+    });
+    return;
+  }
+  AT_DISPATCH_ALL_AND_REDUCED_TYPES_AND_BOOL(self.scalar_type(), "fill_", [&] {
+    const scalar_t v = value.to<scalar_t>();  // PyTorch's overflow check, as the kernel's
+    std::memcpy(base, &v, sizeof v);
+  });
+  // A multiple of every element size, and under glibc's threshold for
+  // `rep movsb`, which is slower than its vector loop on AMD's cores.
+  constexpr int64_t kBlock = 2048;
+  int64_t filled = self.element_size();
+  for (; filled < std::min(nbytes, kBlock); filled *= 2) {
+    std::memcpy(base + filled, base, static_cast<size_t>(std::min(filled, nbytes - filled)));
+  }
+  const int64_t blocks = (nbytes + kBlock - 1) / kBlock;
+  at::parallel_for(1, blocks, 128, [&](int64_t begin, int64_t end) {
+    for (int64_t b = begin; b < end; ++b) {
+      std::memcpy(base + b * kBlock, base, static_cast<size_t>(std::min(kBlock, nbytes - b * kBlock)));
+    }
+  });
+}
+
 }  // namespace
 
 const Tensor& copy_(const Tensor& self, const Tensor& src, bool non_blocking) {
@@ -106,6 +149,10 @@ const Tensor& fill_(const Tensor& self, const Scalar& value) {
   }
   if (self.numel() == 0) {
     check_scalar_fits(value, self.scalar_type());  // as PyTorch: int32 fill_(1e30) fails even when empty
+    return self;
+  }
+  if (self.is_cpu() && self.is_contiguous()) {
+    fill_dense_cpu(self, value);
     return self;
   }
   // One value everywhere: an expanded tensor may be filled, as in PyTorch.

@@ -13,7 +13,15 @@
 // not all floating point (integer, bool, comparison, index and mixed
 // kernels), or whose iterator has a strided inner dimension, runs the
 // DEFAULT copy, as those loops did before the copies were split. The wide
-// copies then cost a cold build a fraction of the DEFAULT one.
+// copies then cost a cold build a fraction of the DEFAULT one. Two kinds of
+// stub widen that (WideOperands): DEFINE_DISPATCH_WITH_BOOL_OPERANDS (isnan
+// and kin) also sends iterators with bool operands beside floating inputs
+// to the wide copy, as a bool result packed from float64 compares only
+// vectorises there (SSE2 has no narrowing GCC uses); and
+// DEFINE_DISPATCH_FOR_ANY_OPERANDS the kernels of a file compiled with every
+// dtype in its wide copies (TORCH_WIDE_COPY_ANY_DTYPE: comparisons, logical
+// and bitwise ops, where, masked_fill), since SSE2 has no 64-bit integer
+// compare either.
 #include <ATen/native/CpuCapability.h>
 #include <c10/core/Device.h>
 #include <c10/util/Exception.h>
@@ -31,16 +39,20 @@ namespace at::native {
 // be floating, and contiguous or broadcast along its inner dimension (the
 // rows cpu_kernel's vectorised loop takes); a defined tensor must be
 // floating; other arguments always do.
-TORCH_API bool wide_copy_applies(const TensorIterator& iter);
-TORCH_API bool wide_copy_applies(const Tensor& tensor);
+// Which operands a stub's wide copies take: floating ones (the default),
+// also bool ones beside a floating input, or any dtype.
+enum class WideOperands : uint8_t { Floating, FloatingAndBool, Any };
+TORCH_API bool wide_copy_applies(const TensorIterator& iter, WideOperands operands);
+TORCH_API bool wide_copy_applies(const Tensor& tensor, WideOperands operands);
 template <typename T>
-constexpr bool wide_copy_applies(const T&) {
+constexpr bool wide_copy_applies(const T&, WideOperands) {
   return true;
 }
 
 template <typename FnPtr>
 struct DispatchStub {
   const char* name;
+  WideOperands wide_operands = WideOperands::Floating;
   FnPtr cpu_default = nullptr;
   FnPtr cpu_avx2 = nullptr;
   FnPtr cpu_avx512 = nullptr;
@@ -63,7 +75,7 @@ struct DispatchStub {
   // The slot for these arguments: DEFAULT's unless every one lets a wide copy run.
   template <typename... Args>
   FnPtr cpu_for(const Args&... args) const {
-    if (cpu_capability() != CpuCapability::Default && !(wide_copy_applies(args) && ...)) return cpu_default;
+    if (cpu_capability() != CpuCapability::Default && !(wide_copy_applies(args, wide_operands) && ...)) return cpu_default;
     return cpu();
   }
 
@@ -82,6 +94,8 @@ struct DispatchStub {
 // the kernel: DECLARE_DISPATCH(binary_fn, add_stub).
 #define DECLARE_DISPATCH(fn_type, stub) extern TORCH_API ::at::native::DispatchStub<fn_type> stub
 #define DEFINE_DISPATCH(stub) decltype(stub) stub{#stub}
+#define DEFINE_DISPATCH_WITH_BOOL_OPERANDS(stub) decltype(stub) stub{#stub, ::at::native::WideOperands::FloatingAndBool}
+#define DEFINE_DISPATCH_FOR_ANY_OPERANDS(stub) decltype(stub) stub{#stub, ::at::native::WideOperands::Any}
 // Static registration; the stub itself is constant-initialised, so order of
 // initialisation between translation units does not matter.
 #define REGISTER_DISPATCH_(stub, field, fn) \

@@ -2,6 +2,9 @@
 // logical and bitwise ops, where and masked_fill (native/BinaryFunctors.h
 // has their scalar math, shared with the CUDA kernels). Kept apart from the
 // arithmetic in BinaryOpsKernel.cpp so that either file rebuilds quickly.
+// Its wide copies hold every dtype (ATen/Dispatch.h): SSE2 has no 64-bit
+// integer compare, and a bool result only vectorises with AVX2.
+#define TORCH_WIDE_COPY_ANY_DTYPE
 #include <ATen/Dispatch.h>
 #include <ATen/native/BinaryFunctors.h>
 #include <ATen/native/BinaryOps.h>
