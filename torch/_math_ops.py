@@ -1,5 +1,5 @@
 """torch functions and Tensor methods composed in Python from the ops of
-native_functions.yaml: products with a bias (addmv, addr, addbmm, baddbmm),
+native_functions.yaml: products with a bias (addmv, addbmm, baddbmm; addr is native: LinearAlgebra.cpp),
 NaN-aware and order statistics (nanmean, quantile, mode; nansum, median and
 kthvalue are native: ReduceOps.cpp, Selection.cpp),
 running reductions (logcumsumexp; cumprod's out=), index updates
@@ -42,12 +42,6 @@ def _scaled_sum(input, product, beta, alpha):
 
 def addmv(input, mat, vec, *, beta=1, alpha=1, out=None):
     return _out(_scaled_sum(input, torch.mv(mat, vec), beta, alpha), out)
-
-
-def addr(input, vec1, vec2, *, beta=1, alpha=1, out=None):
-    if vec1.dim() != 1 or vec2.dim() != 1:
-        raise RuntimeError(f"addr: Expected 1-D argument vec1, but got {vec1.dim()}-D")
-    return _out(_scaled_sum(input, torch.outer(vec1, vec2), beta, alpha), out)
 
 
 def addbmm(input, batch1, batch2, *, beta=1, alpha=1, out=None):
@@ -849,7 +843,7 @@ def unfold_windows(self, dimension, size, step):
 
 # name -> (function, forms): f torch.name, m Tensor.name, m_ Tensor.name_ (in place), f_ torch.name_
 FUNCTIONS = {
-    "addmv": (addmv, "f m m_ f_"), "addr": (addr, "f m m_"), "addbmm": (addbmm, "f m m_"),
+    "addmv": (addmv, "f m m_ f_"), "addbmm": (addbmm, "f m m_"),
     "baddbmm": (baddbmm, "f m m_"), "inner": (inner, "f m"), "tensordot": (tensordot, "f"), "kron": (kron, "f m"),
     "vdot": (vdot, "f m"), "dist": (dist, "f m"), "cross": (cross, "f m"), "clamp_min": (clamp_min, "f m m_ f_"),
     "clamp_max": (clamp_max, "f m m_ f_"), "positive": (positive, "f m"), "isneginf": (isneginf, "f m"),

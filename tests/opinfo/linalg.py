@@ -114,6 +114,45 @@ def _addmm_ref(bias, a, b, beta=1, alpha=1):
     return beta * bias + alpha * _ref_matmul(a, b)
 
 
+def _addr_samples(op, dtype, rng):
+    yield SampleInput((make_array((3, 4), dtype, rng), make_array((3,), dtype, rng), make_array((4,), dtype, rng)))
+    if dtype == torch.bool:
+        yield SampleInput((make_array((3, 4), dtype, rng), make_array((3,), dtype, rng), make_array((4,), dtype, rng)),
+                          {"beta": False}, desc="beta False drops self")
+        return
+    yield SampleInput((make_array((4,), dtype, rng), make_array((3,), dtype, rng), make_array((4,), dtype, rng)),
+                      {"beta": 2, "alpha": 3}, desc="broadcast self, beta, alpha")
+    yield SampleInput((make_array((), dtype, rng), make_array((5,), dtype, rng), make_array((2,), dtype, rng)),
+                      {"alpha": -2}, desc="0-d self")
+    yield SampleInput((make_array((4, 3), dtype, rng).T, make_array((3,), dtype, rng), make_array((4,), dtype, rng)),
+                      {"beta": 0}, desc="transposed self, beta 0")
+    yield SampleInput((make_array((0, 4), dtype, rng), make_array((0,), dtype, rng), make_array((4,), dtype, rng)),
+                      desc="empty")
+
+
+def _addr_ref(bias, a, b, beta=1, alpha=1):
+    if bias.dtype == np.bool_:
+        return np.logical_or(np.logical_and(bias, beta), np.logical_and(np.outer(a, b), alpha))
+    product = alpha * np.outer(a, b)
+    return product.astype(bias.dtype) if not beta else (beta * bias + product).astype(bias.dtype)
+
+
+def _addr_errors():
+    yield ErrorInput((torch.ones(3, 4), torch.ones(3, 1), torch.ones(4)), {}, RuntimeError,
+                     "addr: Expected 1-D argument vec1, but got 2-D")
+    yield ErrorInput((torch.ones(3, 4), torch.ones(3), torch.tensor(1.0)), {}, RuntimeError,
+                     "addr: Expected 1-D argument vec2, but got 0-D")
+    yield ErrorInput((torch.ones(3, 4), torch.ones(3), torch.ones(3)), {}, RuntimeError,
+                     "The expanded size of the tensor \\(3\\) must match the existing size \\(4\\)")
+    i = torch.ones(3, dtype=torch.int64)
+    yield ErrorInput((torch.ones(3, 3, dtype=torch.int64), i, i), {"alpha": 2.5}, RuntimeError,
+                     "For integral input tensors, argument alpha must not be a floating point number.")
+    yield ErrorInput((torch.ones(3, 3), torch.ones(3), torch.ones(3)), {"beta": True}, RuntimeError,
+                     "Boolean beta only supported for Boolean results.")
+    yield ErrorInput((torch.ones(3, 3, dtype=torch.int64), i, torch.ones(3)), {"out": torch.empty(3, 3, dtype=torch.int64)},
+                     RuntimeError, "result type Float can't be cast to the desired output type Long")
+
+
 def _linear_samples(op, dtype, rng):
     yield SampleInput((make_array((3, 4), dtype, rng), make_array((5, 4), dtype, rng), make_array((5,), dtype, rng)))
     yield SampleInput((make_array((2, 3, 4), dtype, rng), make_array((5, 4), dtype, rng)), desc="3-D input, no bias")
@@ -200,6 +239,8 @@ LINALG_OPS = [
     OpInfo("bmm", _ref_matmul, FLOATS + INTS, _bmm_samples, supports_out=True, error_inputs=_bmm_errors,
            known_values=_bmm_known),
     OpInfo("addmm", _addmm_ref, FLOATS + INTS, _addmm_samples, supports_out=True, error_inputs=_addmm_errors),
+    OpInfo("addr", _addr_ref, FLOATS + INTS + (torch.bool,), _addr_samples, supports_out=True, inplace=True,
+           error_inputs=_addr_errors),
     OpInfo("mv", _ref_matmul, FLOATS + INTS,
            lambda op, d, rng: [SampleInput((make_array((3, 4), d, rng), make_array((4,), d, rng))),
                                SampleInput((make_array((3, 0), d, rng), make_array((0,), d, rng)), desc="empty inner"),

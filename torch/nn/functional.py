@@ -261,13 +261,16 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, sca
 def one_hot(tensor, num_classes=-1):
     if tensor.dtype != torch.int64:
         raise RuntimeError("one_hot is only applicable to index tensor of type LongTensor.")
-    if num_classes == -1:
-        if not tensor.numel():
-            raise RuntimeError("Can not infer total number of classes from empty tensor.")
-        num_classes = int(tensor.max()) + 1
-    if tensor.numel() and (int(tensor.min()) < 0 or int(tensor.max()) >= num_classes):
-        raise RuntimeError("Class values must be smaller than num_classes." if tensor.numel() and int(tensor.min()) >= 0
-                           else "Class values must be non-negative.")
+    if num_classes == -1 and not tensor.numel():
+        raise RuntimeError("Can not infer total number of classes from empty tensor.")
+    if tensor.numel():
+        low, high = (int(v) for v in torch.aminmax(tensor))  # one pass, as PyTorch's check
+        if low < 0:
+            raise RuntimeError("Class values must be non-negative.")
+        if num_classes == -1:
+            num_classes = high + 1
+        elif high >= num_classes:
+            raise RuntimeError("Class values must be smaller than num_classes.")
     # PyTorch's own composition: zeros with a 1 scattered at each class.
     result = torch.zeros(tuple(tensor.shape) + (num_classes,), dtype=torch.int64, device=tensor.device)
     return result.scatter_(-1, tensor.unsqueeze(-1), 1)

@@ -5,6 +5,7 @@
 #include <ATen/ATen.h>
 #include <ATen/ExpandUtils.h>
 #include <ATen/ScalarOps.h>
+#include <ATen/TypePromotion.h>
 #include <ATen/autograd/Variable.h>
 #include <ATen/native/Lapack.h>
 #include <ATen/native/LinearAlgebra.h>
@@ -265,6 +266,67 @@ Tensor dot(const Tensor& self, const Tensor& tensor) {
 Tensor outer(const Tensor& self, const Tensor& vec2) {
   TORCH_CHECK(self.dim() == 1 && vec2.dim() == 1, "outer: Expected 1-D argument self, but got ", self.dim(), "-D");
   return self.unsqueeze(1).mul(vec2.unsqueeze(0));
+}
+
+namespace {
+
+// PyTorch's check of addr's beta and alpha against the result dtype.
+void check_addr_scalar(ScalarType dtype, const Scalar& scalar, const char* name) {
+  TORCH_CHECK(!scalar.isBoolean() || dtype == ScalarType::Bool, "Boolean ", name, " only supported for Boolean results.");
+  TORCH_CHECK(isFloatingType(dtype) || isComplexType(dtype) || scalar.isIntegral(/*includeBool=*/true),
+              "For integral input tensors, argument ", name, " must not be a floating point number.");
+}
+
+// beta * self + alpha * outer(vec1, vec2) as PyTorch's addr kernel computes
+// it: self's values (NaN included) ignored where beta is 0, and for bool
+// (beta and self) or (alpha and vec1 and vec2). One pass through addcmul,
+// whose loop reads vec1 once per row.
+Tensor addr_result(const Tensor& self, const Tensor& vec1, const Tensor& vec2, const Scalar& beta,
+                   const Scalar& alpha) {
+  TORCH_CHECK(vec1.dim() == 1, "addr: Expected 1-D argument vec1, but got ", vec1.dim(), "-D");
+  TORCH_CHECK(vec2.dim() == 1, "addr: Expected 1-D argument vec2, but got ", vec2.dim(), "-D");
+  const ScalarType dtype = c10::promoteTypes(c10::promoteTypes(self.scalar_type(), vec1.scalar_type()), vec2.scalar_type());
+  check_addr_scalar(dtype, beta, "beta");
+  check_addr_scalar(dtype, alpha, "alpha");
+  const Tensor base = self.expand({vec1.size(0), vec2.size(0)}).to(dtype);
+  const Tensor col = vec1.to(dtype).unsqueeze(1), row = vec2.to(dtype);
+  if (dtype == ScalarType::Bool) {
+    const Tensor product = alpha.toBool() ? col.logical_and(row) : at::zeros(base.sizes(), dtype, base.device());
+    return beta.toBool() ? product.logical_or(base) : product.expand(base.sizes()).contiguous();
+  }
+  if (!beta.toBool()) return col.mul(wrapped_scalar_tensor(alpha)).mul(row);
+  return at::addcmul(beta.toDouble() == 1.0 ? base : base.mul(wrapped_scalar_tensor(beta)), col, row, alpha);
+}
+
+// The checks of an in-place or out= result, as PyTorch's iterator makes them.
+void check_addr_into(const Tensor& into, const Tensor& result, bool inplace) {
+  TORCH_CHECK(!inplace || into.sizes() == result.sizes(), "output with shape ", into.sizes(),
+              " doesn't match the broadcast shape ", result.sizes());
+  TORCH_CHECK(canCast(result.scalar_type(), into.scalar_type()), "result type ", result.scalar_type(),
+              " can't be cast to the desired output type ", into.scalar_type());
+}
+
+}  // namespace
+
+Tensor addr(const Tensor& self, const Tensor& vec1, const Tensor& vec2, const Scalar& beta, const Scalar& alpha) {
+  return addr_result(self, vec1, vec2, beta, alpha);
+}
+
+const Tensor& addr_(const Tensor& self, const Tensor& vec1, const Tensor& vec2, const Scalar& beta,
+                    const Scalar& alpha) {
+  const Tensor result = addr_result(self, vec1, vec2, beta, alpha);
+  check_addr_into(self, result, /*inplace=*/true);
+  self.copy_(result);
+  return self;
+}
+
+const Tensor& addr_out(const Tensor& out, const Tensor& self, const Tensor& vec1, const Tensor& vec2,
+                       const Scalar& beta, const Scalar& alpha) {
+  const Tensor result = addr_result(self, vec1, vec2, beta, alpha);
+  check_addr_into(out, result, /*inplace=*/false);
+  out.resize_(result.sizes());
+  out.copy_(result);
+  return out;
 }
 
 // PyTorch's _matmul_impl: dot, mv, mm with an in-place squeeze, mm, a folded
