@@ -33,7 +33,7 @@ import types
 
 import torch
 from torch import _C, _ops
-from torch.utils import cpp_extension as ce
+from torch.utils import _cpp_extension_toolchain as toolchain
 
 if sys.platform != "win32":  # load() refuses to build on Windows before it would lock
     import fcntl
@@ -74,21 +74,21 @@ def _compile_commands(name: str, sources: list[str], build_dir: str, cflags: lis
     cxx = os.environ.get("CXX", "c++")
     defines = [f"-DTORCH_EXTENSION_NAME={name}"]
     python_includes = [sysconfig.get_paths()["include"]] if python_module else []
-    include_flags = [f"-I{p}" for p in includes + ce.include_paths("cuda" if with_cuda else "cpu") + python_includes]
-    common = ce.common_cxx_flags()
+    include_flags = [f"-I{p}" for p in includes + toolchain.include_paths("cuda" if with_cuda else "cpu") + python_includes]
+    common = toolchain.common_cxx_flags()
     compiles = []
     for i, src in enumerate(sources):
         obj = os.path.join(build_dir, f"{i}_{os.path.splitext(os.path.basename(src))[0]}.o")
         if src.endswith(".cu"):
-            home = ce._cuda_home_or_raise()
-            cmd = [*ce.nvcc_command(home), "-c", src, "-o", obj, *defines, *include_flags, *ce.nvcc_flags(common),
+            home = toolchain._cuda_home_or_raise()
+            cmd = [*toolchain.nvcc_command(home), "-c", src, "-o", obj, *defines, *include_flags, *toolchain.nvcc_flags(common),
                    *cuda_cflags]
         else:
             cmd = [cxx, "-c", src, "-o", obj, "-fPIC", "-O2", "-fvisibility=hidden", *common, *defines,
                    *include_flags, *cflags]
         compiles.append((obj, src, cmd))
     libs = ["-lc10", "-ltorch_cpu"] + (["-ltorch_python"] if python_module else [])
-    lib_dirs = ce.library_paths("cuda" if with_cuda else "cpu")
+    lib_dirs = toolchain.library_paths("cuda" if with_cuda else "cpu")
     if with_cuda:
         libs += ["-ltorch_cuda", "-lcudart"]
     # An absolute RPATH is right for a library built for this machine's torch.
@@ -98,12 +98,12 @@ def _compile_commands(name: str, sources: list[str], build_dir: str, cflags: lis
 
 
 def _build(compiles: list[tuple], link: list[str], build_dir: str, verbose: bool) -> None:
-    ninja = ce._ninja()
+    ninja = toolchain._ninja()
     if ninja:
         lines = ["ninja_required_version = 1.3", ""]
         for i, (obj, src, cmd) in enumerate(compiles):
-            lines += [f"rule compile_{i}", f"  command = {ce._quote(cmd)}", f"build {obj}: compile_{i} {src}", ""]
-        lines += ["rule link", f"  command = {ce._quote(link)}",
+            lines += [f"rule compile_{i}", f"  command = {toolchain._quote(cmd)}", f"build {obj}: compile_{i} {src}", ""]
+        lines += ["rule link", f"  command = {toolchain._quote(link)}",
                   f"build {link[link.index('-o') + 1]}: link {' '.join(c[0] for c in compiles)}", ""]
         with open(os.path.join(build_dir, "build.ninja"), "w") as f:
             f.write("\n".join(lines))
@@ -112,7 +112,7 @@ def _build(compiles: list[tuple], link: list[str], build_dir: str, verbose: bool
         steps = [c[2] for c in compiles] + [link]
     for cmd in steps:
         if verbose:
-            print(ce._quote(cmd), file=sys.stderr)
+            print(toolchain._quote(cmd), file=sys.stderr)
         proc = subprocess.run(cmd, cwd=build_dir, capture_output=True, text=True)
         if proc.returncode != 0:
             raise RuntimeError(f"Error building extension '{os.path.basename(build_dir)}':\n"
@@ -144,7 +144,7 @@ def load(name: str, sources, extra_cflags=None, extra_cuda_cflags=None, extra_ld
     (is_python_module=False: returns None; is_standalone=True: only builds
     and returns the library's path)."""
     _check_name(name)
-    ce._require_linux("load")
+    toolchain._require_linux("load")
     sources = [os.path.abspath(s) for s in ([sources] if isinstance(sources, str) else list(sources))]
     if not sources:
         raise ValueError("load(): no sources")
@@ -186,7 +186,7 @@ def load(name: str, sources, extra_cflags=None, extra_cuda_cflags=None, extra_ld
             if verbose:
                 print(f"Building extension module {ext_name} in {build_dir}", file=sys.stderr)
             if with_cuda:  # nvcc's version, asked only when it is about to compile
-                ce._check_cuda_version(ce._cuda_home_or_raise())
+                toolchain._check_cuda_version(toolchain._cuda_home_or_raise())
             compiles, link = _compile_commands(ext_name, sources, build_dir, cflags, cuda_cflags, ldflags, includes,
                                                with_cuda, python_module)
             _build(compiles, link, build_dir, verbose)
@@ -214,7 +214,7 @@ def load_inline(name: str, cpp_sources, cuda_sources=None, functions=None, extra
     name -> docstring) are registered as operators of the extension, with
     their schema inferred from the C++ signatures; the returned module has them."""
     _check_name(name)
-    ce._require_linux("load_inline")
+    toolchain._require_linux("load_inline")
     cpp = [cpp_sources] if isinstance(cpp_sources, str) else list(cpp_sources)
     cuda = [cuda_sources] if isinstance(cuda_sources, str) else list(cuda_sources or [])
     text = "#include <torch/extension.h>\n\n" + "\n".join(cpp)
