@@ -1,8 +1,9 @@
-"""No import circle in the installed torch package: the module-level imports
-of its .py files (function bodies excluded: they run later, when called;
-imports of a module's own parent packages excluded: a package is already
-initialising when its children load) form no cycle, so every module can be
-read after the ones it imports."""
+"""No import circle in the installed torch package: the imports of its .py
+files, at module level and inside functions alike (a deferred import is a
+dependency too, only hidden), form no cycle, so every module can be read
+after the ones it imports. A module's imports of its own parent packages do
+not count: a package is already initialising when its children load.
+`if TYPE_CHECKING:` blocks do not count either: they never run."""
 import ast
 import os
 
@@ -24,13 +25,11 @@ def _modules(package="torch"):
 
 
 def _imported_names(path, module, is_package):
-    """Dotted names a module imports when it is loaded, with `from x import y` as x and x.y."""
+    """Dotted names a module imports, anywhere in it, with `from x import y` as x and x.y."""
     names = set()
 
     def visit(body):
         for node in body:
-            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                continue
             if isinstance(node, ast.If) and isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING":
                 continue
             if isinstance(node, ast.Import):
@@ -43,8 +42,9 @@ def _imported_names(path, module, is_package):
                     base = ".".join(parts + ([node.module] if node.module else []))
                 names.add(base)
                 names.update(f"{base}.{alias.name}" for alias in node.names)
-            for field in ("body", "orelse", "finalbody", "handlers"):
-                visit(getattr(node, field, None) or [])
+            for child in ast.iter_child_nodes(node):
+                if isinstance(child, ast.stmt) or isinstance(child, ast.excepthandler):
+                    visit([child])
 
     with open(path, encoding="utf-8") as f:
         visit(ast.parse(f.read(), path).body)

@@ -19,7 +19,9 @@ import os
 import re
 import threading
 import types
+from collections.abc import Callable
 
+import torch
 from torch import _C
 
 __all__ = ["ops", "OpOverload", "OpOverloadPacket"]
@@ -123,9 +125,7 @@ class OpOverload:
         return self._name
 
     def __call__(self, *args, **kwargs):
-        from torch import library  # the Python registrations (autograd) live there
-
-        return library._call(self, args, kwargs)
+        return _call(self, args, kwargs)
 
     def __repr__(self) -> str:
         return f"<OpOverload(op='{self.overloadpacket._qualified_op_name.replace('::', '.')}', " \
@@ -300,3 +300,83 @@ def raise_registration_errors(source: str) -> None:
 
 
 ops = _Ops()
+
+
+# ---------------------------------------------------------------- calls
+# How an OpOverload call runs: through the autograd formula torch.library's
+# register_autograd recorded for it, when one applies, else straight to the
+# registry's kernel for the inputs' device. The registrations live here,
+# below torch.library, which fills them.
+
+# full operator name ("ns::name" or "ns::name.overload") -> (backward, setup_context)
+_autograd_kernels: dict[str, tuple[Callable, Callable | None]] = {}
+_autograd_functions: dict[str, type] = {}
+_schemas: dict[str, object] = {}  # full name -> FunctionSchema, read once
+
+
+def _flat_tensors(values) -> list:
+    out = []
+    for v in values:
+        if isinstance(v, torch.Tensor):
+            out.append(v)
+        elif isinstance(v, (list, tuple)):
+            out.extend(t for t in v if isinstance(t, torch.Tensor))
+    return out
+
+
+def _split(full: str, bound) -> tuple[list, dict]:
+    """Arguments in schema order as a call passes them: keyword-only ones by name."""
+    schema = _schemas.get(full)
+    if schema is None:
+        schema = _schemas[full] = FunctionSchema(full)
+    args, kwargs = [], {}
+    for a, v in zip(schema.arguments, bound):
+        if a.kwarg_only:
+            kwargs[a.name] = v
+        else:
+            args.append(v)
+    return args, kwargs
+
+
+def _call(op: OpOverload, args: tuple, kwargs: dict):
+    """An OpOverload's call: through its autograd registration when one
+    applies, else straight to the registry's kernel for the inputs' device."""
+    full = op._name
+    if full in _autograd_kernels and torch.is_grad_enabled():
+        bound = op._schema.bind(args, kwargs)
+        if any(t.requires_grad for t in _flat_tensors(bound)):
+            return _autograd_function(full).apply(*bound)
+    return _C._ops_call(full, args, kwargs or None)
+
+
+def _autograd_function(full: str) -> type:
+    function = _autograd_functions.get(full)
+    if function is None:
+        def forward(*bound):
+            args, kwargs = _split(full, bound)
+            return _C._ops_call(full, tuple(args), kwargs or None)
+
+        def setup_context(ctx, inputs, output):
+            setup = _autograd_kernels[full][1]
+            args, kwargs = _split(full, inputs)
+            ctx._positional_inputs = len(args)
+            if setup is None:
+                return
+            if kwargs:  # PyTorch's signature when the schema has keyword-only arguments
+                setup(ctx=ctx, inputs=tuple(args), keyword_only_inputs=kwargs, output=output)
+            else:
+                setup(ctx, tuple(args), output)
+
+        def backward(ctx, *grads):
+            # One gradient per positional input, as PyTorch's backward returns
+            # them; keyword-only inputs get none.
+            result = _autograd_kernels[full][0](ctx, *grads)
+            result = result if isinstance(result, tuple) else (result,)
+            return result + (None,) * (len(ctx.needs_input_grad) - len(result))
+
+        name = full.replace("::", "_").replace(".", "_")
+        function = type(name, (torch.autograd.Function,), {
+            "forward": staticmethod(forward), "setup_context": staticmethod(setup_context),
+            "backward": staticmethod(backward)})
+        _autograd_functions[full] = function
+    return function

@@ -40,6 +40,7 @@ from typing import Callable, Sequence
 import torch
 from torch import _C
 from torch._ops import OpOverload, OpOverloadPacket
+from torch._ops import _autograd_function, _autograd_functions, _autograd_kernels, _call, _flat_tensors, _split  # noqa: F401
 from torch._ops import __file__ as _ops_file
 from torch._unsupported import unsupported as _unsupported
 
@@ -52,10 +53,7 @@ __all__ = [
 
 # full operator name ("ns::name" or "ns::name.overload") -> its Python registrations
 _fake_kernels: dict[str, Callable] = {}
-_autograd_kernels: dict[str, tuple[Callable, Callable | None]] = {}
-_autograd_functions: dict[str, type] = {}
 _custom_ops: dict[str, "CustomOpDef"] = {}
-_schemas: dict[str, object] = {}  # full name -> torch._ops.FunctionSchema, read once
 
 _DEVICE_KEYS = {"cpu": "CPU", "cuda": "CUDA", "CPU": "CPU", "CUDA": "CUDA"}
 
@@ -97,32 +95,6 @@ def _overload(full_name: str) -> OpOverload:
 # ---------------------------------------------------------------- calls
 
 
-def _flat_tensors(values) -> list:
-    out = []
-    for v in values:
-        if isinstance(v, torch.Tensor):
-            out.append(v)
-        elif isinstance(v, (list, tuple)):
-            out.extend(t for t in v if isinstance(t, torch.Tensor))
-    return out
-
-
-def _split(full: str, bound) -> tuple[list, dict]:
-    """Arguments in schema order as a call passes them: keyword-only ones by name."""
-    from torch._ops import FunctionSchema
-
-    schema = _schemas.get(full)
-    if schema is None:
-        schema = _schemas[full] = FunctionSchema(full)
-    args, kwargs = [], {}
-    for a, v in zip(schema.arguments, bound):
-        if a.kwarg_only:
-            kwargs[a.name] = v
-        else:
-            args.append(v)
-    return args, kwargs
-
-
 def _call_bound(op: OpOverload, bound):
     args, kwargs = _split(op._name, bound)
     return op(*args, **kwargs)
@@ -136,50 +108,6 @@ def _python_kernel(full: str, fn: Callable) -> Callable:
         return fn(*args, **kwargs)
 
     return kernel
-
-
-def _call(op: OpOverload, args: tuple, kwargs: dict):
-    """An OpOverload's call: through its autograd registration when one
-    applies, else straight to the registry's kernel for the inputs' device."""
-    full = op._name
-    if full in _autograd_kernels and torch.is_grad_enabled():
-        bound = op._schema.bind(args, kwargs)
-        if any(t.requires_grad for t in _flat_tensors(bound)):
-            return _autograd_function(full).apply(*bound)
-    return _C._ops_call(full, args, kwargs or None)
-
-
-def _autograd_function(full: str) -> type:
-    function = _autograd_functions.get(full)
-    if function is None:
-        def forward(*bound):
-            args, kwargs = _split(full, bound)
-            return _C._ops_call(full, tuple(args), kwargs or None)
-
-        def setup_context(ctx, inputs, output):
-            setup = _autograd_kernels[full][1]
-            args, kwargs = _split(full, inputs)
-            ctx._positional_inputs = len(args)
-            if setup is None:
-                return
-            if kwargs:  # PyTorch's signature when the schema has keyword-only arguments
-                setup(ctx=ctx, inputs=tuple(args), keyword_only_inputs=kwargs, output=output)
-            else:
-                setup(ctx, tuple(args), output)
-
-        def backward(ctx, *grads):
-            # One gradient per positional input, as PyTorch's backward returns
-            # them; keyword-only inputs get none.
-            result = _autograd_kernels[full][0](ctx, *grads)
-            result = result if isinstance(result, tuple) else (result,)
-            return result + (None,) * (len(ctx.needs_input_grad) - len(result))
-
-        name = full.replace("::", "_").replace(".", "_")
-        function = type(name, (torch.autograd.Function,), {
-            "forward": staticmethod(forward), "setup_context": staticmethod(setup_context),
-            "backward": staticmethod(backward)})
-        _autograd_functions[full] = function
-    return function
 
 
 # ---------------------------------------------------------------- Library

@@ -51,7 +51,7 @@ def celu_(input, alpha=1.0):
 
 
 def elu_(input, alpha=1.0):
-    from torch.nn.functional import elu
+    from torch.nn._functional_core import elu
     return elu(input, alpha, inplace=True)
 
 

@@ -121,6 +121,21 @@ _PAD_OPS = {"reflect": ("reflection_pad1d", "reflection_pad2d", "reflection_pad3
             "replicate": ("replication_pad1d", "replication_pad2d", "replication_pad3d")}
 
 
+def pad(input, pad, mode="constant", value=None):
+    if mode in ("reflect", "replicate", "circular"):
+        if value is not None and value != 0:
+            raise RuntimeError(f"Padding mode \"{mode}\" doesn't take in value argument")
+        return pad_modes(input, pad, mode)
+    if mode != "constant":
+        raise NotImplementedError(f"Unrecognised padding mode {mode}")
+    if len(pad) % 2:
+        raise RuntimeError("Padding length must be divisible by 2")
+    if len(pad) // 2 > input.dim():
+        raise RuntimeError("Padding length should be less than or equal to two times the input dimension but got "
+                           f"padding length {len(pad)} and input of dimension {input.dim()}")
+    return torch.constant_pad_nd(input, list(pad), 0 if value is None else value)
+
+
 def pad_modes(input, pad, mode):
     """reflect, replicate and circular padding: PyTorch's ops for them (native/Padding.cpp), which check each
     padded dim against the mode; first F.pad's own checks, in PyTorch's words."""
@@ -145,7 +160,7 @@ def pad_modes(input, pad, mode):
 
 # ---- pooling ------------------------------------------------------------------
 def avg_pool1d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True):
-    from torch.nn.functional import avg_pool2d
+    from torch.nn._functional_core import avg_pool2d
     k, s, p = _tuple(kernel_size, 1)[0], _tuple(kernel_size if stride is None else stride, 1)[0], _tuple(padding, 1)[0]
     return avg_pool2d(input.unsqueeze(-2), (1, k), (1, s), (0, p), ceil_mode, count_include_pad).squeeze(-2)
 
@@ -160,7 +175,7 @@ def _pool3d_split(input):
 
 def avg_pool3d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True,
                divisor_override=None):
-    from torch.nn.functional import avg_pool2d
+    from torch.nn._functional_core import avg_pool2d
     k, p = _tuple(kernel_size, 3), _tuple(padding, 3)
     s = _tuple(k if stride is None else stride, 3)
     x, unbatched = _pool3d_split(input)
@@ -176,7 +191,7 @@ def avg_pool3d(input, kernel_size, stride=None, padding=0, ceil_mode=False, coun
 
 
 def max_pool3d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
-    from torch.nn.functional import max_pool2d
+    from torch.nn._functional_core import max_pool2d
     if return_indices:
         raise NotImplementedError("max_pool3d: return_indices=True is not supported")
     k, p, dl = _tuple(kernel_size, 3), _tuple(padding, 3), _tuple(dilation, 3)
@@ -327,7 +342,7 @@ def lp_pool1d(input, norm_type, kernel_size, stride=None, ceil_mode=False):
 
 
 def lp_pool2d(input, norm_type, kernel_size, stride=None, ceil_mode=False):
-    from torch.nn.functional import avg_pool2d
+    from torch.nn._functional_core import avg_pool2d
     k = _tuple(kernel_size, 2)
     return _lp(avg_pool2d(input.pow(norm_type), k, stride, 0, ceil_mode), norm_type, k[0] * k[1])
 
@@ -447,7 +462,7 @@ def _conv_transpose_col2im(x, weight, bias, stride, padding, output_padding, gro
 
 
 def _conv_transpose(input, weight, bias, stride, padding, output_padding, groups, dilation, nd):
-    from torch.nn.functional import conv1d, conv2d
+    from torch.nn._functional_core import conv1d, conv2d
     unbatched = input.dim() == nd + 1
     x = input.unsqueeze(0) if unbatched else input
     stride, padding = _tuple(stride, nd), _tuple(padding, nd)
@@ -473,7 +488,6 @@ def _conv_transpose(input, weight, bias, stride, padding, output_padding, groups
     for i in reversed(range(nd)):
         edge = dilation[i] * (k[i] - 1) - padding[i]
         pads += [edge, edge + output_padding[i]]
-    from torch.nn.functional import pad
     x = pad(x, pads)
     # (C_in, C_out/g, k...) -> (C_out, C_in/g, k...), kernel flipped.
     c_in, c_out_g = weight.shape[:2]
@@ -499,7 +513,7 @@ def _patch_weight(channels, kh, kw, dtype, device):
 
 
 def unfold(input, kernel_size, dilation=1, padding=0, stride=1):
-    from torch.nn.functional import conv2d
+    from torch.nn._functional_core import conv2d
     if input.dim() not in (3, 4):
         raise NotImplementedError(f"Input Error: Only 3D or 4D input Tensors are supported (got {input.dim()}D)")
     if input.device.type == "cpu":  # im2col's one pass (native/Im2Col.cpp), as PyTorch's F.unfold
@@ -542,8 +556,7 @@ def fold(input, output_size, kernel_size, dilation=1, padding=0, stride=1):
     out = conv_transpose2d(blocks, _patch_weight(c, kh, kw, x.dtype, x.device), None, (sh, sw), (ph, pw), 0, c,
                            (dh, dw))
     if extra != (0, 0):
-        from torch.nn.functional import pad
-        out = pad(out, (0, extra[1], 0, extra[0]))
+            out = pad(out, (0, extra[1], 0, extra[0]))
     return out.squeeze(0) if unbatched else out
 
 

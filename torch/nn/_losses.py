@@ -16,13 +16,13 @@ def _reduce(losses, reduction):
 
 
 def _resolve(size_average, reduce, reduction):
-    from torch.nn.functional import _legacy_reduction
+    from torch.nn._functional_core import _legacy_reduction
     return _legacy_reduction(size_average, reduce, reduction)
 
 
 def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):
     if weight is None:
-        from torch.nn.functional import _broadcast_target, _reduction
+        from torch.nn._functional_core import _broadcast_target, _reduction
         input, target = _broadcast_target(input, target)
         return torch._C._nn.huber_loss(input, target, _reduction(reduction), float(delta))
     diff = (input - target).abs()
@@ -178,6 +178,6 @@ def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=
 
 
 def multilabel_margin_loss(input, target, size_average=None, reduce=None, reduction="mean"):
-    from torch.nn.functional import _reduction
+    from torch.nn._functional_core import _reduction
     reduction = _resolve(size_average, reduce, reduction)
     return torch._C._nn.multilabel_margin_loss(input, target, _reduction(reduction))
