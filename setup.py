@@ -6,7 +6,7 @@ torch/version.py, and then compiles the torch._C stub that loads them. With
 TORCH_PLATFORM (a macOS or Windows platform of ci/matrix.toml) CMake builds
 everything with zig, the stable-ABI _C module included, and the wheel is
 tagged cp39-abi3 for that platform (tools/setup_helpers/target.py).
-Settings come from the environment; README.md lists them.
+Settings come from the environment; docs/FACTORY.md lists them ("Build settings").
 """
 import os
 import shutil

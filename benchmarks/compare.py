@@ -51,7 +51,7 @@ def main():
                         help="interpreter with PyTorch installed (optional)")
     parser.add_argument("--reference-label", default="PyTorch",
                         help="what the reference is, for the table (OpenMP when it is this project's OpenMP build "
-                             "against a USE_OPENMP=0 one: README, 'Threads')")
+                             "against a USE_OPENMP=0 one: docs/USING.md, 'Threads')")
     parser.add_argument("--seconds", type=float, default=0.5)
     parser.add_argument("--rounds", type=int, default=2, help="alternating runs per side; the fastest counts")
     parser.add_argument("--device", choices=["cpu", "cuda"], default="cpu",

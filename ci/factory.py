@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import argparse
 import concurrent.futures
+import contextlib
 import functools
 import glob
 import hashlib
@@ -453,7 +454,7 @@ def check_variant_index(m: dict, variants: list[str], index_dir: str, python: st
 
 def variant_install_command(tools_python: str, venv: str, index_url: str, driver: str,
                             requirement: str) -> tuple[list[str], dict]:
-    """How a uv user installs from the variant index (README, "One index for every
+    """How a uv user installs from the variant index (docs/USING.md, "One index for every
     variant"), with `driver` ("" for none) standing in for the machine's CUDA driver."""
     uv = os.path.join(os.path.dirname(tools_python), "uv")
     env = {"UV_NO_CONFIG": "1", "UV_SYSTEM_CERTS": "1", "UV_NATIVE_TLS": "1",
@@ -465,7 +466,7 @@ def variant_install_command(tools_python: str, venv: str, index_url: str, driver
 
 def index_install_commands(client: str, tools_python: str, venv: str, index_url: str, with_pypi: bool,
                            requirement: str) -> tuple[list[str], dict]:
-    """How a user installs from a variant's index with pip or with uv (README,
+    """How a user installs from a variant's index with pip or with uv (docs/USING.md,
     "Installing a variant"), and the environment that keeps machine-wide
     configuration out of it. with_pypi: NVIDIA's runtime wheels come from PyPI."""
     if client == "pip":
@@ -540,33 +541,67 @@ def build_extensions(m: dict, venvs: dict[str, str], tools_python: str, wheelhou
                                 tools_python, wheelhouse)
 
 
+class StageTimes:
+    """The wall seconds of each stage of a run, printed last so that the
+    time budget shows in every log."""
+
+    def __init__(self) -> None:
+        self.rows: list[tuple[str, float]] = []
+        self._start = time.monotonic()
+
+    @contextlib.contextmanager
+    def stage(self, name: str):
+        start = time.monotonic()
+        try:
+            yield
+        finally:
+            self.rows.append((name, time.monotonic() - start))
+
+    def table(self) -> str:
+        width = max([len(name) for name, _ in self.rows] + [len("total")])
+        lines = [f"{'stage':<{width}} {'seconds':>8}", "-" * (width + 9)]
+        lines += [f"{name:<{width}} {seconds:>8.1f}" for name, seconds in self.rows]
+        lines.append(f"{'total':<{width}} {time.monotonic() - self._start:>8.1f}")
+        return "\n".join(lines)
+
+
 def main(argv: list[str] | None = None) -> int:
     m = matrix_file.load()
     args = parse_args(argv, m)
     log(f"Pythons: {', '.join(f'{v} ({p})' for v, p in args.pythons.items())}; variants: {', '.join(args.variants)}"
         + (f"; not found here: {', '.join(args.missing)}" if args.missing else ""))
     os.makedirs(BUILD, exist_ok=True)
-    tools_python = tools_environment()
+    times = StageTimes()
+    with times.stage("tools environment"):
+        tools_python = tools_environment()
     jobs, one_python = plan_jobs(m, args)
     host = args.host_platform in args.platforms
     rows = []
-    if host and args.engine == "cibuildwheel":
-        rows = build_with_cibuildwheel(m, args, jobs, tools_python)
-    elif host:
-        rows = build_repair_test(m, args, jobs, one_python, tools_python)
+    with times.stage(f"build, repair, test ({args.engine})"):
+        if host and args.engine == "cibuildwheel":
+            rows = build_with_cibuildwheel(m, args, jobs, tools_python)
+        elif host:
+            rows = build_repair_test(m, args, jobs, one_python, tools_python)
     host_rows = list(rows)
-    rows += build_zig_platforms(m, [p for p in args.platforms if p != args.host_platform], tools_python,
-                                args.wheelhouse, args.skip_tests)
-    table = merge_rows(args.wheelhouse, rows, args.platforms)
-    index_dir = write_wheelhouse(args.wheelhouse, table, sorted({r["variant"] for r in table}), m)
+    other_platforms = [p for p in args.platforms if p != args.host_platform]
+    with times.stage("zig platforms"):
+        rows += build_zig_platforms(m, other_platforms, tools_python, args.wheelhouse, args.skip_tests)
+    with times.stage("summary and indexes"):
+        table = merge_rows(args.wheelhouse, rows, args.platforms)
+        index_dir = write_wheelhouse(args.wheelhouse, table, sorted({r["variant"] for r in table}), m)
     if host:  # installing from the index and what follows run this machine's wheels
-        venvs = check_index_installs(m, host_rows, args.variants, index_dir, args.pythons[one_python], tools_python)
-        check_variant_index(m, args.variants, index_dir, args.pythons[one_python], tools_python)
-        run_examples(venvs, with_training=not args.skip_tests)
+        with times.stage("installs from the indexes (pip, uv)"):
+            venvs = check_index_installs(m, host_rows, args.variants, index_dir, args.pythons[one_python],
+                                         tools_python)
+            check_variant_index(m, args.variants, index_dir, args.pythons[one_python], tools_python)
+        with times.stage("examples"):
+            run_examples(venvs, with_training=not args.skip_tests)
         if args.engine == "host" and not args.skip_tests:
-            build_extensions(m, venvs, tools_python, args.wheelhouse)
+            with times.stage("extensions"):
+                build_extensions(m, venvs, tools_python, args.wheelhouse)
     print_table(table)
-    print(f"\nwheelhouse: {args.wheelhouse} (summary.json, index/)")
+    print(f"\nwheelhouse: {args.wheelhouse} (summary.json, index/)\n")
+    print(times.table())
     return 1 if any(r["tests_failed"] for r in rows) else 0
 
 

@@ -80,7 +80,7 @@ def files_of(directory: str) -> list[str]:
 
 def skip_existing(url: str) -> list[str]:
     """--skip-existing for PyPI and TestPyPI: a rerun of the job after a partial upload
-    finishes it (README, "Releasing"). twine 7 refuses the option for other indexes."""
+    finishes it (docs/RELEASING.md). twine 7 refuses the option for other indexes."""
     return ["--skip-existing"] if urllib.parse.urlparse(url).netloc in ("upload.pypi.org", "test.pypi.org") else []
 
 

@@ -1,4 +1,4 @@
-"""Names of PyTorch features this build leaves out (README, "Out of scope"),
+"""Names of PyTorch features this build leaves out (docs/USING.md, "Out of scope"),
 importable so that scripts which only import them, or take the branch that
 does not use them, run; calling one raises a RuntimeError that names the
 feature."""
@@ -6,7 +6,7 @@ feature."""
 
 def unsupported(qualname, feature):
     def refuse(*args, **kwargs):
-        raise RuntimeError(f"{qualname}: {feature} is not part of this build of torch (see README, 'Out of scope')")
+        raise RuntimeError(f"{qualname}: {feature} is not part of this build of torch (see docs/USING.md, 'Out of scope')")
 
     refuse.__name__ = qualname.rsplit(".", 1)[-1]
     refuse.__qualname__ = refuse.__name__

@@ -191,6 +191,26 @@ def test_index_installs_keep_the_variant_ahead_of_pypi():
     assert uv_cpu[-3:] == ["--index-url", local, "torch"]
 
 
+def test_the_stage_table_lists_each_stage_and_the_total(monkeypatch):
+    import factory
+
+    clock = iter([100.0, 100.0, 103.5, 104.0, 110.25, 111.0])
+    monkeypatch.setattr(factory.time, "monotonic", lambda: next(clock))
+    times = factory.StageTimes()
+    with times.stage("tools environment"):
+        pass
+    with pytest.raises(RuntimeError):
+        with times.stage("build, repair, test (host)"):
+            raise RuntimeError("a failed stage still counts")
+    assert times.table().splitlines() == [
+        "stage                       seconds",
+        "-" * 35,
+        "tools environment               3.5",
+        "build, repair, test (host)      6.2",
+        "total                          11.0",
+    ]
+
+
 @pytest.mark.parametrize("need, ok", [("0", True), ("100000", False)])
 def test_the_disk_check_stops_a_run_that_would_not_fit(need, ok):
     """.ci/run sources ci/check_disk.sh under `set -e`: too little room stops

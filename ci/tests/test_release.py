@@ -89,7 +89,7 @@ def test_release_yml_uploads_only_what_the_guard_passed():
 
 
 def test_nothing_is_published_unless_every_build_and_the_pypi_upload_succeeded():
-    """The partial-release order (README, "Releasing"): every publishing job needs both
+    """The partial-release order (docs/RELEASING.md): every publishing job needs both
     builds; Pages and the GitHub Release also wait for PyPI, whose upload cannot be redone;
     no job overrides the implicit success() of its needs."""
     with open(os.path.join(ROOT, ".github", "workflows", "release.yml")) as f:

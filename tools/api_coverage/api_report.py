@@ -72,7 +72,7 @@ def render(reference, comparison, our_version):
         "outside torch; JIT, compile, fx, export, onnx, distributed, sparse,",
         "quantization and nested packages are not counted). A name is *implemented*",
         "when this torch has it, *out of scope* when `tools/api_coverage/scope.py`",
-        "names the README feature it belongs to, and *missing* otherwise.",
+        "names the feature of docs/USING.md's 'Out of scope' it belongs to, and *missing* otherwise.",
         "",
         f"**Coverage: {implemented} of {in_scope} in-scope names ({_percent(implemented, in_scope)}); "
         f"target {TARGET:.0%}.** {out} names are out of scope.",

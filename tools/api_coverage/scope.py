@@ -1,7 +1,7 @@
 """Names of the reference PyTorch that this torch leaves out on purpose, with
 the reason the coverage report prints. `names` are fnmatch patterns matched
 against the bare name in every counted module (`modules` narrows that).
-README's "Out of scope" list is the authority: a rule here names one of its
+docs/USING.md's "Out of scope" list is the authority: a rule here names one of its
 features, or internals that user programs do not call."""
 
 RULES = [

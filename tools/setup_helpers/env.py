@@ -1,4 +1,4 @@
-"""Build settings read from the environment, each documented in README.md.
+"""Build settings read from the environment, each documented in docs/FACTORY.md.
 
 Only settings declared here or as option() in cmake/Options.cmake are
 accepted: an unknown USE_*/BUILD_* variable is an error, not a silent no-op.

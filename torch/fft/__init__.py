@@ -1,6 +1,6 @@
 """torch.fft: the real-valued helpers (sample frequencies and shifts). The
 transforms themselves produce or consume complex tensors, and complex
-dtypes are out of scope for this build (README): calling one raises a
+dtypes are out of scope for this build (docs/USING.md): calling one raises a
 RuntimeError that says so."""
 import math
 

@@ -48,7 +48,7 @@ CUDA_HOME = _find_cuda_home()
 def _cuda_home_or_raise() -> str:
     if torch.version.cuda is None:
         raise RuntimeError(f"a CUDA extension needs a CUDA build of torch, but this is torch {torch.__version__} "
-                           "(install a CUDA variant: README, 'Installing a variant')")
+                           "(install a CUDA variant: README, 'Installing a released wheel')")
     if CUDA_HOME is None or not os.path.exists(os.path.join(CUDA_HOME, "bin", "nvcc")):
         raise OSError("CUDA_HOME is not set and no nvcc was found (set CUDA_HOME to a CUDA "
                       f"{torch.version.cuda} toolkit, or pip install 'cuda-toolkit[nvcc,crt,cudart,cccl]=="
