@@ -19,6 +19,7 @@ About two minutes per interpreter on two cores.
 from __future__ import annotations
 
 import argparse
+import glob
 import hashlib
 import os
 import shutil
@@ -159,6 +160,29 @@ def main(argv: list[str] | None = None) -> int:
                              capture_output=True, text=True, check=True).stdout.strip()
         log(f"CPython {version}: {out} in {prefix(version)}")
     return 0
+
+
+def discover_pythons(wanted: list[str]) -> dict[str, str]:
+    """version -> interpreter path, for the versions this machine has: on PATH,
+    pyenv's, or in manylinux's /opt/python (where ci/build_cpython.py puts
+    3.14 and the free-threaded 3.14t)."""
+    found = {}
+    for v in wanted:
+        candidates = [shutil.which(f"python{v}"), os.path.join(prefix(v), "bin", "python")]
+        candidates += sorted(glob.glob(os.path.expanduser(f"~/.pyenv/versions/{v}.*/bin/python{v}")))
+        for c in filter(None, candidates):
+            if not os.path.exists(c):
+                continue
+            try:
+                got = subprocess.run([c, "-c", "import sys, sysconfig, venv; print('%d.%d' % sys.version_info[:2] "
+                                      "+ ('t' if sysconfig.get_config_var('Py_GIL_DISABLED') else ''))"],
+                                     capture_output=True, text=True, timeout=30).stdout.strip()
+            except (OSError, subprocess.TimeoutExpired):
+                continue
+            if got == v:
+                found[v] = c
+                break
+    return found
 
 
 if __name__ == "__main__":

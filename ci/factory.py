@@ -55,6 +55,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
 import build_cpython  # noqa: E402
+from build_cpython import discover_pythons  # noqa: E402,F401  (the factory's Pythons)
 import cross_build  # noqa: E402
 import matrix as matrix_file  # noqa: E402
 import variants as wheel_variants  # noqa: E402
@@ -68,29 +69,6 @@ TOOLS_VENV = os.path.join(ROOT, "build", "tools-venv")
 PYPI = "https://pypi.org/simple"
 # pip here must see only what the factory asks for (no machine-wide index config).
 ISOLATED_PIP = {"PIP_DISABLE_PIP_VERSION_CHECK": "1"}
-
-
-def discover_pythons(wanted: list[str]) -> dict[str, str]:
-    """version -> interpreter path, for the versions this machine has: on PATH,
-    pyenv's, or in manylinux's /opt/python (where ci/build_cpython.py puts
-    3.14 and the free-threaded 3.14t)."""
-    found = {}
-    for v in wanted:
-        candidates = [shutil.which(f"python{v}"), os.path.join(build_cpython.prefix(v), "bin", "python")]
-        candidates += sorted(glob.glob(os.path.expanduser(f"~/.pyenv/versions/{v}.*/bin/python{v}")))
-        for c in filter(None, candidates):
-            if not os.path.exists(c):
-                continue
-            try:
-                got = subprocess.run([c, "-c", "import sys, sysconfig, venv; print('%d.%d' % sys.version_info[:2] "
-                                      "+ ('t' if sysconfig.get_config_var('Py_GIL_DISABLED') else ''))"],
-                                     capture_output=True, text=True, timeout=30).stdout.strip()
-            except (OSError, subprocess.TimeoutExpired):
-                continue
-            if got == v:
-                found[v] = c
-                break
-    return found
 
 
 def tools_environment() -> str:

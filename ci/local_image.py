@@ -97,9 +97,7 @@ def ensure_host_tools() -> None:
 
 def python_sources() -> dict[str, tuple[str, str]]:
     """Matrix version -> (interpreter on this machine, its installation prefix)."""
-    import factory  # the same discovery the factory uses
-
-    found = factory.discover_pythons(matrix_file.load()["pythons"])
+    found = build_cpython.discover_pythons(matrix_file.load()["pythons"])
     out = {}
     for version, exe in found.items():
         prefix = run([exe, "-c", "import sys; print(sys.base_prefix)"]).strip()

@@ -5,6 +5,7 @@ after the ones it imports. A module's imports of its own parent packages do
 not count: a package is already initialising when its children load.
 `if TYPE_CHECKING:` blocks do not count either: they never run."""
 import ast
+import graphlib
 import os
 
 import torch
@@ -65,49 +66,19 @@ def import_graph(package="torch"):
     return graph
 
 
-def cycles(graph):
-    """The strongly connected components of more than one module (Tarjan's algorithm, iteratively)."""
-    index, low, on_stack, stack, found, counter = {}, {}, set(), [], [], 0
-    for root in graph:
-        if root in index:
-            continue
-        work = [(root, iter(sorted(graph[root])))]
-        index[root] = low[root] = counter
-        counter += 1
-        stack.append(root)
-        on_stack.add(root)
-        while work:
-            node, children = work[-1]
-            child = next(children, None)
-            if child is not None:
-                if child not in index:
-                    index[child] = low[child] = counter
-                    counter += 1
-                    stack.append(child)
-                    on_stack.add(child)
-                    work.append((child, iter(sorted(graph.get(child, ())))))
-                elif child in on_stack:
-                    low[node] = min(low[node], index[child])
-                continue
-            work.pop()
-            if work:
-                low[work[-1][0]] = min(low[work[-1][0]], low[node])
-            if low[node] == index[node]:
-                component = []
-                while True:
-                    member = stack.pop()
-                    on_stack.discard(member)
-                    component.append(member)
-                    if member == node:
-                        break
-                if len(component) > 1:
-                    found.append(sorted(component))
-    return found
+def find_cycle(graph):
+    """One import circle as a list of modules (the first again at the end), or None."""
+    try:
+        graphlib.TopologicalSorter(graph).prepare()
+    except graphlib.CycleError as error:
+        return error.args[1]
+    return None
 
 
 def test_the_walk_finds_a_circle():
-    assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
-    assert cycles({"a": {"b"}, "b": set()}) == []
+    cycle = find_cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}})
+    assert cycle[0] == cycle[-1] and sorted(cycle[1:]) == ["a", "b", "c"]
+    assert find_cycle({"a": {"b"}, "b": set()}) is None
 
 
 def test_the_walk_reads_torch():
@@ -119,4 +90,4 @@ def test_the_walk_reads_torch():
 
 
 def test_no_import_circle_in_torch():
-    assert cycles(import_graph()) == []
+    assert find_cycle(import_graph()) is None

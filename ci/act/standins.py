@@ -196,7 +196,7 @@ def setup_python(inputs: dict[str, str]) -> None:
         raise StepError(f"python-version {version!r}: the local stand-in sets up CPython 3.X, 3.X.Y or 3.Xt")
     key = m[1] + m[3]
     sys.path.insert(0, os.path.dirname(HERE))
-    from factory import discover_pythons  # ci/factory.py: PATH, pyenv, /opt/python
+    from build_cpython import discover_pythons  # ci/build_cpython.py: PATH, pyenv, /opt/python
     python = discover_pythons([key]).get(key)
     if not python:
         raise StepError(f"this machine has no CPython {key} (looked on PATH, in pyenv and /opt/python); "
