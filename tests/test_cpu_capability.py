@@ -129,6 +129,9 @@ for dtype in (torch.int32, torch.uint8, torch.int64, torch.bool):
     out[f"ne_ {dtype}"] = a.clone().ne_(b > 0)
     if dtype != torch.bool:
         out[f"shift {dtype}"] = torch.bitwise_left_shift(a, 3) ^ (b >> 1)
+        # IntegerUnaryKernel.cpp's wide copies hold every dtype too.
+        out[f"relu abs sign {dtype}"] = torch.stack([torch.relu(a), a.abs(), a.sign(), ~a])
+        out[f"neg {dtype}"] = -a if dtype != torch.uint8 else a.clone().relu_()
     out[f"where {dtype}"] = torch.where(a > b, a, b)
     out[f"masked_fill {dtype}"] = a.masked_fill(b > 2, 7)
     out[f"logical_or {dtype}"] = torch.logical_or(a, b)

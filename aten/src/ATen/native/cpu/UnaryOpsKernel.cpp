@@ -17,24 +17,6 @@ namespace at::native {
 inline namespace CPU_CAPABILITY {
 namespace {
 
-void neg_kernel(TensorIterator& iter) {
-  AT_DISPATCH_ALL_AND_REDUCED_TYPES(iter.common_dtype(), "neg", [&] {
-    cpu_kernel(iter, [](scalar_t x) -> scalar_t { return -x; });
-  });
-}
-
-void abs_kernel(TensorIterator& iter) {
-  AT_DISPATCH_ALL_AND_REDUCED_TYPES(iter.common_dtype(), "abs_cpu", [&] {
-    cpu_kernel(iter, [](scalar_t x) -> scalar_t { return abs_value(x); });
-  });
-}
-
-void relu_kernel(TensorIterator& iter) {
-  AT_DISPATCH_ALL_AND_REDUCED_TYPES(iter.common_dtype(), "relu", [&] {
-    cpu_kernel(iter, [](scalar_t x) -> scalar_t { return relu_of(x); });
-  });
-}
-
 // The shared formulas (native/UnaryFunctors.h) in the CPU loop, computed in
 // float for float16/bfloat16. exp, log, log2, log1p, expm1, exp2, sin, cos,
 // tan, sinh, cosh, atanh, atan, asin, acos, erfinv, erfc, sigmoid, tanh and gelu
@@ -167,18 +149,6 @@ void ceil_kernel(TensorIterator& iter) { rounding_loop<ceil_formula>(iter, "ceil
 void round_kernel(TensorIterator& iter) { rounding_loop<round_formula>(iter, "round"); }
 void trunc_kernel(TensorIterator& iter) { rounding_loop<trunc_formula>(iter, "trunc"); }
 
-void sign_kernel(TensorIterator& iter) {
-  AT_DISPATCH_ALL_AND_REDUCED_TYPES_AND_BOOL(iter.common_dtype(), "sign", [&] {
-    cpu_kernel(iter, [](scalar_t x) -> scalar_t { return sign_of(x); });
-  });
-}
-
-void bitwise_not_kernel(TensorIterator& iter) {
-  AT_DISPATCH_INTEGRAL_TYPES_AND_BOOL(iter.common_dtype(), "bitwise_not_cpu", [&] {
-    cpu_kernel(iter, [](scalar_t x) -> scalar_t { return bitwise_not_of(x); });
-  });
-}
-
 // Bool results: the input keeps its dtype, the output is bool.
 template <typename Formula>
 void predicate_loop(TensorIterator& iter, const char* name) {
@@ -249,9 +219,6 @@ void frexp_kernel(const Tensor& self, const Tensor& mantissa, const Tensor& expo
 
 REGISTER_CPU_DISPATCH(frexp_stub, &frexp_kernel);
 REGISTER_CPU_DISPATCH(nan_to_num_stub, &nan_to_num_kernel);
-REGISTER_CPU_DISPATCH(neg_stub, &neg_kernel);
-REGISTER_CPU_DISPATCH(abs_stub, &abs_kernel);
-REGISTER_CPU_DISPATCH(relu_stub, &relu_kernel);
 REGISTER_CPU_DISPATCH(exp_stub, &exp_kernel);
 REGISTER_CPU_DISPATCH(log_stub, &log_kernel);
 REGISTER_CPU_DISPATCH(sqrt_stub, &sqrt_kernel);
@@ -289,12 +256,10 @@ REGISTER_CPU_DISPATCH(deg2rad_stub, &deg2rad_kernel);
 REGISTER_CPU_DISPATCH(rad2deg_stub, &rad2deg_kernel);
 REGISTER_CPU_DISPATCH(angle_stub, &angle_kernel);
 REGISTER_CPU_DISPATCH(frac_stub, &frac_kernel);
-REGISTER_CPU_DISPATCH(sign_stub, &sign_kernel);
 REGISTER_CPU_DISPATCH(floor_stub, &floor_kernel);
 REGISTER_CPU_DISPATCH(ceil_stub, &ceil_kernel);
 REGISTER_CPU_DISPATCH(round_stub, &round_kernel);
 REGISTER_CPU_DISPATCH(trunc_stub, &trunc_kernel);
-REGISTER_CPU_DISPATCH(bitwise_not_stub, &bitwise_not_kernel);
 REGISTER_CPU_DISPATCH(isnan_stub, &isnan_kernel);
 REGISTER_CPU_DISPATCH(isfinite_stub, &isfinite_kernel);
 REGISTER_CPU_DISPATCH(isinf_stub, &isinf_kernel);
