@@ -10,7 +10,7 @@ build (configure --disable-gil).
 Debian's archive is the only place reachable here that carries CPython's
 sources (its pool keeps the upstream tarball as python3.14_<version>.orig.tar.xz).
 Each interpreter records the key of its inputs (the tarball's sha256, the
-configure flags, this file) in <prefix>/.build-key and is rebuilt only when
+configure flags, the source of build()) in <prefix>/.build-key and is rebuilt only when
 the key changes; downloaded tarballs are kept in ~/.cache/torch-factory/sources.
 The factory and the local manylinux image (ci/local_image.py) find the
 interpreters there, exactly where cibuildwheel looks for them in an image.
@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import glob
 import hashlib
+import inspect
 import os
 import shutil
 import subprocess
@@ -70,9 +71,11 @@ def configure_flags(version: str) -> list[str]:
 
 
 def build_key(version: str) -> str:
+    """The build's inputs: the tarball, the configure flags and the steps of
+    build() (its source), not the rest of this file, whose edits (how
+    Pythons are found, messages) leave a built interpreter as it was."""
     package, upstream, sha256 = SOURCES[version.rstrip("t")]
-    with open(os.path.abspath(__file__), "rb") as f:
-        recipe = hashlib.sha256(f.read()).hexdigest()
+    recipe = hashlib.sha256(inspect.getsource(build).encode()).hexdigest()
     return hashlib.sha256("\n".join([package, upstream, sha256, *configure_flags(version), recipe]).encode()).hexdigest()
 
 

@@ -24,8 +24,9 @@ against: bookworm's 2.36 here. The real manylinux_2_28 image links against
 glibc 2.28 on purpose, so that its wheels install on older systems; releases
 come from there, and this image only proves the cibuildwheel path here.
 
-The image is named by a key over its inputs (this file, the suite and
-packages, each Python's version and build, the CA bundle): `podman image
+The image is named by a key over its inputs (the code that builds its root
+filesystem and imports it, the suite and packages, each Python's version and
+build, the CA bundle; not the rest of this file): `podman image
 exists` skips the build, and older images of the same name are removed.
 Building takes two to three minutes; the podman store keeps it outside the
 repository. Podman runs with runc and without default ulimits (crun does
@@ -35,6 +36,7 @@ from __future__ import annotations
 
 import glob
 import hashlib
+import inspect
 import os
 import shutil
 import subprocess
@@ -108,9 +110,12 @@ def python_sources() -> dict[str, tuple[str, str]]:
 
 
 def image_key(pythons: dict[str, tuple[str, str]]) -> str:
+    """The image's inputs: the code that makes its root filesystem and imports
+    it (not the rest of this file), the Debian suite and packages, each
+    Python's build and the CA bundle."""
     h = hashlib.sha256()
-    with open(os.path.abspath(__file__), "rb") as f:
-        h.update(f.read())
+    for recipe in (copy_python, build_rootfs, ensure_image):
+        h.update(inspect.getsource(recipe).encode())
     h.update("\n".join([SUITE, MIRROR, *PACKAGES, *PYTHON_TOOLS]).encode())
     for version, (exe, prefix) in sorted(pythons.items()):
         build = run([exe, "-c", "import sys, sysconfig; print(sys.version, sysconfig.get_config_var('CONFIG_ARGS'))"])

@@ -49,3 +49,15 @@ def test_identifiers_and_prefixes_follow_manylinux():
 def test_build_keys_differ_between_the_two_builds_of_one_source():
     assert build_cpython.build_key("3.14") != build_cpython.build_key("3.14t")
     assert build_cpython.build_key("3.14") == build_cpython.build_key("3.14")
+
+
+def test_the_build_key_follows_the_build_steps_not_the_rest_of_the_file(monkeypatch):
+    before = build_cpython.build_key("3.14")
+    monkeypatch.setattr(build_cpython, "discover_pythons", lambda wanted: {})
+    assert build_cpython.build_key("3.14") == before  # another part of the file changed
+
+    def build(version, jobs):  # other steps
+        return None
+
+    monkeypatch.setattr(build_cpython, "build", build)
+    assert build_cpython.build_key("3.14") != before
