@@ -1,8 +1,8 @@
 """torch functions and Tensor methods composed in Python from the ops of
-native_functions.yaml: products with a bias (addmv, addbmm, baddbmm; addr is native: LinearAlgebra.cpp),
-NaN-aware and order statistics (nanmean, quantile, mode; nansum, median and
+native_functions.yaml (the products with a bias, addmv, addbmm, baddbmm and
+addr, are native: LinearAlgebra.cpp): NaN-aware and order statistics (nanmean, quantile, mode; nansum, median and
 kthvalue are native: ReduceOps.cpp, Selection.cpp),
-running reductions (logcumsumexp; cumprod's out=), index updates
+cumprod's out= (logcumsumexp is native: ReduceOps.cpp), index updates
 (the *_scatter ops), counting (unique picks _unique2 or
 unique_dim; bucketize and searchsorted add out=), and the
 smaller helpers. Their gradients come from the ops they call; tests/oracle
@@ -29,27 +29,6 @@ _frexp_t = _named("frexp", ("mantissa", "exponent"))
 _slogdet_t = _named("slogdet", ("sign", "logabsdet"))
 _qr_t = _named("qr", ("Q", "R"))
 _svd_t = _named("svd", ("U", "S", "V"))
-
-
-def _scaled_sum(input, product, beta, alpha):
-    """beta * input + alpha * product, ignoring input's values (NaN included) when beta is 0, as PyTorch."""
-    scaled = product if alpha == 1 else product * alpha
-    if beta == 0:
-        return scaled.expand(torch.broadcast_shapes(input.shape, scaled.shape)).clone() \
-            if input.shape != scaled.shape else scaled
-    return (input if beta == 1 else input * beta) + scaled
-
-
-def addmv(input, mat, vec, *, beta=1, alpha=1, out=None):
-    return _out(_scaled_sum(input, torch.mv(mat, vec), beta, alpha), out)
-
-
-def addbmm(input, batch1, batch2, *, beta=1, alpha=1, out=None):
-    return _out(_scaled_sum(input, torch.bmm(batch1, batch2).sum(0), beta, alpha), out)
-
-
-def baddbmm(input, batch1, batch2, *, beta=1, alpha=1, out=None):
-    return _out(_scaled_sum(input, torch.bmm(batch1, batch2), beta, alpha), out)
 
 
 def _out(result, out):
@@ -226,26 +205,9 @@ def aminmax(input, *, dim=None, keepdim=False):
     return _aminmax_t(input.amin(dim, keepdim), input.amax(dim, keepdim))
 
 
-def _running(input, dim, step):
-    """A cumulative scan along dim by Python steps of tensor ops (differentiable)."""
-    dim = dim % max(input.dim(), 1)
-    if input.dim() == 0:
-        return input.clone()
-    pieces = input.unbind(dim)
-    acc, out = None, []
-    for piece in pieces:
-        acc = piece if acc is None else step(acc, piece)
-        out.append(acc)
-    return torch.stack(out, dim) if out else input.clone()
-
-
 def cumprod(input, dim, *, dtype=None, out=None):
     # The native op (one pass per line, an exact gradient through zeros); this adds out=.
     return _out(torch._C._VariableFunctions.cumprod(input, dim, dtype=dtype), out)
-
-
-def logcumsumexp(input, dim, *, out=None):
-    return _out(_running(input, dim, lambda a, b: torch.logaddexp(a, b)), out)
 
 
 def quantile(input, q, dim=None, keepdim=False, *, interpolation="linear", out=None, _ignore_nan=False):
@@ -843,15 +805,14 @@ def unfold_windows(self, dimension, size, step):
 
 # name -> (function, forms): f torch.name, m Tensor.name, m_ Tensor.name_ (in place), f_ torch.name_
 FUNCTIONS = {
-    "addmv": (addmv, "f m m_ f_"), "addbmm": (addbmm, "f m m_"),
-    "baddbmm": (baddbmm, "f m m_"), "inner": (inner, "f m"), "tensordot": (tensordot, "f"), "kron": (kron, "f m"),
+    "inner": (inner, "f m"), "tensordot": (tensordot, "f"), "kron": (kron, "f m"),
     "vdot": (vdot, "f m"), "dist": (dist, "f m"), "cross": (cross, "f m"), "clamp_min": (clamp_min, "f m m_ f_"),
     "clamp_max": (clamp_max, "f m m_ f_"), "positive": (positive, "f m"), "isneginf": (isneginf, "f m"),
     "isposinf": (isposinf, "f m"), "isreal": (isreal, "f m"),
     "nansum": (nansum, "f m"), "nanmean": (nanmean, "f m"), "count_nonzero": (count_nonzero, "f m"),
     "float_power": (float_power, "f m m_"), "floor_divide": (floor_divide, "f m m_"), "ldexp": (ldexp, "f m m_ f_"),
     "msort": (msort, "f m"), "argwhere": (argwhere, "f m"), "nonzero": (nonzero, "f m"), "aminmax": (aminmax, "f m"),
-    "cumprod": (cumprod, "f m m_"), "logcumsumexp": (logcumsumexp, "f m"),
+    "cumprod": (cumprod, "f m m_"),
     "quantile": (quantile, "f m"), "nanquantile": (nanquantile, "f m"), "mode": (mode, "f m"),
     "select_scatter": (select_scatter, "f m"), "slice_scatter": (slice_scatter, "f m"),
     "diagonal_scatter": (diagonal_scatter, "f m"), "narrow_copy": (narrow_copy, "f m"),

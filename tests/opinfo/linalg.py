@@ -114,6 +114,81 @@ def _addmm_ref(bias, a, b, beta=1, alpha=1):
     return beta * bias + alpha * _ref_matmul(a, b)
 
 
+def _addmv_samples(op, dtype, rng):
+    mk = lambda *shape: make_array(shape, dtype, rng)  # noqa: E731
+    yield SampleInput((mk(3), mk(3, 4), mk(4)))
+    yield SampleInput((mk(1), mk(3, 4), mk(4)), {"beta": 2, "alpha": 3}, desc="broadcast self, beta, alpha")
+    yield SampleInput((mk(), mk(5, 2), mk(2)), {"alpha": -2}, desc="0-d self")
+    yield SampleInput((mk(4), mk(3, 4).T, mk(3)), {"beta": 0}, desc="transposed mat, beta 0")
+    yield SampleInput((mk(3), mk(3, 0), mk(0)), {"beta": 2}, desc="empty inner: beta * self")
+    yield SampleInput((mk(0), mk(0, 4), mk(4)), desc="empty result")
+
+
+def _addmv_ref(bias, mat, vec, beta=1, alpha=1):
+    product = alpha * _ref_matmul(mat, vec)
+    result = product if not beta else beta * bias + product
+    return np.broadcast_to(result, product.shape).astype(bias.dtype)
+
+
+def _addmv_errors():
+    yield ErrorInput((torch.ones(3, 1), torch.ones(3, 4), torch.ones(4)), {}, RuntimeError,
+                     "vector \\+ matrix @ vector expected, got 2, 2, 1")
+    yield ErrorInput((torch.ones(2), torch.ones(3, 4), torch.ones(4)), {}, RuntimeError,
+                     r"size mismatch, got input \(2\), mat \(3x4\), vec \(4\)")
+    yield ErrorInput((torch.ones(3, dtype=torch.float64), torch.ones(3, 4), torch.ones(4)), {}, RuntimeError,
+                     "addmv input tensors must have the same dtype, but got Double, Float, and Float")
+    b = torch.ones(3, 4, dtype=torch.bool)
+    yield ErrorInput((b[:, 0], b, b[0]), {}, NotImplementedError, "\"addmv_impl_cpu\" not implemented for 'Bool'")
+
+
+def _batch_product_samples(summed):
+    def samples(op, dtype, rng):
+        mk = lambda *shape: make_array(shape, dtype, rng)  # noqa: E731
+        full = (3, 5) if summed else (2, 3, 5)
+        yield SampleInput((mk(*full), mk(2, 3, 4), mk(2, 4, 5)))
+        yield SampleInput((mk(5), mk(2, 3, 4), mk(2, 4, 5)), {"beta": 2, "alpha": 3}, desc="broadcast self, beta, alpha")
+        yield SampleInput((mk(*full), mk(2, 4, 3).transpose(0, 2, 1), mk(2, 4, 5)), {"beta": 0},
+                          desc="transposed batch1, beta 0")
+        yield SampleInput((mk(*full), mk(2, 3, 0), mk(2, 0, 5)), {"beta": 2}, desc="empty inner: beta * self")
+        if summed:
+            yield SampleInput((mk(3, 5), mk(0, 3, 4), mk(0, 4, 5)), desc="no batches: self")
+        else:
+            yield SampleInput((mk(5), mk(0, 3, 4), mk(0, 4, 5)), desc="no batches: empty")
+    return samples
+
+
+def _batch_product_ref(summed):
+    def ref(bias, batch1, batch2, beta=1, alpha=1):
+        product = _ref_matmul(batch1, batch2)
+        product = alpha * (product.sum(0) if summed else product)
+        result = product if not beta else beta * bias + product
+        return np.broadcast_to(result, product.shape).astype(bias.dtype)
+    return ref
+
+
+def _baddbmm_errors():
+    yield ErrorInput((torch.ones(4), torch.ones(2, 3, 4), torch.ones(2, 4, 5)), {}, RuntimeError,
+                     r"The expanded size of the tensor \(5\) must match the existing size \(4\)")
+    yield ErrorInput((torch.ones(5), torch.ones(3, 4), torch.ones(2, 4, 5)), {}, RuntimeError, "batch1 must be a 3D tensor")
+    yield ErrorInput((torch.ones(5, dtype=torch.float64), torch.ones(2, 3, 4), torch.ones(2, 4, 5)), {}, RuntimeError,
+                     "Input dtypes must be the same, got: input double, batch1: float, batch2: float")
+    yield ErrorInput((torch.ones(5), torch.ones(2, 3, 4), torch.ones(2, 3, 5)), {}, RuntimeError,
+                     r"Expected size for first two dimensions of batch2 tensor to be: \[2, 4\] but got: \[2, 3\]")
+    yield ErrorInput((torch.ones(5), torch.ones(2, 3, 4), torch.ones(2, 4, 5, dtype=torch.float64)), {}, RuntimeError,
+                     "expected scalar type Float but found Double")
+
+
+def _addbmm_errors():
+    yield ErrorInput((torch.ones(5), torch.ones(2, 3, 4), torch.ones(3, 4, 5)), {}, RuntimeError,
+                     "batch1 and batch2 must have same number of batches, got 2 and 3")
+    yield ErrorInput((torch.ones(5), torch.ones(2, 3, 4), torch.ones(2, 3, 5)), {}, RuntimeError,
+                     r"Incompatible matrix sizes for bmm \(3x4 and 3x5\)")
+    yield ErrorInput((torch.ones(5), torch.ones(2, 3, 4), torch.ones(2, 4, 5, dtype=torch.float64)), {}, RuntimeError,
+                     "self and mat2 must have the same dtype, but got Float and Double")
+    b = torch.ones(2, 3, 3, dtype=torch.bool)
+    yield ErrorInput((b[0], b, b), {}, NotImplementedError, "\"addmm_impl_cpu_\" not implemented for 'Bool'")
+
+
 def _addr_samples(op, dtype, rng):
     yield SampleInput((make_array((3, 4), dtype, rng), make_array((3,), dtype, rng), make_array((4,), dtype, rng)))
     if dtype == torch.bool:
@@ -239,6 +314,12 @@ LINALG_OPS = [
     OpInfo("bmm", _ref_matmul, FLOATS + INTS, _bmm_samples, supports_out=True, error_inputs=_bmm_errors,
            known_values=_bmm_known),
     OpInfo("addmm", _addmm_ref, FLOATS + INTS, _addmm_samples, supports_out=True, error_inputs=_addmm_errors),
+    OpInfo("addmv", _addmv_ref, FLOATS + INTS, _addmv_samples, supports_out=True, inplace=True,
+           error_inputs=_addmv_errors),
+    OpInfo("baddbmm", _batch_product_ref(False), FLOATS + INTS, _batch_product_samples(False), supports_out=True,
+           inplace=True, error_inputs=_baddbmm_errors),
+    OpInfo("addbmm", _batch_product_ref(True), FLOATS + INTS, _batch_product_samples(True), supports_out=True,
+           inplace=True, error_inputs=_addbmm_errors),
     OpInfo("addr", _addr_ref, FLOATS + INTS + (torch.bool,), _addr_samples, supports_out=True, inplace=True,
            error_inputs=_addr_errors),
     OpInfo("mv", _ref_matmul, FLOATS + INTS,

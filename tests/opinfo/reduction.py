@@ -1,4 +1,6 @@
 """Reductions over all or some dims, with keepdim."""
+import math
+
 import numpy as np
 
 import torch
@@ -458,6 +460,19 @@ REDUCTION_OPS = [
            ALL, _scan_samples, domain=(-2.0, 2.0), result_dtype=lambda d: d if d.is_floating_point else torch.int64),
     OpInfo("cumsum", lambda x, dim: np.cumsum(x.astype(np.float64 if x.dtype.kind == "f" else np.int64), axis=dim),
            ALL, _scan_samples, result_dtype=lambda d: d if d.is_floating_point else torch.int64),
+    OpInfo("logcumsumexp", lambda x, dim: np.logaddexp.accumulate(x.astype(np.float64), axis=dim), FLOATS,
+           _scan_samples, supports_out=True, error_inputs=lambda: [
+               ErrorInput((torch.arange(3), 0), {}, NotImplementedError,
+                          "\"logcumsumexp_out_cpu\" not implemented for 'Long'"),
+               ErrorInput((torch.ones(3), 0), {"out": torch.empty(3, dtype=torch.float64)}, RuntimeError,
+                          "expected scalar_type Float but found Double")],
+           known_values=lambda: [
+               KnownValue((torch.tensor([-math.inf, -math.inf, 1.0, math.inf, math.nan, 2.0]), 0), {},
+                          torch.tensor([-math.inf, -math.inf, 1.0, math.inf, math.nan, math.nan]),
+                          why="equal infinities stay, NaN carries on (PyTorch's _log_add_exp_helper)"),
+               KnownValue((torch.tensor([1.0, 2.0, -1.0, 3.0]), 0), {},
+                          torch.tensor([1.617384672164917, 1.6782255172729492, 0.047156669199466705, 0.6572330594062805]),
+                          grad_of=0, why="the gradient by reversed logcumsumexps (PyTorch's formula)")]),
     OpInfo("softmax", _softmax_ref, FLOATS, _scan_samples, error_inputs=lambda: [
         ErrorInput((torch.ones(2, dtype=torch.int32), 100), {}, IndexError, "Dimension out of range")],
            known_values=lambda: [

@@ -284,6 +284,24 @@ Tensor cumsum_backward(const Tensor& grad, int64_t dim) {
   return grad.flip({dim}).cumsum(dim, std::nullopt).flip({dim});
 }
 
+// d self_i = sum_{j >= i} grad_j exp(self_i - result_j), PyTorch's formula:
+// the positive and negative parts of grad each summed in log space by a
+// reversed logcumsumexp, so no exp overflows. Composed of differentiable ops
+// (double backward follows).
+Tensor logcumsumexp_backward(const Tensor& grad, const Tensor& self, const Tensor& result, int64_t dim) {
+  if (grad.dim() == 0 || grad.numel() == 0) return grad;
+  const Tensor lowest = AT_DISPATCH_FLOATING_AND_REDUCED_TYPES(grad.scalar_type(), "logcumsumexp_backward", [&] {
+    return scalar_tensor_of(Scalar(std::numeric_limits<scalar_t>::lowest()), grad.scalar_type()).to(grad.device(), std::nullopt);
+  });
+  auto reversed_logcumsumexp = [dim](const Tensor& x) { return x.flip({dim}).logcumsumexp(dim).flip({dim}); };
+  const Tensor log_abs_grad = grad.abs().log();
+  const Tensor log_positive = at::where(grad.gt(wrapped_scalar_tensor(0)), log_abs_grad, lowest);
+  const Tensor log_negative = at::where(grad.lt(wrapped_scalar_tensor(0)), log_abs_grad, lowest);
+  const Tensor positive = reversed_logcumsumexp(log_positive.sub(result)).add(self).exp();
+  const Tensor negative = reversed_logcumsumexp(log_negative.sub(result)).add(self).exp();
+  return positive.sub(negative);
+}
+
 // float16/bfloat16 softmax gradients are computed in float and rounded once,
 // as PyTorch's kernels compute them: rounding exp(output), the product and
 // the difference each to 16 bits leaves noise where the terms cancel (the

@@ -100,6 +100,7 @@ Tensor logsumexp_backward(const Tensor& grad, const Tensor& self, const Tensor& 
 // cummax, cummin: each running extreme's gradient goes to the element it came from.
 Tensor cummaxmin_backward(const Tensor& grad, const Tensor& self, const Tensor& indices, int64_t dim);
 Tensor cumsum_backward(const Tensor& grad, int64_t dim);
+Tensor logcumsumexp_backward(const Tensor& grad, const Tensor& self, const Tensor& result, int64_t dim);
 Tensor softmax_backward(const Tensor& grad, const Tensor& output, int64_t dim);
 Tensor log_softmax_backward(const Tensor& grad, const Tensor& output, int64_t dim);
 

@@ -1,5 +1,5 @@
-// Matrix products: shape and dtype checks, and how matmul, mm, mv, addmm, dot
-// and linear reduce to one batched kernel (bmm_stub). Each follows PyTorch's
+// Matrix products: shape and dtype checks, and how matmul, mm, mv, addmm,
+// addmv, baddbmm, addbmm, dot and linear reduce to one batched kernel (bmm_stub). Each follows PyTorch's
 // order of checks and its decomposition, so errors, result dtypes and the
 // backward nodes (MvBackward0, SqueezeBackward4, ...) come out as PyTorch's.
 #include <ATen/ATen.h>
@@ -11,6 +11,7 @@
 #include <ATen/native/LinearAlgebra.h>
 
 #include <climits>
+#include <functional>
 #include <vector>
 
 namespace at::native {
@@ -326,6 +327,171 @@ const Tensor& addr_out(const Tensor& out, const Tensor& self, const Tensor& vec1
   check_addr_into(out, result, /*inplace=*/false);
   out.resize_(result.sizes());
   out.copy_(result);
+  return out;
+}
+
+namespace {
+
+// beta * self + alpha * product into a contiguous result of `shape`: `self`
+// expanded to it (its values, NaN included, ignored where beta is 0), and
+// the product written by bmm_stub through `as_batches`, the result's
+// [B, m, n] view. With sum_batches the B products of a and b add into one
+// [m, n] result, PyTorch's addbmm loop of addmm_ calls. The caller checked
+// shapes and that a, b and the result share a dtype.
+Tensor scaled_product(const Tensor& out, const Tensor& self, IntArrayRef shape, const Tensor& a, const Tensor& b,
+                      const Scalar& beta, const Scalar& alpha, bool sum_batches, const char* kernel,
+                      const std::function<Tensor(const Tensor&)>& as_batches) {
+  Tensor result = result_for(out, shape, a.scalar_type(), a.device());
+  const Tensor self_expanded = self.expand(shape);
+  if (result.numel() == 0) return finish(out, result);
+  const bool use_self = beta.toDouble() != 0;
+  if (a.size(2) == 0 || a.size(0) == 0) {  // nothing to multiply: only the beta term is left
+    if (!use_self) {
+      result.zero_();
+    } else {
+      if (!result.is_same(self)) result.copy_(self_expanded);
+      result.mul_(wrapped_scalar_tensor(beta));
+    }
+    return finish(out, result);
+  }
+  check_not_bool(kernel, a);
+  if (use_self && !result.is_same(self)) result.copy_(self_expanded);
+  const Tensor batches = as_batches(result);
+  if (!sum_batches) {
+    run_bmm(batches, a, b, alpha, use_self ? beta : Scalar(0));
+    return finish(out, result);
+  }
+  const Scalar first_beta = use_self ? beta : Scalar(0);
+  for (int64_t i = 0; i < a.size(0); ++i) {  // the first product takes beta, the rest accumulate
+    run_bmm(batches, a.narrow(0, i, 1), b.narrow(0, i, 1), alpha, i == 0 ? first_beta : Scalar(1));
+  }
+  return finish(out, result);
+}
+
+void check_inplace_shape(const Tensor& self, IntArrayRef shape) {
+  TORCH_CHECK(self.sizes().equals(shape), "Bad in-place call: input tensor size ", self.sizes(),
+              " and output tensor size ", shape, " should match");
+}
+
+// PyTorch's addmv meta checks; the result takes vec's dtype.
+std::vector<int64_t> addmv_shape(const Tensor& self, const Tensor& mat, const Tensor& vec) {
+  TORCH_CHECK(mat.dim() == 2 && vec.dim() == 1 && self.dim() <= 1, "vector + matrix @ vector expected, got ",
+              self.dim(), ", ", mat.dim(), ", ", vec.dim());
+  TORCH_CHECK(mat.size(1) == vec.size(0) && (mat.size(0) == self.numel() || self.numel() == 1),
+              "size mismatch, got input (", self.dim() == 0 ? 1 : self.size(0), "), mat (", mat.size(0), "x",
+              mat.size(1), "), vec (", vec.size(0), ")");
+  TORCH_CHECK(self.scalar_type() == mat.scalar_type() && mat.scalar_type() == vec.scalar_type(),
+              "addmv input tensors must have the same dtype, but got ", self.scalar_type(), ", ", mat.scalar_type(),
+              ", and ", vec.scalar_type());
+  check_same_device("addmv", mat, vec);
+  check_same_device("addmv", self, mat);
+  return {mat.size(0)};
+}
+
+Tensor addmv_impl(const Tensor& out, const Tensor& self, const Tensor& mat, const Tensor& vec, const Scalar& beta,
+                  const Scalar& alpha) {
+  const std::vector<int64_t> shape = addmv_shape(self, mat, vec);
+  return scaled_product(out, self, shape, mat.unsqueeze(0), vec.view({1, -1, 1}), beta, alpha, false,
+                        "addmv_impl_cpu", [](const Tensor& r) { return r.view({1, -1, 1}); });
+}
+
+// The checks of baddbmm and addbmm's batches (PyTorch's messages differ).
+void check_batches(const Tensor& batch1, const Tensor& batch2) {
+  TORCH_CHECK(batch1.dim() == 3, "batch1 must be a 3D tensor");
+  TORCH_CHECK(batch2.dim() == 3, "batch2 must be a 3D tensor");
+  check_same_device("bmm", batch1, batch2);
+}
+
+Tensor baddbmm_impl(const Tensor& out, const Tensor& self, const Tensor& batch1, const Tensor& batch2,
+                    const Scalar& beta, const Scalar& alpha) {
+  check_batches(batch1, batch2);
+  const std::vector<int64_t> shape = {batch1.size(0), batch1.size(1), batch2.size(2)};
+  const Tensor self_expanded = self.expand(shape);  // PyTorch's first error for a self that does not broadcast
+  TORCH_CHECK(self.scalar_type() == batch1.scalar_type(), "Input dtypes must be the same, got: input ",
+              c10::cppTypeName(self.scalar_type()), ", batch1: ", c10::cppTypeName(batch1.scalar_type()), ", batch2: ",
+              c10::cppTypeName(batch2.scalar_type()));
+  TORCH_CHECK(batch2.size(0) == batch1.size(0) && batch2.size(1) == batch1.size(2),
+              "Expected size for first two dimensions of batch2 tensor to be: [", batch1.size(0), ", ",
+              batch1.size(2), "] but got: [", batch2.size(0), ", ", batch2.size(1), "].");
+  TORCH_CHECK(batch1.scalar_type() == batch2.scalar_type(), "expected scalar type ", batch1.scalar_type(),
+              " but found ", batch2.scalar_type());
+  return scaled_product(out, self, shape, batch1, batch2, beta, alpha, false, "baddbmm",
+                        [](const Tensor& r) { return r; });
+}
+
+Tensor addbmm_impl(const Tensor& out, const Tensor& self, const Tensor& batch1, const Tensor& batch2,
+                   const Scalar& beta, const Scalar& alpha) {
+  check_batches(batch1, batch2);
+  const std::vector<int64_t> shape = {batch1.size(1), batch2.size(2)};
+  const Tensor self_expanded = self.expand(shape);
+  TORCH_CHECK(batch1.size(0) == batch2.size(0), "batch1 and batch2 must have same number of batches, got ",
+              batch1.size(0), " and ", batch2.size(0));
+  TORCH_CHECK(batch1.size(2) == batch2.size(1), "Incompatible matrix sizes for bmm (", batch1.size(1), "x",
+              batch1.size(2), " and ", batch2.size(1), "x", batch2.size(2), ")");
+  TORCH_CHECK(self.scalar_type() == batch2.scalar_type(), "self and mat2 must have the same dtype, but got ",
+              self.scalar_type(), " and ", batch2.scalar_type());
+  TORCH_CHECK(batch1.scalar_type() == batch2.scalar_type(), "mat1 and mat2 must have the same dtype, but got ",
+              batch1.scalar_type(), " and ", batch2.scalar_type());
+  return scaled_product(out, self, shape, batch1, batch2, beta, alpha, true, "addmm_impl_cpu_",
+                        [](const Tensor& r) { return r.unsqueeze(0); });
+}
+
+}  // namespace
+
+Tensor addmv(const Tensor& self, const Tensor& mat, const Tensor& vec, const Scalar& beta, const Scalar& alpha) {
+  return addmv_impl(Tensor(), self, mat, vec, beta, alpha);
+}
+const Tensor& addmv_(const Tensor& self, const Tensor& mat, const Tensor& vec, const Scalar& beta,
+                     const Scalar& alpha) {
+  if (mat.dim() == 2) check_inplace_shape(self, {mat.size(0)});
+  addmv_impl(self, self, mat, vec, beta, alpha);
+  return self;
+}
+const Tensor& addmv_out(const Tensor& out, const Tensor& self, const Tensor& mat, const Tensor& vec,
+                        const Scalar& beta, const Scalar& alpha) {
+  addmv_impl(out, self, mat, vec, beta, alpha);
+  return out;
+}
+
+Tensor baddbmm(const Tensor& self, const Tensor& batch1, const Tensor& batch2, const Scalar& beta,
+               const Scalar& alpha) {
+  return baddbmm_impl(Tensor(), self, batch1, batch2, beta, alpha);
+}
+const Tensor& baddbmm_(const Tensor& self, const Tensor& batch1, const Tensor& batch2, const Scalar& beta,
+                       const Scalar& alpha) {
+  if (batch1.dim() == 3 && batch2.dim() == 3) {
+    check_inplace_shape(self, {batch1.size(0), batch1.size(1), batch2.size(2)});
+  }
+  baddbmm_impl(self, self, batch1, batch2, beta, alpha);
+  return self;
+}
+const Tensor& baddbmm_out(const Tensor& out, const Tensor& self, const Tensor& batch1, const Tensor& batch2,
+                          const Scalar& beta, const Scalar& alpha) {
+  baddbmm_impl(out, self, batch1, batch2, beta, alpha);
+  return out;
+}
+
+Tensor addbmm(const Tensor& self, const Tensor& batch1, const Tensor& batch2, const Scalar& beta,
+              const Scalar& alpha) {
+  return addbmm_impl(Tensor(), self, batch1, batch2, beta, alpha);
+}
+// PyTorch's addbmm_ resizes a self that only broadcasts to the result.
+const Tensor& addbmm_(const Tensor& self, const Tensor& batch1, const Tensor& batch2, const Scalar& beta,
+                      const Scalar& alpha) {
+  const bool fits = batch1.dim() == 3 && batch2.dim() == 3 &&
+                    self.sizes().equals({batch1.size(1), batch2.size(2)});
+  if (fits) {
+    addbmm_impl(self, self, batch1, batch2, beta, alpha);
+    return self;
+  }
+  const Tensor result = addbmm_impl(Tensor(), self, batch1, batch2, beta, alpha);
+  self.resize_(result.sizes());
+  self.copy_(result);
+  return self;
+}
+const Tensor& addbmm_out(const Tensor& out, const Tensor& self, const Tensor& batch1, const Tensor& batch2,
+                         const Scalar& beta, const Scalar& alpha) {
+  addbmm_impl(out, self, batch1, batch2, beta, alpha);
   return out;
 }
 

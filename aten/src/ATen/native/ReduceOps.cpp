@@ -410,6 +410,24 @@ Tensor cumsum(const Tensor& self, int64_t dim, std::optional<ScalarType> dtype) 
   return scan(self, dim, sum_dtype(self, dtype), ScanOp::CumSum);
 }
 
+// Floating types only, under PyTorch's kernel name (complex tensors have no
+// arithmetic here).
+Tensor logcumsumexp(const Tensor& self, int64_t dim) {
+  (void)c10::maybe_wrap_dim(dim, self.dim());  // a bad dim is an IndexError before any dtype error
+  TORCH_CHECK_NOT_IMPLEMENTED(c10::isFloatingType(self.scalar_type()), "\"logcumsumexp_out_cpu\" not implemented for '",
+                              self.scalar_type(), "'");
+  return scan(self, dim, self.scalar_type(), ScanOp::LogCumSumExp);
+}
+
+const Tensor& logcumsumexp_out(const Tensor& out, const Tensor& self, int64_t dim) {
+  TORCH_CHECK(out.scalar_type() == self.scalar_type(), "expected scalar_type ", self.scalar_type(), " but found ",
+              out.scalar_type());
+  const Tensor result = at::native::logcumsumexp(self, dim);
+  out.resize_(result.sizes());
+  out.copy_(result);
+  return out;
+}
+
 namespace {
 
 Tensor softmax_kernel(const Tensor& self, int64_t dim, bool half_to_float, ScanOp op, const char* kernel) {

@@ -39,7 +39,7 @@ using reduce_rows_fn = void (*)(const Tensor& out, const Tensor& indices, const 
                                 int64_t inner, const ReduceParams& params);
 DECLARE_DISPATCH(reduce_rows_fn, reduce_rows_stub);
 
-enum class ScanOp { CumSum, Softmax, LogSoftmax };
+enum class ScanOp { CumSum, LogCumSumExp, Softmax, LogSoftmax };
 // out[i, :] = op(in[i, :]) for contiguous in and out of one dtype.
 using scan_rows_fn = void (*)(const Tensor& out, const Tensor& in, int64_t outer, int64_t inner, ScanOp op);
 DECLARE_DISPATCH(scan_rows_fn, scan_rows_stub);

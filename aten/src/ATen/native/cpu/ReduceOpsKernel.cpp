@@ -528,6 +528,15 @@ void reduce_rows_kernel(const Tensor& out, const Tensor& indices, const Tensor& 
   });
 }
 
+// log(exp(a) + exp(b)) as PyTorch's _log_add_exp_helper: NaN in b wins, and
+// two equal infinities stay as they are.
+inline double log_add_exp(double a, double b) {
+  const double lo = std::isnan(b) ? b : std::min(a, b);
+  const double hi = std::isnan(b) ? b : std::max(a, b);
+  if (lo != hi || std::isfinite(lo)) return hi + std::log1p(std::exp(lo - hi));
+  return a;
+}
+
 template <typename T>
 void scan_row(ScanOp op, const T* x, T* y, int64_t n) {
   switch (op) {
@@ -536,6 +545,17 @@ void scan_row(ScanOp op, const T* x, T* y, int64_t n) {
       for (int64_t k = 0; k < n; ++k) {
         s += static_cast<acc_t<T>>(x[k]);
         y[k] = static_cast<T>(s);
+      }
+      return;
+    }
+    case ScanOp::LogCumSumExp: {
+      // In double, as PyTorch's CPU kernel (acc_type of float is double).
+      if constexpr (c10::is_floating_v<T>) {
+        double r = -std::numeric_limits<double>::infinity();
+        for (int64_t k = 0; k < n; ++k) {
+          r = log_add_exp(static_cast<double>(x[k]), r);
+          y[k] = static_cast<T>(r);
+        }
       }
       return;
     }
@@ -565,7 +585,7 @@ void scan_row(ScanOp op, const T* x, T* y, int64_t n) {
 template <typename T>
 bool softmax_float_rows(ScanOp op, const T* x, T* y, int64_t rows, int64_t n) {
   if constexpr (std::is_same_v<T, float>) {
-    if (op == ScanOp::CumSum) return false;
+    if (op != ScanOp::Softmax && op != ScanOp::LogSoftmax) return false;
     vec::softmax_rows(x, y, rows, n, op == ScanOp::LogSoftmax);
     return true;
   } else {

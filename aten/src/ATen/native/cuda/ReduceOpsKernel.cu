@@ -209,6 +209,22 @@ __global__ void cumsum_kernel(const T* x, T* y, int64_t outer, int64_t n) {
   }
 }
 
+// One thread per row, in double as on the CPU (PyTorch's _log_add_exp_helper).
+template <typename T>
+__global__ void logcumsumexp_kernel(const T* x, T* y, int64_t outer, int64_t n) {
+  const int64_t step = static_cast<int64_t>(gridDim.x) * blockDim.x;
+  for (int64_t row = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; row < outer; row += step) {
+    double r = -INFINITY;
+    for (int64_t k = 0; k < n; ++k) {
+      const double v = static_cast<double>(x[row * n + k]);
+      const double lo = ::isnan(r) ? r : (r < v ? r : v);  // std::min(v, r): a NaN v stays
+      const double hi = ::isnan(r) ? r : (v < r ? r : v);
+      r = (lo != hi || ::isfinite(lo)) ? hi + ::log1p(::exp(lo - hi)) : v;
+      y[row * n + k] = static_cast<T>(r);
+    }
+  }
+}
+
 template <typename T>
 __global__ void softmax_kernel(const T* x, T* y, int64_t outer, int64_t n, bool log_softmax) {
   for (int64_t row = blockIdx.x; row < outer; row += gridDim.x) {
@@ -234,6 +250,11 @@ void scan_rows_kernel_cuda(const Tensor& out, const Tensor& in, int64_t outer, i
     if (op == ScanOp::CumSum) {
       cumsum_kernel<<<grid_for(outer), kThreadsPerBlock, 0, cuda::current_stream()>>>(x, y, outer, inner);
     } else if constexpr (c10::is_floating_v<scalar_t>) {
+      if (op == ScanOp::LogCumSumExp) {
+        logcumsumexp_kernel<<<grid_for(outer), kThreadsPerBlock, 0, cuda::current_stream()>>>(x, y, outer, inner);
+        C10_CUDA_KERNEL_LAUNCH_CHECK();
+        return;
+      }
       const unsigned int blocks = static_cast<unsigned int>(std::min<int64_t>(outer, 65535));
       softmax_kernel<<<blocks, kThreadsPerBlock, 0, cuda::current_stream()>>>(x, y, outer, inner,
                                                                              op == ScanOp::LogSoftmax);
