@@ -74,20 +74,46 @@ void for_each_position(const Tensor& index, int64_t dim, const Tensor& a, const 
 }
 
 // Splits index's positions across threads. A gather's positions are
-// independent; a scatter's write targets differ only when their
-// coordinates before `dim` do, so a scatter splits in whole blocks of
-// index's dims from `dim` on (along dim 0: one thread).
+// independent. A scatter's write targets differ wherever a coordinate other
+// than `dim`'s does, so, seeing index as [outer, D, inner] around `dim`, each
+// work item takes one outer coordinate and a chunk of inner ones and walks
+// them for every position along dim in order: the writes to one target keep
+// the serial order (the last write wins, sums add in the same order) and no
+// two threads share a target. With too little inner to chunk, an item is a
+// whole [D, inner] block.
 template <typename F>
 void for_each_position_parallel(const Tensor& index, int64_t dim, const Tensor& a, const Tensor& b, bool writes,
                                 F f) {
   const int64_t n = index.numel();
-  int64_t block = 1;
-  if (writes) {
-    for (int64_t d = dim; d < index.dim(); ++d) block *= index.size(d);
+  if (!writes || index.dim() == 0) {
+    parallel_for(0, n, kGrainSize, [&](int64_t lo, int64_t hi) { for_each_position(index, dim, a, b, lo, hi, f); });
+    return;
   }
-  const int64_t blocks = n / std::max<int64_t>(block, 1);
-  parallel_for(0, blocks, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(block, 1)), [&](int64_t lo, int64_t hi) {
-    for_each_position(index, dim, a, b, lo * block, hi * block, f);
+  int64_t outer = 1, inner = 1;
+  for (int64_t d = 0; d < dim; ++d) outer *= index.size(d);
+  for (int64_t d = dim + 1; d < index.dim(); ++d) inner *= index.size(d);
+  const int64_t along = index.size(dim), block = along * inner;
+  if (block == 0) return;
+  // Chunks of at least 64 inner positions (whole cache lines of self) and,
+  // with the `along` positions each, about kGrainSize elements per item.
+  const int64_t min_chunk = std::max<int64_t>(64, kGrainSize / std::max<int64_t>(along, 1));
+  const int64_t wanted = (4 * get_num_threads() + outer - 1) / outer;
+  const int64_t chunks = n < kGrainSize ? 1 : std::max<int64_t>(1, std::min(wanted, inner / min_chunk));
+  if (chunks == 1) {
+    parallel_for(0, outer, std::max<int64_t>(1, kGrainSize / block), [&](int64_t lo, int64_t hi) {
+      for_each_position(index, dim, a, b, lo * block, hi * block, f);
+    });
+    return;
+  }
+  const int64_t chunk = (inner + chunks - 1) / chunks;
+  parallel_for(0, outer * chunks, 1, [&](int64_t lo, int64_t hi) {
+    for (int64_t item = lo; item < hi; ++item) {
+      const int64_t o = item / chunks, first = (item % chunks) * chunk, last = std::min(inner, first + chunk);
+      for (int64_t k = 0; k < along && first < last; ++k) {
+        const int64_t start = (o * along + k) * inner;
+        for_each_position(index, dim, a, b, start + first, start + last, f);
+      }
+    }
   });
 }
 
@@ -176,6 +202,9 @@ Tensor nonzero_kernel(const Tensor& self) {
   return out;
 }
 
+// Rows of values written (added) into self's rows at index, in index order.
+// Threads split the columns: each walks every row for its own columns, so
+// repeated rows still add in order and no two threads share a target.
 void index_put_rows_kernel(const Tensor& self, const Tensor& index, const Tensor& values, bool accumulate) {
   const int64_t m = index.numel(), len = self.size(1);
   const int64_t s0 = self.stride(0), s1 = self.stride(1);
@@ -183,20 +212,29 @@ void index_put_rows_kernel(const Tensor& self, const Tensor& index, const Tensor
   AT_DISPATCH_ALL_AND_REDUCED_TYPES_AND_BOOL(self.scalar_type(), "index_put", [&] {
     scalar_t* dst = static_cast<scalar_t*>(self.data_ptr());
     const scalar_t* v = static_cast<const scalar_t*>(values.data_ptr());
-    for (int64_t r = 0; r < m; ++r) {
-      scalar_t* row = dst + idx[r] * s0;
-      const scalar_t* vals = v + r * len;
-      if (s1 == 1) {  // dense rows (embedding tables, index_add of matrices): a loop the compiler widens
-        if (accumulate) {
-          for (int64_t k = 0; k < len; ++k) row[k] = row[k] + vals[k];
+    auto columns = [&](int64_t k0, int64_t k1) {
+      for (int64_t r = 0; r < m; ++r) {
+        scalar_t* row = dst + idx[r] * s0;
+        const scalar_t* vals = v + r * len;
+        if (s1 == 1) {  // dense rows (embedding tables, index_add of matrices): a loop the compiler widens
+          if (accumulate) {
+            for (int64_t k = k0; k < k1; ++k) row[k] = row[k] + vals[k];
+          } else {
+            std::copy(vals + k0, vals + k1, row + k0);
+          }
+        } else if (accumulate) {
+          for (int64_t k = k0; k < k1; ++k) row[k * s1] = row[k * s1] + vals[k];
         } else {
-          std::copy(vals, vals + len, row);
+          for (int64_t k = k0; k < k1; ++k) row[k * s1] = vals[k];
         }
-      } else if (accumulate) {
-        for (int64_t k = 0; k < len; ++k) row[k * s1] = row[k * s1] + vals[k];
-      } else {
-        for (int64_t k = 0; k < len; ++k) row[k * s1] = vals[k];
       }
+    };
+    // At least 64 columns per thread (whole cache lines), kGrainSize elements in all.
+    const int64_t grain = std::max<int64_t>(64, kGrainSize / std::max<int64_t>(m, 1));
+    if (m * len < kGrainSize || len < 2 * grain) {
+      columns(0, len);
+    } else {
+      parallel_for(0, len, grain, columns);
     }
   });
 }
