@@ -391,3 +391,88 @@ def test_matrix_exp_of_symmetric_matrices_against_their_eigenvalues(scale):
     np.testing.assert_allclose(got, want, rtol=1e-11 * max(1.0, scale), atol=1e-13 * np.abs(want).max())
     x = t(s[0] / scale * 0.1).requires_grad_()
     assert torch.autograd.gradcheck(LA.matrix_exp, (x,))
+
+
+WIDE = RNG.standard_normal((3, 5))
+RANK_ONE = np.outer([1.0, 2, 3, 4], [1.0, -2, 0.5])
+
+
+@pytest.mark.parametrize("driver", [None, "gels", "gelsy", "gelsd", "gelss", "GELSD"])
+@pytest.mark.parametrize("a,b", [(TALL, TALL[:, :2] + 1), (TALL, TALL[:, 0] - 1), (WIDE, WIDE[:, :2]),
+                                 (np.stack([TALL, 2 * TALL]), np.stack([TALL[:, :2], TALL[:, 1:]]))])
+def test_lstsq_matches_numpy_for_every_driver(driver, a, b):
+    """numpy.linalg.lstsq is gelsd: every driver finds the same minimum-norm
+    solution for a full-rank A, tall or wide, batched or not, with one or
+    several right-hand sides."""
+    result = LA.lstsq(t(a), t(b), driver=driver)
+    if a.ndim == 2:
+        expected, residuals, rank, sv = np.linalg.lstsq(a, b, rcond=None)
+    else:
+        expected = np.stack([np.linalg.lstsq(x, y, rcond=None)[0] for x, y in zip(a, b)])
+    np.testing.assert_allclose(result.solution.numpy(), expected, rtol=1e-9, atol=1e-9)
+    name = (driver or "gelsy").lower()
+    m, n = a.shape[-2:]
+    # PyTorch's rules for the other three results.
+    assert (result.rank.numel() == 0) == (name == "gels")
+    if name != "gels":
+        assert result.rank.dtype == torch.int64 and (result.rank == min(m, n)).all()
+    assert (result.singular_values.numel() > 0) == (name in ("gelsd", "gelss"))
+    if name in ("gelsd", "gelss") and a.ndim == 2:
+        np.testing.assert_allclose(result.singular_values.numpy(), sv, rtol=1e-9)
+    if m > n and name != "gelsy":
+        r = (t(a) @ result.solution.unsqueeze(-1) - t(b).unsqueeze(-1)) if b.ndim == a.ndim - 1 else \
+            t(a) @ result.solution - t(b)
+        np.testing.assert_allclose(result.residuals.numpy(), (r ** 2).sum(-2).numpy(), rtol=1e-8, atol=1e-12)
+    else:
+        assert result.residuals.shape == (0,)
+
+
+def test_lstsq_of_a_rank_deficient_matrix_is_the_minimum_norm_solution():
+    b = RNG.standard_normal((4, 2))
+    for driver in ("gelsy", "gelsd", "gelss"):
+        result = LA.lstsq(t(RANK_ONE), t(b), driver=driver)
+        np.testing.assert_allclose(result.solution.numpy(), np.linalg.pinv(RANK_ONE) @ b, rtol=1e-8, atol=1e-10)
+        assert result.rank.item() == 1 and result.residuals.shape == (0,)
+    # rcond decides the rank: above the ratio of the singular values, one is dropped.
+    assert LA.lstsq(t(TALL), t(TALL[:, 0]), rcond=0.99, driver="gelsd").rank.item() == 1
+
+
+def test_lstsq_broadcasts_batches_and_reports_rank_and_singular_values_per_matrix_of_a():
+    a, b = torch.randn(2, 1, 4, 3, dtype=torch.float64), torch.randn(1, 5, 4, 2, dtype=torch.float64)
+    result = LA.lstsq(a, b, driver="gelsd")
+    assert result.solution.shape == (2, 5, 3, 2) and result.residuals.shape == (2, 5, 2)
+    assert result.rank.shape == (2, 1) and result.singular_values.shape == (2, 1, 3)  # A's batch shape, as PyTorch
+    expected = torch.linalg.pinv(a) @ b
+    assert torch.allclose(result.solution, expected)
+
+
+def test_lstsq_of_empty_matrices():
+    assert LA.lstsq(torch.zeros(0, 2), torch.zeros(0, 4)).solution.tolist() == [[0.0] * 4] * 2
+    assert LA.lstsq(torch.zeros(3, 0), torch.zeros(3, 4)).solution.shape == (0, 4)
+    assert LA.lstsq(torch.zeros(0, 3, 2), torch.zeros(0, 3, 4)).solution.shape == (0, 2, 4)
+
+
+@pytest.mark.parametrize("args,kwargs,error,message", [
+    ((torch.ones(3), torch.ones(3)), {}, RuntimeError, "input must have at least 2 dimensions"),
+    ((torch.ones(3, 2), torch.ones(3, 2, dtype=torch.float64)), {}, RuntimeError,
+     "Expected input and other to have the same dtype, but got input's dtype Float and other's dtype Double"),
+    ((torch.ones(3, 2), torch.ones(4)), {}, RuntimeError, r"input.size\(-2\) should match other.size\(-1\)"),
+    ((torch.ones(3, 2), torch.ones(4, 2)), {}, RuntimeError, r"input.size\(-2\) should match other.size\(-2\)"),
+    ((torch.ones(3, 2), torch.ones(2, 3, 2)), {}, RuntimeError, "input.dim\\(\\) must be greater or equal"),
+    ((torch.ones(3, 2, dtype=torch.int64), torch.ones(3, 2, dtype=torch.int64)), {}, RuntimeError,
+     "This function doesn't handle types other than float and double"),
+    ((torch.ones(3, 2), torch.ones(3, 2)), {"driver": "foo"}, RuntimeError,
+     r"parameter `driver` should be one of \(gels, gelsy, gelsd, gelss\)"),
+    ((torch.tensor([[1.0, 0], [2, 0], [3, 0]], dtype=torch.float64), torch.ones(3, 1, dtype=torch.float64)),
+     {"driver": "gels"}, torch.linalg.LinAlgError, r"does not have full rank \(error code: 2\)"),
+])
+def test_lstsq_errors_are_pytorchs(args, kwargs, error, message):
+    with pytest.raises(error, match=message):
+        LA.lstsq(*args, **kwargs)
+
+
+@pytest.mark.parametrize("a,b", [(TALL, TALL[:, :2] + 1), (WIDE, WIDE[:, 0]), (np.stack([TALL, -TALL]), TALL[None, :, :2])])
+def test_lstsq_gradient_by_gradcheck_through_pinv(a, b):
+    x, y = t(a).requires_grad_(), t(b).requires_grad_()
+    assert torch.autograd.gradcheck(lambda p, q: LA.lstsq(p, q).solution, (x, y))
+    assert LA.lstsq(x, y).solution.grad_fn.name() == "LinalgLstsqBackward0"

@@ -288,6 +288,23 @@ def _rectangular_samples(op, dtype, rng):
         yield SampleInput((make_array(shape, dtype, rng),), desc=f"{shape}")
 
 
+def _lstsq_samples(op, dtype, rng):
+    for a, b in [((5, 3), (5, 2)), ((5, 3), (5,)), ((3, 5), (3, 2)), ((2, 4, 3), (2, 4, 2)), ((2, 1, 4, 3), (1, 3, 4, 1)),
+                 ((0, 3), (0, 2)), ((3, 0), (3, 2))]:
+        yield SampleInput((make_array(a, dtype, rng), make_array(b, dtype, rng)), desc=f"{a}, {b}")
+
+
+def _lstsq_ref(a, b):
+    """The minimum-norm least-squares solution (numpy's gelsd), batch dims broadcast."""
+    vector = b.ndim == a.ndim - 1
+    b2 = b[..., None] if vector else b
+    batch = np.broadcast_shapes(a.shape[:-2], b2.shape[:-2])
+    a, b2 = np.broadcast_to(a, batch + a.shape[-2:]), np.broadcast_to(b2, batch + b2.shape[-2:])
+    x = np.linalg.pinv(a.astype(np.float64)) @ b2.astype(np.float64) if a.size else \
+        np.zeros(batch + (a.shape[-1], b2.shape[-1]))
+    return (x[..., 0] if vector else x).astype(a.dtype)
+
+
 def _spd(A):
     return A @ A.mT + A.shape[-1] * torch.eye(A.shape[-1], dtype=A.dtype, device=A.device)
 
@@ -358,6 +375,8 @@ LINALG_OPS = [
            FLOATS, _square_samples, method=False, op=lambda A: torch.linalg.cholesky_ex(_spd(A)).L),
     OpInfo("linalg_solve_triangular", lambda a, b: np.linalg.solve(np.triu(a), b), FLOATS, _solve_samples,
            method=False, op=lambda A, B: torch.linalg.solve_triangular(A.triu(), B, upper=True)),
+    OpInfo("linalg_lstsq", _lstsq_ref, FLOATS, _lstsq_samples, method=False,
+           op=lambda A, B: torch.linalg.lstsq(A, B).solution),
     OpInfo("linalg_qr", _qr_r, FLOATS, _rectangular_samples, variant="R", method=False,
            op=lambda A: torch.linalg.qr(A).R),
     OpInfo("_linalg_svd", _singular_values, FLOATS, _rectangular_samples, variant="S", method=False,

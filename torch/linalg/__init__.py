@@ -244,18 +244,8 @@ def matrix_rank(A, *, atol=None, rtol=None, hermitian=False, out=None):
 
 
 def lstsq(A, B, rcond=None, *, driver=None):
-    """Least squares by QR (A of full column rank, m >= n)."""
-    m, n = A.shape[-2:]
-    if m < n:
-        raise NotImplementedError("linalg.lstsq: underdetermined systems (m < n) are not supported")
-    vector = B.dim() == A.dim() - 1
-    Bm = B.unsqueeze(-1) if vector else B
-    Q, R = qr(A)
-    X = solve_triangular(R, Q.mT @ Bm, upper=True)
-    X = X.squeeze(-1) if vector else X
-    named = _lstsq_result()
-    empty = A.new_zeros(0)
-    return named(X, empty, empty.long(), empty)
+    """Least squares on LAPACK (native/BatchLinearAlgebra.cpp): gelsy by default, or gels, gelsd, gelss."""
+    return _lstsq_result()(*_C._linalg.linalg_lstsq(A, B, rcond, driver=driver))
 
 
 def _lstsq_result():

@@ -4,6 +4,7 @@
 #include <ATen/autograd/GradMode.h>
 
 #include <algorithm>
+#include <limits>
 
 namespace at::autograd {
 namespace {
@@ -273,6 +274,53 @@ Tensor svd_backward(const Tensor& gU_, const Tensor& gS, const Tensor& gVh_, con
     gA = U.matmul(inner).matmul(Vh);
   }
   return gA;
+}
+
+namespace {
+
+// PyTorch's linalg_pinv at its default tolerance (singular values up to
+// eps * max(m, n) of the largest count as zero), from the thin SVD.
+Tensor pinv(const Tensor& A) {
+  const int64_t m = A.size(-2), n = A.size(-1);
+  if (A.numel() == 0) return at::zeros(mT(A).sizes(), A.scalar_type(), A.device());
+  const auto [U, S, Vh] = at::_linalg_svd(A, false, true, std::nullopt);
+  const double eps = A.scalar_type() == kFloat ? std::numeric_limits<float>::epsilon()
+                                               : std::numeric_limits<double>::epsilon();
+  const Tensor cutoff = S.amax({-1}, true).mul(at::scalar_tensor(eps * static_cast<double>(std::max(m, n)),
+                                                                 S.scalar_type()));
+  const Tensor kept = S.gt(cutoff);
+  const Tensor inv_s = at::where(kept, at::where(kept, S, at::ones_like(S)).reciprocal(), at::zeros_like(S));
+  return mT(Vh).mul(inv_s.unsqueeze(-2)).matmul(mT(U));
+}
+
+// PyTorch's pinv_backward for real matrices, ordered so every product has the
+// smaller of A's dimensions inside.
+Tensor pinv_backward(const Tensor& grad, const Tensor& pinvA, const Tensor& A) {
+  const int64_t m = A.size(-2), n = A.size(-1);
+  const Tensor pinvAh = mT(pinvA), gradh = mT(grad);
+  if (m <= n) {
+    const Tensor K = gradh.matmul(pinvA);
+    const Tensor KpinvAh = K.matmul(pinvAh);
+    return mT(pinvA.matmul(K)).neg() + KpinvAh - A.matmul(pinvA).matmul(KpinvAh) +
+           pinvAh.matmul(pinvA).matmul(gradh - K.matmul(A));
+  }
+  const Tensor K = pinvA.matmul(gradh);
+  const Tensor pinvAhK = pinvAh.matmul(K);
+  return mT(K.matmul(pinvA)).neg() + (gradh - A.matmul(K)).matmul(pinvA).matmul(pinvAh) + pinvAhK -
+         pinvAhK.matmul(pinvA).matmul(A);
+}
+
+}  // namespace
+
+std::tuple<Tensor, Tensor> linalg_lstsq_backward(const Tensor& gX_, const Tensor& A, const Tensor& B_) {
+  if (!gX_.defined()) return {};
+  const bool vector = A.dim() == B_.dim() + 1;
+  const Tensor gX = vector ? gX_.unsqueeze(-1) : gX_;
+  const Tensor B = vector ? B_.unsqueeze(-1) : B_;
+  const Tensor pinvA = pinv(A);
+  const Tensor gA = pinv_backward(gX.matmul(mT(B)), pinvA, A);
+  const Tensor gB = mT(pinvA).matmul(gX);
+  return {gA, vector ? gB.squeeze(-1) : gB};
 }
 
 }  // namespace at::autograd

@@ -34,6 +34,8 @@ Tensor cholesky_backward(const Tensor& gL, bool upper, const Tensor& L);
 // solve_triangular: gB = A^-T gX, gA = -gB X^T restricted to A's triangle.
 std::tuple<Tensor, Tensor> linalg_solve_triangular_backward(const Tensor& gX, const Tensor& A, const Tensor& X,
                                                             bool upper, bool left, bool unitriangular);
+// lstsq (X = pinv(A) B): gB = pinv(A)^T gX, gA = pinv's derivative applied to gX B^T (PyTorch's formula).
+std::tuple<Tensor, Tensor> linalg_lstsq_backward(const Tensor& gX, const Tensor& A, const Tensor& B);
 // qr (A = Q R): gA = (gQ + Q copyltu(R gR^T - gQ^T Q)) R^-T for m >= n, and its extension to wide A.
 Tensor linalg_qr_backward(const Tensor& gQ, const Tensor& gR, const Tensor& Q, const Tensor& R, std::string_view mode);
 // svd (A = U diag(S) Vh): full factors are narrowed to the thin ones, whose

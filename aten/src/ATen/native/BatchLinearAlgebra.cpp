@@ -1,6 +1,7 @@
 // torch.linalg's factorisations and solves on LAPACK (native/Lapack.h): LU
 // (getrf/getrs), Cholesky (potrf), QR (geqrf/orgqr), the SVD (gesdd), the
-// symmetric eigendecomposition (syevd) and triangular solves (BLAS trsm).
+// symmetric eigendecomposition (syevd), least squares (gels, gelsy, gelsd,
+// gelss) and triangular solves (BLAS trsm).
 // A batch is one column-major copy of the input (its mT made contiguous),
 // factorised matrix by matrix, the matrices split over parallel_for's
 // threads (OpenBLAS itself stays single-threaded: Blas.cpp). Results come
@@ -10,11 +11,14 @@
 // matrices model code factorises afford).
 #include <ATen/ATen.h>
 #include <ATen/Dispatch.h>
+#include <ATen/ExpandUtils.h>
 #include <ATen/Parallel.h>
 #include <ATen/native/Lapack.h>
 
 #include <algorithm>
+#include <cctype>
 #include <climits>
+#include <limits>
 #include <cmath>
 #include <string>
 #include <tuple>
@@ -115,7 +119,7 @@ Tensor on_device_of(const Tensor& result, const Tensor& input) {
 
 // PyTorch's _linalg_check_errors: the first matrix whose info is non-zero
 // raises, prefixed with its batch element when the input was a batch.
-enum class Failure { Singular, SolveSingular, InverseSingular, NotPositiveDefinite, Svd, Eigh };
+enum class Failure { Singular, SolveSingular, InverseSingular, NotPositiveDefinite, Svd, Eigh, LstsqRank };
 
 void check_errors(const std::vector<int>& infos, const char* fn, bool is_matrix, Failure failure) {
   for (size_t b = 0; b < infos.size(); ++b) {
@@ -145,6 +149,10 @@ void check_errors(const std::vector<int>& infos, const char* fn, bool is_matrix,
         TORCH_CHECK_LINALG(false, fn, where,
                            ": The algorithm failed to converge because the input matrix is ill-conditioned or has "
                            "too many repeated eigenvalues (error code: ", info, ").");
+      case Failure::LstsqRank:
+        TORCH_CHECK_LINALG(false, fn, where,
+                           ": The least squares solution could not be computed because the input matrix does not "
+                           "have full rank (error code: ", info, ").");
     }
   }
 }
@@ -628,6 +636,138 @@ std::tuple<Tensor, Tensor> _linalg_eigh(const Tensor& A, std::string_view UPLO, 
   values = values.to(A.scalar_type());
   Tensor vectors = compute_v ? work.to(A.scalar_type()).transpose(-2, -1) : at::empty({0}, A.scalar_type(), kCPU);
   return {on_device_of(values, A), on_device_of(vectors, A)};
+}
+
+// ---- least squares --------------------------------------------------------
+
+namespace {
+
+// PyTorch's driver choice: gelsy on the CPU, gels (the only one cuSOLVER
+// has) on CUDA, whose inputs this build solves on the CPU.
+std::string lstsq_driver(std::optional<std::string_view> driver, const Tensor& A) {
+  if (!driver) return A.is_cpu() ? "gelsy" : "gels";
+  std::string name(*driver);
+  std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return std::tolower(c); });
+  if (A.is_cpu()) {
+    TORCH_CHECK(name == "gels" || name == "gelsy" || name == "gelsd" || name == "gelss",
+                "torch.linalg.lstsq: parameter `driver` should be one of (gels, gelsy, gelsd, gelss)");
+  } else {
+    TORCH_CHECK(name == "gels", "torch.linalg.lstsq: `driver` other than `gels` is not supported on CUDA");
+  }
+  return name;
+}
+
+// One driver over a column-major batch: a (n x m memory per matrix) and b
+// (k x ldb), matrices split over the threads, each with its own work space.
+template <typename T>
+void lstsq_batch(const std::string& driver, T* a, T* b, T* s, int* ranks, int64_t batch, int m, int n, int k, int ldb,
+                 T rcond, std::vector<int>& infos) {
+  const int lda = std::max(m, 1), mn = std::min(m, n);
+  // The work sizes, from a query on the first matrix.
+  T query = 0;
+  int iquery = 0, info = 0, rank = 0;
+  std::vector<int> jpvt_query(n, 0);
+  if (driver == "gels") lapack::gels<T>(m, n, k, a, lda, b, ldb, &query, -1, &info);
+  if (driver == "gelsy") lapack::gelsy<T>(m, n, k, a, lda, b, ldb, jpvt_query.data(), rcond, &rank, &query, -1, &info);
+  if (driver == "gelsd") lapack::gelsd<T>(m, n, k, a, lda, b, ldb, s, rcond, &rank, &query, -1, &iquery, &info);
+  if (driver == "gelss") lapack::gelss<T>(m, n, k, a, lda, b, ldb, s, rcond, &rank, &query, -1, &info);
+  const int lwork = std::max(1, static_cast<int>(query));
+  const int liwork = std::max(1, iquery);
+  at::parallel_for(0, batch, 1, [&](int64_t begin, int64_t end) {
+    std::vector<T> work(lwork);
+    std::vector<int> iwork(driver == "gelsd" ? liwork : 0), jpvt(driver == "gelsy" ? n : 0);
+    for (int64_t i = begin; i < end; ++i) {
+      T* ai = a + i * m * n;
+      T* bi = b + i * k * ldb;
+      int r = 0;
+      if (driver == "gels") {
+        lapack::gels<T>(m, n, k, ai, lda, bi, ldb, work.data(), lwork, &infos[i]);
+      } else if (driver == "gelsy") {
+        std::fill(jpvt.begin(), jpvt.end(), 0);  // every column free to move
+        lapack::gelsy<T>(m, n, k, ai, lda, bi, ldb, jpvt.data(), rcond, &r, work.data(), lwork, &infos[i]);
+      } else if (driver == "gelsd") {
+        lapack::gelsd<T>(m, n, k, ai, lda, bi, ldb, s + i * mn, rcond, &r, work.data(), lwork, iwork.data(), &infos[i]);
+      } else {
+        lapack::gelss<T>(m, n, k, ai, lda, bi, ldb, s + i * mn, rcond, &r, work.data(), lwork, &infos[i]);
+      }
+      ranks[i] = r;
+    }
+  });
+}
+
+}  // namespace
+
+// PyTorch's linalg_lstsq: its checks in its order, batch dims broadcast, the
+// default rcond eps * max(m, n), residuals where m > n and the driver is not
+// gelsy (for gelsd and gelss only when every matrix has full rank), the rank
+// except from gels, the singular values from gelsd and gelss.
+std::tuple<Tensor, Tensor, Tensor, Tensor> linalg_lstsq(const Tensor& A, const Tensor& B, std::optional<double> rcond,
+                                                        std::optional<std::string_view> driver) {
+  const char* fn = "torch.linalg.lstsq";
+  TORCH_CHECK(A.dim() >= 2, fn, ": input must have at least 2 dimensions.");
+  TORCH_CHECK(B.dim() >= 1, fn, ": other must have at least 1 dimension.");
+  TORCH_CHECK(A.scalar_type() == B.scalar_type(), fn, ": Expected input and other to have the same dtype, but got "
+              "input's dtype ", A.scalar_type(), " and other's dtype ", B.scalar_type());
+  const int64_t dim_diff = A.dim() - B.dim();
+  TORCH_CHECK(0 <= dim_diff && dim_diff <= 1, fn, ": input.dim() must be greater or equal to other.dim() and "
+              "(input.dim() - other.dim()) <= 1");
+  const bool vector = dim_diff == 1;
+  const Tensor B2 = vector ? B.unsqueeze(-1) : B;
+  TORCH_CHECK(A.size(-2) == B2.size(-2), vector ? "torch.linalg.lstsq: input.size(-2) should match other.size(-1)"
+                                                : "torch.linalg.lstsq: input.size(-2) should match other.size(-2)");
+  TORCH_CHECK(A.device() == B.device(), fn, ": Expected other and input to be on the same device, but found other on ",
+              B.device(), " and input on ", A.device(), " instead.");
+  TORCH_CHECK(A.scalar_type() == kFloat || A.scalar_type() == kDouble,
+              "This function doesn't handle types other than float and double");
+  check_float_matrix(A, "linalg.lstsq");
+  const std::string name = lstsq_driver(driver, A);
+  const std::vector<int64_t> batch = infer_size(batch_shape(A), batch_shape(B2));
+  const int64_t m = A.size(-2), n = A.size(-1), k = B2.size(-1), mn = std::min(m, n);
+  TORCH_CHECK(k <= INT_MAX, fn, ": ", k, " right-hand sides are more than LAPACK's 32-bit indices allow");
+  const int ldb = static_cast<int>(std::max<int64_t>({m, n, 1}));
+  const ScalarType t = A.scalar_type();
+  const double eps = t == kFloat ? std::numeric_limits<float>::epsilon() : std::numeric_limits<double>::epsilon();
+  const double cutoff = rcond ? *rcond : eps * static_cast<double>(std::max(m, n));
+  int64_t count = 1;
+  for (int64_t size : batch) count *= size;
+
+  Tensor a = column_major(A.expand(with(batch, {m, n})), t);
+  Tensor b = at::zeros(with(batch, {k, ldb}), t, kCPU);  // column-major, ldb rows: LAPACK writes n of them
+  b.narrow(-1, 0, m).copy_(B2.expand(with(batch, {m, k})).transpose(-2, -1));
+  const bool has_s = name == "gelsd" || name == "gelss";
+  Tensor S = has_s ? at::empty(with(batch, {mn}), t, kCPU) : at::empty({0}, t, kCPU);
+  Tensor ranks = at::zeros(batch, kInt, kCPU);
+  std::vector<int> infos(count, 0);
+  if (m > 0 && n > 0 && count > 0) {
+    float_or_double(t, [&](auto tag) {
+      using T = decltype(tag);
+      lstsq_batch<T>(name, a.data_ptr<T>(), b.data_ptr<T>(), has_s ? S.data_ptr<T>() : nullptr,
+                     ranks.data_ptr<int>(), count, static_cast<int>(m), static_cast<int>(n), static_cast<int>(k),
+                     ldb, static_cast<T>(cutoff), infos);
+    });
+  } else if (has_s) {
+    S.zero_();
+  }
+  if (name == "gels") check_errors(infos, fn, A.dim() == 2 && B2.dim() == 2, Failure::LstsqRank);
+  for (size_t i = 0; i < infos.size(); ++i) {
+    TORCH_CHECK_LINALG(infos[i] <= 0 || name == "gels", fn, ": The algorithm failed to converge because the input "
+                       "matrix is ill-conditioned or has too many repeated singular values (error code: ", infos[i],
+                       ").");
+  }
+  const Tensor rows = b.transpose(-2, -1);  // [*, ldb, k]
+  Tensor solution = rows.narrow(-2, 0, n);
+  Tensor residuals = at::empty({0}, t, kCPU);
+  const bool full_rank = !has_s || ranks.eq(at::scalar_tensor(n, kInt)).all().item().toBool();
+  if (m > n && name != "gelsy" && full_rank) residuals = rows.narrow(-2, n, m - n).square().sum({-2});
+  Tensor rank = name == "gels" ? at::empty({0}, kLong, kCPU) : ranks.to(kLong);
+  // The rank and singular values describe A's matrices: A's batch shape, as PyTorch gives them.
+  for (int64_t d = 0; d + 2 < A.dim(); ++d) {
+    if (A.size(d) != 1 || batch[d] == 1) continue;
+    if (name != "gels") rank = rank.narrow(d, 0, 1);
+    if (has_s) S = S.narrow(d, 0, 1);
+  }
+  if (vector) solution = solution.squeeze(-1);
+  return {on_device_of(solution, A), on_device_of(residuals, A), on_device_of(rank, A), on_device_of(S, A)};
 }
 
 }  // namespace at::native

@@ -133,4 +133,66 @@ inline double dot(int n, const double* x, int incx, const double* y, int incy) {
   return scipy_cblas_ddot(n, x, incx, y, incy);
 }
 
+// Least squares min ||A X - B||_F, B (ldb >= max(m, n)) overwritten by X in
+// its first n rows: by QR for a full-rank A (gels), a complete orthogonal
+// factorisation with column pivoting (gelsy), or the SVD (gelsd by divide and
+// conquer, gelss); the last three find the rank below rcond. lwork = -1
+// queries the work size (and gelsd's iwork size in iwork[0]).
+template <typename T>
+void gels(int m, int n, int nrhs, T* a, int lda, T* b, int ldb, T* work, int lwork, int* info);
+template <>
+inline void gels<float>(int m, int n, int nrhs, float* a, int lda, float* b, int ldb, float* work, int lwork,
+                        int* info) {
+  const char trans = 'N';
+  scipy_LAPACK_sgels(&trans, &m, &n, &nrhs, a, &lda, b, &ldb, work, &lwork, info);
+}
+template <>
+inline void gels<double>(int m, int n, int nrhs, double* a, int lda, double* b, int ldb, double* work, int lwork,
+                         int* info) {
+  const char trans = 'N';
+  scipy_LAPACK_dgels(&trans, &m, &n, &nrhs, a, &lda, b, &ldb, work, &lwork, info);
+}
+
+template <typename T>
+void gelsy(int m, int n, int nrhs, T* a, int lda, T* b, int ldb, int* jpvt, T rcond, int* rank, T* work, int lwork,
+           int* info);
+template <>
+inline void gelsy<float>(int m, int n, int nrhs, float* a, int lda, float* b, int ldb, int* jpvt, float rcond,
+                         int* rank, float* work, int lwork, int* info) {
+  LAPACK_sgelsy(&m, &n, &nrhs, a, &lda, b, &ldb, jpvt, &rcond, rank, work, &lwork, info);
+}
+template <>
+inline void gelsy<double>(int m, int n, int nrhs, double* a, int lda, double* b, int ldb, int* jpvt, double rcond,
+                          int* rank, double* work, int lwork, int* info) {
+  LAPACK_dgelsy(&m, &n, &nrhs, a, &lda, b, &ldb, jpvt, &rcond, rank, work, &lwork, info);
+}
+
+template <typename T>
+void gelsd(int m, int n, int nrhs, T* a, int lda, T* b, int ldb, T* s, T rcond, int* rank, T* work, int lwork,
+           int* iwork, int* info);
+template <>
+inline void gelsd<float>(int m, int n, int nrhs, float* a, int lda, float* b, int ldb, float* s, float rcond,
+                         int* rank, float* work, int lwork, int* iwork, int* info) {
+  LAPACK_sgelsd(&m, &n, &nrhs, a, &lda, b, &ldb, s, &rcond, rank, work, &lwork, iwork, info);
+}
+template <>
+inline void gelsd<double>(int m, int n, int nrhs, double* a, int lda, double* b, int ldb, double* s, double rcond,
+                          int* rank, double* work, int lwork, int* iwork, int* info) {
+  LAPACK_dgelsd(&m, &n, &nrhs, a, &lda, b, &ldb, s, &rcond, rank, work, &lwork, iwork, info);
+}
+
+template <typename T>
+void gelss(int m, int n, int nrhs, T* a, int lda, T* b, int ldb, T* s, T rcond, int* rank, T* work, int lwork,
+           int* info);
+template <>
+inline void gelss<float>(int m, int n, int nrhs, float* a, int lda, float* b, int ldb, float* s, float rcond,
+                         int* rank, float* work, int lwork, int* info) {
+  LAPACK_sgelss(&m, &n, &nrhs, a, &lda, b, &ldb, s, &rcond, rank, work, &lwork, info);
+}
+template <>
+inline void gelss<double>(int m, int n, int nrhs, double* a, int lda, double* b, int ldb, double* s, double rcond,
+                          int* rank, double* work, int lwork, int* info) {
+  LAPACK_dgelss(&m, &n, &nrhs, a, &lda, b, &ldb, s, &rcond, rank, work, &lwork, info);
+}
+
 }  // namespace at::native::lapack
