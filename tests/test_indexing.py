@@ -169,15 +169,19 @@ def test_scatter_add_accumulates_repeated_indices():
     assert t2.tolist() == [3.0, 0.0, 3.0]
 
 
-@pytest.mark.parametrize("dim", [0, 1, 2, -1])
-def test_scatter_and_gather_split_across_threads_as_one_thread_computes(dim):
+@pytest.mark.parametrize("dim,shape,index_shape", [
+    (0, (40, 60, 50), (20, 60, 50)), (1, (40, 60, 50), (20, 60, 50)), (2, (40, 60, 50), (40, 60, 30)),
+    (-1, (40, 60, 50), (40, 60, 30)),
+    # Few positions along dim and many after it: chunks of the inner positions, every chunk its own thread.
+    (0, (16, 64, 512), (8, 64, 512)), (1, (2, 16, 40000), (2, 8, 40000))])
+def test_scatter_and_gather_split_across_threads_as_one_thread_computes(dim, shape, index_shape):
     """Large enough for the CPU kernel to split the positions across threads:
-    gathers anywhere, scatters in blocks whose targets cannot overlap (all
-    of it on one thread along dim 0). Every thread count gives numpy's answer."""
+    gathers anywhere, scatters by the coordinates other than dim's (whole
+    blocks, or chunks of the positions after dim), so no two threads write one
+    target. Every thread count gives numpy's answer."""
     rng = np.random.default_rng(dim + 7)
-    shape = (40, 60, 50)
     x = rng.standard_normal(shape).astype(np.float64)
-    index = rng.integers(0, shape[dim], size=(40, 60, 30) if dim in (2, -1) else (20, 60, 50))
+    index = rng.integers(0, shape[dim], size=index_shape)
     src = rng.standard_normal(index.shape)
     where = list(np.indices(index.shape))
     where[dim] = index
@@ -197,6 +201,30 @@ def test_scatter_and_gather_split_across_threads_as_one_thread_computes(dim):
             filled = x.copy()
             filled[tuple(where)] = 5.0
             assert_matches(t.scatter(dim, i, 5.0), filled)
+    finally:
+        torch.set_num_threads(threads)
+
+
+@pytest.mark.parametrize("rows,cols", [(256, 384), (1000, 512), (300, 3)])
+def test_index_add_and_copy_split_columns_across_threads_as_one_thread_computes(rows, cols):
+    """index_add_/index_copy_/index_put_ of whole rows split the columns
+    across threads; repeated rows still add in index order."""
+    rng = np.random.default_rng(rows)
+    x, vals = rng.standard_normal((rows, cols)), rng.standard_normal((rows, cols))
+    index = rng.integers(0, rows, rows)
+    added = x.copy()
+    np.add.at(added, index, 0.5 * vals)
+    permutation = rng.permutation(rows)
+    copied = x.copy()
+    copied[permutation] = vals
+    threads = torch.get_num_threads()
+    try:
+        for k in sorted({1, 2, max(threads, 2)}):
+            torch.set_num_threads(k)
+            t, v, i = torch.from_numpy(x), torch.from_numpy(vals), torch.from_numpy(index)
+            assert_matches(t.index_add(0, i, v, alpha=0.5), added)
+            assert_matches(t.clone().index_copy_(0, torch.from_numpy(permutation), v), copied)
+            assert_matches(t.clone().index_put_((i,), 0.5 * v, accumulate=True), added)
     finally:
         torch.set_num_threads(threads)
 
