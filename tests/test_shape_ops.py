@@ -58,6 +58,14 @@ def test_large_dims_are_rejected_cleanly():
 def test_linspace_eye_randint():
     assert torch.linspace(0, 1, 5).tolist() == [0.0, 0.25, 0.5, 0.75, 1.0]
     assert torch.linspace(-1, 1, 1).tolist() == [-1.0]
+    # Integer results start from the ends converted to the dtype (1.5 -> 1), as PyTorch's.
+    assert torch.linspace(1.5, 3, 6, dtype=torch.int64).tolist() == [1, 1, 1, 2, 2, 3]
+    assert torch.linspace(-2.7, 4.9, 9, dtype=torch.int32).tolist() == [-2, -1, 0, 0, 1, 1, 2, 3, 4]
+    assert torch.linspace(3, -2, 7, dtype=torch.int16).tolist() == [3, 2, 1, 0, 0, -1, -2]
+    # Long enough for every thread to fill a block: both ends exact, the steps even.
+    long = torch.linspace(-1.0, 3.0, 200_001, dtype=torch.float64)
+    np.testing.assert_allclose(long.numpy(), np.linspace(-1.0, 3.0, 200_001), rtol=0, atol=1e-15)
+    assert long[0].item() == -1.0 and long[-1].item() == 3.0
     assert torch.eye(2, 3).tolist() == [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0]]
     torch.manual_seed(0)
     r = torch.randint(3, 7, (1000,))

@@ -1,6 +1,7 @@
 // Creating tensors: empty and the ops built on it.
 #include <ATen/ATen.h>
 #include <ATen/Dispatch.h>
+#include <ATen/Parallel.h>
 #include <ATen/ScalarOps.h>
 #include <ATen/native/Distributions.h>
 #include <ATen/core/Generator.h>
@@ -244,14 +245,26 @@ Tensor linspace(const Scalar& start, const Scalar& end, int64_t steps, std::opti
   // PyTorch converts the ends to the dtype, checked (one step fills with `start` alone).
   check_scalar_fits(start, type);
   if (steps > 1) check_scalar_fits(end, type);
-  const double s = start.toDouble(), e = end.toDouble();
-  // Computed in double from both ends, as PyTorch does, so the last value is `end`.
-  Tensor values = at::empty({steps}, ScalarType::Double, Device(DeviceType::CPU));  // filled here, then copied
-  double* p = values.data_ptr<double>();
-  const double step = steps > 1 ? (e - s) / static_cast<double>(steps - 1) : 0.0;
-  const int64_t half = steps == 1 ? 1 : steps / 2;
-  for (int64_t i = 0; i < steps; ++i) p[i] = i < half ? s + step * i : e - step * (steps - 1 - i);
-  return result.copy_(values);
+  // The ends in the dtype first, as PyTorch converts them (an integer
+  // linspace from 1.5 starts at 1), then each value in double from the
+  // nearer end, so the last one is `end`; written straight into a CPU
+  // result, a block per thread.
+  const bool integral = isIntegralType(type, /*includeBool=*/false);
+  const double s = integral ? static_cast<double>(start.to<int64_t>()) : start.toDouble();
+  const double e = integral ? static_cast<double>(end.to<int64_t>()) : end.toDouble();
+  const double step = (e - s) / static_cast<double>(steps - 1);
+  const int64_t half = steps / 2;
+  Tensor target = result.is_cpu() ? result : at::empty({steps}, ScalarType::Double, Device(DeviceType::CPU));
+  AT_DISPATCH_ALL_AND_REDUCED_TYPES(target.scalar_type(), "linspace_cpu", [&] {
+    scalar_t* p = target.data_ptr<scalar_t>();
+    at::parallel_for(0, steps, kGrainSize, [&](int64_t begin, int64_t finish) {
+      for (int64_t i = begin; i < finish; ++i) {
+        p[i] = static_cast<scalar_t>(i < half ? s + step * static_cast<double>(i)
+                                              : e - step * static_cast<double>(steps - 1 - i));
+      }
+    });
+  });
+  return result.is_cpu() ? result : result.copy_(target);
 }
 
 Tensor eye(int64_t n, std::optional<ScalarType> dtype, std::optional<Device> device) {
