@@ -476,3 +476,14 @@ def test_lstsq_gradient_by_gradcheck_through_pinv(a, b):
     x, y = t(a).requires_grad_(), t(b).requires_grad_()
     assert torch.autograd.gradcheck(lambda p, q: LA.lstsq(p, q).solution, (x, y))
     assert LA.lstsq(x, y).solution.grad_fn.name() == "LinalgLstsqBackward0"
+
+
+@pytest.mark.parametrize("b", [TALL[:, :2] + 1, TALL[:, 0] - 2])
+def test_lstsq_residuals_are_differentiable_as_in_pytorch(b):
+    """||A X - B||^2 per column, stationary in X: its gradient is 2 R X^T for A
+    and -2 R for B (R = A X - B), PyTorch's, for matrix and vector B."""
+    x, y = t(TALL).requires_grad_(), t(b).requires_grad_()
+    result = LA.lstsq(x, y, driver="gels")
+    assert result.residuals.grad_fn.name() == "LinalgLstsqBackward0" and result.rank.grad_fn is None
+    assert torch.autograd.gradcheck(lambda p, q: LA.lstsq(p, q, driver="gels").residuals, (x, y))
+    assert torch.autograd.gradcheck(lambda p, q: LA.lstsq(p, q, driver="gelsd"), (x, y))

@@ -167,6 +167,8 @@ def _batch_product_ref(summed):
 
 
 def _baddbmm_errors():
+    # PyTorch sizes the result from batch1's and batch2's dims before it checks their rank.
+    yield ErrorInput((torch.ones(5), torch.ones(3), torch.ones(2, 4, 5)), {}, IndexError, "Dimension out of range")
     yield ErrorInput((torch.ones(4), torch.ones(2, 3, 4), torch.ones(2, 4, 5)), {}, RuntimeError,
                      r"The expanded size of the tensor \(5\) must match the existing size \(4\)")
     yield ErrorInput((torch.ones(5), torch.ones(3, 4), torch.ones(2, 4, 5)), {}, RuntimeError, "batch1 must be a 3D tensor")
@@ -179,6 +181,7 @@ def _baddbmm_errors():
 
 
 def _addbmm_errors():
+    yield ErrorInput((torch.ones(5), torch.ones(2, 3, 4), torch.ones(4)), {}, IndexError, "Dimension out of range")
     yield ErrorInput((torch.ones(5), torch.ones(2, 3, 4), torch.ones(3, 4, 5)), {}, RuntimeError,
                      "batch1 and batch2 must have same number of batches, got 2 and 3")
     yield ErrorInput((torch.ones(5), torch.ones(2, 3, 4), torch.ones(2, 3, 5)), {}, RuntimeError,

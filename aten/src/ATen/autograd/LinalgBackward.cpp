@@ -312,14 +312,27 @@ Tensor pinv_backward(const Tensor& grad, const Tensor& pinvA, const Tensor& A) {
 
 }  // namespace
 
-std::tuple<Tensor, Tensor> linalg_lstsq_backward(const Tensor& gX_, const Tensor& A, const Tensor& B_) {
-  if (!gX_.defined()) return {};
+std::tuple<Tensor, Tensor> linalg_lstsq_backward(const Tensor& gX_, const Tensor& gL, const Tensor& A,
+                                                 const Tensor& B_, const Tensor& X_) {
+  const bool with_residuals = gL.defined() && gL.numel() > 0;
+  if (!gX_.defined() && !with_residuals) return {};
   const bool vector = A.dim() == B_.dim() + 1;
-  const Tensor gX = vector ? gX_.unsqueeze(-1) : gX_;
-  const Tensor B = vector ? B_.unsqueeze(-1) : B_;
-  const Tensor pinvA = pinv(A);
-  const Tensor gA = pinv_backward(gX.matmul(mT(B)), pinvA, A);
-  const Tensor gB = mT(pinvA).matmul(gX);
+  auto as_matrix = [vector](const Tensor& t) { return vector ? t.unsqueeze(-1) : t; };
+  const Tensor B = as_matrix(B_);
+  Tensor gA, gB;
+  if (gX_.defined()) {
+    const Tensor gX = as_matrix(gX_);
+    const Tensor pinvA = pinv(A);
+    gA = pinv_backward(gX.matmul(mT(B)), pinvA, A);
+    gB = mT(pinvA).matmul(gX);
+  }
+  if (with_residuals) {
+    const Tensor X = as_matrix(X_);
+    const Tensor weighted = A.matmul(X).sub(B).mul(gL.unsqueeze(-2)).mul(at::scalar_tensor(2.0, A.scalar_type()));
+    const Tensor gA_res = weighted.matmul(mT(X)), gB_res = weighted.neg();
+    gA = gA.defined() ? gA.add(gA_res) : gA_res;
+    gB = gB.defined() ? gB.add(gB_res) : gB_res;
+  }
   return {gA, vector ? gB.squeeze(-1) : gB};
 }
 

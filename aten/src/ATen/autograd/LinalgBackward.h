@@ -34,8 +34,10 @@ Tensor cholesky_backward(const Tensor& gL, bool upper, const Tensor& L);
 // solve_triangular: gB = A^-T gX, gA = -gB X^T restricted to A's triangle.
 std::tuple<Tensor, Tensor> linalg_solve_triangular_backward(const Tensor& gX, const Tensor& A, const Tensor& X,
                                                             bool upper, bool left, bool unitriangular);
-// lstsq (X = pinv(A) B): gB = pinv(A)^T gX, gA = pinv's derivative applied to gX B^T (PyTorch's formula).
-std::tuple<Tensor, Tensor> linalg_lstsq_backward(const Tensor& gX, const Tensor& A, const Tensor& B);
+// lstsq (X = pinv(A) B): gB = pinv(A)^T gX, gA = pinv's derivative applied to gX B^T (PyTorch's formula);
+// the residuals' ||A X - B||^2 per column, stationary in X: gA += 2 (R gL) X^T, gB -= 2 R gL, R = A X - B.
+std::tuple<Tensor, Tensor> linalg_lstsq_backward(const Tensor& gX, const Tensor& gL, const Tensor& A, const Tensor& B,
+                                                 const Tensor& X);
 // qr (A = Q R): gA = (gQ + Q copyltu(R gR^T - gQ^T Q)) R^-T for m >= n, and its extension to wide A.
 Tensor linalg_qr_backward(const Tensor& gQ, const Tensor& gR, const Tensor& Q, const Tensor& R, std::string_view mode);
 // svd (A = U diag(S) Vh): full factors are narrowed to the thin ones, whose

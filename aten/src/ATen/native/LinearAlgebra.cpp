@@ -402,11 +402,13 @@ void check_batches(const Tensor& batch1, const Tensor& batch2) {
   check_same_device("bmm", batch1, batch2);
 }
 
+// PyTorch sizes the result (an IndexError for a batch of too few dims) and
+// expands self to it before it checks the batches.
 Tensor baddbmm_impl(const Tensor& out, const Tensor& self, const Tensor& batch1, const Tensor& batch2,
                     const Scalar& beta, const Scalar& alpha) {
-  check_batches(batch1, batch2);
   const std::vector<int64_t> shape = {batch1.size(0), batch1.size(1), batch2.size(2)};
-  const Tensor self_expanded = self.expand(shape);  // PyTorch's first error for a self that does not broadcast
+  const Tensor self_expanded = self.expand(shape);
+  check_batches(batch1, batch2);
   TORCH_CHECK(self.scalar_type() == batch1.scalar_type(), "Input dtypes must be the same, got: input ",
               c10::cppTypeName(self.scalar_type()), ", batch1: ", c10::cppTypeName(batch1.scalar_type()), ", batch2: ",
               c10::cppTypeName(batch2.scalar_type()));
@@ -421,9 +423,9 @@ Tensor baddbmm_impl(const Tensor& out, const Tensor& self, const Tensor& batch1,
 
 Tensor addbmm_impl(const Tensor& out, const Tensor& self, const Tensor& batch1, const Tensor& batch2,
                    const Scalar& beta, const Scalar& alpha) {
-  check_batches(batch1, batch2);
   const std::vector<int64_t> shape = {batch1.size(1), batch2.size(2)};
   const Tensor self_expanded = self.expand(shape);
+  check_batches(batch1, batch2);
   TORCH_CHECK(batch1.size(0) == batch2.size(0), "batch1 and batch2 must have same number of batches, got ",
               batch1.size(0), " and ", batch2.size(0));
   TORCH_CHECK(batch1.size(2) == batch2.size(1), "Incompatible matrix sizes for bmm (", batch1.size(1), "x",
@@ -459,9 +461,9 @@ Tensor baddbmm(const Tensor& self, const Tensor& batch1, const Tensor& batch2, c
 }
 const Tensor& baddbmm_(const Tensor& self, const Tensor& batch1, const Tensor& batch2, const Scalar& beta,
                        const Scalar& alpha) {
-  if (batch1.dim() == 3 && batch2.dim() == 3) {
-    check_inplace_shape(self, {batch1.size(0), batch1.size(1), batch2.size(2)});
-  }
+  const std::vector<int64_t> shape = {batch1.size(0), batch1.size(1), batch2.size(2)};
+  (void)self.expand(shape);  // PyTorch's first errors: a batch of too few dims, a self that does not broadcast
+  check_inplace_shape(self, shape);
   baddbmm_impl(self, self, batch1, batch2, beta, alpha);
   return self;
 }
@@ -478,8 +480,7 @@ Tensor addbmm(const Tensor& self, const Tensor& batch1, const Tensor& batch2, co
 // PyTorch's addbmm_ resizes a self that only broadcasts to the result.
 const Tensor& addbmm_(const Tensor& self, const Tensor& batch1, const Tensor& batch2, const Scalar& beta,
                       const Scalar& alpha) {
-  const bool fits = batch1.dim() == 3 && batch2.dim() == 3 &&
-                    self.sizes().equals({batch1.size(1), batch2.size(2)});
+  const bool fits = self.sizes().equals({batch1.size(1), batch2.size(2)});
   if (fits) {
     addbmm_impl(self, self, batch1, batch2, beta, alpha);
     return self;
