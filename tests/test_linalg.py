@@ -461,6 +461,8 @@ def test_lstsq_of_empty_matrices():
     ((torch.ones(3, 2), torch.ones(2, 3, 2)), {}, RuntimeError, "input.dim\\(\\) must be greater or equal"),
     ((torch.ones(3, 2, dtype=torch.int64), torch.ones(3, 2, dtype=torch.int64)), {}, RuntimeError,
      "This function doesn't handle types other than float and double"),
+    ((torch.ones(2, 1, dtype=torch.int32), torch.ones(2, 1, dtype=torch.int32)), {"rcond": 0.0}, NotImplementedError,
+     "\"linalg_lstsq_cpu\" not implemented for 'Int'"),
     ((torch.ones(3, 2), torch.ones(3, 2)), {"driver": "foo"}, RuntimeError,
      r"parameter `driver` should be one of \(gels, gelsy, gelsd, gelss\)"),
     ((torch.tensor([[1.0, 0], [2, 0], [3, 0]], dtype=torch.float64), torch.ones(3, 1, dtype=torch.float64)),

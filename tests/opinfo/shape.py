@@ -157,6 +157,10 @@ def _bincount_errors():
     yield ErrorInput((torch.tensor([1.0]),), {}, NotImplementedError, "\"bincount_cpu\" not implemented for 'Float'")
     yield ErrorInput((torch.tensor([1, 2]),), {"weights": torch.ones(3)}, RuntimeError,
                      "weights should be 1-d and have the same length as input")
+    # The largest value sizes the result: one past int64's range was a crash (the size overflowed).
+    yield ErrorInput((torch.tensor([0, 2 ** 63 - 1]),), {"weights": torch.ones(2)}, RuntimeError,
+                     "maximum value of input overflowed, it should be < 9223372036854775807 but got "
+                     "9223372036854775807")
 
 
 def _gather_ref(x, dim, index):
@@ -449,7 +453,9 @@ SHAPE_OPS = [
              error_inputs=_index_reduce_errors if reduce == "prod" else lambda: ())
       for reduce in ("prod", "mean", "amax", "amin")],
     OpInfo("index_add", _index_add_ref, NUMERIC, _index_add_samples, inplace=True,
-           error_inputs=_index_update_errors("index_add")),
+           error_inputs=_index_update_errors("index_add"), known_values=lambda: [
+               KnownValue((torch.tensor([False, True]), 0, torch.tensor([0]), torch.tensor([True])), {"alpha": False},
+                          torch.tensor([False, True]), why="a bool alpha of False adds nothing, as PyTorch ands it in")]),
     OpInfo("index_fill", _index_fill_ref, ALL, _index_fill_samples, inplace=True, error_inputs=_index_fill_errors),
     OpInfo("index_copy", _index_copy_ref, ALL, _index_copy_samples, inplace=True,
            error_inputs=_index_update_errors("index_copy")),

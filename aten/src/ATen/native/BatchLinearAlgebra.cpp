@@ -717,8 +717,12 @@ std::tuple<Tensor, Tensor, Tensor, Tensor> linalg_lstsq(const Tensor& A, const T
                                                 : "torch.linalg.lstsq: input.size(-2) should match other.size(-2)");
   TORCH_CHECK(A.device() == B.device(), fn, ": Expected other and input to be on the same device, but found other on ",
               B.device(), " and input on ", A.device(), " instead.");
-  TORCH_CHECK(A.scalar_type() == kFloat || A.scalar_type() == kDouble,
-              "This function doesn't handle types other than float and double");
+  // Other dtypes: PyTorch's default rcond (an epsilon of the dtype) refuses
+  // them first; with rcond given, its kernel's dispatch does.
+  const bool float_or_double_input = A.scalar_type() == kFloat || A.scalar_type() == kDouble;
+  TORCH_CHECK(float_or_double_input || rcond, "This function doesn't handle types other than float and double");
+  TORCH_CHECK_NOT_IMPLEMENTED(float_or_double_input, "\"linalg_lstsq_cpu\" not implemented for '",
+                              toString(A.scalar_type()), "'");
   check_float_matrix(A, "linalg.lstsq");
   const std::string name = lstsq_driver(driver, A);
   const std::vector<int64_t> batch = infer_size(batch_shape(A), batch_shape(B2));

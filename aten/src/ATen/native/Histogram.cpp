@@ -10,6 +10,7 @@
 #include <ATen/ScalarOps.h>
 
 #include <algorithm>
+#include <limits>
 #include <cmath>
 #include <optional>
 
@@ -87,7 +88,10 @@ Tensor bincount(const Tensor& self, const std::optional<Tensor>& weights_, int64
     TORCH_CHECK(weights_->dim() == 1 && weights_->size(0) == x.numel(),
                 "weights should be 1-d and have the same length as input");
   }
-  const int64_t bins = std::max(x.max().item().toLong() + 1, minlength);
+  const int64_t largest = x.max().item().toLong();
+  TORCH_CHECK(largest < std::numeric_limits<int64_t>::max(), "maximum value of input overflowed, it should be < ",
+              std::numeric_limits<int64_t>::max(), " but got ", largest);
+  const int64_t bins = std::max(largest + 1, minlength);
   // Float weights sum in float, every other dtype in double, as PyTorch's kernel.
   const ScalarType type = !weighted ? ScalarType::Long
                           : weights_->scalar_type() == ScalarType::Float ? ScalarType::Float : ScalarType::Double;

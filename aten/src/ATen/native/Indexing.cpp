@@ -750,7 +750,10 @@ const Tensor& index_add_(const Tensor& self, int64_t dim, const Tensor& index, c
   // alpha in self's dtype, as PyTorch's kernel takes it (1.5 adds once to integers).
   const bool scaled = self.scalar_type() != ScalarType::Bool &&
                       (self.is_floating_point() ? alpha.toDouble() != 1.0 : alpha.to_unchecked<int64_t>() != 1);
-  const Tensor src = scaled ? source.mul(scalar_tensor_of(alpha, self.scalar_type())) : source;
+  // A bool alpha of False adds nothing (PyTorch's kernel ands it in); the bounds are still checked.
+  const bool dropped = self.scalar_type() == ScalarType::Bool && !alpha.toBool();
+  const Tensor src = scaled ? source.mul(scalar_tensor_of(alpha, self.scalar_type()))
+                     : dropped ? at::zeros_like(source) : source;
   return put_slices(self, d, index, src, true);
 }
 
