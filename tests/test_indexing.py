@@ -206,9 +206,10 @@ def test_scatter_and_gather_split_across_threads_as_one_thread_computes(dim, sha
 
 
 @pytest.mark.parametrize("rows,cols", [(256, 384), (1000, 512), (300, 3)])
-def test_index_add_and_copy_split_columns_across_threads_as_one_thread_computes(rows, cols):
-    """index_add_/index_copy_/index_put_ of whole rows split the columns
-    across threads; repeated rows still add in index order."""
+def test_index_add_and_copy_of_rows_at_every_thread_count(rows, cols):
+    """index_add_/index_copy_/index_put_ of whole rows (the row kernel, its
+    bounds checked a block per thread): repeated rows add in index order,
+    whatever the thread count."""
     rng = np.random.default_rng(rows)
     x, vals = rng.standard_normal((rows, cols)), rng.standard_normal((rows, cols))
     index = rng.integers(0, rows, rows)
@@ -323,3 +324,20 @@ def test_masked_fill_refuses_a_value_with_dims_as_pytorch():
         x.masked_fill(x > 0, torch.tensor([1.0, 2.0]))
     with pytest.raises(RuntimeError, match="masked_fill_ only supports boolean masks"):
         x.masked_fill(torch.zeros(2, 2), torch.tensor(1.0))
+
+
+def test_a_long_index_reports_its_first_bad_position_whatever_the_threads():
+    """gather/scatter check a long index a block per thread: the value
+    reported is the first out-of-range one in order, as a serial check finds."""
+    index = torch.zeros(200_000, dtype=torch.int64)
+    index[150_000], index[70_000] = 99, -3
+    threads = torch.get_num_threads()
+    try:
+        for k in sorted({1, 2, max(threads, 2)}):
+            torch.set_num_threads(k)
+            with pytest.raises(RuntimeError, match="index -3 is out of bounds for dimension 0 with size 5"):
+                torch.zeros(5).gather(0, index)
+            with pytest.raises(RuntimeError, match="index -3 is out of bounds for dimension 0 with size 5"):
+                torch.zeros(5).scatter_add_(0, index, torch.ones(200_000))
+    finally:
+        torch.set_num_threads(threads)

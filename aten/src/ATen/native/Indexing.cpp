@@ -2,12 +2,14 @@
 // advanced indexing behind t[idx] / t[idx] = v (index, index_put_), which
 // reduces every case to picking or writing rows of a 2-D view.
 #include <ATen/ATen.h>
+#include <ATen/Parallel.h>
 #include <ATen/MemoryOverlap.h>
 #include <ATen/ExpandUtils.h>
 #include <ATen/TypePromotion.h>
 #include <ATen/ScalarOps.h>
 #include <ATen/native/Indexing.h>
 
+#include <atomic>
 #include <limits>
 #include <string>
 #include <vector>
@@ -67,6 +69,25 @@ Tensor normalize_index(const Tensor& index, int64_t size, int64_t dim, OutOfBoun
     if (lo < lowest) out_of_bounds(lo, size, dim, how);
     if (hi >= size) out_of_bounds(hi, size, dim, how);
     return lo >= 0 ? idx : at::where(idx.lt(wrapped_scalar_tensor(0)), idx.add(wrapped_scalar_tensor(size)), idx);
+  }
+  if (!negatives) {
+    // Nothing to wrap: the index itself, checked a block per thread (the
+    // first bad position in order is the one reported).
+    const int64_t* p = idx.data_ptr<int64_t>();
+    const int64_t n = idx.numel();
+    std::atomic<int64_t> first_bad{n};
+    at::parallel_for(0, n, kGrainSize, [&](int64_t begin, int64_t end) {
+      bool bad = false;
+      for (int64_t i = begin; i < end; ++i) bad |= (p[i] < 0) | (p[i] >= size);  // no branch: the loop widens
+      if (!bad) return;
+      int64_t i = begin;
+      while (p[i] >= 0 && p[i] < size) ++i;
+      int64_t seen = first_bad.load();
+      while (i < seen && !first_bad.compare_exchange_weak(seen, i)) {
+      }
+    });
+    if (first_bad.load() < n) out_of_bounds(p[first_bad.load()], size, dim, how);
+    return idx;
   }
   if (idx.data_ptr() == index.data_ptr()) idx = idx.clone();
   int64_t* p = idx.data_ptr<int64_t>();
