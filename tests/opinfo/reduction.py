@@ -360,7 +360,12 @@ REDUCTION_OPS = [
         ErrorInput((torch.ones(3), 2, 0, 1.0), {}, RuntimeError, "renorm: input needs at least 2 dimensions, got 1"),
         ErrorInput((torch.ones(2, 3), -1, 0, 1.0), {}, RuntimeError, "renorm: non-positive-norm not supported"),
         ErrorInput((torch.ones(2, 3), 2, 0, -1.0), {}, RuntimeError, "renorm: expected maxnorm to be >= 0 but got -1"),
-        ErrorInput((torch.ones(2, 3), 2, 2, 1.0), {}, IndexError, "Dimension out of range")]),
+        ErrorInput((torch.ones(2, 3), 2, 2, 1.0), {}, IndexError, "Dimension out of range")], known_values=lambda: [
+        KnownValue((torch.tensor([[0.0, 2.0, -3.0], [1.0, 0.0, 4.0]], dtype=torch.float64), 0.5, 0, 2.5), {},
+                   torch.tensor([[0.25255128353282347, 0.3093108886968002, 0.20620725998162878],
+                                 [-0.18518517798353923, 0.27777777469135806, 0.046296298353909415]],
+                                dtype=torch.float64),
+                   grad_of=0, why="p below 1: a zero element's share of the norm's gradient is 0, not NaN")]),
     OpInfo("mean", _mean_ref, FLOATS, reduction_samples, error_inputs=_dim_errors("mean"), known_values=lambda: [
         KnownValue((torch.ones(70000, dtype=torch.float16),), {}, torch.tensor(1.0, dtype=torch.float16),
                    why="the float16 sum overflowed"),

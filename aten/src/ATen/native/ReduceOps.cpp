@@ -538,8 +538,10 @@ Tensor renorm_backward(const Tensor& grad, const Tensor& self, const Scalar& p, 
   } else if (pv == 1) {
     dn = self.sign();
   } else {
-    dn = self.sign().mul(self.abs().pow(at::scalar_tensor(pv - 1, self.scalar_type(), self.device())))
-             .mul(r.norms.pow(at::scalar_tensor(1 - pv, r.norms.scalar_type(), r.norms.device())));
+    Tensor powered = self.abs().pow(at::scalar_tensor(pv - 1, self.scalar_type(), self.device()));
+    // Below p = 1, |x|^(p-1) is inf at a zero element, whose share is 0 (PyTorch's norm_backward).
+    if (pv < 1) powered = powered.masked_fill(self.eq(at::scalar_tensor(0, self.scalar_type(), self.device())), 0);
+    dn = self.sign().mul(powered).mul(r.norms.pow(at::scalar_tensor(1 - pv, r.norms.scalar_type(), r.norms.device())));
   }
   const Tensor second = at::where(coef.ne(zero), coef.mul(dn), zero);
   return at::where(r.over, r.scale.mul(grad).sub(second), grad);
