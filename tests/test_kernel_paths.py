@@ -538,3 +538,31 @@ def test_isin_of_large_inputs_is_memory_linear_and_matches_numpy():
     assert torch.isin(floats, tests)[:4].tolist() == [True, False, True, True]  # NaN is in nothing
     assert torch.isin(floats, tests, invert=True)[:4].tolist() == [False, True, False, False]
     assert int(torch.isin(torch.arange(70_000), torch.tensor([3.0, 5.5])).sum()) == 1  # compared as floats
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64, torch.float16, torch.bfloat16, torch.int64,
+                                   torch.int32, torch.int16, torch.uint8, torch.int8, torch.bool])
+@pytest.mark.parametrize("where", [0, 255, 256, 70_000, 99_999])
+def test_any_and_all_find_one_odd_element_in_any_block(dtype, where):
+    """any/all read blocks of 256 with no branch per element, integers and
+    bool by their bits, float16/bfloat16 by their bits without the sign: one
+    zero among ones (or one nonzero among zeros) decides, wherever it is;
+    -0.0 is zero, NaN and int64's most negative value are not."""
+    ones, zeros = torch.ones(100_000, dtype=dtype), torch.zeros(100_000, dtype=dtype)
+    assert ones.all() and ones.any() and not zeros.any() and not zeros.all()
+    one_zero, one_set = ones.clone(), zeros.clone()
+    one_zero[where] = 0
+    one_set[where] = 1
+    assert not one_zero.all() and one_zero.any()
+    assert one_set.any() and not one_set.all()
+    if dtype.is_floating_point:
+        signed_zero = ones.clone()
+        signed_zero[where] = -0.0
+        assert not signed_zero.all()
+        nan = zeros.clone()
+        nan[where] = float("nan")
+        assert nan.any()
+    if dtype == torch.int64:
+        lowest = zeros.clone()
+        lowest[where] = -2 ** 63
+        assert lowest.any() and not lowest.all()

@@ -245,6 +245,55 @@ auto prod_of(const T* x, int64_t n) {
   return p;
 }
 
+// any (want true) or all (want false) of x's elements being nonzero: blocks
+// of 256 elements with no branch per element, each OR-ed into an
+// accumulator of the element's width so the compiler widens the loop,
+// stopping after the first block that decides. Integers and bool OR their
+// values; float16/bfloat16 test their bits without the sign (+-0 is zero,
+// NaN is not).
+template <typename T>
+bool any_or_all(const T* x, int64_t n, bool want) {
+  for (int64_t lo = 0; lo < n; lo += 256) {
+    const int64_t hi = std::min<int64_t>(n, lo + 256);
+    bool hit;
+    if constexpr (std::is_integral_v<T>) {
+      // The raw bits; v != 0 is the top bit of v | -v (no compare, which
+      // 64-bit lanes lack before SSE4.1).
+      using U = std::make_unsigned_t<std::conditional_t<std::is_same_v<T, bool>, uint8_t, T>>;
+      const U* u = reinterpret_cast<const U*>(x);
+      U acc = 0;
+      if (want) {
+        for (int64_t k = lo; k < hi; ++k) acc |= u[k];
+      } else {
+        for (int64_t k = lo; k < hi; ++k) {
+          const U v = u[k];
+          acc |= static_cast<U>((static_cast<U>(v | static_cast<U>(-v)) >> (8 * sizeof(U) - 1)) ^ 1U);
+        }
+      }
+      hit = acc != 0;
+    } else if constexpr (sizeof(T) == 2) {
+      const uint16_t* bits = reinterpret_cast<const uint16_t*>(x);
+      uint16_t acc = 0;
+      if (want) {
+        for (int64_t k = lo; k < hi; ++k) acc |= bits[k] & 0x7fff;
+      } else {
+        for (int64_t k = lo; k < hi; ++k) acc |= static_cast<uint16_t>((bits[k] & 0x7fff) == 0);
+      }
+      hit = acc != 0;
+    } else {
+      int acc = 0;
+      if (want) {
+        for (int64_t k = lo; k < hi; ++k) acc |= x[k] != T(0);
+      } else {
+        for (int64_t k = lo; k < hi; ++k) acc |= x[k] == T(0);
+      }
+      hit = acc != 0;
+    }
+    if (hit) return want;
+  }
+  return !want;
+}
+
 template <typename T>
 void reduce_row(const ReduceParams& params, const T* x, int64_t n, const Tensor& out, const Tensor& indices,
                 int64_t i) {
@@ -276,13 +325,7 @@ void reduce_row(const ReduceParams& params, const T* x, int64_t n, const Tensor&
     case ReduceOp::Any:
     case ReduceOp::All: {
       const bool want = params.op == ReduceOp::Any;
-      bool result = !want;
-      for (int64_t k = 0; k < n; ++k) {
-        if ((static_cast<double>(x[k]) != 0) == want) {
-          result = want;
-          break;
-        }
-      }
+      const bool result = any_or_all(x, n, want);
       static_cast<bool*>(out.data_ptr())[i] = result;  // bool or uint8 (any/all of uint8)
       return;
     }
