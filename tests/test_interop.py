@@ -43,6 +43,25 @@ def test_numpy_shares_memory_and_outlives_the_tensor():
     assert n.tolist() == [42.0, 1.0, 2.0, 3.0, 4.0, 5.0]
 
 
+@pytest.mark.parametrize("dtype,np_dtype", [(torch.float64, np.float64), (torch.float32, np.float32),
+                                             (torch.float16, np.float16), (torch.int64, np.int64),
+                                             (torch.int32, np.int32), (torch.int16, np.int16), (torch.int8, np.int8),
+                                             (torch.uint8, np.uint8), (torch.bool, np.bool_),
+                                             (torch.complex64, np.complex64)])
+def test_numpy_views_every_dtype_with_its_strides(dtype, np_dtype):
+    """numpy() hands numpy an __array_struct__ capsule (its type letter, item
+    size, shape, byte strides, writeable): transposed, sliced and 0-d views
+    come out as the same elements in the same memory."""
+    base = torch.arange(24).reshape(2, 3, 4).to(dtype)
+    for view in (base, base.transpose(0, 2), base[:, ::2, 1:], base[1, 2, 3]):
+        n = view.numpy()
+        assert n.dtype == np_dtype and n.shape == tuple(view.shape)
+        assert n.strides == tuple(s * view.element_size() for s in view.stride())
+        assert n.tolist() == view.tolist() and n.flags.writeable
+    with pytest.raises(TypeError, match="Got unsupported ScalarType bfloat16"):
+        torch.ones(2, dtype=torch.bfloat16).numpy()
+
+
 @pytest.mark.parametrize("shape", [(0,), (3, 0), (0, 2, 5)])
 @pytest.mark.parametrize("dtype", [torch.float32, torch.int64, torch.bool])
 def test_numpy_of_an_empty_tensor(shape, dtype):

@@ -4,30 +4,18 @@ from torch import _C
 
 
 class _NumpyView:
-    """Holds a tensor and describes its memory to numpy (__array_interface__);
-    numpy keeps it as the array's base, so the tensor outlives the array."""
+    """Holds a tensor and describes its memory to numpy (__array_struct__, a
+    capsule numpy reads without parsing); numpy keeps it as the array's base,
+    so the tensor outlives the array."""
 
-    __slots__ = ("_tensor", "__array_interface__")
-
-    _TYPESTR = {
-        _C.float64: "<f8", _C.float32: "<f4", _C.float16: "<f2", _C.int64: "<i8", _C.int32: "<i4",
-        _C.int16: "<i2", _C.int8: "|i1", _C.uint8: "|u1", _C.bool: "|b1", _C.complex64: "<c8",
-        _C.complex128: "<c16",
-    }
+    __slots__ = ("_tensor", "__array_struct__")
 
     def __init__(self, tensor):
-        typestr = self._TYPESTR.get(tensor.dtype)
-        if typestr is None:
+        capsule = _C._array_struct(tensor)  # csrc/python_interop.cpp; None for a dtype numpy lacks
+        if capsule is None:
             raise TypeError(f"Got unsupported ScalarType {str(tensor.dtype).replace('torch.', '')}: numpy has no such dtype")
-        itemsize = tensor.element_size()
         self._tensor = tensor
-        self.__array_interface__ = {
-            "version": 3,
-            "data": (tensor.data_ptr(), False),
-            "shape": tuple(tensor.shape),
-            "strides": tuple(s * itemsize for s in tensor.stride()),
-            "typestr": typestr,
-        }
+        self.__array_struct__ = capsule
 
 
 def numpy(tensor, *, force=False):
@@ -39,13 +27,15 @@ def numpy(tensor, *, force=False):
     if tensor.device.type != "cpu":
         raise TypeError(f"can't convert {tensor.device} device type tensor to numpy. Use Tensor.cpu() to copy the "
                         "tensor to host memory first.")
-    view = _NumpyView(tensor)
     if tensor.numel() == 0:
         # No elements, so nothing to share; and an empty tensor has no memory
-        # (data pointer 0), which numpy before 2.1 refuses in an array interface.
-        interface = view.__array_interface__
+        # (data pointer 0), which numpy refuses in an array interface.
+        interface = _C._array_interface(tensor)
+        if interface is None:
+            raise TypeError(f"Got unsupported ScalarType {str(tensor.dtype).replace('torch.', '')}: numpy has no such "
+                            "dtype")
         return np.empty(interface["shape"], dtype=interface["typestr"])
-    return np.asarray(view)
+    return np.asarray(_NumpyView(tensor))
 
 
 def from_numpy(ndarray):
