@@ -724,7 +724,11 @@ NN_OPS = [
            error_inputs=lambda: [ErrorInput((torch.ones(1, 1, 2, 2), (3, 3), (1, 1), (0, 0), (1, 1)), {},
                                             RuntimeError, "but its components must be at least one"),
                                  ErrorInput((torch.ones(1, 1, 4, 4), (0, 3), (1, 1), (0, 0), (1, 1)), {},
-                                            RuntimeError, "kernel size should be greater than zero")]),
+                                            RuntimeError, "kernel size should be greater than zero"),
+                                 # The spatial sizes are read before the argument lengths are checked.
+                                 ErrorInput((torch.ones(1), (2, 1), (2,), (3, 1), (2,)), {}, IndexError,
+                                            r"Dimension out of range \(expected to be in range of \[-1, 0\], but "
+                                            r"got -2\)")]),
     OpInfo("col2im", _col2im_ref, FLOATS, _col2im_samples, op=torch._C._nn.col2im, method=False, takes_numbers=False,
            error_inputs=_col2im_errors),
     OpInfo("pdist", _pdist_ref, FLOATS, _pdist_samples, method=False, error_inputs=_pdist_errors),

@@ -75,8 +75,10 @@ void check_floating(const Tensor& t, const char* name) {
 
 Tensor im2col(const Tensor& self, IntArrayRef kernel_size, IntArrayRef dilation, IntArrayRef padding,
               IntArrayRef stride) {
+  // PyTorch reads the spatial sizes before it checks the argument lengths
+  // (an IndexError for a 1-D input), then dims 1 and 2 in its shape check.
+  (void)self.size(-2);
   check_lengths(kernel_size, dilation, padding, stride);
-  // Reading dims 1 and 2 first, as PyTorch's check does (an IndexError for fewer dims).
   const bool spatial = self.size(1) != 0 && self.size(2) != 0;
   TORCH_CHECK((self.dim() == 3 && self.size(0) != 0 && spatial) || (self.dim() == 4 && spatial && self.size(3) != 0),
               "Expected 3D or 4D (batch mode) tensor with possibly 0 batch size and other non-zero dimensions for ",
