@@ -296,6 +296,11 @@ GRADCHECKED_HERE = {
     "_index_put_rows_": (_index_put_case, (_f64(3, 4), _f64(2, 3), _f64(3, 4))),
     "_lstm_cell": (lambda g, c: torch._lstm_cell(g, c)[0] + torch._lstm_cell(g, c)[1].sum(), (_f64(2, 8), _f64(2, 2))),
     "_to_copy": (lambda x: x.to(torch.float64, copy=True), (_f64(3),)),
+    # Training and evaluation (the running statistics fixed); test_batch_norm.py gradgradchecks both.
+    "_batch_norm": (lambda x, w, b: torch._batch_norm(x, w, b, None, None, True, 0.1, 1e-5)[0] +
+                    torch._batch_norm(x, w, b, torch.zeros(3, dtype=torch.float64),
+                                      torch.ones(3, dtype=torch.float64), False, 0.1, 1e-5)[0],
+                    (_f64(4, 3, 2), _f64(3), _f64(3))),
     # The padding ops' gradient, as a function of the output's gradient (its formula is the padding itself).
     "_pad_backward": (lambda g: torch._pad_backward(g, [1, 2, 5], [2, 1], 0).square().sum() +
                       torch._pad_backward(g, [1, 2, 5], [2, 1], 2).square().sum(), (_f64(1, 2, 8),)),

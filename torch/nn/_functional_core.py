@@ -397,28 +397,14 @@ def _check_reduction(reduction):
 
 
 def batch_norm(input, running_mean, running_var, weight=None, bias=None, training=False, momentum=0.1, eps=1e-5):
+    """The native _batch_norm (aten/src/ATen/native/BatchNorm.cpp): one
+    multiply-add per element, the running buffers updated in place while
+    training, PyTorch's closed-form gradient."""
     if input.dim() < 2:
         raise ValueError(f"expected at least 2D input (got {input.dim()}D input)")
-    dims = [0] + list(range(2, input.dim()))
-    shape = [1, input.shape[1]] + [1] * (input.dim() - 2)
-    if training:
-        count = input.numel() // input.shape[1]
-        if count <= 1:
-            raise ValueError(f"Expected more than 1 value per channel when training, got input size {list(input.shape)}")
-        mean = input.mean(dims)
-        var = input.var(dims, unbiased=False)
-        if running_mean is not None:
-            with torch.no_grad():
-                running_mean.mul_(1 - momentum).add_(mean.detach() * momentum)
-                running_var.mul_(1 - momentum).add_(var.detach() * (momentum * count / (count - 1)))
-    else:
-        mean, var = running_mean, running_var
-    out = (input - mean.reshape(shape)) * (var.reshape(shape) + eps).rsqrt()
-    if weight is not None:
-        out = out * weight.reshape(shape)
-    if bias is not None:
-        out = out + bias.reshape(shape)
-    return out
+    if training and input.numel() // max(input.shape[1], 1) <= 1:
+        raise ValueError(f"Expected more than 1 value per channel when training, got input size {list(input.shape)}")
+    return torch._batch_norm(input, weight, bias, running_mean, running_var, training, momentum, eps)[0]
 
 
 @lower_precision

@@ -33,6 +33,7 @@ using native::renorm_backward;
 // native_layer_norm's and native_group_norm's gradients (native/Normalization.cpp, GroupNorm.cpp).
 using native::layer_norm_backward;
 using native::group_norm_backward;
+using native::batch_norm_backward;
 
 // Gradients computed by a kernel that records nothing (or only part of what
 // it computes): `compute` runs without recording, and in a backward pass that

@@ -1,5 +1,5 @@
 #pragma once
-// The gradients of native_layer_norm and native_group_norm (native_functions.yaml).
+// The gradients of native_layer_norm, native_group_norm and _batch_norm (native_functions.yaml).
 #include <ATen/core/TensorBody.h>
 
 #include <optional>
@@ -22,5 +22,13 @@ TORCH_API std::tuple<Tensor, Tensor, Tensor> group_norm_backward(const Tensor& g
                                                                  const Tensor& mean, const Tensor& rstd,
                                                                  const std::optional<Tensor>& weight, int64_t N,
                                                                  int64_t C, int64_t HxW, int64_t group);
+
+// mean and invstd are _batch_norm's second and third outputs (the statistics
+// it used, batch or running). Returns the gradients of (input, weight, bias);
+// weight's is undefined without a weight.
+TORCH_API std::tuple<Tensor, Tensor, Tensor> batch_norm_backward(const Tensor& grad, const Tensor& input,
+                                                                 const std::optional<Tensor>& weight,
+                                                                 const Tensor& mean, const Tensor& invstd,
+                                                                 bool training, double eps);
 
 }  // namespace at::native
