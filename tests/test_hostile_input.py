@@ -144,3 +144,12 @@ def test_load_never_writes_outside(tmp_path):
     finally:
         os.chdir(cwd)
     assert set(os.listdir(tmp_path)) == before
+
+
+def test_im2col_of_a_1d_input_that_requires_grad_reads_its_sizes_first():
+    """PyTorch's autograd wrapper saves the spatial sizes before the kernel
+    checks the argument lengths: an IndexError with grad, the length error
+    without (the OpInfo record's error input)."""
+    x = torch.ones(1, requires_grad=True)
+    with pytest.raises(IndexError, match=r"Dimension out of range \(expected to be in range of \[-1, 0\], but got -2\)"):
+        torch._C._nn.im2col(x, [2, 1], [2], [3, 1], [2])

@@ -5,6 +5,7 @@
 // for each kernel offset and block row, the span of blocks that lands
 // inside the image is copied (or added) in one run, the rest is padding.
 #include <ATen/ATen.h>
+#include <ATen/autograd/Variable.h>
 #include <ATen/Dispatch.h>
 #include <ATen/Parallel.h>
 
@@ -75,9 +76,10 @@ void check_floating(const Tensor& t, const char* name) {
 
 Tensor im2col(const Tensor& self, IntArrayRef kernel_size, IntArrayRef dilation, IntArrayRef padding,
               IntArrayRef stride) {
-  // PyTorch reads the spatial sizes before it checks the argument lengths
-  // (an IndexError for a 1-D input), then dims 1 and 2 in its shape check.
-  (void)self.size(-2);
+  // PyTorch's autograd wrapper reads the spatial sizes (saved for the
+  // gradient) before its kernel checks the argument lengths: an IndexError
+  // for a 1-D input that requires grad, the length error otherwise.
+  if (autograd::requires_grad(self)) (void)self.size(-2);
   check_lengths(kernel_size, dilation, padding, stride);
   const bool spatial = self.size(1) != 0 && self.size(2) != 0;
   TORCH_CHECK((self.dim() == 3 && self.size(0) != 0 && spatial) || (self.dim() == 4 && spatial && self.size(3) != 0),
