@@ -328,6 +328,14 @@ GRADCHECKED_HERE = {
     "native_group_norm": (lambda x, w, b: torch.native_group_norm(x, w, b, 2, 4, 3, 2, 1e-5)[0],
                           (_f64(2, 4, 3), _f64(4), _f64(4))),
     "max_pool2d_with_indices": (lambda x: torch.nn.functional.max_pool2d(x, 2), (_f64(1, 1, 4, 4),)),
+    "max_pool3d_with_indices": (lambda x: torch.nn.functional.max_pool3d(x, 2, 1, 1), (_f64(1, 1, 3, 4, 3),)),
+    "max_unpool2d": (lambda x: torch._C._nn.max_unpool2d(x, torch.tensor([[[[0, 3], [9, 14]]]]), [4, 4]),
+                     (_f64(1, 1, 2, 2),)),
+    "max_unpool3d": (lambda x: torch._C._nn.max_unpool3d(x, torch.tensor([[[[[0, 7]]]]]), [2, 2, 2], [2, 2, 2],
+                                                         [0, 0, 0]), (_f64(1, 1, 1, 1, 2),)),
+    # Linear in the output's gradient (the indices fixed): its own gradient gathers at them.
+    "_max_pool_backward": (lambda g: torch._max_pool_backward(g, torch.tensor([[[0, 5], [5, 15]]]), [1, 4, 4], 2),
+                           (_f64(1, 2, 2),)),
     # Each mode, sample weights and padding (index 2) included.
     "_embedding_bag": (lambda w, p: tuple(torch.nn.functional.embedding_bag(
         torch.tensor([0, 2, 3, 3, 1, 0]), w, torch.tensor([0, 2, 2, 5]), mode=mode, padding_idx=2,

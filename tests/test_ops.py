@@ -118,6 +118,15 @@ EXEMPT = {
     "native_group_norm": "behind F.group_norm: the group_norm record; called directly in test_autograd.py",
     "leaky_relu_": "leaky_relu in place: test_kernel_paths.py (values and gradient through a strided view)",
     "max_pool2d_with_indices": "behind F.max_pool2d: the max_pool2d record",
+    "max_pool3d_with_indices": "behind F.max_pool3d with indices or a gradient: test_pooling.py (values and indices "
+                               "against a window-by-window numpy reference over dtypes, padding, dilation, "
+                               "ceil_mode; NaN, ties, errors; gradcheck, gradgradcheck)",
+    "max_unpool2d": "behind F.max_unpool1d/2d and nn.MaxUnpool1d/2d: test_pooling.py (against numpy, output_size, "
+                    "PyTorch's errors, gradcheck)",
+    "max_unpool3d": "behind F.max_unpool3d and nn.MaxUnpool3d: test_pooling.py (against numpy, output_size, "
+                    "PyTorch's errors, gradcheck)",
+    "_max_pool_backward": "every max pool's gradient: test_pooling.py (against scatter_add, overlapping windows, "
+                          "bounds and shape checks), gradchecked through the pools' records",
     "_embedding_bag": "behind F.embedding_bag: test_embedding_bag.py (results, gradients, checks), "
                       "test_nn_breadth.py (every mode against numpy), gradchecked in test_autograd.py",
     "embedding_bag": "torch.embedding_bag (padding_idx only with every argument before it, as PyTorch binds it), then "

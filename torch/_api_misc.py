@@ -126,7 +126,7 @@ NN_FORMS = {name: globals()[name] for name in (
 # Same arguments in torch and torch.nn.functional.
 NN_SAME = ("bilinear", "cosine_similarity", "pairwise_distance", "pixel_shuffle", "pixel_unshuffle",
            "channel_shuffle", "conv_transpose1d", "conv_transpose2d", "max_pool1d", "max_pool2d",
-           "max_pool3d", "avg_pool1d", "adaptive_avg_pool1d")
+           "max_pool3d", "max_pool1d_with_indices", "avg_pool1d", "adaptive_avg_pool1d")
 
 # ---- global switches and queries ----------------------------------------------------
 _state = {"deterministic": False, "deterministic_warn_only": False, "matmul_precision": "highest",

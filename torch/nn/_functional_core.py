@@ -186,29 +186,89 @@ def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode
     return (out, indices) if return_indices else out
 
 
+def max_pool2d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
+                            return_indices=False):
+    return max_pool2d(input, kernel_size, stride, padding, dilation, ceil_mode, True)
+
+
 def max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
     one = lambda v: v if isinstance(v, int) else v[0]  # noqa: E731
-    out = max_pool2d(input.unsqueeze(-2), (1, one(kernel_size)), None if stride is None else (1, one(stride)),
+    no_stride = stride is None or (not isinstance(stride, int) and len(stride) == 0)
+    out = max_pool2d(input.unsqueeze(-2), (1, one(kernel_size)), None if no_stride else (1, one(stride)),
                      (0, one(padding)), (1, one(dilation)), ceil_mode, return_indices)
     if return_indices:
         return out[0].squeeze(-2), out[1].squeeze(-2)
     return out.squeeze(-2)
 
 
+def max_pool1d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
+                            return_indices=False):
+    return max_pool1d(input, kernel_size, stride, padding, dilation, ceil_mode, True)
+
+
+def _pair(v):
+    return (v, v) if isinstance(v, int) else tuple(v) * (2 if len(v) == 1 else 1)
+
+
+def _pooled_size(size, k, s, p, ceil_mode):
+    """Outputs along one dim, as PyTorch's pooling_output_shape: with
+    ceil_mode a last window that would start in the right padding is dropped."""
+    span = size + 2 * p - k + (s - 1 if ceil_mode else 0)
+    out = span // s + 1
+    if ceil_mode and (out - 1) * s >= size + p:
+        out -= 1
+    return out
+
+
+def _window_counts(size, k, s, p, out, count_include_pad, device):
+    """How many positions each window of one dim divides by: those in the
+    padded input (count_include_pad) or in the input alone; never the
+    positions past the padding that ceil_mode's last window reaches."""
+    reach = max((out - 1) * s + k, size + 2 * p)
+    inside = torch.zeros(reach, dtype=torch.float64, device=device)
+    inside[0 if count_include_pad else p:size + 2 * p if count_include_pad else p + size] = 1
+    return inside.unfold(0, k, s)[:out].sum(-1)
+
+
 def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True,
                divisor_override=None):
-    if ceil_mode or not count_include_pad:
-        raise NotImplementedError("avg_pool2d: ceil_mode=True and count_include_pad=False are not supported")
-    k = (kernel_size, kernel_size) if isinstance(kernel_size, int) else tuple(kernel_size)
+    k = _pair(kernel_size)
+    s = k if stride is None or (not isinstance(stride, int) and len(stride) == 0) else _pair(stride)
+    p = _pair(padding)
     unbatched = input.dim() == 3
     x = input.unsqueeze(0) if unbatched else input
     if x.dim() != 4:
         raise RuntimeError(f"avg_pool2d: Expected 3D or 4D input, but got a {input.dim()}D input")
+    if p[0] > k[0] // 2 or p[1] > k[1] // 2:
+        raise RuntimeError(f"pad should be at most half of effective kernel size, but got pad={p[0]}, "
+                           f"kernel_size={k[0]} and dilation=1")
     c = x.shape[1]
-    # A depthwise convolution with a constant kernel is the window mean.
-    divisor = divisor_override if divisor_override else k[0] * k[1]
-    weight = torch.full((c, 1) + k, 1.0 / divisor, dtype=x.dtype, device=x.device)
-    out = torch.conv2d(x, weight, None, k if stride is None else stride, padding, 1, c)
+    if not ceil_mode and (count_include_pad or p == (0, 0)):
+        # A depthwise convolution with a constant kernel is the window mean.
+        divisor = divisor_override if divisor_override else k[0] * k[1]
+        weight = torch.full((c, 1) + k, 1.0 / divisor, dtype=x.dtype, device=x.device)
+        out = torch.conv2d(x, weight, None, s, p, 1, c)
+        return out.squeeze(0) if unbatched else out
+    if 0 in s:
+        raise RuntimeError("stride should not be zero")
+    h, w = x.shape[-2:]
+    oh, ow = _pooled_size(h, k[0], s[0], p[0], ceil_mode), _pooled_size(w, k[1], s[1], p[1], ceil_mode)
+    if oh <= 0 or ow <= 0:
+        raise RuntimeError(f"Given input size: ({c}x{h}x{w}). Calculated output size: ({c}x{oh}x{ow}). "
+                           "Output size is too small")
+    # The windows' sums over the input padded with zeros (on the right also
+    # as far as ceil_mode's last window reaches), then each divided by its count.
+    extra_h = max((oh - 1) * s[0] + k[0] - h - p[0], p[0])
+    extra_w = max((ow - 1) * s[1] + k[1] - w - p[1], p[1])
+    padded = torch.constant_pad_nd(x, (p[1], extra_w, p[0], extra_h))
+    ones = torch.ones((c, 1) + k, dtype=x.dtype, device=x.device)
+    sums = torch.conv2d(padded, ones, None, s, 0, 1, c)[..., :oh, :ow]
+    if divisor_override:
+        out = sums / divisor_override
+    else:
+        counts = torch.outer(_window_counts(h, k[0], s[0], p[0], oh, count_include_pad, x.device),
+                             _window_counts(w, k[1], s[1], p[1], ow, count_include_pad, x.device))
+        out = sums / counts.to(x.dtype)
     return out.squeeze(0) if unbatched else out
 
 

@@ -180,29 +180,46 @@ def avg_pool3d(input, kernel_size, stride=None, padding=0, ceil_mode=False, coun
     s = _tuple(k if stride is None else stride, 3)
     x, unbatched = _pool3d_split(input)
     n, c, d, h, w = x.shape
-    # A box mean is separable: height and width first, then depth.
-    hw = avg_pool2d(x.reshape(n, c * d, h, w), k[1:], s[1:], p[1:], ceil_mode, count_include_pad)
+    if d < k[0] or h < k[1] or w < k[2]:  # PyTorch's avg_pool3d alone checks the unpadded input
+        raise RuntimeError(f"input image (T: {d} H: {h} W: {w}) smaller than kernel size "
+                           f"(kT: {k[0]} kH: {k[1]} kW: {k[2]})")
+    # A box mean is separable (so is its divisor, a product of per-dim
+    # counts): height and width first, then depth. divisor_override divides
+    # the sums.
+    over = 1 if divisor_override else None
+    hw = avg_pool2d(x.reshape(n, c * d, h, w), k[1:], s[1:], p[1:], ceil_mode, count_include_pad, over)
     oh, ow = hw.shape[-2:]
-    depth = avg_pool2d(hw.reshape(n, c, d, oh * ow), (k[0], 1), (s[0], 1), (p[0], 0), ceil_mode, count_include_pad)
+    depth = avg_pool2d(hw.reshape(n, c, d, oh * ow), (k[0], 1), (s[0], 1), (p[0], 0), ceil_mode, count_include_pad,
+                       over)
     out = depth.reshape(n, c, -1, oh, ow)
     if divisor_override:
-        out = out * (k[0] * k[1] * k[2]) / divisor_override
+        out = out / divisor_override
     return out.squeeze(0) if unbatched else out
 
 
 def max_pool3d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
     from torch.nn._functional_core import max_pool2d
-    if return_indices:
-        raise NotImplementedError("max_pool3d: return_indices=True is not supported")
+    no_stride = stride is None or (not isinstance(stride, int) and len(stride) == 0)
+    if return_indices or (input.requires_grad and torch.is_grad_enabled()):
+        # One 3-D kernel that records where each maximum came from (native/MaxPool3d.cpp).
+        out, indices = torch._C._nn.max_pool3d_with_indices(input, kernel_size, [] if no_stride else stride,
+                                                            padding, dilation, ceil_mode)
+        return (out, indices) if return_indices else out
     k, p, dl = _tuple(kernel_size, 3), _tuple(padding, 3), _tuple(dilation, 3)
-    s = _tuple(k if stride is None else stride, 3)
+    s = _tuple(k if no_stride else stride, 3)
     x, unbatched = _pool3d_split(input)
     n, c, d, h, w = x.shape
+    # The values alone: a window's maximum is separable, height and width first, then depth.
     hw = max_pool2d(x.reshape(n, c * d, h, w), k[1:], s[1:], p[1:], dl[1:], ceil_mode)
     oh, ow = hw.shape[-2:]
     depth = max_pool2d(hw.reshape(n, c, d, oh * ow), (k[0], 1), (s[0], 1), (p[0], 0), (dl[0], 1), ceil_mode)
     out = depth.reshape(n, c, -1, oh, ow)
     return out.squeeze(0) if unbatched else out
+
+
+def max_pool3d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
+                            return_indices=False):
+    return max_pool3d(input, kernel_size, stride, padding, dilation, ceil_mode, True)
 
 
 # The kernel names in PyTorch's dtype errors (its 1-D pools run the 2-D kernel).

@@ -9,6 +9,7 @@ from torch.nn._activations import relu_, threshold  # noqa: F401
 from torch.nn._layers import *  # noqa: F401,F403
 from torch.nn._layers import pad, pad_modes  # noqa: F401
 from torch.nn._losses import *  # noqa: F401,F403
+from torch.nn._unpooling import _unpool_output_size, max_unpool1d, max_unpool2d, max_unpool3d  # noqa: F401
 
 _general_adaptive_avg_pool2d = adaptive_avg_pool2d  # noqa: F405
 

@@ -14,7 +14,9 @@ from torch.nn.modules.loss import (
 )
 from torch.nn.modules.module import Module
 from torch.nn.modules.normalization import LayerNorm
-from torch.nn.modules.pooling import AdaptiveAvgPool2d, AvgPool2d, MaxPool1d, MaxPool2d
+from torch.nn.modules.pooling import (
+    AdaptiveAvgPool2d, AvgPool2d, MaxPool1d, MaxPool2d, MaxUnpool1d, MaxUnpool2d, MaxUnpool3d,
+)
 from torch.nn.modules.rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, RNNCell, RNNCellBase
 from torch.nn.modules.sparse import Embedding
 from torch.nn.modules.transformer import (
@@ -53,7 +55,8 @@ __all__ = [
     "Hardtanh", "HingeEmbeddingLoss", "HuberLoss", "Identity", "InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d",
     "KLDivLoss", "L1Loss", "LPPool1d", "LPPool2d", "LPPool3d", "LSTM", "LSTMCell", "LayerNorm", "LeakyReLU", "Linear",
     "LocalResponseNorm", "LogSigmoid", "LogSoftmax", "MSELoss", "MarginRankingLoss", "MaxPool1d", "MaxPool2d",
-    "MaxPool3d", "Mish", "Module", "ModuleDict", "ModuleList", "MultiLabelMarginLoss", "MultiLabelSoftMarginLoss",
+    "MaxPool3d", "MaxUnpool1d", "MaxUnpool2d", "MaxUnpool3d", "Mish", "Module", "ModuleDict", "ModuleList",
+    "MultiLabelMarginLoss", "MultiLabelSoftMarginLoss",
     "MultiMarginLoss", "MultiheadAttention", "NLLLoss", "NLLLoss2d", "PReLU", "PairwiseDistance", "ParameterDict",
     "ParameterList", "PixelShuffle", "PixelUnshuffle", "PoissonNLLLoss", "RMSNorm", "RNN", "RNNBase", "RNNCell",
     "RNNCellBase", "RReLU", "ReLU", "ReLU6", "ReflectionPad1d", "ReflectionPad2d", "ReflectionPad3d",

@@ -50,3 +50,35 @@ class AdaptiveAvgPool2d(Module):
 
     def extra_repr(self):
         return f"output_size={self.output_size}"
+
+
+class _MaxUnpoolNd(Module):
+    """The inverse of a max pool with return_indices (F.max_unpool1d/2d/3d)."""
+    _dims = 0
+
+    def __init__(self, kernel_size, stride=None, padding=0):
+        super().__init__()
+        n = self._dims
+        spell = lambda v: (v,) * n if isinstance(v, int) else tuple(v)  # noqa: E731
+        self.kernel_size = spell(kernel_size)
+        self.stride = spell(stride if stride is not None else kernel_size)
+        self.padding = spell(padding)
+
+    def extra_repr(self):
+        return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
+
+    def forward(self, input, indices, output_size=None):
+        unpool = getattr(F, f"max_unpool{self._dims}d")
+        return unpool(input, indices, self.kernel_size, self.stride, self.padding, output_size)
+
+
+class MaxUnpool1d(_MaxUnpoolNd):
+    _dims = 1
+
+
+class MaxUnpool2d(_MaxUnpoolNd):
+    _dims = 2
+
+
+class MaxUnpool3d(_MaxUnpoolNd):
+    _dims = 3

@@ -891,18 +891,21 @@ Tensor conv_bias_backward(const Tensor& grad, int64_t spatial_dims) {
 }
 
 Tensor max_pool_backward(const Tensor& grad, IntArrayRef self_sizes, const Tensor& indices, int64_t nd) {
-  // Each plane (the last nd dims) flattened: grad scattered to the flat index it came from.
-  const size_t lead = self_sizes.size() - static_cast<size_t>(nd);
+  return at::_max_pool_backward(grad, indices, self_sizes, nd);
+}
+
+// _max_pool_backward's gradient: each output reads the input position its
+// maximum came from (a gather within each plane of the last nd dims).
+Tensor max_pool_double_backward(const Tensor& grad, const Tensor& indices, int64_t nd) {
+  const int64_t lead = indices.dim() - nd;
+  std::vector<int64_t> flat(grad.sizes().begin(), grad.sizes().begin() + lead);
+  std::vector<int64_t> out_flat(indices.sizes().begin(), indices.sizes().begin() + lead);
   int64_t plane = 1, out_plane = 1;
-  for (size_t d = lead; d < self_sizes.size(); ++d) plane *= self_sizes[d];
-  for (int64_t d = grad.dim() - nd; d < grad.dim(); ++d) out_plane *= grad.size(d);
-  std::vector<int64_t> flat(self_sizes.begin(), self_sizes.begin() + lead);
+  for (int64_t d = lead; d < grad.dim(); ++d) plane *= grad.size(d);
+  for (int64_t d = lead; d < indices.dim(); ++d) out_plane *= indices.size(d);
   flat.push_back(plane);
-  std::vector<int64_t> out_flat(grad.sizes().begin(), grad.sizes().end() - nd);
-  out_flat.push_back(out_plane);  // not -1: a batch of 0 makes it ambiguous
-  Tensor out = at::zeros(flat, grad.scalar_type(), grad.device());
-  out.scatter_add_(-1, indices.reshape(out_flat), grad.reshape(out_flat));
-  return out.view(self_sizes);
+  out_flat.push_back(out_plane);
+  return grad.reshape(flat).gather(-1, indices.reshape(out_flat)).view(indices.sizes());
 }
 
 }  // namespace at::autograd

@@ -192,5 +192,6 @@ Tensor convolution_weight_backward(const Tensor& grad, const Tensor& input, cons
                                    IntArrayRef padding, IntArrayRef dilation, int64_t groups);
 // max_pool2d and adaptive_max_pool2d/3d: each output's gradient goes to the input element it took (nd: the pooled dims).
 Tensor max_pool_backward(const Tensor& grad, IntArrayRef self_sizes, const Tensor& indices, int64_t nd);
+Tensor max_pool_double_backward(const Tensor& grad, const Tensor& indices, int64_t nd);
 
 }  // namespace at::autograd

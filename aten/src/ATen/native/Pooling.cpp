@@ -28,16 +28,6 @@ std::vector<int64_t> pair(IntArrayRef v, int64_t fallback_a, int64_t fallback_b,
   return v.size() == 1 ? std::vector<int64_t>{v[0], v[0]} : std::vector<int64_t>{v[0], v[1]};
 }
 
-int64_t pooled_size(int64_t in, int64_t k, int64_t pad, int64_t stride, int64_t dil, bool ceil_mode) {
-  const int64_t eff = dil * (k - 1) + 1;
-  // Rounded toward -inf (PyTorch's div_rtn): a window larger than the input gives 0, not 1.
-  const int64_t span = in + 2 * pad - eff + (ceil_mode ? stride - 1 : 0);
-  int64_t out = (span >= 0 ? span / stride : -((-span + stride - 1) / stride)) + 1;
-  // A last window that would start in the padding is dropped (PyTorch's rule).
-  if (ceil_mode && (out - 1) * stride >= in + pad) --out;
-  return out;
-}
-
 }  // namespace
 
 namespace {
