@@ -776,3 +776,20 @@ def test_xlogy_gradient_with_a_number_beyond_float32_range():
     x.grad = None
     torch.xlogy(x, -2.0).sum().backward()
     assert x.grad[2].item() == 0 and x.grad[:2].isnan().all()
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64])
+def test_sinc_gradient_near_zero_does_not_cancel(dtype):
+    # (pi x cos(pi x) - sin(pi x)) / (pi x^2) loses most of float32's digits
+    # for small x (the formula gave -0.0102223 at x = 0.0031076 where the
+    # derivative is -0.0102240): the series near 0 keeps them all.
+    x = torch.tensor([0.0031075903680175543, -0.0019673823844641447, 1e-6, 0.0, 0.031, 0.2, 1.5, -7.25], dtype=dtype)
+    x.requires_grad_()
+    x.sinc().sum().backward()
+    t = x.detach().double().numpy() * np.pi
+    with np.errstate(invalid="ignore", divide="ignore"):
+        exact = np.where(t == 0, 0.0, np.pi * (t * np.cos(t) - np.sin(t)) / (t * t))
+    small = np.abs(t) < 0.2  # where the double formula itself cancels, the series
+    exact[small] = (np.pi * (-t / 3 + t ** 3 / 30 - t ** 5 / 840 + t ** 7 / 45360))[small]
+    rtol = 2e-7 if dtype == torch.float32 else 1e-13
+    np.testing.assert_allclose(x.grad.double().numpy(), exact, rtol=rtol, atol=1e-30)

@@ -153,3 +153,58 @@ def test_im2col_of_a_1d_input_that_requires_grad_reads_its_sizes_first():
     x = torch.ones(1, requires_grad=True)
     with pytest.raises(IndexError, match=r"Dimension out of range \(expected to be in range of \[-1, 0\], but got -2\)"):
         torch._C._nn.im2col(x, [2, 1], [2], [3, 1], [2])
+
+
+def test_lu_unpack_of_a_1d_input_that_requires_grad_reads_its_sizes_first():
+    with pytest.raises(IndexError, match=r"expected to be in range of \[-1, 0\], but got -2"):
+        torch.lu_unpack(torch.ones(1, requires_grad=True), torch.ones(2, 3, dtype=torch.int32))
+    with pytest.raises(RuntimeError, match="Expected tensor with 2 or more dimensions"):
+        torch.lu_unpack(torch.ones(1), torch.ones(2, 3, dtype=torch.int32))
+
+
+def test_lu_unpack_ignores_the_requires_grad_of_pivots_it_does_not_unpack():
+    # LU_pivots is non_differentiable in PyTorch's derivatives.yaml: never refused, never a gradient
+    p, lower, upper = torch.lu_unpack(torch.ones(0, 1, 3, requires_grad=True), torch.ones(1, requires_grad=True),
+                                      True, False)
+    assert lower.shape == (0, 1, 1) and upper.shape == (0, 1, 3) and p.numel() == 0
+    assert lower.grad_fn is not None and not p.requires_grad
+
+
+def test_lu_solve_checks_the_pivots_dtype_before_shapes_and_kernel_dtypes():
+    with pytest.raises(RuntimeError, match="pivots should be a Tensor of scalar type torch.int32"):
+        torch.linalg.lu_solve(torch.ones(3, 2, 1, dtype=torch.float16), torch.ones(3, 0, 3, dtype=torch.uint8),
+                              torch.ones(2, 0, 2, 3, dtype=torch.float16))
+    with pytest.raises(NotImplementedError):
+        torch.linalg.lu_solve(torch.ones(2, 2, dtype=torch.float16), torch.ones(2, dtype=torch.int32),
+                              torch.ones(2, 1, dtype=torch.float16))
+    # B's batch dims broadcast with LU's; the pivots must have LU's
+    LU, piv = torch.linalg.lu_factor(torch.randn(2, 3, 3, dtype=torch.float64))
+    B = torch.randn(4, 2, 3, 1, dtype=torch.float64)
+    X = torch.linalg.lu_solve(LU, piv, B)
+    assert X.shape == (4, 2, 3, 1)
+    torch.testing.assert_close(torch.linalg.lu_solve(LU, piv, B[0]), X[0])
+    with pytest.raises(RuntimeError, match=r"Expected LU.shape\[:-1\] and pivots.shape to be the same"):
+        torch.linalg.lu_solve(LU, piv[0], B[0])
+
+
+def test_scalars_that_do_not_fit_the_dtype_are_refused_even_when_nothing_is_written():
+    v = torch.ones(2)
+    for kwargs in ({"beta": 3.5e38}, {"alpha": 3.5e38}):
+        with pytest.raises(RuntimeError, match="value cannot be converted to type float without overflow"):
+            torch.addr(v[:1], v, v[:1], **kwargs)
+    empty = torch.tensor([], dtype=torch.long)
+    for value in (float("-inf"), 300):
+        with pytest.raises(RuntimeError, match="value cannot be converted to type int8_t without overflow"):
+            torch.zeros(3, dtype=torch.int8).index_fill_(0, empty, value)
+    assert torch.zeros(3, dtype=torch.int8).index_fill_(0, empty, 100).tolist() == [0, 0, 0]
+
+
+@pytest.mark.parametrize("op", [torch.cummax, torch.cummin])
+def test_running_extremes_of_an_empty_input_never_read_dim(op):
+    # PyTorch returns before wrapping dim; a non-empty input still checks it.
+    for dim in (-3, 5):
+        values, indices = op(torch.zeros(3, 0, requires_grad=True), dim)
+        assert values.shape == indices.shape == (3, 0) and indices.dtype == torch.int64
+    values.sum().backward()
+    with pytest.raises(IndexError, match="Dimension out of range"):
+        op(torch.zeros(3, 1), -3)

@@ -36,9 +36,11 @@ class Derivative:
     # "gates, cx: f(...)": one call whose tuple gives several inputs' gradients;
     # formulas then read std::get<i>(joint<k>_).
     joint: list[str] = field(default_factory=list)
-    # "<input>: non_differentiable": that input must not require grad (checked
-    # when the op runs, as PyTorch's check_no_requires_grad does).
-    non_differentiable: list[str] = field(default_factory=list)
+    # "<input>: refuse_grad": that input must not require grad (checked when
+    # the op runs, as PyTorch's check_no_requires_grad does for the inputs its
+    # entry leaves out). "<input>: non_differentiable" (PyTorch's key): no
+    # gradient flows to it and its requires_grad is not looked at.
+    refuse_grad: list[str] = field(default_factory=list)
     # "output_differentiability: [True, False, False]" (PyTorch's key): the
     # outputs marked False get no history (native_layer_norm's mean and rstd).
     output_differentiability: Optional[list[bool]] = None
@@ -125,14 +127,16 @@ def parse_derivatives(path: str, functions: list[NativeFunction]) -> dict[str, D
                 or not all(isinstance(v, bool) for v in output_differentiability)):
             raise CodegenError(f"{loc}: output_differentiability must list True/False for each of the "
                                f"{len(f.func.returns)} outputs")
-        formulas, joint, non_differentiable = {}, [], []
+        formulas, joint, refuse_grad = {}, [], []
         for key, value in entry.items():
             names = [n.strip() for n in str(key).split(",")]
             for n in names:
                 if n not in args or args[n].type.base != "Tensor":
                     raise CodegenError(f"{loc}: '{n}' is not a tensor input of {f.func.full_name}")
             if len(names) == 1 and str(value).strip() == "non_differentiable":
-                non_differentiable.append(names[0])
+                continue
+            if len(names) == 1 and str(value).strip() == "refuse_grad":
+                refuse_grad.append(names[0])
             elif len(names) == 1:
                 formulas[names[0]] = str(value).strip()
             else:
@@ -145,7 +149,7 @@ def parse_derivatives(path: str, functions: list[NativeFunction]) -> dict[str, D
         counters[base] = n + 1
         node = f"{base}Backward{n}"
         d = Derivative(f.func, formulas, node, loc=loc, display=explicit_node or node, joint=joint,
-                       non_differentiable=non_differentiable, output_differentiability=output_differentiability,
+                       refuse_grad=refuse_grad, output_differentiability=output_differentiability,
                        number_node=number_node)
         _analyze(d)
         result[f.func.full_name] = d
@@ -299,7 +303,7 @@ def recording(d: Derivative, f: NativeFunction, result_expr: list[str]) -> tuple
     # An optional tensor input (clamp's min) takes part as an undefined tensor when absent.
     ref = {a.name: (f"{a.name}_or_undefined_" if a.type.optional else a.name) for a in tensors}
     before = [f"const at::Tensor {ref[a.name]} = {a.name}.value_or(at::Tensor());" for a in tensors if a.type.optional]
-    for name in d.non_differentiable:
+    for name in d.refuse_grad:
         a = next(x for x in s.arguments if x.name == name)
         if a.type.optional:
             before.append(f"const at::Tensor {name}_or_undefined_ = {name}.value_or(at::Tensor());")

@@ -91,10 +91,7 @@ def lu(A, *, pivot=True, out=None):
 
 
 def lu_solve(LU, pivots, B, *, left=True, adjoint=False, out=None):
-    _at_least_2d(LU, B, "linalg.lu_solve")
-    batch = torch.broadcast_shapes(LU.shape[:-2], B.shape[:-2])
-    LU, B = LU.expand(batch + LU.shape[-2:]), B.expand(batch + B.shape[-2:])
-    pivots = pivots.expand(batch + pivots.shape[-1:])
+    # The native op checks in PyTorch's order, then broadcasts B's batch dims with LU's.
     return _ret(_C._linalg.linalg_lu_solve(LU, pivots, B, left=left, adjoint=adjoint), out)
 
 

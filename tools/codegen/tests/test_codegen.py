@@ -200,11 +200,18 @@ def test_stubs_type_each_overload():
     assert "from_: int" in random_  # a Python keyword as a name: positional only
 
 
-def test_non_differentiable_inputs_are_refused_when_they_require_grad():
+def test_refuse_grad_inputs_are_refused_when_they_require_grad():
     text = _definition("nll_loss")
     assert "const at::Tensor weight_or_undefined_ = weight.value_or(at::Tensor());" in text
     assert "is not differentiable with respect to argument 'weight'" in text
     assert "add_input(weight" not in text
+
+
+def test_non_differentiable_inputs_are_ignored_as_in_pytorch():
+    # lu_unpack's LU_pivots: no gradient, and its requires_grad is not looked at.
+    text = _definition("lu_unpack")
+    assert "argument 'LU_pivots'" not in text and "add_input(LU_pivots" not in text
+    assert "autograd::any_requires_grad({&LU_data})" in text and "grad_fn_->add_input(LU_data);" in text
 
 
 def test_outputs_marked_not_differentiable_get_no_history():

@@ -275,6 +275,7 @@ Tensor logsumexp_backward(const Tensor& grad, const Tensor& self, const Tensor& 
 
 Tensor cummaxmin_backward(const Tensor& grad, const Tensor& self, const Tensor& indices, int64_t dim) {
   if (self.dim() == 0) return grad;
+  if (self.numel() == 0) return at::zeros_like(self);  // its dim is never read, as in the forward
   // Several positions may share a source element: their gradients add up there.
   return at::zeros_like(self).scatter_add(c10::maybe_wrap_dim(dim, self.dim()), indices, grad);
 }
@@ -436,11 +437,23 @@ Tensor not_implemented(const char* what) {
   return Tensor();
 }
 
+// d sinc / dx = (t cos t - sin t) / (pi x^2), t = pi x. The numerator
+// cancels near 0 (a last-bit error in sin or cos is 1% of it at |x| = 0.01
+// in float32), so it is computed in double, and for |t| < 0.1 as its Taylor
+// series pi (-t/3 + t^3/30 - t^5/840 + t^7/45360 - t^9/3991680), whose next
+// term is below double's precision there.
 Tensor sinc_backward(const Tensor& grad, const Tensor& self) {
-  const Tensor px = self.mul(wrapped_scalar_tensor(3.14159265358979323846));
-  const Tensor denom = px.mul(self);
-  const Tensor d = px.mul(px.cos()).sub(px.sin()).div(denom);
-  return grad.mul(d.masked_fill(denom.eq(wrapped_scalar_tensor(0)), 0));  // 0 where pi x^2 underflows, as PyTorch
+  const bool widen = isFloatingType(self.scalar_type()) && self.scalar_type() != ScalarType::Double;
+  const Tensor x = widen ? self.to(ScalarType::Double) : self;
+  const Tensor t = x.mul(wrapped_scalar_tensor(3.14159265358979323846));
+  const Tensor t2 = t.mul(t);
+  Tensor series = wrapped_scalar_tensor(-1.0 / 3991680);
+  for (double c : {1.0 / 45360, -1.0 / 840, 1.0 / 30, -1.0 / 3}) series = series.mul(t2).add(wrapped_scalar_tensor(c));
+  series = series.mul(t).mul(wrapped_scalar_tensor(3.14159265358979323846));
+  const Tensor denom = t.mul(x);
+  const Tensor formula = t.mul(t.cos()).sub(t.sin()).div(denom).masked_fill(denom.eq(wrapped_scalar_tensor(0)), 0);
+  const Tensor d = at::where(t.abs().lt(wrapped_scalar_tensor(0.1)), series, formula);
+  return grad.mul(widen ? d.to(grad.scalar_type()) : d);
 }
 
 Tensor logit_backward(const Tensor& grad, const Tensor& self, std::optional<double> eps) {

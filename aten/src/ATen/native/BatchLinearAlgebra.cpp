@@ -13,6 +13,7 @@
 #include <ATen/Dispatch.h>
 #include <ATen/ExpandUtils.h>
 #include <ATen/Parallel.h>
+#include <ATen/autograd/Variable.h>
 #include <ATen/native/Lapack.h>
 
 #include <algorithm>
@@ -358,21 +359,32 @@ Tensor linalg_lu_solve(const Tensor& LU, const Tensor& pivots, const Tensor& B, 
               "as input. Got ", toString(LU.scalar_type()));
   TORCH_CHECK(LU.scalar_type() == B.scalar_type(), "linalg.lu_solve: Expected LU and B to have the same dtype, but "
               "found LU of type ", toString(LU.scalar_type()), " and B of type ", toString(B.scalar_type()), " instead");
-  check_kernel_dtype(LU, "linalg.lu_solve_cpu");
-  check_square(LU, "linalg.lu_solve");
+  // PyTorch's order: the pivots' dtype before any shape, the kernel's dtype after them all.
+  TORCH_CHECK(pivots.scalar_type() == kInt, "linalg.lu_solve: pivots should be a Tensor of scalar type torch.int32");
+  check_square_shape(LU, "linalg.lu_solve");
   check_lu_solve_shapes(LU, B, left, "linalg.lu_solve");
-  check_same_batch(LU, B, "linalg.lu_solve");
-  TORCH_CHECK(pivots.scalar_type() == kInt, "linalg.lu_solve: pivots should be a Tensor of scalar type int32. Got: ",
-              toString(pivots.scalar_type()));
-  TORCH_CHECK(pivots.dim() == LU.dim() - 1 && pivots.size(-1) == LU.size(-1),
+  TORCH_CHECK(pivots.dim() >= 1 && pivots.size(-1) == LU.size(-1),
               "linalg.lu_solve: Number of pivots per batch should be same as the dimension of the matrix");
-  Tensor x = lu_solve_cpu(column_major_view(LU, LU.scalar_type()), pivots.to(kCPU, std::nullopt).contiguous(), B,
-                          left, adjoint);
+  TORCH_CHECK(LU.sizes().slice(0, LU.dim() - 1).equals(pivots.sizes()),
+              "linalg.lu_solve: Expected LU.shape[:-1] and pivots.shape to be the same, but got pivots with shape ",
+              pivots.sizes(), " instead");
+  // B's batch dims broadcast with LU's (the pivots follow LU).
+  const std::vector<int64_t> batch = infer_size(B.sizes().slice(0, B.dim() - 2), LU.sizes().slice(0, LU.dim() - 2));
+  const Tensor LU_b = LU.expand(with(batch, {LU.size(-2), LU.size(-1)}));
+  const Tensor B_b = B.expand(with(batch, {B.size(-2), B.size(-1)}));
+  const Tensor pivots_b = pivots.expand(with(batch, {pivots.size(-1)}));
+  check_same_batch(LU_b, B_b, "linalg.lu_solve");
+  check_kernel_dtype(LU, "linalg.lu_solve_cpu");
+  check_float_matrix(LU, "linalg.lu_solve");  // LAPACK's 32-bit sizes
+  Tensor x = lu_solve_cpu(column_major_view(LU_b, LU.scalar_type()), pivots_b.to(kCPU, std::nullopt).contiguous(),
+                          B_b, left, adjoint);
   return on_device_of(x, B);
 }
 
 std::tuple<Tensor, Tensor, Tensor> lu_unpack(const Tensor& LU_data, const Tensor& LU_pivots, bool unpack_data,
                                              bool unpack_pivots) {
+  // PyTorch's autograd wrapper reads size(-2) (an IndexError below 2 dims) before the kernel checks.
+  if (autograd::requires_grad(LU_data)) (void)LU_data.size(-2);
   TORCH_CHECK(LU_data.dim() >= 2, "torch.lu_unpack: Expected tensor with 2 or more dimensions. Got size: ",
               LU_data.sizes(), " instead");
   const int64_t m = LU_data.size(-2), n = LU_data.size(-1), k = std::min(m, n);

@@ -26,6 +26,9 @@ bool is_nan(T v) {
 }
 
 std::tuple<Tensor, Tensor> running_extreme(const Tensor& self, int64_t dim, bool maximum, const char* name) {
+  // PyTorch returns an empty input's empty results before it reads dim.
+  if (self.numel() == 0) return {at::empty(self.sizes(), self.scalar_type(), self.device()),
+                                 at::empty(self.sizes(), ScalarType::Long, self.device())};
   const int64_t d = c10::maybe_wrap_dim(dim, std::max<int64_t>(self.dim(), 1));
   if (self.dim() == 0) return {self.clone(), at::zeros({}, ScalarType::Long, self.device())};
   // Each line along `dim` made contiguous: the scan walks memory forward.

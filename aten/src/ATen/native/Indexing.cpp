@@ -945,6 +945,8 @@ const Tensor& index_fill_(const Tensor& self, int64_t dim, const Tensor& index, 
                       " with size ", size);
     wrapped[k] = ip[k] < 0 ? ip[k] + size : ip[k];
   }
+  // The value must fit the dtype even when nothing is filled, as in PyTorch.
+  if (!c10::isComplexType(target.scalar_type())) check_scalar_fits(value, target.scalar_type());
   if (count == 0 || target.numel() == 0) return self;
   if (!target.is_cpu() || !target.is_contiguous() || c10::isComplexType(target.scalar_type())) {
     for (int64_t i : wrapped) target.select(d, i).fill_(value);

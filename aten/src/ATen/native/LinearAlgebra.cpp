@@ -289,6 +289,10 @@ Tensor addr_result(const Tensor& self, const Tensor& vec1, const Tensor& vec2, c
   const ScalarType dtype = c10::promoteTypes(c10::promoteTypes(self.scalar_type(), vec1.scalar_type()), vec2.scalar_type());
   check_addr_scalar(dtype, beta, "beta");
   check_addr_scalar(dtype, alpha, "alpha");
+  if (!isComplexType(dtype)) {  // PyTorch's kernel converts both to the result's dtype
+    check_scalar_fits(beta, dtype);
+    check_scalar_fits(alpha, dtype);
+  }
   const Tensor base = self.expand({vec1.size(0), vec2.size(0)}).to(dtype);
   const Tensor col = vec1.to(dtype).unsqueeze(1), row = vec2.to(dtype);
   if (dtype == ScalarType::Bool) {
