@@ -208,3 +208,39 @@ def test_running_extremes_of_an_empty_input_never_read_dim(op):
     values.sum().backward()
     with pytest.raises(IndexError, match="Dimension out of range"):
         op(torch.zeros(3, 1), -3)
+
+
+# PyTorch 2.13's order of checks, where the long differential pass (seed 11) found ours differing.
+@pytest.mark.parametrize("call,error,match", [
+    (lambda: torch.rot90(torch.zeros(1, 1, 1), 5, [3, -3]), IndexError, r"range of \[-3, 2\], but got 3"),
+    (lambda: torch.rot90(torch.zeros(2, 2), 1, [1, -1]), RuntimeError, "expected rotation dims to be different"),
+    (lambda: torch._C._nn.col2im(torch.ones(5), [1, 1], [3, 3], [1, 2], [1, 3], [1, 2]), RuntimeError,
+     "Expected 2D or 3D"),
+    (lambda: torch.ones(1, 3, 3, dtype=torch.bool).baddbmm(torch.ones(1, 3, 3, dtype=torch.bool), torch.ones(1, 3, 3)),
+     NotImplementedError, "\"baddbmm\" not implemented for 'Bool'"),
+    (lambda: torch.native_group_norm(torch.ones(0, dtype=torch.bool), None, None, 4, 1, -2, 1, 1e-5),
+     NotImplementedError, "GroupNormKernelImpl"),
+    (lambda: torch.native_group_norm(torch.ones(4, 2), None, None, 4, 1, 2, 1, 1e-5), RuntimeError,
+     "do not describe an input"),
+    (lambda: torch.linalg.lstsq(torch.ones(2, 2, dtype=torch.long), torch.ones(2, 2, dtype=torch.long),
+                                driver="none"), RuntimeError, "parameter `driver` should be one of"),
+    (lambda: torch.pow(2, torch.ones(3), out=torch.zeros(3, dtype=torch.bool)), RuntimeError, "can't be cast"),
+    (lambda: torch.constant_pad_nd(torch.ones(2, 2, dtype=torch.int16), [1, 0], 1e10), RuntimeError,
+     "value cannot be converted to type int16_t without overflow"),
+])
+def test_checks_in_pytorchs_order(call, error, match):
+    with pytest.raises(error, match=match):
+        call()
+
+
+def test_what_pytorch_accepts_without_converting_a_scalar():
+    # maxnorm beyond float32: no row is above it
+    x = torch.tensor([[-0.05, 0.005, 0.01]])
+    torch.testing.assert_close(torch.renorm(x, 2, 1, 3.5e38), x)
+    # no padding at all copies, whatever the value
+    y = torch.ones(2, 2, dtype=torch.int16)
+    assert torch.equal(torch.constant_pad_nd(y, [], 1e10), y) and torch.equal(torch.constant_pad_nd(y, [0, 0], 1e10), y)
+    # 1 ** x fills any out= tensor with 1
+    out = torch.zeros(5, dtype=torch.bool)
+    assert torch.pow(1, torch.tensor([-0.0, 2.0, -3.0, float("nan"), 0.0]), out=out).tolist() == [True] * 5
+    assert torch.pow(1.0, torch.ones(3), out=torch.zeros(1, dtype=torch.int32)).tolist() == [1, 1, 1]

@@ -731,12 +731,12 @@ std::tuple<Tensor, Tensor, Tensor, Tensor> linalg_lstsq(const Tensor& A, const T
               B.device(), " and input on ", A.device(), " instead.");
   // Other dtypes: PyTorch's default rcond (an epsilon of the dtype) refuses
   // them first; with rcond given, its kernel's dispatch does.
+  const std::string name = lstsq_driver(driver, A);  // before any dtype check, as in PyTorch
   const bool float_or_double_input = A.scalar_type() == kFloat || A.scalar_type() == kDouble;
   TORCH_CHECK(float_or_double_input || rcond, "This function doesn't handle types other than float and double");
   TORCH_CHECK_NOT_IMPLEMENTED(float_or_double_input, "\"linalg_lstsq_cpu\" not implemented for '",
                               toString(A.scalar_type()), "'");
   check_float_matrix(A, "linalg.lstsq");
-  const std::string name = lstsq_driver(driver, A);
   const std::vector<int64_t> batch = infer_size(batch_shape(A), batch_shape(B2));
   const int64_t m = A.size(-2), n = A.size(-1), k = B2.size(-1), mn = std::min(m, n);
   TORCH_CHECK(k <= INT_MAX, fn, ": ", k, " right-hand sides are more than LAPACK's 32-bit indices allow");

@@ -239,6 +239,11 @@ const Tensor& pow_out(const Tensor& out, const Tensor& self, const Scalar& expon
   return out;
 }
 const Tensor& pow_out(const Tensor& out, const Scalar& self, const Tensor& exponent) {
+  if (self.toDouble() == 1.0) {  // 1 ** x: PyTorch fills out with 1, whatever its dtype
+    if (!out.sizes().equals(exponent.sizes())) out.resize_(exponent.sizes());
+    out.fill_(1);
+    return out;
+  }
   pow_impl(out, wrapped_scalar_tensor(self), exponent, false);
   return out;
 }

@@ -40,15 +40,16 @@ void check_group_norm(const Tensor& input, const Tensor* weight, const Tensor* b
   TORCH_CHECK(group > 0, "Expected num groups to be greater than 0, got ", group);
   TORCH_CHECK(C % group == 0, "Expected number of channels in input to be divisible by num_groups, but got input of "
                               "shape ", input.sizes(), " and num_groups=", group);
-  TORCH_CHECK(input.dim() >= 2 && input.size(0) == N && input.size(1) == C && input.numel() == N * C * HxW,
-              "native_group_norm: N=", N, ", C=", C, " and HxW=", HxW, " do not describe an input of shape ",
-              input.sizes());
   for (auto [p, name] : {std::pair{weight, "weight"}, std::pair{bias, "bias"}})
     TORCH_CHECK(!p || (p->dim() == 1 && p->numel() == C), "Expected ", name,
                 " to be a vector of size equal to the number of channels in input, but got ", name, " of shape ",
                 p->sizes(), " and input of shape ", input.sizes());
   TORCH_CHECK_NOT_IMPLEMENTED(input.is_floating_point(), "\"GroupNormKernelImpl\" not implemented for '",
                               input.scalar_type(), "'");
+  // PyTorch's kernel trusts N, C and HxW (and reads past the input when they lie); here they are checked.
+  TORCH_CHECK(input.dim() >= 2 && input.size(0) == N && input.size(1) == C && input.numel() == N * C * HxW,
+              "native_group_norm: N=", N, ", C=", C, " and HxW=", HxW, " do not describe an input of shape ",
+              input.sizes());
   if (is_mixed_group_norm(input, weight, bias)) return;
   for (const Tensor* p : {weight, bias})
     TORCH_CHECK(!p || p->scalar_type() == input.scalar_type(), "expected scalar type ", input.scalar_type(),

@@ -126,7 +126,8 @@ Tensor col2im(const Tensor& self, IntArrayRef output_size, IntArrayRef kernel_si
   TORCH_CHECK(output_size.size() == 2, "It is expected output_size equals to 2, but got size ", output_size.size());
   check_lengths(kernel_size, dilation, padding, stride);
   const Windows w = windows(output_size[0], output_size[1], kernel_size, dilation, padding, stride);
-  const bool nonempty = self.size(1) != 0 && (self.dim() == 2 ? self.size(0) != 0 : self.size(2) != 0);
+  const bool nonempty =
+      self.dim() >= 2 && self.size(1) != 0 && (self.dim() == 2 ? self.size(0) != 0 : self.size(2) != 0);
   TORCH_CHECK((self.dim() == 2 || self.dim() == 3) && nonempty, "Expected 2D or 3D (batch mode) tensor for input ",
               "with possibly 0 batch size and non-zero dimensions for input, but got: ", self.sizes());
   const int64_t kernel = w.kh * w.kw, blocks = w.rows * w.cols;

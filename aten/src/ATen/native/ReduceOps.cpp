@@ -501,9 +501,10 @@ RenormParts renorm_parts(const Tensor& self, const Scalar& p, int64_t dim, const
   for (int64_t k = 0; k < self.dim(); ++k)
     if (k != d) r.others.push_back(k);
   r.norms = at::linalg_vector_norm(self, p, IntArrayRef(r.others), /*keepdim=*/true, std::nullopt);
-  const Tensor limit = at::scalar_tensor(maxnorm, r.norms.scalar_type(), r.norms.device());
+  // maxnorm as a wrapped number: any double is taken (3.5e38 against float32 norms), as in PyTorch.
+  const Tensor limit = wrapped_scalar_tensor(maxnorm.toDouble());
   r.over = r.norms.gt(limit);
-  r.scale = limit.div(r.norms.add(at::scalar_tensor(1e-7, r.norms.scalar_type(), r.norms.device())));
+  r.scale = limit.div(r.norms.add(wrapped_scalar_tensor(1e-7)));
   return r;
 }
 

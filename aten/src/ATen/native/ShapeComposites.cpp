@@ -44,7 +44,9 @@ Tensor constant_pad_nd(const Tensor& self, IntArrayRef pad, const Scalar& value)
     if (hi < 0) inner = inner.narrow(d, 0, inner.size(d) + hi);
     out_shape[d] = self.size(d) + lo + hi;
   }
-  check_scalar_fits(value, self.scalar_type());  // even with nothing to fill, as PyTorch converts it
+  // No padding at all is a copy, whatever the value; otherwise the value must fit, even with nothing to fill.
+  if (std::all_of(pad.begin(), pad.end(), [](int64_t p) { return p == 0; })) return self.clone();
+  check_scalar_fits(value, self.scalar_type());
   Tensor out = at::empty(out_shape, self.options());
   if (out.numel() == 0) return out;
   Tensor interior = out;
@@ -85,8 +87,9 @@ Tensor rot90(const Tensor& self, int64_t k, IntArrayRef dims) {
   TORCH_CHECK(total_dims >= 2, "expected total dims >= 2, but got total dims = ", total_dims);
   TORCH_CHECK(dims[0] != dims[1] && std::abs(dims[0] - dims[1]) != total_dims,
               "expected rotation dims to be different, but got dim0 = ", dims[0], " and dim1 = ", dims[1]);
-  TORCH_CHECK(dims[0] < total_dims && dims[0] >= -total_dims, "Rotation dim0 out of range, dim0 = ", dims[0]);
-  TORCH_CHECK(dims[1] < total_dims && dims[1] >= -total_dims, "Rotation dim1 out of range, dim1 = ", dims[1]);
+  // Out-of-range dims are PyTorch's IndexError (its range checks come after the wrap).
+  (void)c10::maybe_wrap_dim(dims[0], total_dims);
+  (void)c10::maybe_wrap_dim(dims[1], total_dims);
   k = ((k % 4) + 4) % 4;
   switch (k) {
     case 1: return self.flip({dims[1]}).transpose(dims[0], dims[1]);
