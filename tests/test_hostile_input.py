@@ -244,3 +244,27 @@ def test_what_pytorch_accepts_without_converting_a_scalar():
     out = torch.zeros(5, dtype=torch.bool)
     assert torch.pow(1, torch.tensor([-0.0, 2.0, -3.0, float("nan"), 0.0]), out=out).tolist() == [True] * 5
     assert torch.pow(1.0, torch.ones(3), out=torch.zeros(1, dtype=torch.int32)).tolist() == [1, 1, 1]
+
+
+@pytest.mark.parametrize("dtype", [torch.int64, torch.bool, torch.float16, torch.float32])
+def test_lu_factor_of_an_empty_matrix_takes_any_dtype(dtype):
+    # no kernel runs, so PyTorch checks neither the dtype nor pivot=False
+    LU, pivots, info = torch.linalg.lu_factor_ex(torch.zeros(2, 3, 0, dtype=dtype), pivot=False)
+    assert LU.dtype == dtype and LU.shape == (2, 3, 0)
+    assert pivots.dtype == info.dtype == torch.int32 and pivots.shape == (2, 0) and info.tolist() == [0, 0]
+    with pytest.raises(NotImplementedError, match="lu_cpu"):
+        torch.linalg.lu_factor_ex(torch.zeros(2, 2, dtype=torch.int64))
+
+
+def test_histc_checks_its_final_edges_in_the_dtype():
+    # PyTorch converts the edges it ends with (after taking the data's range when min == max, and widening
+    # an empty range by 1 each side), so an empty uint8 input overflows at -1 and min == max == 300 is fine
+    u8 = torch.tensor([2, 10, 3, 8], dtype=torch.uint8)
+    for call in (lambda: torch.histc(torch.tensor([], dtype=torch.uint8), 3), lambda: torch.histc(u8, 1, -3)):
+        with pytest.raises(RuntimeError, match="value cannot be converted to type uint8_t without overflow"):
+            call()
+    for call in (lambda: torch.histc(u8, 4, 300, 300), lambda: torch.histc(torch.tensor([], dtype=torch.int8), 3)):
+        with pytest.raises(NotImplementedError, match="histogram_cpu"):
+            call()
+    with pytest.raises(RuntimeError, match="c10::Half without overflow"):
+        torch.histc(torch.tensor([1.0, 2.0]).half(), 2, 0, 1e6)

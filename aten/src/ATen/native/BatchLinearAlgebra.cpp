@@ -343,9 +343,14 @@ void eigh_batch(T* a, T* w, int64_t batch, int n, char uplo, bool compute_v, std
 std::tuple<Tensor, Tensor, Tensor> linalg_lu_factor_ex(const Tensor& A, bool pivot, bool check_errors_) {
   TORCH_CHECK(A.dim() >= 2, "torch.linalg.lu_factor: Expected tensor with 2 or more dimensions. Got size: ", A.sizes(),
               " instead");
+  if (A.numel() == 0) {  // no kernel runs, so PyTorch takes any dtype and pivot: empty factors, info 0
+    const std::vector<int64_t> batch = batch_shape(A);
+    return {A.clone(), at::zeros(with(batch, {std::min(A.size(-2), A.size(-1))}), kInt, A.device()),
+            at::zeros(batch, kInt, A.device())};
+  }
+  TORCH_CHECK(pivot, "linalg.lu_factor: LU without pivoting is not implemented on the CPU");
   check_kernel_dtype(A, "lu_cpu");
   check_float_matrix(A, "torch.linalg.lu_factor");
-  TORCH_CHECK(pivot, "linalg.lu_factor: LU without pivoting is not implemented on the CPU");
   auto [lu, pivots, infos] = lu_factor_cpu(A);
   if (check_errors_) check_errors(infos, "torch.linalg.lu_factor_ex", A.dim() == 2, Failure::Singular);
   return {on_device_of(lu.transpose(-2, -1), A), on_device_of(pivots, A),

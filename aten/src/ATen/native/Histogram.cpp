@@ -39,10 +39,6 @@ void count_into(const T* x, int64_t n, T lo, T hi, int64_t bins, T* hist) {
 
 Tensor histc(const Tensor& self, int64_t bins, const Scalar& min, const Scalar& max) {
   TORCH_CHECK(bins > 0, "torch.histogram(): bins must be > 0, but got ", bins, " for dimension 0");
-  // The ends become edges of self's dtype, checked as PyTorch converts them
-  // (before its kernel refuses an integer dtype).
-  check_scalar_fits(min, self.scalar_type());
-  check_scalar_fits(max, self.scalar_type());
   double lo = min.toDouble(), hi = max.toDouble();
   const Tensor x = self.to(Device(DeviceType::CPU), std::nullopt).contiguous().reshape({-1});
   if (lo == hi && x.numel() > 0) {
@@ -53,6 +49,10 @@ Tensor histc(const Tensor& self, int64_t bins, const Scalar& min, const Scalar& 
     lo -= 1;
     hi += 1;
   }
+  // The final ends become edges in self's dtype (PyTorch's linspace of them), checked as doubles are
+  // converted, before its kernel refuses an integer dtype: -1.0 or 300.0 does not fit uint8.
+  check_scalar_fits(Scalar(lo), self.scalar_type());
+  check_scalar_fits(Scalar(hi), self.scalar_type());
   TORCH_CHECK(std::isfinite(lo) && std::isfinite(hi), "torch.histc: range of [", lo, ", ", hi, "] is not finite");
   TORCH_CHECK(lo < hi, "torch.histc: max must be larger than min");
   // The dtype last, in PyTorch's order: its kernel's dispatch refuses it.
