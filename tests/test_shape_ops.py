@@ -149,3 +149,17 @@ def test_splits_into_more_sections_than_memory_holds_fail_at_once():
     parts = torch.empty(0, 3).vsplit(4)
     assert len(parts) == 4 and all(p.shape == (0, 3) for p in parts)
     assert [p.tolist() for p in torch.arange(5).tensor_split(3)] == [[0, 1], [2, 3], [4]]
+
+
+@pytest.mark.parametrize("shape", [(100003,), (5, 2), (7, 4), (3, 2, 2), (6, 1), (2, 8), (3, 16), (5, 2, 1), (4, 2, 3)])
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64, torch.int16, torch.uint8, torch.int64])
+def test_flip_every_dim_set_against_numpy(shape, dtype):
+    # A short contiguous last dim flips as one wider element, a long vector in 16-byte reversed blocks
+    # split over the threads: both paths, transposed inputs (the general walk) and odd lengths.
+    import itertools
+    a = np.random.default_rng(0).integers(0, 100, shape)
+    x = torch.from_numpy(a).to(dtype)
+    for t in ([x, x.transpose(0, -1)] if len(shape) > 1 else [x, x[::3]]):
+        for r in range(1, t.dim() + 1):
+            for dims in itertools.combinations(range(t.dim()), r):
+                np.testing.assert_array_equal(t.flip(dims).numpy(), np.flip(t.numpy(), dims))

@@ -70,31 +70,34 @@ Tensor normalize_index(const Tensor& index, int64_t size, int64_t dim, OutOfBoun
     if (hi >= size) out_of_bounds(hi, size, dim, how);
     return lo >= 0 ? idx : at::where(idx.lt(wrapped_scalar_tensor(0)), idx.add(wrapped_scalar_tensor(size)), idx);
   }
-  if (!negatives) {
-    // Nothing to wrap: the index itself, checked a block per thread (the
-    // first bad position in order is the one reported).
-    const int64_t* p = idx.data_ptr<int64_t>();
-    const int64_t n = idx.numel();
-    std::atomic<int64_t> first_bad{n};
-    at::parallel_for(0, n, kGrainSize, [&](int64_t begin, int64_t end) {
-      bool bad = false;
-      for (int64_t i = begin; i < end; ++i) bad |= (p[i] < 0) | (p[i] >= size);  // no branch: the loop widens
-      if (!bad) return;
-      int64_t i = begin;
-      while (p[i] >= 0 && p[i] < size) ++i;
-      int64_t seen = first_bad.load();
-      while (i < seen && !first_bad.compare_exchange_weak(seen, i)) {
-      }
-    });
-    if (first_bad.load() < n) out_of_bounds(p[first_bad.load()], size, dim, how);
-    return idx;
-  }
+  // The bounds checked a block per thread, branch-free (the first bad
+  // position in order is the one reported); negatives, where they count from
+  // the end and there are any, wrapped in a copy.
+  const int64_t* p = idx.data_ptr<int64_t>();
+  const int64_t n = idx.numel();
+  std::atomic<int64_t> first_bad{n};
+  std::atomic<bool> any_negative{false};
+  at::parallel_for(0, n, kGrainSize, [&](int64_t begin, int64_t end) {
+    bool bad = false, negative = false;
+    for (int64_t i = begin; i < end; ++i) {  // no branch: the loop widens
+      bad |= (p[i] < lowest) | (p[i] >= size);
+      negative |= p[i] < 0;
+    }
+    if (negative) any_negative.store(true, std::memory_order_relaxed);
+    if (!bad) return;
+    int64_t i = begin;
+    while (p[i] >= lowest && p[i] < size) ++i;
+    int64_t seen = first_bad.load();
+    while (i < seen && !first_bad.compare_exchange_weak(seen, i)) {
+    }
+  });
+  if (first_bad.load() < n) out_of_bounds(p[first_bad.load()], size, dim, how);
+  if (!negatives || !any_negative.load()) return idx;
   if (idx.data_ptr() == index.data_ptr()) idx = idx.clone();
-  int64_t* p = idx.data_ptr<int64_t>();
-  for (int64_t i = 0; i < idx.numel(); ++i) {
-    if (p[i] < lowest || p[i] >= size) out_of_bounds(p[i], size, dim, how);
-    if (p[i] < 0) p[i] += size;
-  }
+  int64_t* q = idx.data_ptr<int64_t>();
+  at::parallel_for(0, n, kGrainSize, [&](int64_t begin, int64_t end) {
+    for (int64_t i = begin; i < end; ++i) q[i] += size & -static_cast<int64_t>(q[i] < 0);
+  });
   return idx;
 }
 
@@ -573,11 +576,12 @@ IndexPlan plan_index(const Tensor& self, OptionalTensorList indices) {
   }
   TORCH_INTERNAL_ASSERT(any, "index() without an index tensor");
   // Row number of each picked element in the indexed dims, flattened row-major.
-  Tensor linear = at::zeros(plan.batch, ScalarType::Long, self.device());
+  // One index tensor is its own row number (read only: it may be the caller's tensor).
+  Tensor linear;
   for (int64_t d = 0; d < self.dim(); ++d) {
     if (!per_dim[d].defined()) continue;
     const Tensor idx = normalize_index(per_dim[d].expand(plan.batch), self.size(d), d);
-    linear = linear.mul_(wrapped_scalar_tensor(self.size(d))).add_(idx);
+    linear = linear.defined() ? linear.mul(wrapped_scalar_tensor(self.size(d))).add_(idx) : idx;
     plan.rows *= self.size(d);
     plan.perm.push_back(d);
   }

@@ -5,6 +5,9 @@
 #include <ATen/TypePromotion.h>
 
 #include <algorithm>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 #include <cstring>
 #include <optional>
 #include <vector>
@@ -658,7 +661,21 @@ void copy_line(const char* src, int64_t stride, int64_t n, char* dst) {
   if (stride == 1) {
     std::memcpy(d, s, n * sizeof(T));
   } else if (stride == -1) {
-    std::reverse_copy(s - (n - 1), s + 1, d);  // the flipped last dim: one reversed run
+    // The flipped last dim: one reversed run, 16 bytes at a time where the
+    // elements are 4 or 8 bytes (the compiler's loop, like std::reverse_copy,
+    // went an element at a time: 3x slower than PyTorch's flip).
+    int64_t i = 0;
+#if defined(__SSE2__)
+    if constexpr (sizeof(T) == 4 || sizeof(T) == 8) {
+      constexpr int64_t lanes = 16 / sizeof(T);
+      constexpr int order = sizeof(T) == 4 ? 0x1B : 0x4E;  // lanes 3,2,1,0 or the two halves swapped
+      for (; i + lanes <= n; i += lanes) {
+        const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s - i - (lanes - 1)));
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(d + i), _mm_shuffle_epi32(v, order));
+      }
+    }
+#endif
+    for (; i < n; ++i) d[i] = s[-i];
   } else {
     for (int64_t i = 0; i < n; ++i) d[i] = s[i * stride];
   }
@@ -669,15 +686,48 @@ void copy_line(const char* src, int64_t stride, int64_t n, char* dst) {
 // threads. Flipping only is a copy with negated strides: no index tensors.
 Tensor flip_cpu(const Tensor& self, const std::vector<bool>& flipped) {
   Tensor result = at::empty(self.sizes(), self.options());
-  const int64_t nd = self.dim(), itemsize = self.element_size();
+  int64_t nd = self.dim(), itemsize = self.element_size();
   std::vector<int64_t> sizes(self.sizes().begin(), self.sizes().end()), strides(nd);
   const char* base = static_cast<const char*>(self.data_ptr());
   for (int64_t d = 0; d < nd; ++d) {
     strides[d] = flipped[d] ? -self.stride(d) : self.stride(d);
     if (flipped[d]) base += (sizes[d] - 1) * self.stride(d) * itemsize;
   }
-  const int64_t n = sizes[nd - 1], lines = self.numel() / n, inner = strides[nd - 1];
+  // A short, unflipped, contiguous last dim is one wider element: flipping
+  // [50000, 2] floats along dim 0 is reversing 50000 8-byte elements, not
+  // 50000 lines of 2 (20x faster; boxes and points are such tensors).
+  while (nd > 1 && strides[nd - 1] == 1 && sizes[nd - 1] > 1 && sizes[nd - 1] * itemsize <= 16 &&
+         ((sizes[nd - 1] * itemsize) & (sizes[nd - 1] * itemsize - 1)) == 0) {
+    const int64_t k = sizes[nd - 1];
+    bool divisible = true;
+    for (int64_t d = 0; d < nd - 1; ++d) divisible &= strides[d] % k == 0;
+    if (!divisible) break;
+    for (int64_t d = 0; d < nd - 1; ++d) strides[d] /= k;
+    itemsize *= k;
+    sizes.pop_back();
+    strides.pop_back();
+    --nd;
+  }
+  int64_t lines = 1;
+  for (int64_t d = 0; d < nd - 1; ++d) lines *= sizes[d];
+  const int64_t n = sizes[nd - 1], inner = strides[nd - 1];
   char* out = static_cast<char*>(result.data_ptr());
+  const auto copy = [&](const char* src, int64_t count, char* dst) {
+    switch (itemsize) {
+      case 1: copy_line<uint8_t>(src, inner, count, dst); break;
+      case 2: copy_line<uint16_t>(src, inner, count, dst); break;
+      case 4: copy_line<uint32_t>(src, inner, count, dst); break;
+      case 8: copy_line<uint64_t>(src, inner, count, dst); break;
+      case 16: copy_line<Bytes16>(src, inner, count, dst); break;  // complex128
+      default: TORCH_INTERNAL_ASSERT(false, "flip: unexpected element size ", itemsize);
+    }
+  };
+  if (lines == 1) {  // one line (a vector): its elements split over the threads
+    at::parallel_for(0, n, 32768, [&](int64_t begin, int64_t end) {
+      copy(base + begin * inner * itemsize, end - begin, out + begin * itemsize);
+    });
+    return result;
+  }
   at::parallel_for(0, lines, std::max<int64_t>(1, 32768 / n), [&](int64_t begin, int64_t end) {
     // The source offset of line `begin`, then advanced like an odometer.
     std::vector<int64_t> index(std::max<int64_t>(nd - 1, 1), 0);
@@ -688,16 +738,7 @@ Tensor flip_cpu(const Tensor& self, const std::vector<bool>& flipped) {
       offset += index[d] * strides[d];
     }
     for (int64_t line = begin; line < end; ++line) {
-      const char* src = base + offset * itemsize;
-      char* dst = out + line * n * itemsize;
-      switch (itemsize) {
-        case 1: copy_line<uint8_t>(src, inner, n, dst); break;
-        case 2: copy_line<uint16_t>(src, inner, n, dst); break;
-        case 4: copy_line<uint32_t>(src, inner, n, dst); break;
-        case 8: copy_line<uint64_t>(src, inner, n, dst); break;
-        case 16: copy_line<Bytes16>(src, inner, n, dst); break;  // complex128
-        default: TORCH_INTERNAL_ASSERT(false, "flip: unexpected element size ", itemsize);
-      }
+      copy(base + offset * itemsize, n, out + line * n * itemsize);
       for (int64_t d = nd - 2; d >= 0; --d) {
         offset += strides[d];
         if (++index[d] < sizes[d]) break;
