@@ -244,6 +244,8 @@ def test_what_pytorch_accepts_without_converting_a_scalar():
     out = torch.zeros(5, dtype=torch.bool)
     assert torch.pow(1, torch.tensor([-0.0, 2.0, -3.0, float("nan"), 0.0]), out=out).tolist() == [True] * 5
     assert torch.pow(1.0, torch.ones(3), out=torch.zeros(1, dtype=torch.int32)).tolist() == [1, 1, 1]
+    with pytest.raises(NotImplementedError, match="\"pow\" not implemented for 'Bool'"):  # True is no 1 there
+        torch.pow(True, torch.ones(3, dtype=torch.bool), out=torch.zeros(3, dtype=torch.uint8))
 
 
 @pytest.mark.parametrize("dtype", [torch.int64, torch.bool, torch.float16, torch.float32])
@@ -252,8 +254,12 @@ def test_lu_factor_of_an_empty_matrix_takes_any_dtype(dtype):
     LU, pivots, info = torch.linalg.lu_factor_ex(torch.zeros(2, 3, 0, dtype=dtype), pivot=False)
     assert LU.dtype == dtype and LU.shape == (2, 3, 0)
     assert pivots.dtype == info.dtype == torch.int32 and pivots.shape == (2, 0) and info.tolist() == [0, 0]
-    with pytest.raises(NotImplementedError, match="lu_cpu"):
-        torch.linalg.lu_factor_ex(torch.zeros(2, 2, dtype=torch.int64))
+    with pytest.raises(NotImplementedError, match="lu_cpu"):  # the kernel's dtype before pivot=False
+        torch.linalg.lu_factor_ex(torch.zeros(2, 2, dtype=torch.int64), pivot=False)
+    if dtype.is_floating_point:  # and the gradient of nothing is nothing, without pivots
+        x = torch.zeros(0, 5, 2, 1, dtype=dtype, requires_grad=True)
+        torch.linalg.lu_factor_ex(x, pivot=False)[0].sum().backward()
+        assert x.grad.shape == x.shape
 
 
 def test_histc_checks_its_final_edges_in_the_dtype():

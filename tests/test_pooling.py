@@ -140,7 +140,7 @@ def test_max_pool_backward_checks_its_arguments():
     with pytest.raises(IndexError, match="outside the input plane"):
         torch._max_pool_backward(grad, idx + 16, [1, 4, 4], 2)
     with pytest.raises(IndexError, match="outside the input plane"):
-        torch._max_pool_backward(grad, idx - 1, [1, 4, 4], 2)
+        torch._max_pool_backward(grad, idx - 2, [1, 4, 4], 2)  # -1 alone means no source
     with pytest.raises(RuntimeError, match="int64 indices"):
         torch._max_pool_backward(grad, idx.int(), [1, 4, 4], 2)
     with pytest.raises(RuntimeError, match="int64 indices"):
@@ -282,3 +282,21 @@ def test_max_unpool_native_ops():
     torch._C._nn.max_unpool2d(y, torch.tensor([[[[0, 5], [8, 15]]]]), [4, 4]).mul(
         torch.arange(16.0).view(1, 1, 4, 4)).sum().backward()
     assert y.grad.flatten().tolist() == [0.0, 5.0, 8.0, 15.0]
+
+
+@pytest.mark.parametrize("dtype", [torch.float64, torch.float16])
+def test_a_window_of_padding_only_has_index_minus_one_and_sends_no_gradient(dtype):
+    # kernel 2, padding 1, dilation 2 over a dim of 1: the windows reach positions -1 and 1 only.
+    # PyTorch 2.13 returns indices outside the input there (and its 3-D backward crashes).
+    for pool, shape in ((F.max_pool2d, (1, 1, 1, 3)), (F.max_pool3d, (1, 1, 1, 3, 3))):
+        x = torch.randn(shape, dtype=torch.float64).to(dtype).requires_grad_()
+        out, idx = pool(x, 2, 1, 1, dilation=2, return_indices=True)
+        assert (idx == -1).all() and torch.isinf(out).all()
+        grad = torch.ones_like(out).requires_grad_()
+        (gx,) = torch.autograd.grad(out, x, grad, create_graph=dtype == torch.float64)
+        assert (gx == 0).all()
+        if dtype == torch.float64:  # the double backward gathers nothing there either
+            assert (torch.autograd.grad(gx.sum(), grad, allow_unused=True)[0] == 0).all()
+    assert torch._max_pool_backward(torch.ones(1, 2), torch.tensor([[-1, 1]]), [1, 3], 1).tolist() == [[0, 1, 0]]
+    with pytest.raises(IndexError, match="outside the input plane"):
+        torch._max_pool_backward(torch.ones(1, 2), torch.tensor([[-2, 1]]), [1, 3], 1)

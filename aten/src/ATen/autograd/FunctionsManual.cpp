@@ -918,7 +918,11 @@ Tensor max_pool_double_backward(const Tensor& grad, const Tensor& indices, int64
   for (int64_t d = lead; d < indices.dim(); ++d) out_plane *= indices.size(d);
   flat.push_back(plane);
   out_flat.push_back(out_plane);
-  return grad.reshape(flat).gather(-1, indices.reshape(out_flat)).view(indices.sizes());
+  const Tensor idx = indices.reshape(out_flat);  // -1: a window of padding only, whose output has no source
+  return grad.reshape(flat)
+      .gather(-1, idx.clamp(Scalar(0), std::nullopt))
+      .masked_fill(idx.lt(wrapped_scalar_tensor(0)), 0)
+      .view(indices.sizes());
 }
 
 }  // namespace at::autograd

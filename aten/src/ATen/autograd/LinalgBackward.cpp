@@ -101,6 +101,7 @@ Tensor linalg_eigh_backward(const Tensor& gL, const Tensor& gV, const Tensor& L,
 
 Tensor lu_factor_ex_backward(const Tensor& grad, const Tensor& LU, const Tensor& pivots, bool pivot) {
   if (!grad.defined()) return Tensor();
+  if (LU.numel() == 0) return at::zeros_like(grad);  // nothing was factored (pivot=False is fine there)
   const int64_t k = std::min(LU.size(-2), LU.size(-1));
   auto [P, L, U] = at::lu_unpack(LU, pivots, true, pivot);
   return lu_backward(grad.narrow(-1, 0, k).tril(-1), grad.narrow(-2, 0, k).triu(), P, L, U);

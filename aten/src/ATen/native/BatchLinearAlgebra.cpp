@@ -348,9 +348,9 @@ std::tuple<Tensor, Tensor, Tensor> linalg_lu_factor_ex(const Tensor& A, bool piv
     return {A.clone(), at::zeros(with(batch, {std::min(A.size(-2), A.size(-1))}), kInt, A.device()),
             at::zeros(batch, kInt, A.device())};
   }
-  TORCH_CHECK(pivot, "linalg.lu_factor: LU without pivoting is not implemented on the CPU");
   check_kernel_dtype(A, "lu_cpu");
   check_float_matrix(A, "torch.linalg.lu_factor");
+  TORCH_CHECK(pivot, "linalg.lu_factor: LU without pivoting is not implemented on the CPU");
   auto [lu, pivots, infos] = lu_factor_cpu(A);
   if (check_errors_) check_errors(infos, "torch.linalg.lu_factor_ex", A.dim() == 2, Failure::Singular);
   return {on_device_of(lu.transpose(-2, -1), A), on_device_of(pivots, A),

@@ -239,7 +239,7 @@ const Tensor& pow_out(const Tensor& out, const Tensor& self, const Scalar& expon
   return out;
 }
 const Tensor& pow_out(const Tensor& out, const Scalar& self, const Tensor& exponent) {
-  if (self.toDouble() == 1.0) {  // 1 ** x: PyTorch fills out with 1, whatever its dtype
+  if (!self.isBoolean() && self.toDouble() == 1.0) {  // 1 ** x: PyTorch fills out with 1 (not for True)
     if (!out.sizes().equals(exponent.sizes())) out.resize_(exponent.sizes());
     out.fill_(1);
     return out;

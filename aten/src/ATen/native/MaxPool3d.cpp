@@ -53,6 +53,7 @@ std::tuple<Tensor, Tensor> max_pool3d_windows(const Tensor& x, const Pool3dWindo
   auto [values, arg] = at::max(windows, -1, false);
   // The window position -> the flat index in the unpadded input volume.
   Tensor flat = at::zeros({}, ScalarType::Long, x.device());
+  Tensor outside = at::zeros({}, ScalarType::Bool, x.device());  // a window of padding only: -1
   Tensor rest = arg;
   for (int i = 2; i >= 0; --i) {
     const Tensor offset = rest.remainder(wrapped_scalar_tensor(win.k[i]));
@@ -64,8 +65,10 @@ std::tuple<Tensor, Tensor> max_pool3d_windows(const Tensor& x, const Pool3dWindo
     int64_t scale = 1;
     for (int j = i + 1; j < 3; ++j) scale *= x.size(2 + j);
     flat = flat.add(pos.mul(wrapped_scalar_tensor(scale)));
+    outside = outside.logical_or(pos.lt(wrapped_scalar_tensor(0)))
+                  .logical_or(pos.ge(wrapped_scalar_tensor(x.size(2 + i))));
   }
-  return {values, flat};
+  return {values, flat.masked_fill(outside, -1)};
 }
 
 }  // namespace

@@ -1,10 +1,12 @@
 // _max_pool_backward: the gradient of every max pool (max_pool2d/3d and the
 // adaptive ones) with respect to its input. Each output's gradient goes to
 // the flat index, within its plane (the last nd dims), that its maximum came
-// from; the rest is zero. Float and double CPU tensors take one pass per
-// plane (cpu/MaxPoolBackwardKernel.cpp); other dtypes and devices zeros and
-// a scatter_add. Its own gradient (double backward) gathers at the indices.
+// from (nowhere for -1, a window of padding only); the rest is zero. Float
+// and double CPU tensors take one pass per plane
+// (cpu/MaxPoolBackwardKernel.cpp); other dtypes and devices zeros and a
+// scatter_add. Its own gradient (double backward) gathers at the indices.
 #include <ATen/ATen.h>
+#include <ATen/ScalarOps.h>
 #include <ATen/native/Pooling.h>
 
 #include <cstdint>
@@ -48,8 +50,12 @@ Tensor _max_pool_backward(const Tensor& grad, const Tensor& indices, IntArrayRef
   flat.push_back(in_plane);
   std::vector<int64_t> out_flat(grad.sizes().begin(), grad.sizes().begin() + lead);
   out_flat.push_back(out_plane);  // not -1: a batch of 0 makes it ambiguous
+  // -1 (a window of padding only) sends nothing: its gradient goes to position 0 as a zero.
+  const Tensor idx = indices.reshape(out_flat);
+  const Tensor none = idx.lt(wrapped_scalar_tensor(0));
   Tensor out = at::zeros(flat, type, grad.device());
-  out.scatter_add_(-1, indices.reshape(out_flat), grad.reshape(out_flat));
+  out.scatter_add_(-1, idx.clamp(Scalar(0), std::nullopt),
+                   grad.reshape(out_flat).masked_fill(none, 0));
   return out.view(self_sizes);
 }
 

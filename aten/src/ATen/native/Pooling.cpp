@@ -95,7 +95,10 @@ std::tuple<Tensor, Tensor> max_pool2d_impl(const Tensor& self, IntArrayRef kerne
                          .add(ki.mul(wrapped_scalar_tensor(d[0]))).sub(wrapped_scalar_tensor(p[0]));
   const Tensor col = at::arange(ow, ScalarType::Long, x.device()).view({1, ow}).mul(wrapped_scalar_tensor(s[1]))
                          .add(kj.mul(wrapped_scalar_tensor(d[1]))).sub(wrapped_scalar_tensor(p[1]));
-  const Tensor indices = row.mul(wrapped_scalar_tensor(w)).add(col);
+  // A window of padding only (dilation can make one) has no source: -1, as the CPU loop gives.
+  const Tensor outside = row.lt(wrapped_scalar_tensor(0)).logical_or(row.ge(wrapped_scalar_tensor(h)))
+                             .logical_or(col.lt(wrapped_scalar_tensor(0))).logical_or(col.ge(wrapped_scalar_tensor(w)));
+  const Tensor indices = row.mul(wrapped_scalar_tensor(w)).add(col).masked_fill(outside, -1);
   return batched ? std::tuple<Tensor, Tensor>{values, indices}
                  : std::tuple<Tensor, Tensor>{values.squeeze(0), indices.squeeze(0)};
 }

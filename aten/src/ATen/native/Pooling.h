@@ -9,8 +9,8 @@
 //   indices must not be null.
 // - the max pools' gradient (cpu/MaxPoolBackwardKernel.cpp): each plane of
 //   a float or double grad_input zeroed, then each output's gradient added
-//   at the flat index its maximum came from; returns false (writing nothing
-//   more) when an index lies outside the plane.
+//   at the flat index its maximum came from (-1: nowhere); returns false
+//   (writing nothing more) when an index lies outside the plane.
 // - max_unpool2d/3d (cpu/MaxUnpoolKernel.cpp): each plane of a floating out
 //   zeroed, then each value written at its index; returns false and sets
 //   *bad to the first index outside the plane.

@@ -100,7 +100,10 @@ void max_pool3d_cpu_loop(const T* x, T* values, int64_t* indices, int64_t planes
             int64_t clo, chi;
             window_range(w0, iw, win.k[2], win.d[2], clo, chi);
             T best = lowest;
-            int64_t best_at = ((d0 + alo * win.d[0]) * ih + h0 + blo * win.d[1]) * iw + w0 + clo * win.d[2];
+            // A window of padding only (dilation can make one) has no source: -1, as the 2-D pool gives.
+            const bool empty = ahi <= alo || bhi <= blo || chi <= clo;
+            int64_t best_at =
+                empty ? -1 : ((d0 + alo * win.d[0]) * ih + h0 + blo * win.d[1]) * iw + w0 + clo * win.d[2];
             for (int64_t a = alo; a < ahi; ++a) {
               for (int64_t b = blo; b < bhi; ++b) {
                 const int64_t row = ((d0 + a * win.d[0]) * ih + h0 + b * win.d[1]) * iw + w0;

@@ -28,12 +28,14 @@ bool max_pool_backward_cpu(const T* grad, const int64_t* indices, T* grad_input,
       const int64_t* idx = indices + plane * out_plane;
       std::memset(static_cast<void*>(dst), 0, sizeof(T) * static_cast<size_t>(in_plane));
       bool ok = true;
-      for (int64_t o = 0; o < out_plane; ++o) ok &= static_cast<uint64_t>(idx[o]) < static_cast<uint64_t>(in_plane);
+      // -1: a window of padding only, which sends no gradient anywhere.
+      for (int64_t o = 0; o < out_plane; ++o) ok &= (idx[o] >= -1) & (idx[o] < in_plane);
       if (!ok) {
         in_bounds.store(false, std::memory_order_relaxed);
         return;
       }
-      for (int64_t o = 0; o < out_plane; ++o) dst[idx[o]] += g[o];
+      for (int64_t o = 0; o < out_plane; ++o)
+        if (idx[o] >= 0) dst[idx[o]] += g[o];
     }
   });
   return in_bounds.load();
