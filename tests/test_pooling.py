@@ -300,3 +300,29 @@ def test_a_window_of_padding_only_has_index_minus_one_and_sends_no_gradient(dtyp
     assert torch._max_pool_backward(torch.ones(1, 2), torch.tensor([[-1, 1]]), [1, 3], 1).tolist() == [[0, 1, 0]]
     with pytest.raises(IndexError, match="outside the input plane"):
         torch._max_pool_backward(torch.ones(1, 2), torch.tensor([[-2, 1]]), [1, 3], 1)
+
+
+@pytest.mark.parametrize("nd", [1, 2, 3])
+@pytest.mark.parametrize("kw", [{}, {"ceil_mode": True}, {"padding": 1, "count_include_pad": False},
+                                {"divisor_override": 3}, {"ceil_mode": True, "padding": 1, "divisor_override": 4}])
+def test_integer_avg_pool_sums_exactly_and_divides_truncating(nd, kw):
+    # int64 is PyTorch's one integer dtype here: each window's exact sum, divided once toward zero
+    # (a kernel of 1/divisor in int64 used to give 0 everywhere).
+    shape = (2, 3) + (7, 6, 5)[:nd]
+    x = torch.arange(-(math.prod(shape) // 2), math.prod(shape) - math.prod(shape) // 2).reshape(shape) * 7
+    if nd == 1 and "divisor_override" in kw:
+        return  # avg_pool1d has no divisor_override
+    got = getattr(F, f"avg_pool{nd}d")(x, 3, 2, **kw)
+    assert got.dtype == torch.int64
+    p = kw.get("padding", 0)
+    sums = _avg_pool_ref(x.double().numpy(), (3,) * nd, (2,) * nd, (p,) * nd, kw.get("ceil_mode", False),
+                         kw.get("count_include_pad", True), 1)
+    ones = np.ones(x.shape)  # each window's divisor: the sum of ones over its mean of ones
+    divisors = (_avg_pool_ref(ones, (3,) * nd, (2,) * nd, (p,) * nd, kw.get("ceil_mode", False),
+                              kw.get("count_include_pad", True), 1) /
+                _avg_pool_ref(ones, (3,) * nd, (2,) * nd, (p,) * nd, kw.get("ceil_mode", False),
+                              kw.get("count_include_pad", True), kw.get("divisor_override")))
+    want = np.fix(np.round(sums) / np.round(divisors)).astype(np.int64)
+    np.testing.assert_array_equal(got.numpy(), want)
+    with pytest.raises(NotImplementedError, match="not implemented for 'Int'"):
+        getattr(F, f"avg_pool{nd}d")(x.int(), 3, 2)

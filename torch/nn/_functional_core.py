@@ -206,6 +206,17 @@ def max_pool1d_with_indices(input, kernel_size, stride=None, padding=0, dilation
     return max_pool1d(input, kernel_size, stride, padding, dilation, ceil_mode, True)
 
 
+_INTEGER_NAMES = {torch.int32: "Int", torch.int16: "Short", torch.int8: "Char", torch.uint8: "Byte",
+                  torch.bool: "Bool"}
+
+
+def _check_pool_dtype(x, kernel):
+    """Average pools take floating dtypes and int64, as PyTorch's CPU kernels."""
+    if not x.is_floating_point() and x.dtype != torch.int64:
+        name = _INTEGER_NAMES.get(x.dtype, str(x.dtype).replace("torch.", ""))
+        raise NotImplementedError(f'"{kernel}" not implemented for \'{name}\'')
+
+
 def _pair(v):
     return (v, v) if isinstance(v, int) else tuple(v) * (2 if len(v) == 1 else 1)
 
@@ -242,12 +253,18 @@ def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False, coun
     if p[0] > k[0] // 2 or p[1] > k[1] // 2:
         raise RuntimeError(f"pad should be at most half of effective kernel size, but got pad={p[0]}, "
                            f"kernel_size={k[0]} and dilation=1")
+    _check_pool_dtype(x, "avg_pool2d")
     c = x.shape[1]
+    integral = not x.is_floating_point()
     if not ceil_mode and (count_include_pad or p == (0, 0)):
-        # A depthwise convolution with a constant kernel is the window mean.
+        # A depthwise convolution with a constant kernel is the window mean;
+        # integers sum with a kernel of ones and divide truncating, as PyTorch
+        # (a kernel of 1/divisor is 0 in an integer dtype).
         divisor = divisor_override if divisor_override else k[0] * k[1]
-        weight = torch.full((c, 1) + k, 1.0 / divisor, dtype=x.dtype, device=x.device)
+        weight = torch.full((c, 1) + k, 1 if integral else 1.0 / divisor, dtype=x.dtype, device=x.device)
         out = torch.conv2d(x, weight, None, s, p, 1, c)
+        if integral:
+            out = torch.div(out, divisor, rounding_mode="trunc")
         return out.squeeze(0) if unbatched else out
     if 0 in s:
         raise RuntimeError("stride should not be zero")
@@ -264,11 +281,11 @@ def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False, coun
     ones = torch.ones((c, 1) + k, dtype=x.dtype, device=x.device)
     sums = torch.conv2d(padded, ones, None, s, 0, 1, c)[..., :oh, :ow]
     if divisor_override:
-        out = sums / divisor_override
+        divisor = divisor_override
     else:
-        counts = torch.outer(_window_counts(h, k[0], s[0], p[0], oh, count_include_pad, x.device),
-                             _window_counts(w, k[1], s[1], p[1], ow, count_include_pad, x.device))
-        out = sums / counts.to(x.dtype)
+        divisor = torch.outer(_window_counts(h, k[0], s[0], p[0], oh, count_include_pad, x.device),
+                              _window_counts(w, k[1], s[1], p[1], ow, count_include_pad, x.device)).to(x.dtype)
+    out = torch.div(sums, divisor, rounding_mode="trunc") if integral else sums / divisor
     return out.squeeze(0) if unbatched else out
 
 

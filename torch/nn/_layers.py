@@ -175,7 +175,7 @@ def _pool3d_split(input):
 
 def avg_pool3d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True,
                divisor_override=None):
-    from torch.nn._functional_core import avg_pool2d
+    from torch.nn._functional_core import _check_pool_dtype, _window_counts, avg_pool2d
     k, p = _tuple(kernel_size, 3), _tuple(padding, 3)
     s = _tuple(k if stride is None else stride, 3)
     x, unbatched = _pool3d_split(input)
@@ -183,16 +183,25 @@ def avg_pool3d(input, kernel_size, stride=None, padding=0, ceil_mode=False, coun
     if d < k[0] or h < k[1] or w < k[2]:  # PyTorch's avg_pool3d alone checks the unpadded input
         raise RuntimeError(f"input image (T: {d} H: {h} W: {w}) smaller than kernel size "
                            f"(kT: {k[0]} kH: {k[1]} kW: {k[2]})")
+    _check_pool_dtype(x, "avg_pool3d_out_frame")
+    integral = not x.is_floating_point()
     # A box mean is separable (so is its divisor, a product of per-dim
     # counts): height and width first, then depth. divisor_override divides
-    # the sums.
-    over = 1 if divisor_override else None
+    # the sums; int64 sums exactly, then divides once, truncating.
+    over = 1 if divisor_override or integral else None
     hw = avg_pool2d(x.reshape(n, c * d, h, w), k[1:], s[1:], p[1:], ceil_mode, count_include_pad, over)
     oh, ow = hw.shape[-2:]
     depth = avg_pool2d(hw.reshape(n, c, d, oh * ow), (k[0], 1), (s[0], 1), (p[0], 0), ceil_mode, count_include_pad,
                        over)
     out = depth.reshape(n, c, -1, oh, ow)
-    if divisor_override:
+    if integral:
+        divisor = divisor_override
+        if not divisor:
+            cd, ch, cw = (_window_counts(size, k[i], s[i], p[i], o, count_include_pad, x.device)
+                          for i, (size, o) in enumerate(zip((d, h, w), out.shape[-3:])))
+            divisor = (cd[:, None, None] * ch[None, :, None] * cw[None, None, :]).to(torch.int64)
+        out = torch.div(out, divisor, rounding_mode="trunc")
+    elif divisor_override:
         out = out / divisor_override
     return out.squeeze(0) if unbatched else out
 
