@@ -223,9 +223,22 @@ def test_solve_broadcasts_and_takes_vectors_and_right_hand_sides_as_pytorch():
                                rtol=1e-10)
     np.testing.assert_allclose(LA.lu_solve(LU, piv, t(Bt[0]), left=False).numpy(),
                                np.linalg.solve(A[0, 0].T, B[0]).T, rtol=1e-10)
-    # Mixed dtypes promote in solve_triangular, as PyTorch's.
-    X = LA.solve_triangular(torch.eye(2), torch.ones(2, 1, dtype=torch.float64), upper=True)
-    assert X.dtype == torch.float64
+    # solve_triangular computes in A's dtype, B cast to it, as PyTorch's (B's
+    # gradient comes back in B's dtype); the batch dims broadcast.
+    B64 = torch.ones(2, 1, dtype=torch.float64, requires_grad=True)
+    X = LA.solve_triangular(2 * torch.eye(2), B64, upper=True)
+    assert X.dtype == torch.float32 and torch.equal(X, torch.full((2, 1), 0.5))
+    X.sum().backward()
+    assert B64.grad.dtype == torch.float64 and torch.equal(B64.grad, torch.full((2, 1), 0.5, dtype=torch.float64))
+    assert LA.solve_triangular(torch.eye(2, dtype=torch.float64), torch.ones(2, 1, dtype=torch.bool),
+                               upper=False).dtype == torch.float64
+    A3 = (torch.eye(3) + torch.ones(3, 3).triu()).expand(4, 3, 3).requires_grad_(False).clone().requires_grad_()
+    B3 = torch.arange(30.0).reshape(5, 1, 3, 2)
+    X = torch._C._linalg.linalg_solve_triangular(A3, B3, upper=True)
+    assert X.shape == (5, 4, 3, 2)
+    assert torch.allclose(A3 @ X, B3.expand(5, 4, 3, 2), atol=1e-4)
+    X.sum().backward()
+    assert A3.grad.shape == (4, 3, 3)
 
 
 def test_lu_unpacks_to_the_input_and_its_pivots_are_lapacks():
@@ -270,12 +283,34 @@ def test_empty_and_singular_matrices_give_pytorchs_results():
     (lambda: LA.inv_ex(torch.zeros(2, 2, 2), check_errors=True), r"^linalg.inv_ex: \(Batch element 0\): The diag"),
     (lambda: LA.cholesky(-torch.eye(2)), r"^linalg.cholesky: The factorization could not be completed because the "
                                          r"input is not positive-definite \(the leading minor of order 1 is not"),
+    (lambda: torch.cholesky_solve(torch.ones(3), torch.eye(3)),
+     r"^b should have at least 2 dimensions, but has 1 dimensions instead$"),
+    (lambda: torch.cholesky_solve(torch.ones(3, 2), torch.ones(3)),
+     r"^u should have at least 2 dimensions, but has 1 dimensions instead$"),
+    (lambda: torch.cholesky_solve(torch.ones(3, 2, dtype=torch.float64), torch.eye(3)),
+     r"^Expected b and A to have the same dtype, but found b of type Double and A of type Float instead.$"),
+    (lambda: torch.cholesky_solve(torch.ones(2, 2), torch.eye(3)),
+     r"^Incompatible matrix sizes for cholesky_solve: each A matrix is 3 by 3 but each b matrix is 2 by 2$"),
+    (lambda: torch.cholesky_solve(torch.ones(3, 3, 2), torch.eye(3).expand(4, 3, 3)),
+     r"^The size of tensor a \(3\) must match the size of tensor b \(4\) at non-singleton dimension 0$"),
+    (lambda: torch.cholesky_inverse(torch.zeros(3, 3)), r"^cholesky_inverse: The diagonal element 1 is zero, the "
+                                                         r"inversion could not be completed because the input matrix"),
+    (lambda: torch.cholesky_inverse(torch.eye(3).expand(2, 3, 3) * torch.tensor([1., 1, 0])),
+     r"^cholesky_inverse: \(Batch element 0\): The diagonal element 3 is zero"),
+    (lambda: torch.cholesky_inverse(torch.ones(3)), r"^cholesky_inverse: The input tensor A must have at least 2 dim"),
+    (lambda: torch.cholesky_inverse(torch.ones(3, 4)), r"^cholesky_inverse: A must be batches of square matrices"),
+    (lambda: torch.cholesky_inverse(torch.eye(2), out=torch.empty(2, 2, dtype=torch.int32)),
+     r"^cholesky_inverse: Expected result to be safely castable from Float dtype, but got result with dtype Int$"),
     (lambda: LA.det(torch.ones(2, 3)), r"^linalg.det: A must be batches of square matrices, but they are 2 by 3"),
     (lambda: LA.det(torch.ones(3)), r"^linalg.det: The input tensor A must have at least 2 dimensions.$"),
     (lambda: LA.solve(torch.eye(2), torch.ones(3)),
      r"^linalg.solve: Incompatible shapes of A and B for the equation AX = B \(2x2 and 3x1\)$"),
     (lambda: LA.solve_triangular(torch.eye(2), torch.ones(3, 1), upper=True),
      r"^linalg.solve_triangular: Incompatible shapes of A and B for the equation AX = B \(2x2 and 3x1\)$"),
+    (lambda: LA.solve_triangular(torch.eye(3).expand(4, 3, 3), torch.ones(3, 3, 2), upper=True),
+     r"^The size of tensor a \(3\) must match the size of tensor b \(4\) at non-singleton dimension 0$"),
+    (lambda: LA.solve_triangular(torch.ones(0, 3, 3, dtype=torch.int64), torch.ones(3, 1, 1), upper=True),
+     r"^linalg.solve_triangular: Incompatible shapes of A and B for the equation AX = B \(3x3 and 1x1\)$"),
     (lambda: LA.solve_triangular(torch.eye(2), torch.ones(2), upper=True),
      r"^linalg.solve_triangular: The input tensor B must have at least 2 dimensions.$"),
     (lambda: LA.svd(torch.full((2, 2), float("nan"))),
@@ -300,6 +335,10 @@ def test_errors_are_pytorchs(call, message):
     (lambda d: LA.svd(torch.eye(2, dtype=d)), NotImplementedError, "\"linalg_svd_cpu\" not implemented for 'Half'"),
     (lambda d: LA.solve_triangular(torch.eye(2, dtype=d), torch.eye(2, dtype=d), upper=True), NotImplementedError,
      "\"triangular_solve_cpu\" not implemented for 'Half'"),
+    (lambda d: torch.cholesky_solve(torch.eye(2, dtype=d), torch.eye(2, dtype=d)), NotImplementedError,
+     "\"cholesky_solve_cpu\" not implemented for 'Half'"),
+    (lambda d: torch.cholesky_inverse(torch.eye(2, dtype=d)), NotImplementedError,
+     "\"cholesky_inverse_out_cpu\" not implemented for 'Half'"),
     (lambda d: LA.inv(torch.eye(2, dtype=d)), RuntimeError, "^linalg.inv: Low precision dtypes not supported. Got Half"),
     (lambda d: LA.slogdet(torch.eye(2, dtype=d)), RuntimeError, "^linalg.slogdet: Low precision dtypes not supported"),
     (lambda d: LA.cholesky(torch.eye(2, dtype=torch.int64)), RuntimeError,
@@ -309,6 +348,44 @@ def test_errors_are_pytorchs(call, message):
 def test_dtype_errors_are_pytorchs(call, error, message):
     with pytest.raises(error, match=message):
         call(torch.float16)
+
+
+def test_cholesky_inverse_reads_only_the_named_triangle_and_returns_the_whole_inverse():
+    L = torch.tensor([[2.0, float("nan")], [1.0, 3.0]], dtype=torch.float64)
+    expected = torch.tensor(np.linalg.inv(np.array([[4.0, 2.0], [2.0, 10.0]])))
+    assert torch.allclose(torch.cholesky_inverse(L), expected)
+    assert torch.allclose(torch.cholesky_inverse(L.mT.contiguous(), upper=True), expected)
+    batch = torch.stack([L.tril(), 2 * L.tril()]).mT  # non-contiguous, upper
+    assert torch.allclose(torch.cholesky_inverse(batch, upper=True), torch.stack([expected, expected / 4]))
+    # out= takes a wider dtype, as PyTorch's.
+    out = torch.empty(0, dtype=torch.float64)
+    assert torch.cholesky_inverse(L.float(), out=out) is out and out.shape == (2, 2)
+
+
+def test_cholesky_inverse_gradient_is_pytorchs_over_the_whole_factor():
+    # PyTorch 2.13's values: its formula -C (g + g^T) C L uses all of L, the
+    # entries potri ignores too.
+    x = torch.tensor([[2.0, 5.0], [1.0, 3.0]], dtype=torch.float64, requires_grad=True)
+    torch.cholesky_inverse(x).sum().backward()
+    assert torch.allclose(x.grad, torch.tensor([[-0.2222, -0.5679], [-0.0556, -0.1420]], dtype=torch.float64),
+                          atol=1e-4)
+    x.grad = None
+    torch.cholesky_inverse(x, upper=True).pow(2).sum().backward()
+    assert torch.allclose(x.grad, torch.tensor([[-1.9383, 0.5864], [-0.3656, 0.1104]], dtype=torch.float64),
+                          atol=1e-4)
+
+
+def test_cholesky_solve_gradient_is_pytorchs_over_the_whole_factor():
+    # PyTorch 2.13's values: -(gB X^T + X gB^T) L over all of L, potrs reading only its triangle.
+    L = torch.tensor([[2.0, 5, 5], [1, 3, 7], [1, 1, 1]], dtype=torch.float64, requires_grad=True)
+    B = torch.tensor([[1.0, 2], [3, 4], [5, 6]], dtype=torch.float64, requires_grad=True)
+    X = torch.cholesky_solve(B, L)
+    assert torch.allclose(X, torch.linalg.solve(L.tril() @ L.tril().mT, B))
+    (X * torch.tensor([[1.0, -2], [0.5, 3], [2, 1]], dtype=torch.float64)).sum().backward()
+    assert torch.allclose(L.grad, torch.tensor([[0.6250, -9.7361, -15.7917], [-0.5000, -6.0417, -8.0417],
+                                                [0.7500, 27.8889, 40.0000]], dtype=torch.float64), atol=1e-4)
+    assert torch.allclose(B.grad, torch.tensor([[-0.25, -0.9444], [-0.5, 0.2222], [1.5, 0.6667]],
+                                               dtype=torch.float64), atol=1e-4)
 
 
 def test_singular_inputs_raise_linalg_error_except_lu_factor():

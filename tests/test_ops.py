@@ -205,7 +205,8 @@ def test_every_op_has_a_record_or_an_exemption():
 
 # Ops that refuse float16 and bfloat16, as PyTorch's do (LAPACK has no such types).
 NO_LOW_PRECISION = {"_linalg_eigh", "linalg_lu_factor_ex", "lu_unpack", "linalg_lu_solve", "_linalg_solve_ex",
-                    "linalg_inv_ex", "_linalg_det", "_linalg_slogdet", "linalg_cholesky_ex", "linalg_solve_triangular",
+                    "linalg_inv_ex", "_linalg_det", "_linalg_slogdet", "linalg_cholesky_ex", "cholesky_inverse", "cholesky_solve",
+                    "linalg_solve_triangular",
                     "linalg_qr", "_linalg_svd", "linalg_lstsq", "multilabel_margin_loss", "pdist"}
 
 

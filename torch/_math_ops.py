@@ -725,15 +725,18 @@ def cholesky(input, upper=False, *, out=None):
 
 
 def cholesky_solve(B, L, upper=False, *, out=None):
-    if upper:
-        L = L.mT
-    Y = torch.linalg.solve_triangular(L, B, upper=False)
-    return _out(torch.linalg.solve_triangular(L.mT, Y, upper=True), out)
+    """The native op (LAPACK potrs); this adds out=."""
+    return _out(torch._C._VariableFunctions.cholesky_solve(B, L, upper), out)
 
 
 def cholesky_inverse(L, upper=False, *, out=None):
-    eye = torch.eye(L.shape[-1], dtype=L.dtype).expand(L.shape)
-    return _out(cholesky_solve(eye, L, upper), out)
+    """The native op (LAPACK potri); this adds out=, which takes any dtype
+    the result casts to safely, as in PyTorch."""
+    result = torch._C._VariableFunctions.cholesky_inverse(L, upper)
+    if out is not None and not torch.can_cast(result.dtype, out.dtype):
+        raise RuntimeError(f"cholesky_inverse: Expected result to be safely castable from {_dtype_name(result.dtype)} "
+                           f"dtype, but got result with dtype {_dtype_name(out.dtype)}")
+    return _out(result, out)
 
 
 def _with_mean(name, spread):
@@ -828,8 +831,8 @@ FUNCTIONS = {
     "bartlett_window": (bartlett_window, "f"), "inverse": (inverse, "f m"), "det": (det, "f m"),
     "logdet": (logdet, "f m"), "slogdet": (slogdet, "f m"), "matrix_exp": (matrix_exp, "f m"),
     "matrix_power": (matrix_power, "f m"), "pinverse": (pinverse, "f m"), "qr": (qr, "f m"), "svd": (svd, "f m"),
-    "cholesky": (cholesky, "f m"), "cholesky_solve": (cholesky_solve, "f m"),
-    "cholesky_inverse": (cholesky_inverse, "f m"), "std_mean": (std_mean, "f"), "var_mean": (var_mean, "f"),
+    "cholesky": (cholesky, "f m"), "cholesky_solve": (cholesky_solve, "f"),
+    "cholesky_inverse": (cholesky_inverse, "f"), "std_mean": (std_mean, "f"), "var_mean": (var_mean, "f"),
     "unravel_index": (unravel_index, "f"), "randint_like": (randint_like, "f"),
 }
 

@@ -312,6 +312,25 @@ def _spd(A):
     return A @ A.mT + A.shape[-1] * torch.eye(A.shape[-1], dtype=A.dtype, device=A.device)
 
 
+def _cholesky_solve_ref(a, b, upper=False):
+    return np.linalg.solve(a @ np.swapaxes(a, -1, -2) + a.shape[-1] * np.eye(a.shape[-1], dtype=a.dtype), b)
+
+
+def _cholesky_solve_samples(op, dtype, rng):
+    yield from _solve_samples(op, dtype, rng)
+    yield SampleInput((make_array((3, 3), dtype, rng), make_array((2, 3, 2), dtype, rng)), {"upper": True},
+                      desc="upper, B batched")
+
+
+def _cholesky_inverse_ref(a, upper=False):
+    return np.linalg.inv(a @ np.swapaxes(a, -1, -2) + a.shape[-1] * np.eye(a.shape[-1], dtype=a.dtype))
+
+
+def _cholesky_inverse_samples(op, dtype, rng):
+    yield from _square_samples(op, dtype, rng)
+    yield SampleInput((make_array((2, 3, 3), dtype, rng, domain=(-1.0, 1.0)),), {"upper": True}, desc="upper")
+
+
 def _lu_reconstructed(A):
     P, L, U = torch.lu_unpack(*torch.linalg.lu_factor_ex(A)[:2])
     return P @ L @ U
@@ -376,6 +395,13 @@ LINALG_OPS = [
     OpInfo("linalg_cholesky_ex",
            lambda a: np.linalg.cholesky(a @ np.swapaxes(a, -1, -2) + a.shape[-1] * np.eye(a.shape[-1], dtype=a.dtype)),
            FLOATS, _square_samples, method=False, op=lambda A: torch.linalg.cholesky_ex(_spd(A)).L),
+    # cholesky_solve against the matrix its factor stands for, lower and upper, batches broadcast.
+    OpInfo("cholesky_solve", _cholesky_solve_ref, FLOATS, _cholesky_solve_samples, method=False,
+           op=lambda A, B, upper=False: torch.cholesky_solve(B, torch.linalg.cholesky(_spd(A), upper=upper), upper)),
+    # The inverse of the matrix a factor stands for: the factor of an SPD
+    # matrix (so gradcheck sees a true factor), lower and upper.
+    OpInfo("cholesky_inverse", _cholesky_inverse_ref, FLOATS, _cholesky_inverse_samples, method=False,
+           op=lambda A, upper=False: torch.cholesky_inverse(torch.linalg.cholesky(_spd(A), upper=upper), upper)),
     OpInfo("linalg_solve_triangular", lambda a, b: np.linalg.solve(np.triu(a), b), FLOATS, _solve_samples,
            method=False, op=lambda A, B: torch.linalg.solve_triangular(A.triu(), B, upper=True)),
     OpInfo("linalg_lstsq", _lstsq_ref, FLOATS, _lstsq_samples, method=False,

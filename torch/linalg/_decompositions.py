@@ -46,12 +46,6 @@ def _broadcast_batch(A, B):
     return A.expand(batch + A.shape[-2:]), B.expand(batch + B.shape[-2:])
 
 
-def _at_least_2d(A, B, name):
-    for label, t in (("A", A), ("B", B)):
-        if t.dim() < 2:
-            raise RuntimeError(f"{name}: The input tensor {label} must have at least 2 dimensions.")
-
-
 def cholesky_ex(A, *, upper=False, check_errors=False, out=None):
     L, info = _C._linalg.linalg_cholesky_ex(A, upper=upper, check_errors=check_errors)
     return _ret(_named("cholesky_ex", ("L", "info"))(L, info), out)
@@ -64,10 +58,8 @@ def cholesky(A, *, upper=False, out=None):
 
 
 def solve_triangular(A, B, *, upper, left=True, unitriangular=False, out=None):
-    """X with A X = B (left) or X A = B, A triangular (BLAS trsm)."""
-    _at_least_2d(A, B, "linalg.solve_triangular")
-    dtype = torch.promote_types(A.dtype, B.dtype)
-    A, B = _broadcast_batch(A.to(dtype), B.to(dtype))
+    """X with A X = B (left) or X A = B, A triangular (BLAS trsm). The native
+    op checks, broadcasts the batch dims and computes in A's dtype, as PyTorch's."""
     X = _C._linalg.linalg_solve_triangular(A, B, upper=upper, left=left, unitriangular=unitriangular)
     return _ret(X, out)
 

@@ -4,10 +4,7 @@ torch.nn.functional; the native ops torch._C._nn.max_unpool2d/3d
 (native/MaxUnpool.cpp) write each value at the flat index the pool
 recorded, zeros elsewhere, and raise for an index outside the output."""
 import torch
-
-
-def _tuple(value, n):
-    return (value,) * n if isinstance(value, int) else tuple(value)
+from torch.nn._layers import _tuple
 
 
 def _unpool_output_size(input, kernel_size, stride, padding, output_size):

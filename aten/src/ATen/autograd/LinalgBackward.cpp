@@ -195,6 +195,20 @@ Tensor cholesky_backward(const Tensor& gL, bool upper, const Tensor& L) {
   return at::linalg_solve_triangular(L_, gA, false, false, false);
 }
 
+std::tuple<Tensor, Tensor> cholesky_solve_backward(const Tensor& gX, const Tensor& L, const Tensor& X, bool upper) {
+  if (!gX.defined()) return {Tensor(), Tensor()};
+  const Tensor gB = at::cholesky_solve(gX, L, upper);
+  Tensor common = gB.matmul(mT(X));
+  common = common.add(mT(common));
+  return {gB, (upper ? L.matmul(common) : common.matmul(L)).neg()};
+}
+
+Tensor cholesky_inverse_backward(const Tensor& grad, const Tensor& L, bool upper, const Tensor& inverse) {
+  if (!grad.defined()) return Tensor();
+  const Tensor common = inverse.matmul(grad.add(mT(grad)).matmul(inverse));
+  return (upper ? L.matmul(common) : common.matmul(L)).neg();
+}
+
 std::tuple<Tensor, Tensor> linalg_solve_triangular_backward(const Tensor& gX, const Tensor& A, const Tensor& X,
                                                             bool upper, bool left, bool unitriangular) {
   if (!gX.defined()) return {Tensor(), Tensor()};

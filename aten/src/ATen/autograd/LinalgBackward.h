@@ -31,6 +31,12 @@ Tensor linalg_det_backward(const Tensor& grad, const Tensor& det, const Tensor& 
 Tensor linalg_slogdet_backward(const Tensor& g_logabsdet, const Tensor& A, const Tensor& LU, const Tensor& pivots);
 // cholesky (A = L L^T): gA = L^-T Phi(L^T gL) L^-1, Phi symmetrising the lower triangle with half its diagonal.
 Tensor cholesky_backward(const Tensor& gL, bool upper, const Tensor& L);
+// cholesky_solve (X = (L L^T)^-1 B): gB = (L L^T)^-1 gX, gL = -(gB X^T + X gB^T) L
+// (upper: -U (...)); PyTorch's formula, over all of the factor.
+std::tuple<Tensor, Tensor> cholesky_solve_backward(const Tensor& gX, const Tensor& L, const Tensor& X, bool upper);
+// cholesky_inverse (C = (L L^T)^-1, or (U^T U)^-1): gL = -C (g + g^T) C L,
+// gU = -U C (g + g^T) C; PyTorch's formula, over all of the factor (not its triangle).
+Tensor cholesky_inverse_backward(const Tensor& grad, const Tensor& L, bool upper, const Tensor& inverse);
 // solve_triangular: gB = A^-T gX, gA = -gB X^T restricted to A's triangle.
 std::tuple<Tensor, Tensor> linalg_solve_triangular_backward(const Tensor& gX, const Tensor& A, const Tensor& X,
                                                             bool upper, bool left, bool unitriangular);

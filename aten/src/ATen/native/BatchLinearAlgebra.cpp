@@ -1,5 +1,5 @@
 // torch.linalg's factorisations and solves on LAPACK (native/Lapack.h): LU
-// (getrf/getrs), Cholesky (potrf), QR (geqrf/orgqr), the SVD (gesdd), the
+// (getrf/getrs), Cholesky (potrf, and potri for cholesky_inverse), QR (geqrf/orgqr), the SVD (gesdd), the
 // symmetric eigendecomposition (syevd), least squares (gels, gelsy, gelsd,
 // gelss) and triangular solves (BLAS trsm).
 // A batch is one column-major copy of the input (its mT made contiguous),
@@ -167,6 +167,23 @@ Tensor column_major_view(const Tensor& A, ScalarType dtype) {
   return column_major(A, dtype);
 }
 
+// B's and A's batch dims broadcast, in PyTorch's order (its error calls B "tensor a").
+std::vector<int64_t> broadcast_batch(const Tensor& B, const Tensor& A) {
+  return infer_size(B.sizes().slice(0, B.dim() - 2), A.sizes().slice(0, A.dim() - 2));
+}
+
+Tensor expand_batch(const Tensor& t, const std::vector<int64_t>& batch) {
+  return t.expand(with(batch, {t.size(-2), t.size(-1)}));
+}
+
+// A triangular factor's matrices as LAPACK reads them: a contiguous CPU one
+// as it is, which LAPACK sees transposed (`transposed` is set: the caller
+// names the other triangle), else a column-major copy. A broadcast one is copied.
+Tensor triangular_operand(const Tensor& A, bool& transposed) {
+  transposed = A.is_cpu() && A.is_contiguous();
+  return transposed ? A : column_major_view(A, A.scalar_type());
+}
+
 Tensor info_tensor(const std::vector<int>& infos, const std::vector<int64_t>& shape) {
   Tensor out = at::empty(shape, kInt, kCPU);
   std::copy(infos.begin(), infos.end(), out.data_ptr<int>());
@@ -255,6 +272,41 @@ template <typename T>
 void cholesky_batch(T* a, int64_t batch, int n, char uplo, std::vector<int>& infos) {
   at::parallel_for(0, batch, 1, [&](int64_t begin, int64_t end) {
     for (int64_t b = begin; b < end; ++b) lapack::potrf<T>(uplo, n, a + b * n * n, std::max(n, 1), &infos[b]);
+  });
+}
+
+// potrs over a batch: b (column-major, n x nrhs each) solved in place.
+template <typename T>
+void cholesky_solve_batch(const T* a, T* b, int64_t batch, int n, int nrhs, char uplo) {
+  at::parallel_for(0, batch, 1, [&](int64_t begin, int64_t end) {
+    for (int64_t i = begin; i < end; ++i) {
+      int info = 0;
+      lapack::potrs<T>(uplo, n, nrhs, a + i * n * n, std::max(n, 1), b + i * n * nrhs, std::max(n, 1), &info);
+      TORCH_INTERNAL_ASSERT(info == 0, "potrs reported argument ", -info, " as invalid");
+    }
+  });
+}
+
+// potri over each factor in `a`, then the computed triangle mirrored into
+// the other: the whole symmetric inverse in place.
+template <typename T>
+void cholesky_inverse_batch(T* a, int64_t batch, int n, char uplo, std::vector<int>& infos) {
+  at::parallel_for(0, batch, 1, [&](int64_t begin, int64_t end) {
+    for (int64_t b = begin; b < end; ++b) {
+      T* m = a + b * n * n;
+      lapack::potri<T>(uplo, n, m, std::max(n, 1), &infos[b]);
+      if (infos[b] != 0) continue;
+      // Column-major: (i, j) is m[i + j n]. 'L' filled i >= j.
+      for (int64_t j = 0; j < n; ++j) {
+        for (int64_t i = j + 1; i < n; ++i) {
+          if (uplo == 'L') {
+            m[j + i * n] = m[i + j * n];
+          } else {
+            m[i + j * n] = m[j + i * n];
+          }
+        }
+      }
+    }
   });
 }
 
@@ -374,9 +426,9 @@ Tensor linalg_lu_solve(const Tensor& LU, const Tensor& pivots, const Tensor& B, 
               "linalg.lu_solve: Expected LU.shape[:-1] and pivots.shape to be the same, but got pivots with shape ",
               pivots.sizes(), " instead");
   // B's batch dims broadcast with LU's (the pivots follow LU).
-  const std::vector<int64_t> batch = infer_size(B.sizes().slice(0, B.dim() - 2), LU.sizes().slice(0, LU.dim() - 2));
-  const Tensor LU_b = LU.expand(with(batch, {LU.size(-2), LU.size(-1)}));
-  const Tensor B_b = B.expand(with(batch, {B.size(-2), B.size(-1)}));
+  const std::vector<int64_t> batch = broadcast_batch(B, LU);
+  const Tensor LU_b = expand_batch(LU, batch);
+  const Tensor B_b = expand_batch(B, batch);
   const Tensor pivots_b = pivots.expand(with(batch, {pivots.size(-1)}));
   check_same_batch(LU_b, B_b, "linalg.lu_solve");
   check_kernel_dtype(LU, "linalg.lu_solve_cpu");
@@ -530,28 +582,77 @@ std::tuple<Tensor, Tensor> linalg_cholesky_ex(const Tensor& A, bool upper, bool 
   return {on_device_of(factor, A), on_device_of(info_tensor(infos, batch_shape(A)), A)};
 }
 
+Tensor cholesky_solve(const Tensor& B, const Tensor& L, bool upper) {
+  // PyTorch's checks and words (linearSolveCheckInputs), then the batch broadcast.
+  TORCH_CHECK(B.dim() >= 2, "b should have at least 2 dimensions, but has ", B.dim(), " dimensions instead");
+  TORCH_CHECK(L.dim() >= 2, "u should have at least 2 dimensions, but has ", L.dim(), " dimensions instead");
+  TORCH_CHECK(B.scalar_type() == L.scalar_type(), "Expected b and A to have the same dtype, but found b of type ",
+              toString(B.scalar_type()), " and A of type ", toString(L.scalar_type()), " instead.");
+  TORCH_CHECK(L.size(-1) == L.size(-2), "A must be batches of square matrices, but they are ", L.size(-2), " by ",
+              L.size(-1), " matrices");
+  TORCH_CHECK(L.size(-1) == B.size(-2), "Incompatible matrix sizes for cholesky_solve: each A matrix is ", L.size(-1),
+              " by ", L.size(-1), " but each b matrix is ", B.size(-2), " by ", B.size(-1));
+  const std::vector<int64_t> batch_sizes = broadcast_batch(B, L);
+  check_kernel_dtype(L, "cholesky_solve_cpu");
+  check_float_matrix(L, "cholesky_solve");  // LAPACK's 32-bit sizes
+  const Tensor B_b = expand_batch(B, batch_sizes);
+  const int n = static_cast<int>(L.size(-1)), nrhs = static_cast<int>(B.size(-1));
+  const int64_t batch = batch_count(B_b);
+  bool transposed = false;
+  const Tensor a = triangular_operand(expand_batch(L, batch_sizes), transposed);
+  Tensor x = column_major(B_b, L.scalar_type());
+  if (n > 0 && nrhs > 0 && batch > 0) {
+    float_or_double(L.scalar_type(), [&](auto tag) {
+      using T = decltype(tag);
+      cholesky_solve_batch<T>(a.data_ptr<T>(), x.data_ptr<T>(), batch, n, nrhs, (upper != transposed) ? 'U' : 'L');
+    });
+  }
+  return on_device_of(x.transpose(-2, -1), B);
+}
+
+Tensor cholesky_inverse(const Tensor& L, bool upper) {
+  check_square_shape(L, "cholesky_inverse");
+  check_kernel_dtype(L, "cholesky_inverse_out_cpu");
+  check_float_matrix(L, "cholesky_inverse");
+  const int n = static_cast<int>(L.size(-1));
+  const int64_t batch = batch_count(L);
+  // A row-major copy is L^T column-major: potri reads the other triangle
+  // named, and its symmetric result reads the same in either layout.
+  Tensor inverse = at::empty(L.sizes(), L.scalar_type(), kCPU);
+  inverse.copy_(L);
+  std::vector<int> infos(batch, 0);
+  if (n > 0 && batch > 0) {
+    float_or_double(L.scalar_type(), [&](auto tag) {
+      using T = decltype(tag);
+      cholesky_inverse_batch<T>(inverse.data_ptr<T>(), batch, n, upper ? 'L' : 'U', infos);
+    });
+  }
+  check_errors(infos, "cholesky_inverse", L.dim() == 2, Failure::InverseSingular);
+  return on_device_of(inverse, L);
+}
+
 Tensor linalg_solve_triangular(const Tensor& A, const Tensor& B, bool upper, bool left, bool unitriangular) {
-  TORCH_CHECK(A.dim() >= 2, "linalg.solve_triangular: The input tensor A must have at least 2 dimensions.");
-  TORCH_CHECK(B.dim() >= 2, "linalg.solve_triangular: The input tensor B must have at least 2 dimensions.");
+  // PyTorch's order: the shapes, the batch broadcast, then the kernel's
+  // dtype, which is A's: B is cast to it, and so is the result.
   check_square_shape(A, "linalg.solve_triangular");
-  check_kernel_dtype(A, "triangular_solve_cpu");
-  check_square(A, "linalg.solve_triangular");
   TORCH_CHECK(B.dim() >= 2, "linalg.solve_triangular: The input tensor B must have at least 2 dimensions.");
   check_lu_solve_shapes(A, B, left, "linalg.solve_triangular");
-  check_same_batch(A, B, "linalg.solve_triangular");
+  const std::vector<int64_t> batch_sizes = broadcast_batch(B, A);
+  check_kernel_dtype(A, "triangular_solve_cpu");
+  check_float_matrix(A, "linalg.solve_triangular");  // LAPACK's 32-bit sizes
+  const Tensor B_b = expand_batch(B, batch_sizes);
   const int n = static_cast<int>(A.size(-1));
   const int rows = static_cast<int>(B.size(-2)), cols = static_cast<int>(B.size(-1));
-  const int64_t batch = batch_count(B);
-  // A row-major A is A^T column-major: trsm reads it transposed, the
-  // other triangle named, and nothing is copied.
-  const bool row_major = A.is_cpu() && A.is_contiguous();
-  Tensor a = row_major ? A : column_major_view(A, A.scalar_type());
-  Tensor x = column_major(B, A.scalar_type());
+  const int64_t batch = batch_count(B_b);
+  // trsm reads a transposed A as it is, the other triangle named.
+  bool transposed = false;
+  const Tensor a = triangular_operand(expand_batch(A, batch_sizes), transposed);
+  Tensor x = column_major(B_b, A.scalar_type());
   if (n > 0 && rows > 0 && cols > 0 && batch > 0) {
     float_or_double(A.scalar_type(), [&](auto tag) {
       using T = decltype(tag);
       triangular_solve_batch<T>(a.data_ptr<T>(), x.data_ptr<T>(), batch, n, rows, cols, left,
-                                row_major ? !upper : upper, row_major, unitriangular);
+                                transposed ? !upper : upper, transposed, unitriangular);
     });
   }
   return on_device_of(x.transpose(-2, -1), B);

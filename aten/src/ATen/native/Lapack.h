@@ -54,6 +54,31 @@ inline void potrf<double>(char uplo, int n, double* a, int lda, int* info) {
   scipy_LAPACK_dpotrf(&uplo, &n, a, &lda, info);
 }
 
+// Solves A X = B from potrf's factor of A ('L' or 'U'), B overwritten with X.
+template <typename T>
+void potrs(char uplo, int n, int nrhs, const T* a, int lda, T* b, int ldb, int* info);
+template <>
+inline void potrs<float>(char uplo, int n, int nrhs, const float* a, int lda, float* b, int ldb, int* info) {
+  scipy_LAPACK_spotrs(&uplo, &n, &nrhs, a, &lda, b, &ldb, info);
+}
+template <>
+inline void potrs<double>(char uplo, int n, int nrhs, const double* a, int lda, double* b, int ldb, int* info) {
+  scipy_LAPACK_dpotrs(&uplo, &n, &nrhs, a, &lda, b, &ldb, info);
+}
+
+// The inverse of A = L L^T ('L') or U^T U ('U') from potrf's factor, written
+// over that triangle only (the inverse is symmetric; the other stays as it was).
+template <typename T>
+void potri(char uplo, int n, T* a, int lda, int* info);
+template <>
+inline void potri<float>(char uplo, int n, float* a, int lda, int* info) {
+  scipy_LAPACK_spotri(&uplo, &n, a, &lda, info);
+}
+template <>
+inline void potri<double>(char uplo, int n, double* a, int lda, int* info) {
+  scipy_LAPACK_dpotri(&uplo, &n, a, &lda, info);
+}
+
 // Householder QR: R in the upper triangle, the reflectors below it and in tau.
 template <typename T>
 void geqrf(int m, int n, T* a, int lda, T* tau, T* work, int lwork, int* info);
