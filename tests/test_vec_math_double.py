@@ -60,6 +60,9 @@ ELEMENTARY = {
     "sin": (torch.sin, np.sin, 2, (-1e5, 1e5)),
     "cos": (torch.cos, np.cos, 2, (-1e5, 1e5)),
     "atanh": (torch.atanh, np.arctanh, 3, (-1, 1)),
+    "asin": (torch.asin, np.arcsin, 2, (-1, 1)),
+    "acos": (torch.acos, np.arccos, 2, (-1, 1)),
+    "atan": (torch.atan, np.arctan, 2, (-1e3, 1e3)),
 }
 
 
@@ -83,6 +86,18 @@ def test_sin_and_cos_next_to_multiples_of_half_pi():
     x = x[np.abs(x) <= 1e5]
     _assert_ulps(torch.sin(torch.from_numpy(x)).numpy(), np.sin(x), 2)
     _assert_ulps(torch.cos(torch.from_numpy(x)).numpy(), np.cos(x), 2)
+
+
+def test_inverse_trigonometric_functions_at_their_reduction_boundaries():
+    # asin/acos switch at |x| = 1/2, atan at tan(pi/8) and 1: both sides of each, and next to +-1.
+    edges = np.array([0.5, 0.41421356237309503, 1.0, 2.414213562373095])
+    near = np.concatenate([np.nextafter(edges, 0), edges, np.nextafter(edges, 2)] + [edges * (1 + 1e-9 * k)
+                                                                                         for k in range(-50, 51)])
+    x = np.concatenate([near, -near, 1 - np.geomspace(1e-16, 1e-2, 2000), -1 + np.geomspace(1e-16, 1e-2, 2000)])
+    for op, ref in ((torch.asin, np.arcsin), (torch.acos, np.arccos), (torch.atan, np.arctan)):
+        with np.errstate(invalid="ignore"):
+            want = ref(x)
+        _assert_ulps(op(torch.from_numpy(x)).numpy(), want, 2)
 
 
 @pytest.mark.parametrize("name", sorted(ELEMENTARY))

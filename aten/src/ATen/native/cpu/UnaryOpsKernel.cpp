@@ -127,9 +127,15 @@ void log2_kernel(TensorIterator& iter) { float32_fast_path<&vec::log2, &log2_gen
 void exp2_kernel(TensorIterator& iter) {
   float_fast_path<&vec::exp2, &vec::exp2, &exp2_generic_kernel>(iter);
 }
-void atan_kernel(TensorIterator& iter) { float32_fast_path<&vec::atan, &atan_generic_kernel>(iter); }
-void asin_kernel(TensorIterator& iter) { float32_fast_path<&vec::asin, &asin_generic_kernel>(iter); }
-void acos_kernel(TensorIterator& iter) { float32_fast_path<&vec::acos, &acos_generic_kernel>(iter); }
+void atan_kernel(TensorIterator& iter) {
+  float_fast_path<&vec::atan, &vec::atan, &atan_generic_kernel>(iter);
+}
+void asin_kernel(TensorIterator& iter) {
+  float_fast_path<&vec::asin, &vec::asin, &asin_generic_kernel>(iter);
+}
+void acos_kernel(TensorIterator& iter) {
+  float_fast_path<&vec::acos, &vec::acos, &acos_generic_kernel>(iter);
+}
 void erfinv_kernel(TensorIterator& iter) { float32_fast_path<&vec::erfinv, &erfinv_generic_kernel>(iter); }
 void lgamma_kernel(TensorIterator& iter) { float_fast_path<&vec::lgamma, &vec::lgamma, &lgamma_generic_kernel>(iter); }
 void digamma_kernel(TensorIterator& iter) {

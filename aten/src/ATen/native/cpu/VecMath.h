@@ -47,8 +47,8 @@ void remainder(const float* x, int64_t x_step, const float* y, int64_t y_step, f
 void floor_divide(const float* x, int64_t x_step, const float* y, int64_t y_step, float* out, int64_t n);
 void logaddexp(const float* x, int64_t x_step, const float* y, int64_t y_step, float* out, int64_t n);
 void logaddexp2(const float* x, int64_t x_step, const float* y, int64_t y_step, float* out, int64_t n);
-// float64: y[i] = exp (1 ulp), expm1, exp2, log (1 ulp), log1p, sin, cos
-// (2 ulp), atanh (3 ulp), lgamma and digamma of x[i] (VecMathDouble.cpp,
+// float64: y[i] = exp (1 ulp), expm1, exp2, log (1 ulp), log1p, sin, cos,
+// asin, acos, atan (2 ulp), atanh (3 ulp), lgamma and digamma of x[i] (VecMathDouble.cpp,
 // VecMathLanes64.h; tests/test_vec_math_double.py checks the bounds).
 // lgamma and digamma of float32 go through the same double lanes.
 void exp(const double* x, double* y, int64_t n);
@@ -59,6 +59,9 @@ void log1p(const double* x, double* y, int64_t n);
 void sin(const double* x, double* y, int64_t n);
 void cos(const double* x, double* y, int64_t n);
 void atanh(const double* x, double* y, int64_t n);
+void asin(const double* x, double* y, int64_t n);
+void acos(const double* x, double* y, int64_t n);
+void atan(const double* x, double* y, int64_t n);
 void lgamma(const double* x, double* y, int64_t n);
 void digamma(const double* x, double* y, int64_t n);
 void lgamma(const float* x, float* y, int64_t n);

@@ -104,6 +104,26 @@ void atanh(const double* x, double* y, int64_t n) {
       [](double v) { return v == v; }, [](double v) { return std::atanh(v); });
 }
 
+// The inverse trigonometric functions: |x| <= 1 (asin, acos) or not NaN
+// (atan) in the lanes; NaN and |x| > 1 from <cmath>.
+void asin(const double* x, double* y, int64_t n) {
+  map_checked(
+      x, y, n, [](double v) { return lanes64::asin(v); }, [](double v) { return v >= -1.0 && v <= 1.0; },
+      [](double v) { return std::asin(v); });
+}
+
+void acos(const double* x, double* y, int64_t n) {
+  map_checked(
+      x, y, n, [](double v) { return lanes64::acos(v); }, [](double v) { return v >= -1.0 && v <= 1.0; },
+      [](double v) { return std::acos(v); });
+}
+
+void atan(const double* x, double* y, int64_t n) {
+  map_checked(
+      x, y, n, [](double v) { return lanes64::atan(v); }, [](double v) { return v == v; },
+      [](double v) { return std::atan(v); });
+}
+
 void lgamma(const double* x, double* y, int64_t n) {
   map_checked(
       x, y, n, [](double v) { return lanes64::lgamma(v); }, gamma_domain, [](double v) { return std::lgamma(v); });

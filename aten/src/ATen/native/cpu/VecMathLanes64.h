@@ -7,6 +7,7 @@
 // constants that are not are derived by tools/vec_math_constants.py.
 // Accuracy is checked against numpy and math.lgamma by
 // tests/test_vec_math_double.py.
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 
@@ -328,6 +329,81 @@ inline double digamma(double x) {
   series = series * z + 1.0 / 12;
   const double positive = ((lanes64::log(y) - 0.5 / y) - z * series) - num / den;
   return negative ? positive - pi_over_tan_pi(x) : positive;
+}
+
+// ---- inverse trigonometric functions -----------------------------------
+// pi/4, pi/2 and pi as a double and its remainder (tools/vec_math_constants.py):
+// adding the remainder last keeps the bits a sum with the constant would lose.
+constexpr double kQuarterPi = 0.7853981633974483, kQuarterPiLo = 3.061616997868383e-17;
+constexpr double kHalfPi = 1.5707963267948966, kHalfPiLo = 6.123233995736766e-17;
+constexpr double kPi = 3.141592653589793, kPiLo = 1.2246467991473532e-16;
+
+// asin(x) for |x| <= 1/2: x + x z P(z), z = x^2, P a least-squares
+// polynomial of degree 12 (tools/vec_math_constants.py), within 6e-18 relative.
+inline double asin_half(double x) {
+  constexpr double c[13] = {0.028878362746452394, -0.015032162599250314, 0.01751883397953867,
+                            0.005413184483715509, 0.01033337215296726,   0.011477517005507167,
+                            0.01397138708310213,  0.017352380709839098,  0.022372173467043486,
+                            0.03038194412500875,  0.04464285714653523,   0.0749999999999834,
+                            0.16666666666666669};
+  const double z = x * x;
+  double p = c[0];
+#pragma GCC unroll 13
+  for (int k = 1; k < 13; ++k) p = p * z + c[k];
+  return x + x * z * p;
+}
+
+// atan(x) for |x| <= tan(pi/8): x + x z Q(z), z = x^2, Q of degree 10
+// (tools/vec_math_constants.py), within 7e-18 relative.
+inline double atan_eighth(double x) {
+  constexpr double c[11] = {-0.01920252926841228, 0.039253696320618564, -0.05086254885823143, 0.05858311810501153,
+                            -0.06664531369805009, 0.07692184699371778,  -0.0909090464769568,  0.11111111017100327,
+                            -0.1428571428469138,  0.19999999999995652,  -0.3333333333333333};
+  const double z = x * x;
+  double p = c[0];
+#pragma GCC unroll 11
+  for (int k = 1; k < 11; ++k) p = p * z + c[k];
+  return x + x * z * p;
+}
+
+// asin |x| for |x| <= 1 in Cephes' reduction: asin_half(|x|) up to 1/2;
+// above, asin |x| = pi/2 - 2 asin(s) with s = sqrt((1 - |x|) / 2) <= 1/2,
+// where 1 - |x| is exact. `big` tells which; returns asin_half's value.
+inline double asin_reduced(double x, bool* big) {
+  const double a = x < 0 ? -x : x;
+  *big = a > 0.5;
+  return asin_half(*big ? std::sqrt(0.5 * (1.0 - a)) : a);
+}
+
+// asin x for |x| <= 1 (the caller takes NaN and |x| > 1).
+inline double asin(double x) {
+  bool big = false;
+  const double r = asin_reduced(x, &big);
+  return with_sign_of(big ? (kHalfPi - 2.0 * r) + kHalfPiLo : r, x);
+}
+
+// acos x for |x| <= 1: pi/2 - asin x in the middle, 2 asin(s) above 1/2 and
+// pi - 2 asin(s) below -1/2, so nothing cancels near +-1.
+inline double acos(double x) {
+  bool big = false;
+  const double r = asin_reduced(x, &big);
+  const double middle = kHalfPi + (kHalfPiLo - with_sign_of(r, x));
+  const double outer = x > 0 ? 2.0 * r : kPi + (kPiLo - 2.0 * r);
+  return big ? outer : middle;
+}
+
+// atan x for every x but NaN: |x| > 1 as pi/2 - atan(1 / |x|), then above
+// tan(pi/8) as pi/4 + atan((t - 1) / (t + 1)), whose argument lies in
+// [-tan(pi/8), 0]; atan_eighth of what is left.
+inline double atan(double x) {
+  constexpr double kTanEighthPi = 0.41421356237309503;
+  const double a = x < 0 ? -x : x;
+  const bool big = a > 1.0;
+  const double t = big ? 1.0 / a : a;
+  const bool mid = t > kTanEighthPi;
+  const double r = atan_eighth(mid ? (t - 1.0) / (t + 1.0) : t);
+  const double unit = mid ? kQuarterPi + (kQuarterPiLo + r) : r;
+  return with_sign_of(big ? kHalfPi + (kHalfPiLo - unit) : unit, x);
 }
 
 }  // namespace lanes64
