@@ -2,7 +2,8 @@
 numpy: column sums that split their rows over threads (and the column split
 they fall back to when the accumulators would not stay in cache), and cat of
 contiguous inputs written in order, its bytes split over threads; dot
-through BLAS with strides; where's branch-free select. Small OpInfo samples
+through BLAS with strides; where's branch-free select; transposing copies
+in square tiles (partial tiles at the edges, batches, strided sides). Small OpInfo samples
 never reach these sizes, and a path that dropped a thread's share or
 misplaced a row would still pass there."""
 import numpy as np
@@ -566,3 +567,31 @@ def test_any_and_all_find_one_odd_element_in_any_block(dtype, where):
         lowest = zeros.clone()
         lowest[where] = -2 ** 63
         assert lowest.any() and not lowest.all()
+
+
+# (shape, the view copied): a transpose of whole tiles, of partial ones, a
+# batch, a column slice (strided input rows), reversed rows, a strided output.
+TRANSPOSES = [
+    ((64, 64), lambda t: t.mT),
+    ((70, 33), lambda t: t.mT),
+    ((3, 40, 50), lambda t: t.mT),
+    ((40, 3, 50), lambda t: t.permute(1, 2, 0)),
+    ((100, 90), lambda t: t[:, 5:80].mT),
+    ((64, 48), lambda t: t.flip(0).mT),
+    ((31, 200), lambda t: t.mT),
+]
+
+
+@pytest.mark.parametrize("case", range(len(TRANSPOSES)))
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int16", "uint8", "bool"])
+def test_transposing_copy(case, dtype):
+    shape, view = TRANSPOSES[case]
+    x = torch.from_numpy((np.random.default_rng(case).random(shape) * 100).astype(dtype))
+    want = np.ascontiguousarray(view(x).numpy())
+    np.testing.assert_array_equal(view(x).contiguous().numpy(), want)
+    np.testing.assert_array_equal(view(x).clone().numpy(), want)
+    # Into a strided output: every other column of a wider tensor.
+    out = torch.zeros(want.shape[:-1] + (2 * want.shape[-1],), dtype=x.dtype)
+    out[..., ::2].copy_(view(x))
+    np.testing.assert_array_equal(out[..., ::2].numpy(), want)
+    assert not out[..., 1::2].any()
