@@ -2,7 +2,7 @@
 VecMathLanes64.h) against numpy and math.lgamma, in ulps of float64, over
 samples of the whole double range, the edges of each function's fast
 domain and every tail length; lgamma and digamma of float32 (computed in
-the same double lanes) and float32 hypot. lgamma's oracle is mpmath. The strided form of each op takes
+the same double lanes), float64 pow and float32 hypot. lgamma's oracle is mpmath. The strided form of each op takes
 the scalar loop (<cmath>, SpecialFunctions.h), so dense against strided
 compares the lanes with the scalar code too. test_cpu_capability.py runs
 this file again at every lower ATEN_CPU_CAPABILITY."""
@@ -98,6 +98,68 @@ def test_inverse_trigonometric_functions_at_their_reduction_boundaries():
         with np.errstate(invalid="ignore"):
             want = ref(x)
         _assert_ulps(op(torch.from_numpy(x)).numpy(), want, 2)
+
+
+# pow of float64 (x, y) samples: ordinary, results near overflow and
+# underflow (|y log x| up to 745), bases next to sqrt(2) (where the
+# logarithm's reduction switches) with large exponents, negative bases with
+# integer exponents.
+POW_REGIMES = {
+    "ordinary": (lambda r, n: r.uniform(0, 10, n), lambda r, n: r.uniform(-20, 20, n)),
+    "large products": (lambda r, n: r.uniform(0.5, 2, n), lambda r, n: r.uniform(-1070, 1020, n)),
+    "near sqrt 2": (lambda r, n: np.sqrt(2) * (1 + r.uniform(-1e-3, 1e-3, n)), lambda r, n: r.uniform(-2000, 2000, n)),
+    "whole exponent range": (lambda r, n: np.exp(r.uniform(-708, 709, n)), lambda r, n: r.uniform(-1, 1, n)),
+    "negative bases": (lambda r, n: r.uniform(-10, 0, n), lambda r, n: np.round(r.uniform(-30, 30, n))),
+}
+
+
+@pytest.mark.parametrize("regime", sorted(POW_REGIMES))
+def test_pow_float64_within_two_ulp_of_numpy(regime):
+    make_x, make_y = POW_REGIMES[regime]
+    rng = np.random.default_rng(len(regime))
+    x, y = make_x(rng, 200_000), make_y(rng, 200_000)
+    with np.errstate(all="ignore"):
+        want = np.power(x, y)
+    # numpy's (glibc's) pow is within 0.52 ulp, the lanes within 1: 2 apart at most.
+    _assert_ulps(torch.pow(torch.from_numpy(x), torch.from_numpy(y)).numpy(), want, 2)
+    # One exponent for every base (the y_step 0 loop), and in place.
+    with np.errstate(all="ignore"):
+        _assert_ulps(torch.pow(torch.from_numpy(x), float(y[0])).numpy(), np.power(x, y[0]), 2)
+    t = torch.from_numpy(x.copy())
+    t.pow_(torch.from_numpy(y))
+    _assert_ulps(t.numpy(), want, 2)
+
+
+def test_pow_float64_exact_where_the_result_is_a_double():
+    x = np.repeat(np.arange(-20.0, 21.0), 13)
+    y = np.tile(np.arange(0.0, 13.0), 41)
+    got = torch.pow(torch.from_numpy(x), torch.from_numpy(y)).numpy()
+    np.testing.assert_array_equal(got, np.power(x, y))
+    halves = torch.pow(torch.tensor([4.0, 9.0, 2.0 ** 40, 0.25], dtype=torch.float64),
+                       torch.tensor([0.5, 1.5, 0.25, -0.5], dtype=torch.float64))
+    assert halves.tolist() == [2.0, 27.0, 1024.0, 2.0]
+
+
+def test_pow_float64_special_values_as_numpy():
+    specials = np.array([0.0, -0.0, np.inf, -np.inf, np.nan, 1.0, -1.0, 5e-324, -5e-324, DBL_MIN, 1e308, -2.0, 0.5])
+    x, y = np.meshgrid(specials, np.concatenate([specials, [3.0, -3.0, 2.5, 1e300, -1e300]]))
+    x, y = x.ravel(), y.ravel()
+    with np.errstate(all="ignore"):
+        want = np.power(x, y)
+    got = torch.pow(torch.from_numpy(x), torch.from_numpy(y)).numpy()
+    _assert_ulps(got, want, 2)
+    exact = np.isinf(want) | (want == 0)
+    np.testing.assert_array_equal(np.signbit(got[exact]), np.signbit(want[exact]))
+
+
+def test_pow_float64_every_tail_length():
+    rng = np.random.default_rng(4)
+    for n in range(1, 40):
+        x, y = rng.uniform(-3, 3, n), np.round(rng.uniform(-5, 5, n) * 2) / 2
+        x[rng.integers(n)] = np.nan
+        with np.errstate(all="ignore"):
+            want = np.power(x, y)
+        _assert_ulps(torch.pow(torch.from_numpy(x), torch.from_numpy(y)).numpy(), want, 2)
 
 
 @pytest.mark.parametrize("name", sorted(ELEMENTARY))

@@ -110,26 +110,26 @@ void div_floor_kernel(TensorIterator& iter) {
   });
 }
 
-// float32 rows with a contiguous base and output and a contiguous or
-// single exponent go to VecMath's pow; other rows and types take power().
-bool float32_pow(TensorIterator& iter) {
-  if (iter.dtype(0) != ScalarType::Float || iter.dtype(1) != ScalarType::Float || iter.dtype(2) != ScalarType::Float) {
-    return false;
-  }
+// float32 and float64 rows with a contiguous base and output and a
+// contiguous or single exponent go to VecMath's pow; other rows and types take power().
+template <typename T>
+bool vectorised_pow(TensorIterator& iter) {
+  constexpr ScalarType kType = std::is_same_v<T, float> ? ScalarType::Float : ScalarType::Double;
+  if (iter.dtype(0) != kType || iter.dtype(1) != kType || iter.dtype(2) != kType) return false;
   iter.for_each([](char** data, const int64_t* strides, int64_t size0, int64_t size1) {
-    constexpr int64_t f = sizeof(float);
+    constexpr int64_t f = sizeof(T);
     for (int64_t j = 0; j < size1; ++j) {
-      auto* out = reinterpret_cast<float*>(data[0] + j * strides[3]);
-      const auto* base = reinterpret_cast<const float*>(data[1] + j * strides[4]);
-      const auto* exp = reinterpret_cast<const float*>(data[2] + j * strides[5]);
+      auto* out = reinterpret_cast<T*>(data[0] + j * strides[3]);
+      const auto* base = reinterpret_cast<const T*>(data[1] + j * strides[4]);
+      const auto* exp = reinterpret_cast<const T*>(data[2] + j * strides[5]);
       if (strides[0] == f && strides[1] == f && (strides[2] == f || strides[2] == 0)) {
         vec::pow(base, exp, strides[2] == 0 ? 0 : 1, out, size0);
         continue;
       }
       for (int64_t i = 0; i < size0; ++i) {
-        *reinterpret_cast<float*>(reinterpret_cast<char*>(out) + i * strides[0]) =
-            power(*reinterpret_cast<const float*>(reinterpret_cast<const char*>(base) + i * strides[1]),
-                  *reinterpret_cast<const float*>(reinterpret_cast<const char*>(exp) + i * strides[2]));
+        *reinterpret_cast<T*>(reinterpret_cast<char*>(out) + i * strides[0]) =
+            power(*reinterpret_cast<const T*>(reinterpret_cast<const char*>(base) + i * strides[1]),
+                  *reinterpret_cast<const T*>(reinterpret_cast<const char*>(exp) + i * strides[2]));
       }
     }
   });
@@ -158,7 +158,8 @@ void pow_kernel(TensorIterator& iter) {
       cpu_kernel(iter, [](scalar_t b, scalar_t) -> scalar_t { return std::sqrt(M(b)); });
     } else if (number && e == M(-0.5)) {
       cpu_kernel(iter, [](scalar_t b, scalar_t) -> scalar_t { return M(1) / std::sqrt(M(b)); });
-    } else if (!(std::is_same_v<scalar_t, float> && float32_pow(iter))) {
+    } else if (!((std::is_same_v<scalar_t, float> || std::is_same_v<scalar_t, double>) &&
+                 vectorised_pow<std::conditional_t<std::is_same_v<scalar_t, float>, float, double>>(iter))) {
       cpu_kernel(iter, [](scalar_t b, scalar_t e) -> scalar_t { return power(b, e); });
     }
   });

@@ -39,19 +39,19 @@ inline void map_checked(const T* x, T* y, int64_t n, Lane lane, InDomain in_doma
 }
 
 // out[i] = lane(x[i x_step], y[i y_step]) where in_domain, exact() elsewhere.
-// Blocks are copied in first: out may alias x or y (in-place ops).
-template <typename Lane, typename InDomain, typename Exact>
-inline void map2_checked(const float* x, int64_t x_step, const float* y, int64_t y_step, float* out, int64_t n,
-                         Lane lane, InDomain in_domain, Exact exact) {
+// Blocks are copied in first: out may alias x or y (in-place ops). T is float or double.
+template <typename T, typename Lane, typename InDomain, typename Exact>
+inline void map2_checked(const T* x, int64_t x_step, const T* y, int64_t y_step, T* out, int64_t n, Lane lane,
+                         InDomain in_domain, Exact exact) {
   constexpr int64_t kBlock = 512;
-  float xs[kBlock], ys[kBlock];
+  T xs[kBlock], ys[kBlock];
   for (int64_t start = 0; start < n; start += kBlock) {
     const int64_t len = std::min(kBlock, n - start);
     if (x_step == 0) std::fill(xs, xs + len, *x);
-    else std::memcpy(xs, x + start, static_cast<size_t>(len) * sizeof(float));
+    else std::memcpy(xs, x + start, static_cast<size_t>(len) * sizeof(T));
     if (y_step == 0) std::fill(ys, ys + len, *y);
-    else std::memcpy(ys, y + start, static_cast<size_t>(len) * sizeof(float));
-    float* o = out + start;
+    else std::memcpy(ys, y + start, static_cast<size_t>(len) * sizeof(T));
+    T* o = out + start;
     int outside = 0;
     for (int64_t i = 0; i < len; ++i) {
       o[i] = lane(xs[i], ys[i]);

@@ -124,6 +124,32 @@ void atan(const double* x, double* y, int64_t n) {
       [](double v) { return std::atan(v); });
 }
 
+// pow with a negative base: the magnitude's sign by the parity of an
+// integer exponent, NaN for any other, as <cmath>'s.
+void pow(const double* x, const double* y, int64_t y_step, double* out, int64_t n) {
+#if defined(CPU_CAPABILITY_AVX2) || defined(CPU_CAPABILITY_AVX512)
+  map2_checked(
+      x, 1, y, y_step, out, n,
+      [](double a, double b) {
+        const double magnitude = lanes64::pow_positive(a, b);
+        // Parity in double (AVX2 has no double -> int64 conversion): b / 2 is exact.
+        const double half = 0.5 * b;
+        const bool integer = std::trunc(b) == b;
+        const bool odd = integer && std::trunc(half) != half;
+        const double negative = integer ? (odd ? -magnitude : magnitude) : std::numeric_limits<double>::quiet_NaN();
+        return a < 0 ? negative : magnitude;
+      },
+      [](double a, double b) {
+        const double abs_a = a < 0 ? -a : a;
+        return abs_a >= kMinNormal && abs_a <= kMax && b >= -kMax && b <= kMax;
+      },
+      [](double a, double b) { return std::pow(a, b); });
+#else
+  // The lanes need a fused multiply-add, which the DEFAULT copy's target may not have.
+  for (int64_t i = 0; i < n; ++i) out[i] = std::pow(x[i], y[i * y_step]);
+#endif
+}
+
 void lgamma(const double* x, double* y, int64_t n) {
   map_checked(
       x, y, n, [](double v) { return lanes64::lgamma(v); }, gamma_domain, [](double v) { return std::lgamma(v); });

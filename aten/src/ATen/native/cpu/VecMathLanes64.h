@@ -71,17 +71,23 @@ inline double expm1_tail(double r) {
   return r * r * p;
 }
 
-// exp(x) for x in [-745.2, 709.7] (0 below; the caller takes larger x and
-// NaN elsewhere), within 1 ulp: x = n ln2 + r, exp(r) by its series, 2^n
-// in two factors so that subnormal results come out right.
-inline double exp(double x) {
-  const double xc = x < -746.0 ? -746.0 : x;
+// exp(hi + lo) for |lo| below an ulp of hi (pow's product y log x): lo
+// joins the reduced argument, so a result that is a double (2^3) comes out
+// exactly. Beyond [-746, 1000] the result is 0 or inf.
+inline double exp_pair(double hi, double lo) {
+  const bool inside = hi > -746.0 && hi < 1000.0;
+  const double xc = hi < -746.0 ? -746.0 : (hi > 1000.0 ? 1000.0 : hi);
   const double n = round_to_integer(xc * kLog2e);
-  const double r = (xc - n * kLn2Hi) - n * kLn2Lo;
+  const double r = ((xc - n * kLn2Hi) - n * kLn2Lo) + (inside ? lo : 0.0);
   const double p = 1.0 + (r + expm1_tail(r));
   const double n1 = round_to_integer(n * 0.5);
   return p * two_to(n1) * two_to(n - n1);
 }
+
+// exp(x) for x in [-745.2, 709.7] (0 below; the caller takes larger x and
+// NaN elsewhere), within 1 ulp: x = n ln2 + r, exp(r) by its series, 2^n
+// in two factors so that subnormal results come out right.
+inline double exp(double x) { return exp_pair(x, 0.0); }
 
 // expm1(x) for x in [-inf, 700], within 2 ulp: 2^n expm1(r) + (2^n - 1),
 // the second term exact for the n that matter; below -60 the result is -1
@@ -96,18 +102,24 @@ inline double expm1(double x) {
   return x == 0.0 ? x : result;  // keeps -0
 }
 
+// x = 2^e (1 + f) with 1 + f in [sqrt(1/2), sqrt(2)) for normal positive
+// finite x; returns f (exact) and sets *e.
+inline double log_reduce(double x, double* e) {
+  const int64_t bits = double_to_bits(x);
+  const double m = bits_to_double((bits & 0x000fffffffffffffLL) | 0x3ff0000000000000LL);  // [1, 2)
+  const double exponent = static_cast<double>(static_cast<int32_t>(bits >> 52) - 1023);
+  const bool high = m > 1.4142135623730951;
+  *e = high ? exponent + 1.0 : exponent;
+  return (high ? m * 0.5 : m) - 1.0;
+}
+
 // log(x) for normal positive finite x, within 1 ulp (fdlibm's scheme):
 // x = 2^e (1 + f) with 1 + f in [sqrt(1/2), sqrt(2)), s = f / (2 + f),
 // log(1 + f) = f - (f^2/2 - s (f^2/2 + R)) with R = 2 atanh(s) / s - 2 by its
 // series in s^2 (|s| <= 0.172: truncation below 2e-18).
 inline double log(double x) {
-  const int64_t bits = double_to_bits(x);
-  double m = bits_to_double((bits & 0x000fffffffffffffLL) | 0x3ff0000000000000LL);  // [1, 2)
-  double e = static_cast<double>(static_cast<int32_t>(bits >> 52) - 1023);
-  const bool high = m > 1.4142135623730951;
-  m = high ? m * 0.5 : m;
-  e = high ? e + 1.0 : e;
-  const double f = m - 1.0;  // exact
+  double e = 0.0;
+  const double f = log_reduce(x, &e);
   const double s = f / (2.0 + f);
   const double z = s * s;
   double R = 2.0 / 23;
@@ -124,6 +136,58 @@ inline double log(double x) {
   R = R * z;
   const double hfsq = 0.5 * f * f;
   return e * kLn2Hi - ((hfsq - (s * (hfsq + R) + e * kLn2Lo)) - f);
+}
+
+// log(x) as hi + *lo for normal positive finite x, to about 2^-100 relative
+// (pow's logarithm; needs a fused multiply-add): log's reduction, the
+// division's remainder by fma, the series' leading 2 s^3 / 3 and the sums
+// carried as pairs, the rest of the series in double (below 2^-60 of it).
+inline double log_pair(double x, double* lo) {
+  constexpr double kTwoThirds = 0.6666666666666666, kTwoThirdsLo = 3.700743415417188e-17;
+  double e = 0.0;
+  const double f = log_reduce(x, &e);
+  const double d = 2.0 + f;
+  const double d_lo = (2.0 - d) + f;  // exact: |f| < 2
+  const double s = f / d;
+  const double s_lo = (std::fma(-s, d, f) - s * d_lo) / d;  // s + s_lo = f / (2 + f)
+  // 2 atanh(s) = 2 s + (2/3) s^3 + 2 s^5 (1/5 + z/7 + ...), z = s^2 <= 0.0295.
+  const double z = s * s, z_lo = std::fma(s, s, -z);
+  const double c = z * s, c_lo = std::fma(z, s, -c) + z_lo * s;  // s^3
+  const double t = kTwoThirds * c;
+  const double t_lo = std::fma(kTwoThirds, c, -t) + (kTwoThirds * c_lo + kTwoThirdsLo * c);
+  double q = 2.0 / 25;
+  q = q * z + 2.0 / 23;
+  q = q * z + 2.0 / 21;
+  q = q * z + 2.0 / 19;
+  q = q * z + 2.0 / 17;
+  q = q * z + 2.0 / 15;
+  q = q * z + 2.0 / 13;
+  q = q * z + 2.0 / 11;
+  q = q * z + 2.0 / 9;
+  q = q * z + 2.0 / 7;
+  q = q * z + 2.0 / 5;
+  const double rest = c * z * q + 2.0 * z * s_lo;  // s_lo's share of (2/3) s^3 too
+  // e ln2 + 2 s + t: each sum's rounding error kept (Fast2Sum: the larger first).
+  const double a = e * kLn2Hi;  // exact
+  const double b = 2.0 * s;
+  const double sum1 = a + b;
+  const double err1 = (a - sum1) + b;
+  const double sum2 = sum1 + t;
+  const double err2 = (sum1 - sum2) + t;
+  const double low = err1 + err2 + (e * kLn2Lo + (2.0 * s_lo + (t_lo + rest)));
+  const double hi = sum2 + low;
+  *lo = low - (hi - sum2);
+  return hi;
+}
+
+// |x|^y for normal finite x != 0 and finite y: exp(y log|x|) with both
+// carried as pairs; within 1 ulp (tests/test_vec_math_double.py).
+inline double pow_positive(double x, double y) {
+  double log_lo = 0.0;
+  const double log_hi = log_pair(x < 0 ? -x : x, &log_lo);
+  const double p = y * log_hi;
+  const double p_lo = std::fma(y, log_hi, -p) + y * log_lo;
+  return exp_pair(p, p_lo);
 }
 
 // log1p(x) for x > -1 with 1 + x finite, within 2 ulp: log(u) x / (u - 1)
