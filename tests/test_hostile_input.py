@@ -218,6 +218,16 @@ def test_running_extremes_of_an_empty_input_never_read_dim(op):
      "Expected 2D or 3D"),
     (lambda: torch.ones(1, 3, 3, dtype=torch.bool).baddbmm(torch.ones(1, 3, 3, dtype=torch.bool), torch.ones(1, 3, 3)),
      NotImplementedError, "\"baddbmm\" not implemented for 'Bool'"),
+    (lambda: torch.ones(3, 1, 3, dtype=torch.bool).baddbmm(torch.ones(3, 1, 3, dtype=torch.bool), torch.ones(3, 1, 3)),
+     RuntimeError, r"Expected size for first two dimensions of batch2 tensor to be: \[3, 3\] but got: \[3, 1\]"),
+    (lambda: torch._C._nn.reflection_pad1d(torch.ones(3, 3, 3, dtype=torch.bool), [0, 3]), RuntimeError,
+     r"Argument #4: Padding size should be less than the corresponding input dimension, but got: padding \(0, 3\)"),
+    (lambda: torch._C._nn.reflection_pad3d(torch.ones(3, 2, 1, 3, dtype=torch.bool), [1, 1, 2, 2, 0, 2]),
+     RuntimeError, r"Padding size should be less than the corresponding input dimension, but got: padding \(2, 2\)"),
+    (lambda: torch._C._nn.reflection_pad1d(torch.ones(3, 3, 3, dtype=torch.bool), [0, 2]), NotImplementedError,
+     "\"reflection_pad1d\" not implemented for 'Bool'"),
+    (lambda: torch.native_group_norm(torch.zeros(2, 1, 1, 1, dtype=torch.bool).expand(2, 1, 1, 2), None, None, 2, 1,
+                                     2, 1, 1e-5), RuntimeError, r"Expected X.is_contiguous\(memory_format\) to be true"),
     (lambda: torch.native_group_norm(torch.ones(0, dtype=torch.bool), None, None, 4, 1, -2, 1, 1e-5),
      NotImplementedError, "GroupNormKernelImpl"),
     (lambda: torch.native_group_norm(torch.ones(4, 2), None, None, 4, 1, 2, 1, 1e-5), RuntimeError,
@@ -231,6 +241,21 @@ def test_running_extremes_of_an_empty_input_never_read_dim(op):
 def test_checks_in_pytorchs_order(call, error, match):
     with pytest.raises(error, match=match):
         call()
+
+
+def test_an_empty_factorisation_takes_any_floating_dtype_as_pytorch():
+    L, info = torch.linalg.cholesky_ex(torch.zeros(2, 0, 0, dtype=torch.float16))
+    assert L.shape == (2, 0, 0) and L.dtype == torch.float16 and info.tolist() == [0, 0]
+    with pytest.raises(RuntimeError, match="Expected a floating point or complex tensor as input. Got Long"):
+        torch.linalg.cholesky_ex(torch.zeros(0, 0, dtype=torch.int64))
+
+
+def test_nothing_to_look_up_takes_any_dtype_as_pytorch():
+    assert torch.bucketize(torch.zeros(0, dtype=torch.bool), torch.zeros(0, dtype=torch.bool)).shape == (0,)
+    found = torch.searchsorted(torch.zeros(2, 0, dtype=torch.bool), torch.zeros(2, 0, dtype=torch.bool), out_int32=True)
+    assert found.shape == (2, 0) and found.dtype == torch.int32
+    with pytest.raises(NotImplementedError, match="\"searchsorted_out_cpu\" not implemented for 'Bool'"):
+        torch.bucketize(torch.zeros(1, dtype=torch.bool), torch.zeros(0, dtype=torch.bool))
 
 
 def test_what_pytorch_accepts_without_converting_a_scalar():

@@ -64,6 +64,11 @@ class Worker:
         self.buffer += data
         *lines, self.buffer = self.buffer.split(b"\n")
         for line in lines:
+            if not line.startswith(b"{"):
+                # Something a case printed past the worker's redirect (a C
+                # library writing to fd 1); the outcome line follows.
+                print(f"difftest: {self.python} printed {line[:200]!r}", file=sys.stderr)
+                continue
             outcome = json.loads(line)
             self.outcomes[outcome["id"]] = outcome
             self.next += 1

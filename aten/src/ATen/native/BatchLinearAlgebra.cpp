@@ -564,6 +564,13 @@ std::tuple<Tensor, Tensor, Tensor, Tensor> _linalg_slogdet(const Tensor& A) {
 
 std::tuple<Tensor, Tensor> linalg_cholesky_ex(const Tensor& A, bool upper, bool check_errors_) {
   check_square_shape(A, "linalg.cholesky");
+  TORCH_CHECK(isFloatingType(A.scalar_type()), "linalg.cholesky: Expected a floating point or complex tensor as "
+              "input. Got ", toString(A.scalar_type()));
+  // An empty input never reaches PyTorch's kernel, so any floating dtype passes.
+  if (A.numel() == 0) {
+    return {at::empty(A.sizes(), A.scalar_type(), A.device()),
+            at::zeros(batch_shape(A), kInt, A.device())};
+  }
   check_matrix_then_kernel(A, "linalg.cholesky", "cholesky_cpu");
   const int n = static_cast<int>(A.size(-1));
   const int64_t batch = batch_count(A);

@@ -69,6 +69,8 @@ Tensor search_sorted(const Tensor& boundaries, const Tensor& input, bool out_int
       TORCH_CHECK(o[i] >= 0 && o[i] < n, "torch.searchsorted(): sorter index out of range");
     }
   }
+  // Nothing to look up: PyTorch returns before its kernel dispatches on the dtype (so bool passes).
+  if (input.numel() == 0) return at::empty(input.sizes(), out_int32 ? ScalarType::Int : ScalarType::Long, input.device());
   Tensor result = at::empty(values.sizes(), ScalarType::Long, Device(DeviceType::CPU));
   const int64_t n = seq.size(-1);
   const int64_t m = values.dim() == 0 ? 1 : values.size(-1);

@@ -44,6 +44,9 @@ void check_group_norm(const Tensor& input, const Tensor* weight, const Tensor* b
     TORCH_CHECK(!p || (p->dim() == 1 && p->numel() == C), "Expected ", name,
                 " to be a vector of size equal to the number of channels in input, but got ", name, " of shape ",
                 p->sizes(), " and input of shape ", input.sizes());
+  // group_norm hands the kernel a contiguous input; a caller of native_group_norm must too.
+  TORCH_CHECK(input.is_contiguous(), "Expected X.is_contiguous(memory_format) to be true, but got false.  (Could this "
+              "error message be improved?  If so, please report an enhancement request to PyTorch.)");
   TORCH_CHECK_NOT_IMPLEMENTED(input.is_floating_point(), "\"GroupNormKernelImpl\" not implemented for '",
                               input.scalar_type(), "'");
   // PyTorch's kernel trusts N, C and HxW (and reads past the input when they lie); here they are checked.
@@ -231,7 +234,7 @@ Tensor group_norm(const Tensor& input, int64_t num_groups, const std::optional<T
   const int64_t N = input.size(0), C = input.size(1);
   int64_t HxW = 1;
   for (int64_t d = 2; d < input.dim(); ++d) HxW *= input.size(d);
-  return std::get<0>(at::native_group_norm(input, weight, bias, N, C, HxW, num_groups, eps));
+  return std::get<0>(at::native_group_norm(input.contiguous(), weight, bias, N, C, HxW, num_groups, eps));
 }
 
 }  // namespace at::native

@@ -416,12 +416,13 @@ Tensor baddbmm_impl(const Tensor& out, const Tensor& self, const Tensor& batch1,
   TORCH_CHECK(self.scalar_type() == batch1.scalar_type(), "Input dtypes must be the same, got: input ",
               c10::cppTypeName(self.scalar_type()), ", batch1: ", c10::cppTypeName(batch1.scalar_type()), ", batch2: ",
               c10::cppTypeName(batch2.scalar_type()));
-  // PyTorch's CPU kernel refuses bool before it compares batch2 (addbmm goes through addmm's checks instead).
-  TORCH_CHECK_NOT_IMPLEMENTED(self.scalar_type() != ScalarType::Bool || !self.is_cpu(),
-                              "\"baddbmm\" not implemented for 'Bool'");
   TORCH_CHECK(batch2.size(0) == batch1.size(0) && batch2.size(1) == batch1.size(2),
               "Expected size for first two dimensions of batch2 tensor to be: [", batch1.size(0), ", ",
               batch1.size(2), "] but got: [", batch2.size(0), ", ", batch2.size(1), "].");
+  // PyTorch's CPU kernel refuses bool after the sizes, before it compares batch2's dtype (addbmm goes
+  // through addmm's checks instead).
+  TORCH_CHECK_NOT_IMPLEMENTED(self.scalar_type() != ScalarType::Bool || !self.is_cpu(),
+                              "\"baddbmm\" not implemented for 'Bool'");
   TORCH_CHECK(batch1.scalar_type() == batch2.scalar_type(), "expected scalar type ", batch1.scalar_type(),
               " but found ", batch2.scalar_type());
   return scaled_product(out, self, shape, batch1, batch2, beta, alpha, false, "baddbmm",

@@ -154,41 +154,42 @@ Tensor pad(const Tensor& self, IntArrayRef pad, PadMode mode) {
 }
 
 // PyTorch's checks of reflection_pad*d and replication_pad*d, in its order and words.
-void check_input(const Tensor& self, IntArrayRef padding, size_t expected, const char* op) {
+void check_input(const Tensor& self, IntArrayRef padding, size_t expected) {
   TORCH_CHECK(padding.size() == expected, "padding size is expected to be ", expected, ", but got: ", padding.size());
   const int64_t npad = static_cast<int64_t>(expected) / 2, ndim = self.dim();
   bool ok = ndim == npad + 1 || ndim == npad + 2;
   for (int64_t d = ndim == npad + 2 ? 1 : 0; ok && d < ndim; ++d) ok = self.size(d) != 0;
   TORCH_CHECK(ok, "Expected ", npad + 1, "D or ", npad + 2, "D (batch mode) tensor with possibly 0 batch size and ",
               "other non-zero dimensions for input, but got: ", self.sizes());
+}
+
+// The shapes checked (PyTorch's meta function), then the kernel's dtype.
+Tensor pad_checked(const Tensor& self, IntArrayRef padding, size_t expected, PadMode mode, const char* op) {
+  check_input(self, padding, expected);
+  const PadPlan p = plan(self.sizes(), padding, mode);
   TORCH_CHECK_NOT_IMPLEMENTED(self.scalar_type() != kBool, "\"", op, "\" not implemented for 'Bool'");
+  return self.is_cpu() ? pad_cpu(self, p) : pad_indexed(self, p);
 }
 
 }  // namespace
 
 Tensor reflection_pad1d(const Tensor& self, IntArrayRef padding) {
-  check_input(self, padding, 2, "reflection_pad1d");
-  return pad(self, padding, PadMode::Reflect);
+  return pad_checked(self, padding, 2, PadMode::Reflect, "reflection_pad1d");
 }
 Tensor reflection_pad2d(const Tensor& self, IntArrayRef padding) {
-  check_input(self, padding, 4, "reflection_pad2d");
-  return pad(self, padding, PadMode::Reflect);
+  return pad_checked(self, padding, 4, PadMode::Reflect, "reflection_pad2d");
 }
 Tensor reflection_pad3d(const Tensor& self, IntArrayRef padding) {
-  check_input(self, padding, 6, "reflection_pad3d");
-  return pad(self, padding, PadMode::Reflect);
+  return pad_checked(self, padding, 6, PadMode::Reflect, "reflection_pad3d");
 }
 Tensor replication_pad1d(const Tensor& self, IntArrayRef padding) {
-  check_input(self, padding, 2, "replication_pad1d");
-  return pad(self, padding, PadMode::Replicate);
+  return pad_checked(self, padding, 2, PadMode::Replicate, "replication_pad1d");
 }
 Tensor replication_pad2d(const Tensor& self, IntArrayRef padding) {
-  check_input(self, padding, 4, "replication_pad2d");
-  return pad(self, padding, PadMode::Replicate);
+  return pad_checked(self, padding, 4, PadMode::Replicate, "replication_pad2d");
 }
 Tensor replication_pad3d(const Tensor& self, IntArrayRef padding) {
-  check_input(self, padding, 6, "replication_pad3d");
-  return pad(self, padding, PadMode::Replicate);
+  return pad_checked(self, padding, 6, PadMode::Replicate, "replication_pad3d");
 }
 Tensor _pad_circular(const Tensor& self, IntArrayRef pad) { return native::pad(self, pad, PadMode::Circular); }
 
