@@ -911,7 +911,23 @@ std::tuple<Tensor, Tensor> index_reduce_backward(const Tensor& grad, const Tenso
   if (index.numel() == 0) return {grad, at::zeros_like(source)};
   auto vec = [](const Tensor& t) { return t.dim() == 0 ? t.view({1}) : t; };
   const int64_t d = c10::maybe_wrap_dim(dim, self.dim());
-  const Tensor spread = spread_index(index.reshape({-1}).to(ScalarType::Long), source, d);
+  const Tensor flat_index = index.reshape({-1}).to(ScalarType::Long);
+  if (reduce == "mean") {
+    // A whole slice shares one count: select along dim and divide by a count
+    // per slice broadcast over the others (no index the size of source).
+    const Tensor g = vec(grad);
+    Tensor counts = include_self ? at::ones({g.size(d)}, g.options()) : at::zeros({g.size(d)}, g.options());
+    counts.index_add_(0, flat_index, at::ones({flat_index.numel()}, g.options()), Scalar(1));
+    counts = counts.clamp(Scalar(1), std::nullopt);  // a slice nothing reached keeps its gradient
+    std::vector<int64_t> shape(g.dim(), 1);
+    shape[d] = -1;
+    Tensor grad_self = g.div(counts.view(shape));
+    const Tensor grad_source = g.index_select(d, flat_index).div(counts.index_select(0, flat_index).view(shape));
+    // Without include_self, self's values in the reached slices took no part.
+    if (!include_self) grad_self = grad_self.index_fill(d, flat_index, Scalar(0.0));
+    return {grad_self.view(self.sizes()), grad_source.view(source.sizes())};
+  }
+  const Tensor spread = spread_index(flat_index, source, d);
   auto [grad_self, grad_source] = scatter_reduce_backward(vec(grad), vec(self), d, spread, vec(source), reduce,
                                                           include_self, vec(result));
   return {grad_self.view(self.sizes()), grad_source.view(source.sizes())};
