@@ -348,6 +348,20 @@ void qr_batch(T* a, T* q, T* tau, int64_t batch, int m, int n, int q_cols, bool 
   });
 }
 
+// Whether a matrix holds NaN, or inf and no NaN: scipy-openblas's SVD-based
+// routines (gesdd with vectors, gelsd, gelss) never return on inf.
+enum class NonFinite { None, Inf, NaN };
+
+template <typename T>
+NonFinite non_finite(const T* p, int64_t count) {
+  bool nan = false, inf = false;
+  for (int64_t i = 0; i < count; ++i) {
+    nan |= p[i] != p[i];
+    inf |= std::abs(p[i]) == std::numeric_limits<T>::infinity();
+  }
+  return nan ? NonFinite::NaN : inf ? NonFinite::Inf : NonFinite::None;
+}
+
 template <typename T>
 void svd_batch(T* a, T* s, T* u, T* vt, int64_t batch, int m, int n, char jobz, int u_cols, int vt_rows,
                std::vector<int>& infos) {
@@ -364,6 +378,21 @@ void svd_batch(T* a, T* s, T* u, T* vt, int64_t batch, int m, int n, char jobz, 
     for (int64_t b = begin; b < end; ++b) {
       T* ub = jobz == 'N' ? &dummy : u + b * m * u_cols;
       T* vb = jobz == 'N' ? &dummy : vt + b * vt_rows * n;
+      // Non-finite entries first: scipy-openblas's gesdd loops forever on a
+      // matrix holding inf when it computes the vectors. NaN gets LAPACK
+      // 3.10's answer (-4, PyTorch's error); inf alone NaN everywhere, an
+      // answer as meaningless as MKL's but one that ends.
+      const NonFinite found = non_finite(a + b * m * n, static_cast<int64_t>(m) * n);
+      if (found != NonFinite::None) {
+        infos[b] = found == NonFinite::NaN ? -4 : 0;
+        constexpr T kNaN = std::numeric_limits<T>::quiet_NaN();
+        std::fill(s + b * k, s + (b + 1) * k, kNaN);
+        if (jobz != 'N') {
+          std::fill(ub, ub + static_cast<int64_t>(m) * u_cols, kNaN);
+          std::fill(vb, vb + static_cast<int64_t>(vt_rows) * n, kNaN);
+        }
+        continue;
+      }
       lapack::gesdd<T>(jobz, m, n, a + b * m * n, std::max(m, 1), s + b * k, ub, ldu, vb, ldvt, work.data(),
                        static_cast<int>(work.size()), iwork.data(), &infos[b]);
     }
@@ -805,6 +834,16 @@ void lstsq_batch(const std::string& driver, T* a, T* b, T* s, int* ranks, int64_
       T* ai = a + i * m * n;
       T* bi = b + i * k * ldb;
       int r = 0;
+      const bool svd_based = driver == "gelsd" || driver == "gelss";
+      if (svd_based && (non_finite(ai, static_cast<int64_t>(m) * n) != NonFinite::None ||
+                        non_finite(bi, static_cast<int64_t>(k) * ldb) != NonFinite::None)) {
+        // No answer, and one that ends (see non_finite): NaN solution and singular values, rank 0.
+        constexpr T kNaN = std::numeric_limits<T>::quiet_NaN();
+        std::fill(bi, bi + static_cast<int64_t>(k) * ldb, kNaN);
+        std::fill(s + i * mn, s + (i + 1) * mn, kNaN);
+        ranks[i] = 0;
+        continue;
+      }
       if (driver == "gels") {
         lapack::gels<T>(m, n, k, ai, lda, bi, ldb, work.data(), lwork, &infos[i]);
       } else if (driver == "gelsy") {
