@@ -392,6 +392,29 @@ def test_cholesky_solve_gradient_is_pytorchs_over_the_whole_factor():
                                                dtype=torch.float64), atol=1e-4)
 
 
+@pytest.mark.parametrize("a,b,solution", [
+    ((4, 3), (4,), (3,)),  # a vector
+    ((2, 4, 3), (2, 4), (2, 3)),  # a batch of vectors: B is A's shape without its last dim
+    ((4, 1, 3), (4, 1), (4, 3)),
+    ((4, 1, 3), (1, 1), (4, 3, 1)),  # one dim fewer but not A's shape: a matrix
+    ((2, 1, 0), (1, 0), (2, 0, 0)),
+])
+def test_lstsq_vector_and_matrix_right_hand_sides_as_pytorch(a, b, solution):
+    # PyTorch 2.13's shapes (linalg_solve_is_vector_rhs).
+    r = torch.linalg.lstsq(torch.randn(*a), torch.randn(*b))
+    assert r.solution.shape == solution
+
+
+def test_lstsq_shape_errors_as_pytorch():
+    with pytest.raises(RuntimeError, match=r"size of tensor a \(2\) must match the size of tensor b \(4\)"):
+        torch.linalg.lstsq(torch.randn(2, 4, 3), torch.randn(4, 3))
+    with pytest.raises(RuntimeError, match=r"input.size\(-2\) should match other.size\(-2\)"):
+        torch.linalg.lstsq(torch.randn(2, 5, 4), torch.randn(1, 5))
+    # B's batch broadcast to nothing: rank keeps A's batch shape, as PyTorch's.
+    r = torch._C._linalg.linalg_lstsq(torch.zeros(1, 0, 3), torch.zeros(1, 1).expand(0, 3), None)
+    assert r[0].shape == (0, 3, 3) and r[2].shape == (1,)
+
+
 NON_FINITE_CALLS = """
 import torch
 A = torch.tensor([[float("-inf"), float("inf"), 1.0], [-1.4, 0.03, -1.6], [-1.9, 65504.0, -1e30]])

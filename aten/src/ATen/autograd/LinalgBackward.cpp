@@ -331,7 +331,7 @@ std::tuple<Tensor, Tensor> linalg_lstsq_backward(const Tensor& gX_, const Tensor
                                                  const Tensor& B_, const Tensor& X_) {
   const bool with_residuals = gL.defined() && gL.numel() > 0;
   if (!gX_.defined() && !with_residuals) return {};
-  const bool vector = A.dim() == B_.dim() + 1;
+  const bool vector = B_.dim() == 1 || (A.dim() == B_.dim() + 1 && B_.sizes().equals(A.sizes().slice(0, A.dim() - 1)));
   auto as_matrix = [vector](const Tensor& t) { return vector ? t.unsqueeze(-1) : t; };
   const Tensor B = as_matrix(B_);
   Tensor gA, gB;

@@ -875,7 +875,8 @@ std::tuple<Tensor, Tensor, Tensor, Tensor> linalg_lstsq(const Tensor& A, const T
   const int64_t dim_diff = A.dim() - B.dim();
   TORCH_CHECK(0 <= dim_diff && dim_diff <= 1, fn, ": input.dim() must be greater or equal to other.dim() and "
               "(input.dim() - other.dim()) <= 1");
-  const bool vector = dim_diff == 1;
+  // PyTorch's vector case (linalg_solve_is_vector_rhs): a 1-D B, or B shaped as A without its last dim.
+  const bool vector = B.dim() == 1 || (dim_diff == 1 && B.sizes().equals(A.sizes().slice(0, A.dim() - 1)));
   const Tensor B2 = vector ? B.unsqueeze(-1) : B;
   TORCH_CHECK(A.size(-2) == B2.size(-2), vector ? "torch.linalg.lstsq: input.size(-2) should match other.size(-1)"
                                                 : "torch.linalg.lstsq: input.size(-2) should match other.size(-2)");
@@ -884,12 +885,15 @@ std::tuple<Tensor, Tensor, Tensor, Tensor> linalg_lstsq(const Tensor& A, const T
   // Other dtypes: PyTorch's default rcond (an epsilon of the dtype) refuses
   // them first; with rcond given, its kernel's dispatch does.
   const std::string name = lstsq_driver(driver, A);  // before any dtype check, as in PyTorch
+  // A matrix B with one dim fewer than A broadcasts its shape but the last
+  // dim against A's batch, as PyTorch's does (B [1, 1] against A [4, 1, 3]), before the dtype checks.
+  const std::vector<int64_t> batch = infer_size(
+      batch_shape(A), dim_diff == 1 && !vector ? B.sizes().slice(0, B.dim() - 1) : IntArrayRef(batch_shape(B2)));
   const bool float_or_double_input = A.scalar_type() == kFloat || A.scalar_type() == kDouble;
   TORCH_CHECK(float_or_double_input || rcond, "This function doesn't handle types other than float and double");
   TORCH_CHECK_NOT_IMPLEMENTED(float_or_double_input, "\"linalg_lstsq_cpu\" not implemented for '",
                               toString(A.scalar_type()), "'");
   check_float_matrix(A, "linalg.lstsq");
-  const std::vector<int64_t> batch = infer_size(batch_shape(A), batch_shape(B2));
   const int64_t m = A.size(-2), n = A.size(-1), k = B2.size(-1), mn = std::min(m, n);
   TORCH_CHECK(k <= INT_MAX, fn, ": ", k, " right-hand sides are more than LAPACK's 32-bit indices allow");
   const int ldb = static_cast<int>(std::max<int64_t>({m, n, 1}));
@@ -928,8 +932,13 @@ std::tuple<Tensor, Tensor, Tensor, Tensor> linalg_lstsq(const Tensor& A, const T
   const bool full_rank = !has_s || ranks.eq(at::scalar_tensor(n, kInt)).all().item().toBool();
   if (m > n && name != "gelsy" && full_rank) residuals = rows.narrow(-2, n, m - n).square().sum({-2});
   Tensor rank = name == "gels" ? at::empty({0}, kLong, kCPU) : ranks.to(kLong);
-  // The rank and singular values describe A's matrices: A's batch shape, as PyTorch gives them.
-  for (int64_t d = 0; d + 2 < A.dim(); ++d) {
+  // The rank and singular values describe A's matrices: A's batch shape, as PyTorch gives them
+  // (zeros where B's batch broadcast it to nothing).
+  if (count == 0) {
+    if (name != "gels") rank = at::zeros(batch_shape(A), kLong, kCPU);
+    if (has_s) S = at::zeros(with(batch_shape(A), {mn}), t, kCPU);
+  }
+  for (int64_t d = 0; count > 0 && d + 2 < A.dim(); ++d) {
     if (A.size(d) != 1 || batch[d] == 1) continue;
     if (name != "gels") rank = rank.narrow(d, 0, 1);
     if (has_s) S = S.narrow(d, 0, 1);
