@@ -1,7 +1,8 @@
 // torch.linalg's factorisations and solves on LAPACK (native/Lapack.h): LU
-// (getrf/getrs), Cholesky (potrf, and potri for cholesky_inverse), QR (geqrf/orgqr), the SVD (gesdd), the
-// symmetric eigendecomposition (syevd), least squares (gels, gelsy, gelsd,
-// gelss) and triangular solves (BLAS trsm).
+// (getrf/getrs), Cholesky (potrf; potrs and potri for cholesky_solve and
+// cholesky_inverse), QR (geqrf/orgqr), the SVD (gesdd), the symmetric
+// eigendecomposition (syevd), least squares (gels, gelsy, gelsd, gelss) and
+// triangular solves (BLAS trsm).
 // A batch is one column-major copy of the input (its mT made contiguous),
 // factorised matrix by matrix, the matrices split over parallel_for's
 // threads (OpenBLAS itself stays single-threaded: Blas.cpp). Results come
