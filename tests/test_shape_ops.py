@@ -163,3 +163,53 @@ def test_flip_every_dim_set_against_numpy(shape, dtype):
         for r in range(1, t.dim() + 1):
             for dims in itertools.combinations(range(t.dim()), r):
                 np.testing.assert_array_equal(t.flip(dims).numpy(), np.flip(t.numpy(), dims))
+
+
+def _diff_step_by_step(x, n, dim):
+    """diff as n separate subtractions (what PyTorch runs), for the oracle."""
+    for _ in range(n):
+        if x.shape[dim] == 0:
+            break
+        k = x.shape[dim] - 1
+        nxt, prev = x.narrow(dim, 1, k), x.narrow(dim, 0, k)
+        x = nxt != prev if x.dtype == torch.bool else nxt - prev
+    return x
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64, torch.float16, torch.bfloat16, torch.int64,
+                                   torch.int32, torch.int16, torch.int8, torch.uint8, torch.bool])
+def test_diff_of_order_n_matches_n_subtractions(dtype):
+    # diff(x, n >= 2) without autograd runs one tiled kernel
+    # (cpu/RepeatedDiffKernel.cpp): rows in tiles of 2048 results, other dims
+    # in column blocks of at least 256. The shapes cross both edges.
+    gen = torch.Generator().manual_seed(7)
+    for shape, dim, n in [((4100,), 0, 3), ((3, 2500), -1, 2), ((5, 7), 0, 2), ((9, 700), 0, 4),
+                          ((3, 6, 300), 1, 5), ((2, 5, 3), 2, 9), ((0, 5), 1, 2), ((4, 0), 0, 3), ((6,), 0, 6)]:
+        if dtype == torch.bool:
+            x = torch.randint(0, 2, shape, generator=gen).bool()
+        elif dtype.is_floating_point:
+            x = (torch.randn(shape, generator=gen) * 50).to(dtype)
+        else:
+            x = torch.randint(-120, 120, shape, generator=gen).to(dtype)
+        for t in (x, x.transpose(0, -1)):
+            got = torch.diff(t, n, dim)
+            want = _diff_step_by_step(t, n, dim)
+            assert got.shape == want.shape and got.dtype == want.dtype and got.is_contiguous()
+            assert torch.equal(got, want), (shape, dim, n)
+    if dtype in (torch.float64, torch.int64, torch.bool):  # numpy's own diff (it wraps integers too)
+        a = np.random.default_rng(0).integers(-2**62, 2**62, (40, 3000)).astype(
+            {torch.float64: np.float64, torch.int64: np.int64, torch.bool: np.bool_}[dtype])
+        np.testing.assert_array_equal(torch.diff(torch.from_numpy(a), 5, 1).numpy(), np.diff(a, 5, 1))
+
+
+def test_diff_of_order_n_keeps_gradients_and_operands():
+    x = torch.randn(4, 6, dtype=torch.float64, requires_grad=True)
+    before = torch.randn(4, 2, dtype=torch.float64)
+    out = torch.diff(x, 3, 1, prepend=before, append=x[:, :1])
+    want = _diff_step_by_step(torch.cat([before, x, x[:, :1]], 1), 3, 1)
+    assert torch.equal(out, want) and out.grad_fn is not None
+    (g,) = torch.autograd.grad(out.sum(), x)
+    with torch.no_grad():
+        assert torch.equal(torch.diff(x, 3, 1, prepend=before, append=x[:, :1]), want)
+    assert g.shape == x.shape and g.abs().sum() > 0
+    assert torch.diff(torch.randn(3, 4), 2, 1, prepend=torch.ones(3, 1, dtype=torch.int64)).dtype == torch.float32

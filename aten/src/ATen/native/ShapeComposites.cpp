@@ -6,6 +6,8 @@
 #include <ATen/ATen.h>
 #include <ATen/ExpandUtils.h>
 #include <ATen/ScalarOps.h>
+#include <ATen/autograd/Variable.h>
+#include <ATen/native/RepeatedDiff.h>
 
 #include <algorithm>
 #include <numeric>
@@ -131,6 +133,8 @@ Tensor diff(const Tensor& self, int64_t n, int64_t dim, const std::optional<Tens
     if (has_append) parts.push_back(*append);
     x = at::cat(parts, dim);
   }
+  // Without a graph to record, the n passes run in one buffer.
+  if (n >= 2 && repeated_diff_applies(x) && !autograd::any_requires_grad({&x})) return repeated_diff(x, n, dim);
   for (int64_t i = 0; i < n && x.size(dim) > 0; ++i) {
     const int64_t len = x.size(dim) - 1;
     x = x.scalar_type() == ScalarType::Bool ? at::logical_xor(x.narrow(dim, 1, len), x.narrow(dim, 0, len))
