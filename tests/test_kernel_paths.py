@@ -461,18 +461,26 @@ def test_glu_float32_lanes_and_strided_walk_match_float64(dim):
 
 
 @pytest.mark.parametrize("shape", [(0, 3), (3, 0), (1, 1), (5, 7), (2, 3, 6, 4), (7, 5)])
-@pytest.mark.parametrize("diagonal", [-9, -2, 0, 1, 3, 9])
+@pytest.mark.parametrize("diagonal", [-9, -2, 0, 1, 3, 9, -2**63, 2**63 - 1])
 @pytest.mark.parametrize("lower", [True, False])
 def test_tril_triu_in_place_zero_the_rows_outside_the_triangle(shape, diagonal, lower):
-    # The contiguous CPU path writes each row's zeros in place; numpy is the oracle.
+    # The contiguous CPU path writes each row's zeros in place; numpy is the
+    # oracle (at an offset beyond the matrix where numpy's arithmetic overflows).
+    np_diagonal = max(-100, min(diagonal, 100))
     a = np.random.default_rng(len(shape)).random(shape).astype(np.float32) + 1
     x = torch.from_numpy(a.copy())
     (x.tril_ if lower else x.triu_)(diagonal)
-    want = (np.tril if lower else np.triu)(a, diagonal)
+    want = (np.tril if lower else np.triu)(a, np_diagonal)
     np.testing.assert_array_equal(x.numpy(), want)
-    strided = torch.from_numpy(a.copy()).transpose(-1, -2)  # the masked path, for comparison
+    # Column-major matrices (LAPACK's factors) take the rows of the other
+    # triangle at the negated offset; other strides the masked path.
+    strided = torch.from_numpy(a.copy()).transpose(-1, -2)
     got = (strided.tril_ if lower else strided.triu_)(diagonal)
-    np.testing.assert_array_equal(got.numpy(), (np.tril if lower else np.triu)(a.swapaxes(-1, -2), diagonal))
+    np.testing.assert_array_equal(got.numpy(), (np.tril if lower else np.triu)(a.swapaxes(-1, -2), np_diagonal))
+    wide = np.concatenate([a, a], -1)
+    sliced = torch.from_numpy(wide.copy())[..., ::2]
+    got = (sliced.tril_ if lower else sliced.triu_)(diagonal)
+    np.testing.assert_array_equal(got.numpy(), (np.tril if lower else np.triu)(wide[..., ::2], np_diagonal))
 
 
 @pytest.mark.parametrize("dtype", ["int8", "int16", "int32", "int64"])

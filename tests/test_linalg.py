@@ -622,3 +622,24 @@ def test_lstsq_residuals_are_differentiable_as_in_pytorch(b):
     assert result.residuals.grad_fn.name() == "LinalgLstsqBackward0" and result.rank.grad_fn is None
     assert torch.autograd.gradcheck(lambda p, q: LA.lstsq(p, q, driver="gels").residuals, (x, y))
     assert torch.autograd.gradcheck(lambda p, q: LA.lstsq(p, q, driver="gelsd"), (x, y))
+
+
+@pytest.mark.parametrize("upper", [False, True])
+def test_cholesky_reports_the_first_nan_pivot_as_lapack_does(upper):
+    # OpenBLAS's potrf carries a NaN pivot on; reference LAPACK (and PyTorch's
+    # MKL) stop there with info = its order. A NaN reaching the diagonal later
+    # (from an off-diagonal entry) counts at the column it reaches.
+    nan = float("nan")
+    cases = [([[nan]], 1), ([[4.0, 1.0], [1.0, nan]], 2), ([[4.0, nan], [nan, 3.0]], 2),
+             ([[nan, 0.0], [0.0, 1.0]], 1), ([[4.0, 2.0, 0.0], [2.0, 5.0, nan], [0.0, nan, 9.0]], 3)]
+    for matrix, order in cases:
+        for dtype in (torch.float32, torch.float64):
+            A = torch.tensor(matrix, dtype=dtype)
+            assert LA.cholesky_ex(A, upper=upper).info.item() == order, matrix
+            with pytest.raises(torch.linalg.LinAlgError, match=f"leading minor of order {order} is not"):
+                LA.cholesky(A, upper=upper)
+    batch = torch.tensor(SPD)  # three matrices
+    batch[1, 2, 2] = nan
+    assert LA.cholesky_ex(batch).info.tolist() == [0, 3, 0]
+    with pytest.raises(torch.linalg.LinAlgError, match=r"\(Batch element 1\)"):
+        LA.cholesky(batch)

@@ -269,10 +269,20 @@ double pivot_sign(const int* pivots, int k) {
 
 // ---- Cholesky, triangular solves -----------------------------------------
 
+// potrf on each matrix, in place. Reference LAPACK (and MKL) stop at the
+// first pivot that is not positive or is NaN; OpenBLAS's potrf carries a NaN
+// pivot on (its square root is NaN), so a factor whose diagonal holds NaN
+// reports that first NaN column, as PyTorch does.
 template <typename T>
 void cholesky_batch(T* a, int64_t batch, int n, char uplo, std::vector<int>& infos) {
   at::parallel_for(0, batch, 1, [&](int64_t begin, int64_t end) {
-    for (int64_t b = begin; b < end; ++b) lapack::potrf<T>(uplo, n, a + b * n * n, std::max(n, 1), &infos[b]);
+    for (int64_t b = begin; b < end; ++b) {
+      T* m = a + b * n * n;
+      lapack::potrf<T>(uplo, n, m, std::max(n, 1), &infos[b]);
+      for (int j = 0; infos[b] == 0 && j < n; ++j) {
+        if (std::isnan(m[j + static_cast<int64_t>(j) * n])) infos[b] = j + 1;
+      }
+    }
   });
 }
 

@@ -77,9 +77,17 @@ bool writes_in_place(const Tensor& self) {
 // outside the triangle anywhere becomes 0.
 const Tensor& triangle_(const Tensor& self, int64_t diagonal, bool lower, const char* name) {
   if (self.numel() > 0 && !writes_in_place(self)) return self.copy_(triangle(self, diagonal, lower, name));
-  if (self.is_cpu() && self.is_contiguous()) {
-    TORCH_CHECK(self.dim() >= 2, name, ": input tensor must have at least 2 dimensions");
-    return triangle_cpu(self, self, diagonal, lower);
+  if (self.is_cpu() && self.dim() >= 2) {
+    if (self.is_contiguous()) return triangle_cpu(self, self, diagonal, lower);
+    // Column-major matrices (LAPACK's factors, a .mT): the lower triangle of
+    // X^T at offset d is the upper one of X at -d, so rows of X are zeroed.
+    // (Clamped first: beyond the matrix every offset means the same.)
+    const Tensor t = self.transpose(-2, -1);
+    if (t.is_contiguous()) {
+      const int64_t d = std::clamp<int64_t>(diagonal, -self.size(-2) - 1, self.size(-1) + 1);
+      triangle_cpu(t, t, -d, !lower);
+      return self;
+    }
   }
   return self.masked_fill_(triangle_mask(self, diagonal, lower, name).logical_not(), 0);
 }
