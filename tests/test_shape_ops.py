@@ -151,15 +151,17 @@ def test_splits_into_more_sections_than_memory_holds_fail_at_once():
     assert [p.tolist() for p in torch.arange(5).tensor_split(3)] == [[0, 1], [2, 3], [4]]
 
 
-@pytest.mark.parametrize("shape", [(100003,), (5, 2), (7, 4), (3, 2, 2), (6, 1), (2, 8), (3, 16), (5, 2, 1), (4, 2, 3)])
+@pytest.mark.parametrize("shape", [(100003,), (5, 2), (7, 4), (3, 2, 2), (6, 1), (2, 8), (3, 16), (5, 2, 1), (4, 2, 3),
+                                   (2, 3, 1, 4, 5), (1, 1), (3, 1, 1), (1, 6, 1, 2)])
 @pytest.mark.parametrize("dtype", [torch.float32, torch.float64, torch.int16, torch.uint8, torch.int64])
 def test_flip_every_dim_set_against_numpy(shape, dtype):
     # A short contiguous last dim flips as one wider element, a long vector in 16-byte reversed blocks
-    # split over the threads: both paths, transposed inputs (the general walk) and odd lengths.
+    # split over the threads: both paths, transposed and sliced inputs (the general walk), odd
+    # lengths, and size-1 and adjacent dims that merge (two kept or two flipped dims step as one).
     import itertools
     a = np.random.default_rng(0).integers(0, 100, shape)
     x = torch.from_numpy(a).to(dtype)
-    for t in ([x, x.transpose(0, -1)] if len(shape) > 1 else [x, x[::3]]):
+    for t in ([x, x.transpose(0, -1), x[..., ::2]] if len(shape) > 1 else [x, x[::3]]):
         for r in range(1, t.dim() + 1):
             for dims in itertools.combinations(range(t.dim()), r):
                 np.testing.assert_array_equal(t.flip(dims).numpy(), np.flip(t.numpy(), dims))

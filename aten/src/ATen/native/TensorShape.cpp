@@ -681,6 +681,46 @@ void copy_line(const char* src, int64_t stride, int64_t n, char* dst) {
   }
 }
 
+// Lines [begin, end) of a flip: line `line` goes to out + line * n elements,
+// read from the source offset the odometer over the outer dims gives. Typed,
+// so the per-line cost is the copy (3072 lines of 32 floats: the per-line
+// element-size switch cost as much as the copies).
+template <typename T>
+void copy_lines(const char* base, const std::vector<int64_t>& sizes, const std::vector<int64_t>& strides,
+                int64_t begin, int64_t end, char* out) {
+  const int64_t nd = static_cast<int64_t>(sizes.size()), n = sizes[nd - 1], inner = strides[nd - 1];
+  std::vector<int64_t> index(std::max<int64_t>(nd - 1, 1), 0);
+  int64_t offset = 0;
+  for (int64_t d = nd - 2, rest = begin; d >= 0; --d) {
+    index[d] = rest % sizes[d];
+    rest /= sizes[d];
+    offset += index[d] * strides[d];
+  }
+  for (int64_t line = begin; line < end; ++line) {
+    copy_line<T>(base + offset * static_cast<int64_t>(sizeof(T)), inner, n,
+                 out + line * n * static_cast<int64_t>(sizeof(T)));
+    for (int64_t d = nd - 2; d >= 0; --d) {
+      offset += strides[d];
+      if (++index[d] < sizes[d]) break;
+      offset -= sizes[d] * strides[d];
+      index[d] = 0;
+    }
+  }
+}
+
+// copy_lines for elements of `itemsize` bytes.
+void copy_lines_of_size(int64_t itemsize, const char* base, const std::vector<int64_t>& sizes,
+                        const std::vector<int64_t>& strides, int64_t begin, int64_t end, char* out) {
+  switch (itemsize) {
+    case 1: return copy_lines<uint8_t>(base, sizes, strides, begin, end, out);
+    case 2: return copy_lines<uint16_t>(base, sizes, strides, begin, end, out);
+    case 4: return copy_lines<uint32_t>(base, sizes, strides, begin, end, out);
+    case 8: return copy_lines<uint64_t>(base, sizes, strides, begin, end, out);
+    case 16: return copy_lines<Bytes16>(base, sizes, strides, begin, end, out);  // complex128
+    default: TORCH_INTERNAL_ASSERT(false, "flip: unexpected element size ", itemsize);
+  }
+}
+
 // flip on the CPU: the result is written in order, each element read from
 // the source walked backwards along the flipped dims, lines split over
 // threads. Flipping only is a copy with negated strides: no index tensors.
@@ -692,6 +732,27 @@ Tensor flip_cpu(const Tensor& self, const std::vector<bool>& flipped) {
   for (int64_t d = 0; d < nd; ++d) {
     strides[d] = flipped[d] ? -self.stride(d) : self.stride(d);
     if (flipped[d]) base += (sizes[d] - 1) * self.stride(d) * itemsize;
+  }
+  // Size-1 dims add nothing, and adjacent dims that step as one (stride[d]
+  // == stride[d + 1] * size[d + 1]: two kept dims of a contiguous source, or
+  // two flipped ones) are one longer dim: fliplr of [8, 16, 24, 32] copies
+  // 128 runs of 768 floats, not 3072 runs of 32 (1.6x PyTorch's time before).
+  {
+    std::vector<int64_t> merged_sizes, merged_strides;
+    for (int64_t d = 0; d < nd; ++d) {
+      if (sizes[d] == 1) continue;
+      if (!merged_sizes.empty() && merged_strides.back() == strides[d] * sizes[d]) {
+        merged_sizes.back() *= sizes[d];
+        merged_strides.back() = strides[d];
+      } else {
+        merged_sizes.push_back(sizes[d]);
+        merged_strides.push_back(strides[d]);
+      }
+    }
+    if (merged_sizes.empty()) merged_sizes = merged_strides = {1};
+    sizes = std::move(merged_sizes);
+    strides = std::move(merged_strides);
+    nd = static_cast<int64_t>(sizes.size());
   }
   // A short, unflipped, contiguous last dim is one wider element: flipping
   // [50000, 2] floats along dim 0 is reversing 50000 8-byte elements, not
@@ -712,40 +773,16 @@ Tensor flip_cpu(const Tensor& self, const std::vector<bool>& flipped) {
   for (int64_t d = 0; d < nd - 1; ++d) lines *= sizes[d];
   const int64_t n = sizes[nd - 1], inner = strides[nd - 1];
   char* out = static_cast<char*>(result.data_ptr());
-  const auto copy = [&](const char* src, int64_t count, char* dst) {
-    switch (itemsize) {
-      case 1: copy_line<uint8_t>(src, inner, count, dst); break;
-      case 2: copy_line<uint16_t>(src, inner, count, dst); break;
-      case 4: copy_line<uint32_t>(src, inner, count, dst); break;
-      case 8: copy_line<uint64_t>(src, inner, count, dst); break;
-      case 16: copy_line<Bytes16>(src, inner, count, dst); break;  // complex128
-      default: TORCH_INTERNAL_ASSERT(false, "flip: unexpected element size ", itemsize);
-    }
-  };
   if (lines == 1) {  // one line (a vector): its elements split over the threads
+    const std::vector<int64_t> one_stride = {inner};
     at::parallel_for(0, n, 32768, [&](int64_t begin, int64_t end) {
-      copy(base + begin * inner * itemsize, end - begin, out + begin * itemsize);
+      const std::vector<int64_t> part = {end - begin};
+      copy_lines_of_size(itemsize, base + begin * inner * itemsize, part, one_stride, 0, 1, out + begin * itemsize);
     });
     return result;
   }
   at::parallel_for(0, lines, std::max<int64_t>(1, 32768 / n), [&](int64_t begin, int64_t end) {
-    // The source offset of line `begin`, then advanced like an odometer.
-    std::vector<int64_t> index(std::max<int64_t>(nd - 1, 1), 0);
-    int64_t offset = 0;
-    for (int64_t d = nd - 2, rest = begin; d >= 0; --d) {
-      index[d] = rest % sizes[d];
-      rest /= sizes[d];
-      offset += index[d] * strides[d];
-    }
-    for (int64_t line = begin; line < end; ++line) {
-      copy(base + offset * itemsize, n, out + line * n * itemsize);
-      for (int64_t d = nd - 2; d >= 0; --d) {
-        offset += strides[d];
-        if (++index[d] < sizes[d]) break;
-        offset -= sizes[d] * strides[d];
-        index[d] = 0;
-      }
-    }
+    copy_lines_of_size(itemsize, base, sizes, strides, begin, end, out);
   });
   return result;
 }
