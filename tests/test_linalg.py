@@ -511,6 +511,23 @@ def test_lu_unpack_reads_the_pivots_only_when_it_unpacks_them():
         torch.lu_unpack(torch.eye(3), torch.tensor([1.0, 2.0]), True, True)
 
 
+@pytest.mark.parametrize("lu_shape, pivots_shape", [((3, 4, 2), (1, 2)), ((3, 4, 2), (2,)), ((4, 2), (2, 2)),
+                                                     ((4, 2), (1,)), ((2, 3, 3), (2, 2)), ((1, 1, 1), (0, 2))])
+def test_lu_unpack_refuses_pivots_not_shaped_as_lu_factors(lu_shape, pivots_shape):
+    # One pivot row per matrix, as lu_factor returns them. PyTorch does not
+    # check: it permutes with the first row only and reads past a short one;
+    # here the shape is refused before a pivot is read (a batch of 3 with
+    # pivots for 1 read past the end of the pivots before).
+    pivots = torch.ones(pivots_shape, dtype=torch.int32)
+    with pytest.raises(RuntimeError, match=r"LU_pivots must have shape \["):
+        torch.lu_unpack(torch.randn(lu_shape), pivots)
+    _, L, U = torch.lu_unpack(torch.randn(lu_shape), pivots, True, False)  # pivots unread
+    assert L.shape[:-2] == U.shape[:-2] == lu_shape[:-2]
+    LU, piv = LA.lu_factor(torch.randn(lu_shape))
+    P, L, U = torch.lu_unpack(LU, piv)
+    assert P.shape == lu_shape[:-1] + (lu_shape[-2],)
+
+
 @pytest.mark.parametrize("scale", [1e-3, 0.3, 1.0, 8.0, 60.0])
 def test_matrix_exp_of_symmetric_matrices_against_their_eigenvalues(scale):
     # Every squaring count and the Taylor blocks (Paterson-Stockmeyer) of

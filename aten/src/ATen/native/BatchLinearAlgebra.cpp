@@ -501,8 +501,14 @@ std::tuple<Tensor, Tensor, Tensor> lu_unpack(const Tensor& LU_data, const Tensor
     TORCH_CHECK(LU_pivots.scalar_type() == kInt, "torch.lu_unpack: LU_pivots is expected to be a contiguous tensor "
                 "of torch.int32 dtype. Note: this function is intended to be used with the output produced by "
                 "torch.linalg.lu_factor");
-    TORCH_CHECK(LU_pivots.dim() == LU_data.dim() - 1 && LU_pivots.size(-1) == k,
-                "torch.lu_unpack: LU_pivots.size(-1) must equal min(LU_data.size(-2), LU_data.size(-1)) (", k, ")");
+    // One pivot row per matrix, as lu_factor returns them. PyTorch does not
+    // check this shape: it permutes with the first pivot rows only (every
+    // other matrix gets the identity) and reads past a short row; here any
+    // other shape is refused before a pivot is read.
+    const std::vector<int64_t> expected = with(batch_shape(LU_data), {k});
+    TORCH_CHECK(LU_pivots.sizes().equals(expected), "torch.lu_unpack: LU_pivots must have shape ",
+                IntArrayRef(expected), " (LU_data's batch dims, then min(LU_data.size(-2), LU_data.size(-1))), "
+                "but got ", LU_pivots.sizes());
     const int64_t batch = batch_count(LU_data);
     Tensor pivots = LU_pivots.to(kCPU, std::nullopt).contiguous();
     P = at::zeros(with(batch_shape(LU_data), {m, m}), LU_data.scalar_type(), kCPU);
