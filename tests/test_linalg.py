@@ -528,6 +528,26 @@ def test_lu_unpack_refuses_pivots_not_shaped_as_lu_factors(lu_shape, pivots_shap
     assert P.shape == lu_shape[:-1] + (lu_shape[-2],)
 
 
+def test_lu_solve_refuses_pivots_outside_the_matrix_as_pytorch():
+    # getrs swaps row i with row pivots[i]: 9 in a 4x4 factor wrote past the
+    # matrix (heap corruption, an abort at exit). PyTorch's checks, min first.
+    LU, piv = LA.lu_factor(t(A))
+    rhs = t(B)
+    for bad, message in [(9, "smaller or equal to LU.size"), (0, "greater or equal to 1"), (-5, "greater or equal")]:
+        for left in (True, False):
+            pivots = piv.clone()
+            pivots[1, 2] = bad
+            with pytest.raises(RuntimeError, match=f"Pivots given to lu_solve must all be {message}"):
+                LA.lu_solve(LU, pivots, rhs if left else rhs.mT, left=left)
+    both = piv.clone()
+    both[0, 0], both[2, 3] = 7, 0
+    with pytest.raises(RuntimeError, match="greater or equal to 1"):
+        LA.lu_solve(LU, both, rhs)
+    assert LA.lu_solve(LU, both, rhs[..., :0]).shape == (3, 4, 0)  # no solve, no check (PyTorch's early return)
+    P, L, U = torch.lu_unpack(LU, piv)
+    assert torch.allclose(P @ L @ U @ LA.lu_solve(LU, piv, rhs), rhs)  # valid pivots still solve
+
+
 @pytest.mark.parametrize("scale", [1e-3, 0.3, 1.0, 8.0, 60.0])
 def test_matrix_exp_of_symmetric_matrices_against_their_eigenvalues(scale):
     # Every squaring count and the Taylor blocks (Paterson-Stockmeyer) of

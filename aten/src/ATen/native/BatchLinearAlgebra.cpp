@@ -243,9 +243,20 @@ Tensor lu_solve_cpu(const Tensor& lu_cm, const Tensor& pivots, const Tensor& B, 
   const int nrhs = static_cast<int>(left ? B.size(-1) : B.size(-2));
   const char trans = (left != adjoint) ? 'N' : 'T';
   if (n > 0 && nrhs > 0 && batch > 0) {
+    // getrs swaps row i with row pivots[i]: one out of [1, n] would write
+    // outside the matrix. PyTorch's checks, in its order (an empty result
+    // returns before them).
+    const int* piv = pivots.data_ptr<int>();
+    const int64_t count = pivots.numel();
+    TORCH_CHECK(std::all_of(piv, piv + count, [](int p) { return p >= 1; }),
+                "Pivots given to lu_solve must all be greater or equal to 1. Did you properly pass the result of "
+                "lu_factor?");
+    TORCH_CHECK(std::all_of(piv, piv + count, [n](int p) { return p <= n; }),
+                "Pivots given to lu_solve must all be smaller or equal to LU.size(-2). Did you properly pass the "
+                "result of lu_factor?");
     float_or_double(lu_cm.scalar_type(), [&](auto tag) {
       using T = decltype(tag);
-      lu_solve_batch<T>(lu_cm.data_ptr<T>(), pivots.data_ptr<int>(), x.data_ptr<T>(), batch, n, nrhs, trans);
+      lu_solve_batch<T>(lu_cm.data_ptr<T>(), piv, x.data_ptr<T>(), batch, n, nrhs, trans);
     });
   }
   return left ? x.transpose(-2, -1) : x;
