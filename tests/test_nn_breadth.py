@@ -29,6 +29,13 @@ import torch.nn.functional as F
      "Got 3D input, but bilinear mode needs 4D input"),
     (lambda: F.interpolate(torch.ones(1, 1, 4), size=3, scale_factor=2), ValueError,
      "only one of size or scale_factor should be defined"),
+    # An empty output (or input) is PyTorch's RuntimeError, not a division by zero.
+    (lambda: F.interpolate(torch.ones(1, 1, 3), size=0), RuntimeError,
+     r"Input and output sizes should be greater than 0, but got input \(W: 3\) and output \(W: 0\)"),
+    (lambda: F.interpolate(torch.ones(1, 1, 3, 3), scale_factor=1e-9, mode="bilinear"), RuntimeError,
+     r"but got input \(H: 3, W: 3\) output \(H: 0, W: 0\)"),
+    (lambda: F.interpolate(torch.ones(1, 1, 2, 0, 2), size=(2, 2, 2)), RuntimeError,
+     r"but got input \(D: 2, H: 0, W: 2\) output \(D: 2, H: 2, W: 2\)"),
     (lambda: F.multi_margin_loss(torch.ones(2, 3), torch.tensor([0, 1]), p=3), ValueError,
      "only p == 1 and p == 2 supported"),
     (lambda: F.gaussian_nll_loss(torch.ones(2), torch.ones(2), -torch.ones(2)), ValueError,

@@ -424,6 +424,12 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
             scales = (None,) * nd
     if mode == "area":
         return _adaptive(input, out_sizes, nd, lambda t, d: t.mean(d), "adaptive_avg_pool")
+    if min(in_sizes) <= 0 or min(out_sizes) <= 0:  # PyTorch's upsample_{1,2,3}d_common_check
+        names = "DHW"[3 - nd:]
+        sizes_in = ", ".join(f"{n}: {v}" for n, v in zip(names, in_sizes))
+        sizes_out = ", ".join(f"{n}: {v}" for n, v in zip(names, out_sizes))
+        raise RuntimeError(f"Input and output sizes should be greater than 0, but got input ({sizes_in})"
+                           f"{' and' if nd == 1 else ''} output ({sizes_out})")
     out = input
     for i in range(nd):
         dim = 2 + i
