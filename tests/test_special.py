@@ -118,3 +118,24 @@ def test_trigamma_is_pytorchs_series_with_its_reflection(dtype):
     y = torch.tensor([1.0, 2.5], dtype=dtype, requires_grad=True)
     torch.digamma(y).sum().backward()
     assert y.grad.tolist() == pytest.approx([pi2 / 6, pi2 / 2 - 4 - 4 / 9], rel=rtol)
+
+
+def test_hurwitz_zeta_to_a_few_ulps_in_double():
+    # Closed forms: zeta(2, 1/4) = pi^2 + 8G and zeta(2, 3/4) = pi^2 - 8G
+    # (G Catalan's constant), zeta(s, n + 1) = zeta(s) - sum_{k <= n} k^-s,
+    # and polygamma(n, 1) = (-1)^(n+1) n! zeta(n + 1). The Euler-Maclaurin
+    # tail's Bernoulli terms matter at every q here: one wrong factor in
+    # them is an error near 1e-8, which the op tests' tolerance lets pass.
+    G, pi = 0.915965594177219015054603514932384110774, math.pi
+    zeta3 = 1.202056903159594285399738161511449990765
+    cases = [(2.0, 0.25, pi**2 + 8 * G), (2.0, 0.75, pi**2 - 8 * G), (2.0, 1.0, pi**2 / 6),
+             (2.0, 4.0, pi**2 / 6 - 1 - 1 / 4 - 1 / 9), (3.0, 1.0, zeta3), (3.0, 3.0, zeta3 - 1 - 1 / 8),
+             (4.0, 1.0, pi**4 / 90), (6.0, 2.0, pi**6 / 945 - 1)]
+    s = torch.tensor([c[0] for c in cases], dtype=torch.float64)
+    q = torch.tensor([c[1] for c in cases], dtype=torch.float64)
+    want = torch.tensor([c[2] for c in cases], dtype=torch.float64)
+    got = torch.special.zeta(s, q)
+    # (The references' own subtractions cost a few ulps of their own.)
+    assert torch.allclose(got, want, rtol=2e-14, atol=0), (got - want) / want
+    assert torch.allclose(torch.polygamma(2, torch.tensor([1.0], dtype=torch.float64)),
+                          torch.tensor([-2 * zeta3], dtype=torch.float64), rtol=3e-15, atol=0)

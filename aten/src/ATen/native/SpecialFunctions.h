@@ -80,29 +80,39 @@ C10_HOST_DEVICE M zeta(M s, M q) {
     // (q + k)^-s of a negative base is real only for an integer s.
     if (s != std::floor(s)) return std::numeric_limits<M>::quiet_NaN();
   }
-  // Direct terms until q + k > 9 (at least 9 of them), then the tail.
-  M sum = 0, a = q;
-  for (int k = 0; k < 9 || a <= M(9); ++k, a += M(1)) {
-    const M term = std::pow(a, -s);
+  // Cephes's order, which PyTorch's zeta keeps: direct terms while fewer
+  // than 10 or q + k <= 9, returning as soon as one is below MACHEP of the
+  // sum (for a large s, after a term or two), then the tail.
+  const M machep = M(1.11022302462515654042e-16);
+  M sum = std::pow(q, -s), a = q, term = M(0);
+  for (int i = 0; i < 9 || a <= M(9);) {
+    ++i;
+    a += M(1);
+    term = std::pow(a, -s);
     sum += term;
-    if (k >= 9 && std::fabs(term / sum) < std::numeric_limits<M>::epsilon()) return sum;
+    if (-machep * sum < term && term < machep * sum) return sum;
   }
-  // Tail: a^(1-s)/(s-1) + a^-s/2 + sum_j B_2j/(2j)! s(s+1)...(s+2j-2) a^(-s-2j+1).
-  const M w = std::pow(a, -s);
-  sum += a * w / (s - M(1)) + M(0.5) * w;
+  // Tail: a^(1-s)/(s-1) - a^-s/2 (the last term counted half) + sum_j
+  // B_2j/(2j)! s(s+1)...(s+2j-2) a^(-s-2j+1).
+  const M w = a;
+  sum += term * w / (s - M(1));
+  sum -= M(0.5) * term;
   // (2j)! / B_2j for j = 1..12.
   constexpr double kFactorialOverBernoulli[12] = {
       12.0, -720.0, 30240.0, -1209600.0, 47900160.0, -1.8924375803183791606e9, 7.47242496e10,
       -2.950130727918164224e12, 1.1646782814350067249e14, -4.5979787224074726105e15,
       1.8152105401943546773e17, -7.1661652561756670113e18};
-  M factor = M(1), power = w / a;  // s(s+1)...(s+2j-2) and a^(-s-2j+1)
+  M factor = M(1), k = M(0);  // s(s+1)...(s+2j-2); term becomes a^(-s-2j+1)
   for (int j = 0; j < 12; ++j) {
-    factor *= s + M(2 * j);
-    const M term = factor * power / M(kFactorialOverBernoulli[j]);
-    sum += term;
-    if (std::fabs(term / sum) < std::numeric_limits<M>::epsilon()) break;
-    factor *= s + M(2 * j + 1);
-    power /= a * a;
+    factor *= s + k;
+    term /= w;
+    const M t = factor * term / M(kFactorialOverBernoulli[j]);
+    sum += t;
+    if (std::fabs(t / sum) < machep) return sum;
+    k += M(1);
+    factor *= s + k;
+    term /= w;
+    k += M(1);
   }
   return sum;
 }
