@@ -248,6 +248,55 @@ def test_index_reduce_of_a_bool_matrix_as_pytorch_computes_it():
     assert x.clone().index_reduce_(0, index, source, "amin").tolist() == [[False, False], [True, True], [False, False]]
 
 
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64, torch.float16, torch.bfloat16, torch.int64,
+                                   torch.int32, torch.int16, torch.int8, torch.uint8, torch.bool])
+def test_index_reduce_of_large_slices_in_one_kernel_matches_the_slice_ops(dtype):
+    # A contiguous self folds source's slices in one kernel (cpu/IndexingKernel.cpp); a strided
+    # one takes an elementwise op per slice (mul_, add_, maximum_, minimum_). Both, on the same
+    # values: repeated rows (folded in index order), NaN (it wins), wrapping integers, include_self.
+    gen = torch.Generator().manual_seed(5)
+    for shape, dim in [((6, 300), 0), ((4, 5, 70), 1), ((3, 2, 600), -2), ((2, 8, 4, 40), 1)]:
+        index = torch.tensor([0, shape[dim] - 1, 1, 0, shape[dim] - 1])
+        src_shape = list(shape)
+        src_shape[dim] = len(index)
+        for reduce in ["prod", "mean", "amax", "amin"]:
+            for include_self in [True, False]:
+                if dtype == torch.bool and (reduce == "mean" or not include_self):
+                    continue  # PyTorch refuses these for bool
+                if dtype == torch.bool:
+                    x, src = (torch.randint(0, 2, s, generator=gen).bool() for s in (shape, src_shape))
+                elif dtype.is_floating_point:
+                    x, src = ((torch.randn(s, generator=gen) * 3).to(dtype) for s in (shape, src_shape))
+                    x.view(-1)[::37], src.view(-1)[::41] = float("nan"), float("nan")
+                else:
+                    x, src = (torch.randint(-100, 100, s, generator=gen).to(dtype) for s in (shape, src_shape))
+                one_kernel = x.clone().index_reduce_(dim, index, src, reduce, include_self=include_self)
+                strided = torch.empty(shape + (2,), dtype=dtype)[..., 0]
+                strided.copy_(x)
+                by_slices = strided.index_reduce_(dim, index, src, reduce, include_self=include_self)
+                if dtype.is_floating_point:
+                    assert torch.equal(one_kernel.isnan(), by_slices.isnan())
+                assert torch.equal(torch.nan_to_num(one_kernel), torch.nan_to_num(by_slices)), (shape, reduce)
+
+
+@pytest.mark.parametrize("op", ["index_add_", "index_reduce_", "index_copy_"])
+def test_index_updates_refuse_a_source_or_index_sharing_self_memory(op):
+    # PyTorch's overlap checks: the result would depend on the order the slices are written in.
+    def call(self, index, source):
+        if op == "index_reduce_":
+            return self.index_reduce_(0, index, source, "amax")
+        return getattr(self, op)(0, index, source)
+    x = torch.arange(2048.0).reshape(8, 256)
+    with pytest.raises(RuntimeError, match="some elements of the input tensor and the written-to tensor refer"):
+        call(x, torch.arange(8).flip(0), x)
+    with pytest.raises(RuntimeError, match="some elements of the input tensor and the written-to tensor refer"):
+        call(x, torch.arange(4), x[2:6])
+    i = torch.arange(4)
+    with pytest.raises(RuntimeError, match="some elements of the input tensor and the written-to tensor refer"):
+        call(i, i, torch.arange(4))
+    assert call(x.clone(), torch.arange(8).flip(0), x).shape == (8, 256)  # a copy is fine
+
+
 @pytest.mark.parametrize("op", ["scatter_add_", "scatter_", "scatter_add", "scatter"])
 def test_scatter_refuses_a_src_of_another_rank(op):
     # A 0-d index against an empty 3-d src read past src's end (a crash); PyTorch refuses it.

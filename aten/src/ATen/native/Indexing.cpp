@@ -20,6 +20,7 @@ DEFINE_DISPATCH(index_select_stub);
 DEFINE_DISPATCH(scatter_gather_stub);
 DEFINE_DISPATCH(nonzero_stub);
 DEFINE_DISPATCH(index_put_rows_stub);
+DEFINE_DISPATCH(index_reduce_slices_stub);
 
 namespace {
 
@@ -770,7 +771,11 @@ const Tensor& put_slices(const Tensor& self, int64_t d, const Tensor& index, con
 const Tensor& index_add_(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& source,
                          const Scalar& alpha) {
   const int64_t d = check_index_add(self, dim, index, source);
-  assert_no_internal_overlap(self);  // after the arguments' checks, as in PyTorch
+  // After the arguments' checks, as in PyTorch: self may share no memory
+  // with itself, the index or the source (the result would depend on the order).
+  assert_no_internal_overlap(self);
+  assert_no_overlap(self, index);
+  assert_no_overlap(self, source);
   if (self.scalar_type() != ScalarType::Bool) check_scalar_fits(alpha, self.scalar_type());
   // alpha in self's dtype, as PyTorch's kernel takes it (1.5 adds once to integers).
   const bool scaled = self.scalar_type() != ScalarType::Bool &&
@@ -852,6 +857,8 @@ const Tensor& index_reduce_(const Tensor& self, int64_t dim, const Tensor& index
               "index_reduce(): Expected reduce to be one of prod, mean, amax or amin but got ", reduce, ".");
   const int64_t d = check_index_add(self, dim, index, source, "index_reduce_");
   assert_no_internal_overlap(self);
+  assert_no_overlap(self, index);
+  assert_no_overlap(self, source);
   if (self.scalar_type() == ScalarType::Bool) {  // PyTorch's kernels take bool only in some of their paths
     TORCH_CHECK_NOT_IMPLEMENTED(include_self, "\"index_reduce_func_exclude_input_init\" not implemented for 'Bool'");
     TORCH_CHECK_NOT_IMPLEMENTED(self.dim() > 1, "\"index_func_\" not implemented for 'Bool'");
@@ -866,24 +873,38 @@ const Tensor& index_reduce_(const Tensor& self, int64_t dim, const Tensor& index
     target.scatter_reduce_(d, spread_index(idx, src, d), src, reduce, include_self);
     return self;
   }
-  // Few large slices (a batch dim): an elementwise op per slice, as PyTorch
-  // runs it, where the scatter would spread the index over every element.
+  // Few large slices (a batch dim): each slice folded into its row, where
+  // the scatter would spread the index over every element. A contiguous
+  // target takes one kernel over all slices; another an elementwise op per
+  // slice, as PyTorch runs it (32 slices of 3072 bools: 1.6x PyTorch's time).
   const int64_t* rows = idx.data_ptr<int64_t>();
   const bool mean = reduce == "mean";
-  if (!include_self) {
-    const Scalar start = scatter_reduce_identity(scatter_reduce_mode(reduce), self.scalar_type());
-    for (int64_t k = 0; k < n; ++k) target.select(d, rows[k]).fill_(start);
-  }
-  for (int64_t k = 0; k < n; ++k) {
-    const Tensor slot = target.select(d, rows[k]), part = src.select(d, k);
-    if (reduce == "prod") {
-      slot.mul_(part);
-    } else if (mean) {
-      slot.add_(part);
-    } else if (reduce == "amax") {
-      slot.maximum_(part);  // a NaN wins, as in the scatter
-    } else {
-      slot.minimum_(part);
+  const Scalar start = scatter_reduce_identity(scatter_reduce_mode(reduce), self.scalar_type());
+  if (target.is_contiguous() && src.scalar_type() == target.scalar_type()) {
+    int64_t outer = 1, inner = 1;
+    for (int64_t i = 0; i < d; ++i) outer *= target.size(i);
+    for (int64_t i = d + 1; i < target.dim(); ++i) inner *= target.size(i);
+    const SliceFold fold = reduce == "prod" ? SliceFold::Prod
+                           : mean           ? SliceFold::Sum
+                           : reduce == "amax" ? SliceFold::Max
+                                              : SliceFold::Min;
+    index_reduce_slices_stub(DeviceType::CPU, target, src.contiguous(), rows, n, outer, inner, fold, include_self,
+                             start);
+  } else {
+    if (!include_self) {
+      for (int64_t k = 0; k < n; ++k) target.select(d, rows[k]).fill_(start);
+    }
+    for (int64_t k = 0; k < n; ++k) {
+      const Tensor slot = target.select(d, rows[k]), part = src.select(d, k);
+      if (reduce == "prod") {
+        slot.mul_(part);
+      } else if (mean) {
+        slot.add_(part);
+      } else if (reduce == "amax") {
+        slot.maximum_(part);  // a NaN wins, as in the scatter
+      } else {
+        slot.minimum_(part);
+      }
     }
   }
   if (mean) {
@@ -936,6 +957,8 @@ std::tuple<Tensor, Tensor> index_reduce_backward(const Tensor& grad, const Tenso
 const Tensor& index_copy_(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& source) {
   c10::maybe_wrap_dim(dim, self.dim());
   assert_no_internal_overlap(self);  // before the other checks, as in PyTorch
+  assert_no_overlap(self, index);
+  assert_no_overlap(self, source);
   const int64_t d = check_index_copy(self, dim, index, source);
   return put_slices(self, d, index, source, false);
 }

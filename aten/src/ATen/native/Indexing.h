@@ -31,6 +31,17 @@ using index_put_rows_fn = void (*)(const Tensor& self2d, const Tensor& index, co
                                    bool accumulate);
 DECLARE_DISPATCH(index_put_rows_fn, index_put_rows_stub);
 
+// index_reduce_'s few large slices: target [outer, size, inner] and source
+// [outer, n, inner], contiguous and of one dtype; source's slice k folds into
+// target's slice rows[k] (bounds-checked) by `fold`, in k's order. Without
+// include_self the slices reached start from `identity`. (mean is a Sum here;
+// the division by the count comes after.)
+enum class SliceFold { Prod, Sum, Max, Min };
+using index_reduce_slices_fn = void (*)(const Tensor& target, const Tensor& source, const int64_t* rows, int64_t n,
+                                        int64_t outer, int64_t inner, SliceFold fold, bool include_self,
+                                        const Scalar& identity);
+DECLARE_DISPATCH(index_reduce_slices_fn, index_reduce_slices_stub);
+
 // take's gradient: each read element's gradient added back at its flat
 // index (repeats add up), in self's shape. The indices were checked by take.
 Tensor take_backward(const Tensor& grad, IntArrayRef self_sizes, const Tensor& index);

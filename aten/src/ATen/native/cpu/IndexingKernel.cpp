@@ -3,10 +3,12 @@
 #include <ATen/ATen.h>
 #include <ATen/Dispatch.h>
 #include <ATen/Parallel.h>
+#include <ATen/native/BinaryFunctors.h>
 #include <ATen/native/Indexing.h>
 
 #include <algorithm>
 #include <cstring>
+#include <type_traits>
 #include <vector>
 
 namespace at::native {
@@ -174,7 +176,7 @@ void scatter_gather_kernel(const Tensor& self, int64_t dim, const Tensor& index,
       case ScatterMode::ScatterMul: {
         const scalar_t* v = static_cast<const scalar_t*>(src.data_ptr());
         for_each_position_parallel(index, dim, self, src, true,
-                                   [&](int64_t off, int64_t off_src, int64_t) { s[off] = s[off] * v[off_src]; });
+                                   [&](int64_t off, int64_t off_src, int64_t) { s[off] = multiply(s[off], v[off_src]); });
         return;
       }
       case ScatterMode::ScatterMax:
@@ -256,12 +258,73 @@ void index_put_rows_kernel(const Tensor& self, const Tensor& index, const Tensor
   });
 }
 
+// One fold of index_reduce_ as its elementwise ops compute it (mul_, add_,
+// maximum_, minimum_: a NaN wins); integers wrap, as two's complement does,
+// without the signed overflow C++ leaves undefined; bools are and/or.
+template <SliceFold F, typename T>
+inline T fold_value(T a, T b) {
+  if constexpr (std::is_same_v<T, bool>) {
+    return (F == SliceFold::Prod || F == SliceFold::Min) ? (a & b) : (a | b);
+  } else if constexpr (F == SliceFold::Max || F == SliceFold::Min) {
+    return extremum<T, F == SliceFold::Max>(a, b);
+  } else if constexpr (std::is_integral_v<T>) {
+    using W = std::conditional_t<sizeof(T) <= 4, uint32_t, uint64_t>;
+    const W x = static_cast<W>(a), y = static_cast<W>(b);
+    return static_cast<T>(F == SliceFold::Prod ? x * y : x + y);
+  } else {
+    using M = c10::opmath_t<T>;
+    return static_cast<T>(F == SliceFold::Prod ? M(a) * M(b) : M(a) + M(b));
+  }
+}
+
+// Work items are (outer coordinate, block of inner positions); each walks
+// the slices in k's order, so a row named twice folds in index order.
+template <SliceFold F, typename T>
+void fold_slices(T* t, const T* s, const int64_t* rows, int64_t n, int64_t outer, int64_t size, int64_t inner,
+                 bool include_self, T start) {
+  const int64_t block = std::min<int64_t>(inner, 1024), blocks = (inner + block - 1) / block;
+  parallel_for(0, outer * blocks, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(n * block, 1)),
+               [&](int64_t lo, int64_t hi) {
+    for (int64_t item = lo; item < hi; ++item) {
+      const int64_t o = item / blocks, j0 = (item % blocks) * block, j1 = std::min(inner, j0 + block);
+      if (!include_self) {
+        for (int64_t k = 0; k < n; ++k) {
+          T* dst = t + (o * size + rows[k]) * inner;
+          std::fill(dst + j0, dst + j1, start);
+        }
+      }
+      for (int64_t k = 0; k < n; ++k) {
+        T* __restrict dst = t + (o * size + rows[k]) * inner;
+        const T* __restrict src = s + (o * n + k) * inner;
+        for (int64_t j = j0; j < j1; ++j) dst[j] = fold_value<F>(dst[j], src[j]);
+      }
+    }
+  });
+}
+
+void index_reduce_slices_kernel(const Tensor& target, const Tensor& source, const int64_t* rows, int64_t n,
+                                int64_t outer, int64_t inner, SliceFold fold, bool include_self,
+                                const Scalar& identity) {
+  const int64_t size = target.numel() / std::max<int64_t>(outer * inner, 1);
+  AT_DISPATCH_ALL_AND_REDUCED_TYPES_AND_BOOL(target.scalar_type(), "index_reduce", [&] {
+    scalar_t* t = target.data_ptr<scalar_t>();
+    const scalar_t* s = source.data_ptr<scalar_t>();
+    const scalar_t start = identity.to<scalar_t>();
+    switch (fold) {
+      case SliceFold::Prod: return fold_slices<SliceFold::Prod>(t, s, rows, n, outer, size, inner, include_self, start);
+      case SliceFold::Sum: return fold_slices<SliceFold::Sum>(t, s, rows, n, outer, size, inner, include_self, start);
+      case SliceFold::Max: return fold_slices<SliceFold::Max>(t, s, rows, n, outer, size, inner, include_self, start);
+      case SliceFold::Min: return fold_slices<SliceFold::Min>(t, s, rows, n, outer, size, inner, include_self, start);
+    }
+  });
+}
 }  // namespace
 
 REGISTER_CPU_DISPATCH(index_select_stub, &index_select_kernel);
 REGISTER_CPU_DISPATCH(scatter_gather_stub, &scatter_gather_kernel);
 REGISTER_CPU_DISPATCH(nonzero_stub, &nonzero_kernel);
 REGISTER_CPU_DISPATCH(index_put_rows_stub, &index_put_rows_kernel);
+REGISTER_CPU_DISPATCH(index_reduce_slices_stub, &index_reduce_slices_kernel);
 
 }  // namespace CPU_CAPABILITY
 }  // namespace at::native
