@@ -1,4 +1,4 @@
-// diff's n-th difference as one in-place kernel (RepeatedDiff.cpp, its loop
+// diff's n-th difference as one kernel (RepeatedDiff.cpp, its tiled loops
 // in cpu/RepeatedDiffKernel.cpp).
 #pragma once
 

@@ -133,7 +133,7 @@ Tensor diff(const Tensor& self, int64_t n, int64_t dim, const std::optional<Tens
     if (has_append) parts.push_back(*append);
     x = at::cat(parts, dim);
   }
-  // Without a graph to record, the n passes run in one buffer.
+  // Without a graph to record, the n passes run in one tiled kernel.
   if (n >= 2 && repeated_diff_applies(x) && !autograd::any_requires_grad({&x})) return repeated_diff(x, n, dim);
   for (int64_t i = 0; i < n && x.size(dim) > 0; ++i) {
     const int64_t len = x.size(dim) - 1;
