@@ -6,7 +6,11 @@
 # cache lives outside the repository. base_dir turns absolute paths under it
 # into relative ones, so copies of the tree in different places share
 # objects. It must not be / (system headers would turn relative too and
-# differ from one tree depth to the next: no hits at all).
+# differ from one tree depth to the next: no hits at all). Where the checkout
+# is not under the temporary directory (CI clones to /check/...), base_dir is
+# the checkout itself: its in-tree builds (the factory's, the sanitizers') key
+# by relative paths, as a clone under /tmp does, and ci/test_source_installs.sh
+# keeps its copies under build/ for the same reason.
 # Without root and apt-get, or where the install fails, every build simply
 # compiles everything (CMake uses ccache only when it finds it: USE_CCACHE).
 if ! command -v ccache >/dev/null && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
@@ -19,8 +23,9 @@ if command -v ccache >/dev/null; then
   CCACHE_BASEDIR="$(python3 -c '
 import os, sys, tempfile
 tmp = tempfile.gettempdir()
-common = os.path.commonpath([os.path.realpath(sys.argv[1]), os.path.realpath(tmp)])
-print(common if common != "/" else os.path.realpath(tmp))' "$PWD")"
+checkout = os.path.realpath(sys.argv[1])
+common = os.path.commonpath([checkout, os.path.realpath(tmp)])
+print(common if common != "/" else checkout)' "$PWD")"
   export CCACHE_BASEDIR CCACHE_NOHASHDIR=1
   echo "ci/ccache.sh: $(ccache --version | head -n 1), cache $CCACHE_DIR, base_dir $CCACHE_BASEDIR" >&2
 fi

@@ -8,5 +8,10 @@ source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 ensure_tools_venv
 "$TOOLS_VENV/bin/python" -m pip install -q pytest
 cd "$REPO_ROOT"
-TORCH_SOURCE_INSTALL_TESTS=1 "$TOOLS_VENV/bin/python" -m pytest ci/tests/test_source_installs.py \
-  -p no:cacheprovider -v --durations=0 "$@"
+# The copies, and pip's own temporary trees (the unpacked sdist), under the
+# checkout's build/: ccache's base_dir covers them wherever the checkout is
+# (ci/ccache.sh), so they share objects with the factory's in-tree builds.
+work="$REPO_ROOT/build/source-installs"
+rm -rf "$work" && mkdir -p "$work/tmp"
+TMPDIR="$work/tmp" TORCH_SOURCE_INSTALL_TESTS=1 "$TOOLS_VENV/bin/python" -m pytest ci/tests/test_source_installs.py \
+  -p no:cacheprovider -v --durations=0 --basetemp "$work/pytest" "$@"
