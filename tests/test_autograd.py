@@ -346,6 +346,8 @@ GRADCHECKED_HERE = {
     "gelu_backward": (lambda x: _with_grad(lambda: sum(torch.autograd.grad(
         torch.nn.functional.gelu(x, approximate=a).sum(), x, create_graph=True)[0] for a in ("none", "tanh"))),
         (_f64(4),)),
+    "_clone_strided": (lambda x: x.mT.clone() * torch.arange(12.0, dtype=torch.float64).reshape(4, 3),
+                       (_f64(3, 4),)),
     "select": (lambda x: x[1], (_f64(3, 2),)),
     "slice": (lambda x: x[1:3, ::2], (_f64(4, 4),)),
     # In place on a view: the view gets the node, its base keeps its history.

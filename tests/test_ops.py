@@ -114,6 +114,10 @@ EXEMPT = {
     "_reshape_alias": "reshape of a non-contiguous tensor that a view can express: test_autograd.py (node names, "
                       "gradcheck), the reshape record",
     "_unsafe_view": "reshape that copies, and matmul's batch folding: test_autograd.py, the reshape and matmul records",
+    "_empty_strided": "torch.empty_strided and the memory_format= layouts: test_memory_format.py (strides, "
+                      "owning its memory, errors)",
+    "_clone_strided": "clone(memory_format=), contiguous(memory_format=channels_last): test_memory_format.py "
+                      "(strides against PyTorch's rules, values, every dtype), gradchecked in test_autograd.py",
     "native_layer_norm": "behind F.layer_norm: the layer_norm record; its statistics in test_autograd.py",
     "native_group_norm": "behind F.group_norm: the group_norm record; called directly in test_autograd.py",
     "leaky_relu_": "leaky_relu in place: test_kernel_paths.py (values and gradient through a strided view)",

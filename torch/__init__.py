@@ -58,6 +58,8 @@ from torch._C import (
 )
 from torch._interop import from_dlpack, from_numpy
 from torch._layout import layout, strided
+from torch._memory_format import (channels_last, channels_last_3d, contiguous_format, memory_format,
+                                  preserve_format)
 from torch._tensor import Tensor
 
 Tensor.__module__ = "torch"  # <class 'torch.Tensor'>, as PyTorch shows it
@@ -151,6 +153,10 @@ from torch import storage  # noqa: E402
 
 storage.install(__import__("sys").modules[__name__])
 
+from torch import _memory_format  # noqa: E402
+
+_memory_format.install(__import__("sys").modules[__name__])
+
 from torch import _legacy  # noqa: E402
 from torch._legacy import TYPES as _LEGACY_TYPES  # noqa: E402
 
@@ -163,7 +169,8 @@ __all__ = sorted(
         "Size", "Tensor", "TypedStorage", "UntypedStorage", "from_file", "Generator", "accelerator", "amp", "compile", "compiler", "jit", "onnx", "distributions", "fft", "special", "testing", "finfo", "iinfo", "autocast", "autograd", "backends", "distributed",
         "get_autocast_dtype", "is_autocast_enabled", "utils", "allclose", "as_tensor", "bernoulli", "broadcast_shapes",
         "default_generator", "einsum", "get_rng_state", "inference_mode", "is_floating_point", "is_tensor", "isclose",
-        "layout", "linalg", "meshgrid", "strided", "movedim", "norm", "normal", "numel", "index_put", "index_put_", "random", "seed", "set_rng_state", "unbind", "cuda", "device", "dtype", "enable_grad", "from_dlpack", "from_numpy",
+        "layout", "linalg", "meshgrid", "strided", "memory_format", "contiguous_format", "preserve_format",
+        "channels_last", "channels_last_3d", "movedim", "norm", "normal", "numel", "index_put", "index_put_", "random", "seed", "set_rng_state", "unbind", "cuda", "device", "dtype", "enable_grad", "from_dlpack", "from_numpy",
         "is_grad_enabled", "load", "nn", "no_grad", "optim", "save", "set_grad_enabled", "get_default_dtype", "get_num_threads", "initial_seed",
         "manual_seed", "promote_types", "set_default_dtype", "set_num_threads", "set_printoptions",
         "uint8", "int8", "int16", "short", "int32", "int", "int64", "long", "float16", "half",

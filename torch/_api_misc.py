@@ -278,9 +278,8 @@ def result_type(tensor1, tensor2):
 
 
 def empty_strided(size, stride, *, dtype=None, layout=None, device=None, requires_grad=False, pin_memory=False):
-    extent = 1 + sum((s - 1) * st for s, st in zip(size, stride) if s > 0) if all(s > 0 for s in size) else 0
-    base = torch.empty(max(extent, 0), dtype=dtype, device=device)
-    return base.as_strided(tuple(size), tuple(stride)).requires_grad_(requires_grad)
+    result = torch._empty_strided(tuple(size), tuple(stride), dtype=dtype, device=device)
+    return result.requires_grad_() if requires_grad else result
 
 
 def fill(input, value):

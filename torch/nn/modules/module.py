@@ -580,8 +580,12 @@ class Module:
 
     def to(self, *args, **kwargs):
         """Moves parameters and buffers to a device and/or converts the floating
-        point ones to a dtype: to(device), to(dtype), to(device, dtype)."""
+        point ones to a dtype: to(device), to(dtype), to(device, dtype); with
+        memory_format=, lays out the 4-D and 5-D ones in it."""
         device, dtype = kwargs.pop("device", None), kwargs.pop("dtype", None)
+        fmt = kwargs.pop("memory_format", None)
+        if fmt is not None and not isinstance(fmt, torch.memory_format):
+            raise TypeError(f"to() argument 'memory_format' must be torch.memory_format, not {type(fmt).__name__}")
         if kwargs:
             raise TypeError(f"to() got unexpected keyword arguments {sorted(kwargs)}")
         for a in args:
@@ -603,19 +607,26 @@ class Module:
             return (device if device is not None else t.device,
                     dtype if dtype is not None and t.is_floating_point() else t.dtype)
 
+        def laid_out(t):  # as PyTorch: memory_format= touches only 4-D and 5-D tensors
+            return fmt is None or t.dim() not in (4, 5) or t.is_contiguous(memory_format=fmt)
+
+        def convert(t):
+            t = t.to(*target(t))
+            return t if laid_out(t) else t.contiguous(memory_format=fmt)
+
         # Tensors already in place stay the same objects (an optimizer holding
         # them keeps working); the others are replaced by converted copies, one
         # per parameter, so a parameter shared by two modules stays shared.
         converted = {}
         for m in self.modules():
             for name, p in m._parameters.items():
-                if p is not None and target(p) != (p.device, p.dtype):
+                if p is not None and (target(p) != (p.device, p.dtype) or not laid_out(p)):
                     if id(p) not in converted:
-                        converted[id(p)] = Parameter(p.detach().to(*target(p)), p.requires_grad)
+                        converted[id(p)] = Parameter(convert(p.detach()), p.requires_grad)
                     m._parameters[name] = converted[id(p)]
             for name, b in m._buffers.items():
-                if b is not None and target(b) != (b.device, b.dtype):
-                    m._buffers[name] = b.to(*target(b))
+                if b is not None and (target(b) != (b.device, b.dtype) or not laid_out(b)):
+                    m._buffers[name] = convert(b)
         return self
 
     def _apply(self, fn, recurse=True):

@@ -4,8 +4,10 @@
 #include <ATen/Parallel.h>
 #include <ATen/ScalarOps.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <vector>
 #include <ATen/native/Copy.h>
 #include <c10/util/Warning.h>
 
@@ -168,6 +170,28 @@ Tensor clone(const Tensor& self) {
 }
 
 Tensor contiguous(const Tensor& self) { return self.is_contiguous() ? self : self.clone(); }
+
+// The strides must lay self's sizes out densely, each element once: a
+// permutation of contiguous strides (size-1 dims may have any stride, and an
+// empty tensor any strides at all, as c10 judges density).
+Tensor _clone_strided(const Tensor& self, IntArrayRef stride) {
+  TORCH_CHECK(static_cast<int64_t>(stride.size()) == self.dim(), "_clone_strided: ", stride.size(),
+              " strides for a tensor of ", self.dim(), " dims");
+  std::vector<int64_t> dims;
+  for (int64_t d = 0; d < self.dim() && self.numel() != 0; ++d) {
+    if (self.size(d) > 1) dims.push_back(d);
+  }
+  std::sort(dims.begin(), dims.end(), [&](int64_t a, int64_t b) { return stride[a] < stride[b]; });
+  int64_t expected = 1;
+  for (int64_t d : dims) {
+    TORCH_CHECK(stride[d] == expected, "_clone_strided: strides ", stride, " are not a dense layout of size ",
+                self.sizes());
+    expected *= self.size(d);
+  }
+  Tensor result = at::_empty_strided(self.sizes(), stride, self.scalar_type(), self.device());
+  result.copy_(self);
+  return result;
+}
 
 Tensor _to_copy(const Tensor& self, std::optional<ScalarType> dtype, std::optional<Device> device, bool non_blocking) {
   Tensor result = at::empty(self.sizes(), dtype.value_or(self.scalar_type()), device.value_or(self.device()));

@@ -66,7 +66,44 @@ Tensor empty_on(IntArrayRef size, std::optional<ScalarType> dtype, Device d) {
   return Tensor(std::move(impl));
 }
 
+// The memory a tensor of these sizes and strides spans: its largest offset
+// plus one (nothing when a size is 0).
+int64_t strided_extent(IntArrayRef size, IntArrayRef stride) {
+  TORCH_CHECK(size.size() == stride.size(), "dimensionality of sizes (", size.size(),
+              ") must match dimensionality of strides (", stride.size(), ")");
+  checked_numel(size);
+  int64_t extent = 1;
+  for (size_t i = 0; i < size.size(); ++i) {
+    TORCH_CHECK(stride[i] >= 0, "empty_strided: negative strides are not supported, got strides: ", stride);
+    if (size[i] == 0) return 0;
+    TORCH_CHECK(stride[i] == 0 || size[i] - 1 <= (std::numeric_limits<int64_t>::max() / 16 - extent) / stride[i],
+                "empty_strided: the size ", size, " with strides ", stride, " is too large");
+    extent += (size[i] - 1) * stride[i];
+  }
+  return extent;
+}
+
+Tensor empty_strided_on(IntArrayRef size, IntArrayRef stride, std::optional<ScalarType> dtype, Device d) {
+  const ScalarType type = dtype.value_or(c10::get_default_dtype());
+  TORCH_CHECK(type != ScalarType::Undefined, "empty_strided(): undefined dtype");
+  const int64_t extent = strided_extent(size, stride);
+  auto impl = c10::make_intrusive<c10::TensorImpl>(allocate_on(d, extent * c10::elementSize(type)), type, d);
+  impl->set_sizes_and_strides(size, stride, 0);
+  return Tensor(std::move(impl));
+}
+
 }  // namespace
+
+Tensor empty_strided_cpu(IntArrayRef size, IntArrayRef stride, std::optional<ScalarType> dtype,
+                         std::optional<Device> device) {
+  (void)device;
+  return empty_strided_on(size, stride, dtype, Device(DeviceType::CPU));
+}
+
+Tensor empty_strided_cuda(IntArrayRef size, IntArrayRef stride, std::optional<ScalarType> dtype,
+                          std::optional<Device> device) {
+  return empty_strided_on(size, stride, dtype, resolve_cuda_device(device));
+}
 
 Tensor empty_cpu(IntArrayRef size, std::optional<ScalarType> dtype, std::optional<Device> device) {
   (void)device;  // dispatch already chose the CPU
