@@ -38,6 +38,8 @@ import torch.nn.functional as F
      r"but got input \(D: 2, H: 0, W: 2\) output \(D: 2, H: 2, W: 2\)"),
     (lambda: F.multi_margin_loss(torch.ones(2, 3), torch.tensor([0, 1]), p=3), ValueError,
      "only p == 1 and p == 2 supported"),
+    (lambda: F.multi_margin_loss(torch.ones(1, 3), torch.tensor([8])), RuntimeError, "target out of range"),
+    (lambda: F.multi_margin_loss(torch.ones(3), torch.tensor(-1)), RuntimeError, "target out of range"),
     (lambda: F.gaussian_nll_loss(torch.ones(2), torch.ones(2), -torch.ones(2)), ValueError,
      "var has negative entry"),
     (lambda: nn.TripletMarginLoss(margin=0), ValueError, "expected margin to be greater than 0"),

@@ -163,6 +163,8 @@ def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=
         raise ValueError("only p == 1 and p == 2 supported")
     x = input if input.dim() == 2 else input.reshape(1, -1)
     t = target.reshape(-1)
+    if t.numel() and bool(((t < 0) | (t >= x.shape[1])).any()):
+        raise RuntimeError("target out of range")  # PyTorch's words, before gather's own bounds error
     picked = x.gather(1, t.unsqueeze(1))
     margins = (margin - picked + x).clamp(min=0)
     if p == 2:
