@@ -43,8 +43,12 @@ endif()
 find_library(OPENBLAS_LIBRARY NAMES ${OPENBLAS_LIB_NAME} PATHS "${OPENBLAS_LIB_DIR}" NO_DEFAULT_PATH
              NO_CMAKE_FIND_ROOT_PATH REQUIRED)
 
+# Its headers are not an interface property: only the BLAS and LAPACK
+# callers see them (aten/src/ATen/CMakeLists.txt), so that the include
+# directory, inside pip's temporary build environment in an isolated build,
+# is not on every compile line (ccache would miss every object from one
+# isolated build to the next).
 add_library(torch_openblas SHARED IMPORTED)
-set_target_properties(torch_openblas PROPERTIES INTERFACE_INCLUDE_DIRECTORIES "${OPENBLAS_INCLUDE_DIR}")
 if(WIN32)
   file(GLOB OPENBLAS_DLL "${OPENBLAS_LIB_DIR}/*openblas*.dll" "${OPENBLAS_LIB_DIR}/../bin/*openblas*.dll")
   if(NOT OPENBLAS_DLL)
