@@ -199,3 +199,9 @@ def test_preserve_format_at_the_edges(make, strides):
     x = make()
     assert x.clone().stride() == strides
     assert torch.empty_like(x).stride() == strides and torch.zeros_like(x).stride() == strides
+
+
+def test_narrow_copy_is_contiguous_as_pytorchs():
+    x = nchw(6, 5).t()
+    y = torch.narrow_copy(x, 1, 1, 3)
+    assert y.is_contiguous() and torch.equal(y, x[:, 1:4])

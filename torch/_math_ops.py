@@ -320,7 +320,7 @@ def diagonal_scatter(input, src, offset=0, dim1=0, dim2=1):
 
 
 def narrow_copy(input, dim, start, length):
-    return input.narrow(dim, start, length).clone()
+    return input.narrow(dim, start, length).clone(memory_format=torch.contiguous_format)  # as PyTorch's
 
 
 def repeat_interleave(input, repeats=None, dim=None, *, output_size=None):

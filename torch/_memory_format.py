@@ -132,6 +132,14 @@ def _dense_strides_keeping_order(sizes, strides):
     return tuple(out)
 
 
+def _contiguous_strides(sizes):
+    strides, step = [0] * len(sizes), 1
+    for d in range(len(sizes) - 1, -1, -1):
+        strides[d] = step
+        step *= max(sizes[d], 1)
+    return tuple(strides)
+
+
 def _plainly_contiguous(t):
     """Contiguous, with the strides the native ops give a copy. Where a dim
     has size 0 or 1, is_contiguous() ignores strides that preserve_format
@@ -160,7 +168,8 @@ def _target_strides(t, fmt):
         # tensor among them) keep even the strides of their 0- and 1-sized dims.
         if t.is_contiguous() or _non_overlapping_and_dense(sizes, strides):
             return strides
-        return _dense_strides_keeping_order(sizes, strides)
+        strides = _dense_strides_keeping_order(sizes, strides)
+        return None if strides == _contiguous_strides(sizes) else strides  # the native clone is quicker
     if fmt is contiguous_format:
         return None
     return _channels_last_strides(tuple(t.shape), fmt)

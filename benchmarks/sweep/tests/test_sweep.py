@@ -92,3 +92,16 @@ def test_every_native_op_gets_medium_valid_candidates():
         sizes = [math.prod(a["shape"]) for a in case["args"] if a.get("t") == "tensor"]
         assert max(sizes) >= 90_000, case["args"]
     assert all(a.get("kind") == "normal" for c in add for a in c["args"] if a.get("t") == "tensor")
+
+
+def test_the_document_says_which_slow_rows_have_no_reason():
+    # An unexplained row was once labelled "overhead below the noise floor".
+    known = {"torch.known": {"slowdown": 3.0, "why": "a reason"}}
+    rows = [row("torch.slow", *timed(4e-4, 1e-4)), row("torch.known", *timed(3e-4, 1e-4)),
+            row("torch.tiny", *timed(2.5e-6, 1e-6))]
+    text = report.markdown(report.analyse(rows, known, 1.5), {}, ("ours", "ref"), 1.5)
+    slowest = text.split("## The slowest 20")[1].split("## Every row")[0]
+    lines = {line.split("`")[1]: line for line in slowest.splitlines() if line.startswith("| `")}
+    assert "no reason recorded" in lines["torch.slow"] and "noise floor" not in lines["torch.slow"]
+    assert "a reason" in lines["torch.known"]
+    assert "overhead below the noise floor" in lines["torch.tiny"]
