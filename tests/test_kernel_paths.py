@@ -603,3 +603,18 @@ def test_transposing_copy(case, dtype):
     out[..., ::2].copy_(view(x))
     np.testing.assert_array_equal(out[..., ::2].numpy(), want)
     assert not out[..., 1::2].any()
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64, torch.bfloat16])
+def test_float_to_uint8_takes_int64s_low_byte_in_and_out_of_int32s_range(dtype):
+    # Tiles (256 values) within int32's range convert through int32, the
+    # others through int64: both give int64's low byte, as PyTorch's cast does.
+    # Strided, the elementwise path: it cast directly (3e9 + 1 gave 0, not 1).
+    small = [(-1) ** i * (i * 7.25) for i in range(600)]
+    large = [3e9 + 1, -3e9 - 7, 2.0 ** 40 + 5, -(2.0 ** 40) - 9, 2147483648.0, -2147483648.0, 2147483647.0]
+    for values in (small, small[:300] + large + small[300:], large):
+        t = torch.tensor(values, dtype=dtype)
+        want = (t.to(torch.int64) & 255).to(torch.uint8)
+        assert torch.equal(t.byte(), want), dtype
+        assert torch.equal(t[::2].byte(), want[::2])
+    assert torch.tensor([-3.0, 12.5, 256.0, -0.5], dtype=dtype).byte().tolist() == [253, 12, 0, 0]

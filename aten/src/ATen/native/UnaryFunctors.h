@@ -222,6 +222,10 @@ template <typename dst_t, typename src_t>
 C10_HOST_DEVICE dst_t convert(src_t v) {
   if constexpr (std::is_same_v<dst_t, bool>) {
     return static_cast<c10::opmath_t<src_t>>(v) != c10::opmath_t<src_t>(0);
+  } else if constexpr (std::is_same_v<dst_t, uint8_t> && c10::is_floating_v<src_t>) {
+    // Through int64, as c10's cast does: the direct cast of a negative or
+    // large value is undefined (x86 truncates through int32: 3e9 + 1 gave 0).
+    return static_cast<uint8_t>(static_cast<int64_t>(static_cast<c10::opmath_t<src_t>>(v)));
   } else if constexpr (std::is_same_v<src_t, c10::Half> || std::is_same_v<src_t, c10::BFloat16>) {
     return static_cast<dst_t>(static_cast<float>(v));
   } else {
