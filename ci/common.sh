@@ -62,7 +62,7 @@ venv_with_our_wheel() {
   if [ -z "$wheel" ]; then
     local version
     version="$("$PYTHON" -c 'import sys; print("%d.%d" % sys.version_info[:2])')"
-    "$PYTHON" "$REPO_ROOT/ci/factory.py" --python "$version" --skip-tests >&2
+    (cd "$REPO_ROOT" && "$PYTHON" -m ci factory --python "$version" --skip-tests) >&2
     wheel="$(find_wheel)"
   fi
   log "our wheel: $(basename "$wheel") in $1"

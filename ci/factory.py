@@ -1,18 +1,18 @@
 """The wheel factory on one machine (README's main command).
 
-    python3 ci/factory.py [--python 3.11,3.12] [--variant cpu,cu130] [--cuda-pythons one|all]
+    python3 -m ci factory [--python 3.11,3.12] [--variant cpu,cu130] [--cuda-pythons one|all]
                           [--release-archs] [--skip-tests] [--engine host|cibuildwheel] [--wheelhouse DIR]
                           [--platform linux-x86_64,macos-arm64,macos-x86_64,windows-amd64]
 
 For each CPython found (default: every version in ci/matrix.toml that this
 machine has) and each requested variant (default: cpu), it builds the wheel,
-repairs it (ci/repair_wheel.py), installs it into a fresh virtual environment
+repairs it (ci/repair/wheel.py), installs it into a fresh virtual environment
 and runs the test suite there from outside the checkout; then it runs the
 examples from an installed wheel, writes wheelhouse/summary.json and a
 PEP 503 index per variant under wheelhouse/index/, and proves the index works
 by installing from it with both `pip install --index-url` and `uv pip install`.
 Last, the example extension (examples/extension) is built against each
-variant's torch, repaired, and tested beside it (ci/extension.py).
+variant's torch, repaired, and tested beside it (ci/testing/extensions.py).
 
 The native libraries are built once per variant: every Python reuses one
 CMake build directory and one tools environment (cmake, ninja, pyyaml,
@@ -22,14 +22,14 @@ rebuilds libtorch_python for its full API).
 
 `--engine cibuildwheel` builds, repairs and tests the same Pythons with
 `cibuildwheel --platform linux` and pyproject.toml's configuration instead,
-in containers (ci/cibw_local.py); the table, summary.json, the index and the
+in containers (ci/build/cibw.py); the table, summary.json, the index and the
 install checks are the same.
 
 `--platform` (default: this machine's) adds the zig-built platforms of the
 matrix: for each, the one stable-ABI cpu wheel, cross-compiled here
-(ci/cross_build.py), repaired with delocate or delvewheel and checked like
-every wheel (ci/repair_wheel.py), and for Windows tested under Wine
-(ci/wine_test.py); macOS wheels are checked, not run (nothing here runs
+(ci/build/cross.py), repaired with delocate or delvewheel and checked like
+every wheel (ci/repair/wheel.py), and for Windows tested under Wine
+(ci/testing/wine.py); macOS wheels are checked, not run (nothing here runs
 macOS binaries). Their rows join summary.json and the index beside the
 Linux ones; rows of platforms a run leaves out stay while their wheels do.
 """
@@ -51,17 +51,16 @@ import tempfile
 import time
 import zipfile
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(HERE)
-sys.path.insert(0, HERE)
-import build_cpython  # noqa: E402
-from build_cpython import discover_pythons  # noqa: E402,F401  (the factory's Pythons)
-import cross_build  # noqa: E402
-import matrix as matrix_file  # noqa: E402
-import variants as wheel_variants  # noqa: E402
-import wheel_index  # noqa: E402
-import wine_test  # noqa: E402
-from proc import junit_counts, log, make_venv, run, venv_python  # noqa: E402
+if not __package__:  # `python3 ci/factory.py`: the package's imports below would fail with less to go on
+    sys.exit("the factory is a module of the ci package: run `python3 -m ci factory ...` from the checkout's root")
+
+from ci.build import cross as cross_build  # noqa: E402 (and below: after the check above)
+from ci.local.cpython import discover_pythons  # noqa: E402,F401  (the factory's Pythons)
+from ci.plan import matrix as matrix_file
+from ci.proc import CI, ROOT, ci_command, junit_counts, log, make_venv, run, venv_python
+from ci.publish import index as wheel_index
+from ci.publish import variants as wheel_variants
+from ci.testing import wine as wine_test
 
 BUILD = os.path.join(ROOT, "build", "factory")
 DEFAULT_WHEELHOUSE = os.path.join(ROOT, "wheelhouse")
@@ -72,8 +71,8 @@ ISOLATED_PIP = {"PIP_DISABLE_PIP_VERSION_CHECK": "1"}
 
 
 def tools_environment() -> str:
-    reqs = os.path.join(HERE, "requirements-tools.txt")
-    wanted = "".join(open(p).read() for p in (reqs, os.path.join(HERE, "requirements-zig.txt"),
+    reqs = os.path.join(CI, "requirements-tools.txt")
+    wanted = "".join(open(p).read() for p in (reqs, os.path.join(CI, "requirements-zig.txt"),
                                               os.path.join(ROOT, "requirements-build.txt")))
     stamp = os.path.join(TOOLS_VENV, ".requirements")
     up_to_date = os.path.exists(stamp) and open(stamp).read() == wanted
@@ -88,7 +87,7 @@ def install_cuda(variant: dict) -> None:
     """Installs (once) the variant's CUDA toolkit with ci/install_cuda.sh, where
     setup.py finds it for TORCH_CUDA_VERSION (as under cibuildwheel)."""
     log(f"CUDA {variant['cuda']} toolkit: ci/install_cuda.sh")
-    run(["bash", os.path.join(HERE, "install_cuda.sh"), variant["cuda"]], quiet=True)
+    run(["bash", os.path.join(CI, "install_cuda.sh"), variant["cuda"]], quiet=True)
 
 
 def commit_time() -> str:
@@ -131,7 +130,7 @@ def binding_digest(wheel: str) -> str:
 def repair(wheel: str, tools_python: str, wheelhouse: str) -> str:
     out = tempfile.mkdtemp(dir=BUILD)
     env = {"PATH": os.path.dirname(tools_python) + os.pathsep + os.environ["PATH"], "TORCH_TOOLS_PYTHON": tools_python}
-    run([tools_python, os.path.join(HERE, "repair_wheel.py"), wheel, out], env=env, quiet=True)
+    run(ci_command(tools_python, "repair", wheel, out), env=env, cwd=ROOT, quiet=True)
     (repaired,) = glob.glob(os.path.join(out, "*.whl"))
     os.makedirs(wheelhouse, exist_ok=True)
     target = os.path.join(wheelhouse, os.path.basename(repaired))
@@ -149,7 +148,7 @@ def repair(wheel: str, tools_python: str, wheelhouse: str) -> str:
 PYTHON_INDEPENDENT_TESTS = ("tests/test_vec_math.py", "tests/test_kernel_paths.py", "tests/test_cpu_capability.py",
                             "tests/test_formulas.py", "tests/test_cpp_extension.py", "tests/test_cpp_api.py")
 # Builds tests/extensions' packages: the factory does that against each
-# variant in ci/extension.py (CUDA kernels included), so its suites leave it out.
+# variant in ci/testing/extensions.py (CUDA kernels included), so its suites leave it out.
 FACTORY_SKIPPED_TESTS = ("tests/test_pytorch_extensions.py",)
 
 
@@ -203,7 +202,7 @@ def parse_args(argv: list[str] | None, m: dict) -> argparse.Namespace:
     parser.add_argument("--engine", choices=["host", "cibuildwheel"], default="host",
                         help="host: build here with one shared build directory (default); cibuildwheel: "
                              "`cibuildwheel --platform linux` with pyproject.toml's configuration, in manylinux "
-                             "containers (Docker) or, without a Docker daemon, podman and ci/local_image.py's image")
+                             "containers (Docker) or, without a Docker daemon, podman and ci/local/image.py's image")
     args = parser.parse_args(argv)
     args.host_platform = host_platform(m)
     args.platforms = args.platform.split(",") if args.platform else [args.host_platform]
@@ -320,9 +319,9 @@ def build_with_cibuildwheel(m: dict, args: argparse.Namespace, jobs: list[tuple[
                             tools_python: str) -> list[dict]:
     """One cibuildwheel run per variant over its Pythons; one row per wheel
     with the seconds of its build, repair and test steps in the container."""
-    import cibw_local
+    from ci.build import cibw as cibw_local
 
-    run([tools_python, "-m", "pip", "install", "-q", "-r", os.path.join(HERE, "requirements-cibuildwheel.txt")],
+    run([tools_python, "-m", "pip", "install", "-q", "-r", os.path.join(CI, "requirements-cibuildwheel.txt")],
         quiet=True)
     rows = []
     for vname in dict.fromkeys(v for v, _ in jobs):
@@ -391,7 +390,7 @@ def merge_rows(wheelhouse: str, rows: list[dict], platforms: list[str]) -> list[
 
 def write_wheelhouse(wheelhouse: str, rows: list[dict], variants: list[str], m: dict) -> str:
     """summary.json, the per-variant PEP 503 indexes and the variant index
-    (index/variants/, ci/variants.py, checked); the index directory."""
+    (index/variants/, ci/publish/variants.py, checked); the index directory."""
     os.makedirs(wheelhouse, exist_ok=True)
     with open(os.path.join(wheelhouse, "summary.json"), "w") as f:
         json.dump(rows, f, indent=2)
@@ -510,8 +509,8 @@ def run_examples(venvs: dict[str, str], with_training: bool) -> None:
 def build_extensions(m: dict, venvs: dict[str, str], tools_python: str, wheelhouse: str) -> None:
     """examples/extension built against each variant's torch (in the venv pip
     installed it into from the index) and tested beside it in the uv-installed
-    venv (fresh, torch from the index): ci/extension.py."""
-    import extension
+    venv (fresh, torch from the index): ci/testing/extensions.py."""
+    from ci.testing import extensions as extension
 
     for vname, venv in venvs.items():
         test_venv = venv[: -len("-pip")] + "-uv" if venv.endswith("-pip") else venv

@@ -15,7 +15,7 @@ wheel="$(find_wheel)"
 if [ -z "$wheel" ]; then
   version="$("$PYTHON" -c 'import sys; print("%d.%d" % sys.version_info[:2])')"
   log "no wheel in $WHEELHOUSE for Python $version: building one with the factory"
-  "$PYTHON" "$REPO_ROOT/ci/factory.py" --python "$version" --skip-tests
+  (cd "$REPO_ROOT" && "$PYTHON" -m ci factory --python "$version" --skip-tests)
   wheel="$(find_wheel)"
 fi
 venv="$work/venv"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The Debian packages of the named groups, installed in one apt-get before
 # the steps that use them start. Each step still installs what it misses when
-# run on its own (ci/local_image.py, ci/wine_test.py, ci/macos_repair.py,
+# run on its own (ci/local/image.py, ci/testing/wine.py, ci/repair/macos.py,
 # ci/qemu_aarch64.sh); doing it here first means that steps running at the
 # same time (.ci/run's background jobs) never meet on dpkg's lock.
 #
@@ -16,9 +16,9 @@ packages=()
 lean_packages=()
 for group in "$@"; do
   case "$group" in
-    image) packages+=(podman runc debootstrap) ;;  # the container image and cibuildwheel's engine (ci/local_image.py)
-    cross) packages+=(llvm)                        # Mach-O tools for delocate (ci/macos_repair.py)
-           lean_packages+=(wine64) ;;              # the Windows wheel's suite (ci/wine_test.py)
+    image) packages+=(podman runc debootstrap) ;;  # the container image and cibuildwheel's engine (ci/local/image.py)
+    cross) packages+=(llvm)                        # Mach-O tools for delocate (ci/repair/macos.py)
+           lean_packages+=(wine64) ;;              # the Windows wheel's suite (ci/testing/wine.py)
     qemu) packages+=(g++-aarch64-linux-gnu qemu-user) ;;  # the linux-aarch64 build and its suite
     *) echo "ci/host_packages.sh: unknown group $group (image, cross, qemu)" >&2; exit 2 ;;
   esac

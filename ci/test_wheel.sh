@@ -14,7 +14,7 @@ wheel="${wheel:-$(find_wheel)}"
 if [ -z "$wheel" ]; then
   version="$("$PYTHON" -c 'import sys; print("%d.%d" % sys.version_info[:2])')"
   log "no wheel in $WHEELHOUSE for Python $version: building one with the factory"
-  "$PYTHON" "$REPO_ROOT/ci/factory.py" --python "$version" --variant "${VARIANT:-cpu}" --skip-tests
+  (cd "$REPO_ROOT" && "$PYTHON" -m ci factory --python "$version" --variant "${VARIANT:-cpu}" --skip-tests)
   wheel="$(find_wheel)"
 fi
 

@@ -14,7 +14,7 @@
 # inline function that a wide copy emits out of line (a COMDAT) then
 # resolves to the baseline copy's definition wherever one exists, so no
 # AVX2 or AVX-512 instruction runs on a CPU that was not chosen for it
-# (ci/check_cpu_code.py checks the result).
+# (ci/check/cpu_code.py checks the result).
 
 set(TORCH_CPU_CAPABILITIES DEFAULT)
 if(CMAKE_SYSTEM_PROCESSOR MATCHES "^(x86_64|AMD64|amd64|x64)$")

@@ -3,7 +3,7 @@ import os
 import pytest
 
 # Extension packages with tests of their own, run once each is installed
-# (tests/test_pytorch_extensions.py, ci/extension.py), not collected here.
+# (tests/test_pytorch_extensions.py, ci/testing/extensions.py), not collected here.
 collect_ignore = ["extensions"]
 
 

@@ -7,7 +7,7 @@
 - headers and TorchConfig.cmake let C++ code build against the wheel.
 
 The checks that read ELF files run on Linux; the macOS and Windows wheels'
-binaries are checked by ci/check_wheel.py (check_macho.py, check_pe.py),
+binaries are checked by ci/check/wheel.py (ci/check/macho.py, ci/check/pe.py),
 which reads them on any machine.
 """
 import glob

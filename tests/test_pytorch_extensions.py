@@ -1,7 +1,7 @@
 """The extensions of tests/extensions, written in PyTorch's spelling only,
 installed as their users install them (`pip install --no-build-isolation .`,
 here into a target directory) against the torch under test, then their own
-tests run in a fresh process outside their source tree. ci/extension.py
+tests run in a fresh process outside their source tree. ci/testing/extensions.py
 does the same for each variant the factory builds (with the CUDA kernels
 for a CUDA variant)."""
 import glob
@@ -29,7 +29,7 @@ def test_extension_builds_and_passes_its_tests(package, tmp_path):
     source = tmp_path / "src"
     shutil.copytree(os.path.join(HERE, "extensions", package), source)
     site = tmp_path / "site"
-    # The cpu kernels only: a CUDA toolkit is the factory's business (ci/extension.py).
+    # The cpu kernels only: a CUDA toolkit is the factory's business (ci/testing/extensions.py).
     env = {**os.environ, "USE_CUDA": "0"}
     build = subprocess.run([sys.executable, "-m", "pip", "install", "--no-build-isolation", "--no-deps", "-q",
                             "--target", str(site), "."], cwd=source, env=env, capture_output=True, text=True)

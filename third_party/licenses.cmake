@@ -1,6 +1,6 @@
 # The licence texts of the third-party code the build puts into the package,
 # installed into torch/share/licenses/<component>/ beside a VERSION file.
-# ci/third_party_notices.py turns them, with third_party/bundled.toml, into
+# ci/repair/notices.py turns them, with third_party/bundled.toml, into
 # the wheel's THIRD_PARTY_NOTICES.txt and CycloneDX SBOM after repair (which
 # may bundle more, say auditwheel's libgomp). Each text comes from the
 # package that delivered the code, so it is the text of the version shipped.

@@ -3,7 +3,7 @@ download-artifact and upload-pages-artifact stand-ins (standins.py) share
 between the jobs of one local run.
 
 GitHub keeps a run's artifacts in its own storage; here they live in one
-folder per run ($TORCH_ACT_ARTIFACTS, made by ci/act_release.py). Each
+folder per run ($TORCH_ACT_ARTIFACTS, made by ci/rehearse/workflows.py). Each
 artifact is a folder `<store>/<name>/` holding `artifact.json` (how it was
 uploaded, its file list and sha256) and its payload: `artifact.zip`, as
 GitHub stores an archived artifact, or the one file as it was for
@@ -15,12 +15,10 @@ import json
 import os
 import re
 import shutil
-import sys
 import tarfile
 import zipfile
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from wheel_index import sha256  # noqa: E402  (ci/)
+from ci.publish.index import sha256
 
 # upload-artifact refuses these in a name (the artifact service's rule).
 _BAD_NAME = re.compile(r'[":<>|*?\r\n\\/]')

@@ -1,11 +1,11 @@
 """Local stand-ins for the GitHub-hosted actions the workflows use, for a tag
-push run on this machine under act (ci/act_release.py).
+push run on this machine under act (ci/rehearse/workflows.py).
 
 act maps every pinned action (ci/actions.toml) to ci/act/standin/, whose
 main.cjs runs this file; GITHUB_ACTION_REPOSITORY names the action stood in
 for and INPUT_<NAME> carries every input the step passed. Each stand-in
 declares the inputs it honours, with the real action's defaults, at the
-release it follows (the tag ci/actions.toml pins; ci/check_action_pins.py
+release it follows (the tag ci/actions.toml pins; ci/lint/action_pins.py
 fails when the two part). Any other input fails the step, naming it, so a
 workflow that starts using a new input fails here rather than on the first
 real tag.
@@ -17,7 +17,7 @@ the artifact actions keep real files by name in the run's folder
 need GitHub's services: they check what they can (the Pages artifact is
 there, the attestation subjects exist) and say the rest is GitHub-only.
 
-The environment ci/act_release.py gives the jobs: TORCH_ACT_PYTHON (runs
+The environment ci/rehearse/workflows.py gives the jobs: TORCH_ACT_PYTHON (runs
 this), TORCH_ACT_STANDINS (this folder), TORCH_ACT_ORIGIN (the clone that
 checkout fetches from), TORCH_ACT_ARTIFACTS (the run's artifact folder).
 """
@@ -33,9 +33,7 @@ import subprocess
 import sys
 from typing import Callable
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
-import artifacts  # noqa: E402
+from ci.act import artifacts
 
 
 class StepError(Exception):
@@ -119,7 +117,7 @@ def choice(inputs: dict[str, str], name: str, allowed: tuple[str, ...]) -> str:
 def need_env(name: str) -> str:
     value = os.environ.get(name)
     if not value:
-        raise StepError(f"{name} is not set: the local stand-ins run under python3 ci/act_release.py")
+        raise StepError(f"{name} is not set: the local stand-ins run under python3 -m ci act-release")
     return value
 
 
@@ -195,12 +193,11 @@ def setup_python(inputs: dict[str, str]) -> None:
     if not m:
         raise StepError(f"python-version {version!r}: the local stand-in sets up CPython 3.X, 3.X.Y or 3.Xt")
     key = m[1] + m[3]
-    sys.path.insert(0, os.path.dirname(HERE))
-    from build_cpython import discover_pythons  # ci/build_cpython.py: PATH, pyenv, /opt/python
+    from ci.local.cpython import discover_pythons  # ci/local/cpython.py: PATH, pyenv, /opt/python
     python = discover_pythons([key]).get(key)
     if not python:
         raise StepError(f"this machine has no CPython {key} (looked on PATH, in pyenv and /opt/python); "
-                        f"install it, or build it with python3 ci/build_cpython.py {key}")
+                        f"install it, or build it with python3 -m ci build-cpython {key}")
     full = subprocess.run([python, "-c", "import platform; print(platform.python_version())"],
                           capture_output=True, text=True, check=True).stdout.strip()
     if m[2] and full != m[1] + m[2]:
@@ -325,6 +322,8 @@ def attest_build_provenance(inputs: dict[str, str]) -> None:
 
 
 def main() -> int:
+    # main.cjs set PYTHONPATH to the checkout to import this package; what a step runs must not see it (torch/).
+    os.environ.pop("PYTHONPATH", None)
     repo = os.environ.get("GITHUB_ACTION_REPOSITORY", "")
     stand_in = STANDINS.get(repo)
     if stand_in is None:

@@ -43,7 +43,7 @@ def factory_invocations(path):
     text = "\n".join(commands(path))
     text = re.sub(r'"\$(\w+)"', lambda m: "{" + m.group(1) + "}", text)
     for line in text.splitlines():
-        m = re.search(r"python3 ci/factory\.py(.*)$", line)
+        m = re.search(r"python3 -m ci factory(.*)$", line)
         if m:
             yield shlex.split(m.group(1))
 
@@ -51,9 +51,8 @@ def factory_invocations(path):
 @pytest.mark.parametrize("path", ENTRY_POINTS, ids=os.path.basename)
 def test_the_factory_accepts_what_it_is_given(path, monkeypatch):
     import sys
-    sys.path.insert(0, os.path.join(ROOT, "ci"))
-    import factory
-    import matrix as matrix_file
+    from ci import factory
+    from ci.plan import matrix as matrix_file
 
     m = matrix_file.load()
     # Which Pythons this machine has is not the question here.
@@ -69,8 +68,8 @@ def test_the_factory_accepts_what_it_is_given(path, monkeypatch):
 
 def test_every_stage_runs_in_one_of_them():
     both = "\n".join("\n".join(commands(p)) for p in ENTRY_POINTS)
-    for stage in ("ci/factory.py --variant cpu,cu130", "ci/test_wheel.sh", "ci/release_rehearsal.py",
+    for stage in ("-m ci factory --variant cpu,cu130", "ci/test_wheel.sh", "-m ci release-rehearsal",
                   "ci/test_sanitizers.sh", "ci/fuzz.sh", "ci/difftest.sh", "ci/benchmark_sweep.sh",
-                  "ci/test_source_installs.sh", "-k reproducible", "ci/act_release.py", "ci/qemu_aarch64.sh",
-                  "--platform", "--engine cibuildwheel", "ci/lint_workflows.sh", "ci/build_cpython.py"):
+                  "ci/test_source_installs.sh", "-k reproducible", "-m ci act-release", "ci/qemu_aarch64.sh",
+                  "--platform", "--engine cibuildwheel", "ci/lint_workflows.sh", "-m ci build-cpython"):
         assert stage in both, f"no entry point runs {stage}"

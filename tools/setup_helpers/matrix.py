@@ -1,5 +1,5 @@
 """ci/matrix.toml, the one description of the variants and the names, as the
-build reads it (ci/matrix.py is the factory's and the workflows' view)."""
+build reads it (ci/plan/matrix.py is the factory's and the workflows' view)."""
 from __future__ import annotations
 
 import os

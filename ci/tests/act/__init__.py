@@ -1,0 +1,1 @@
+"""Tests of ci/act/, one file per module."""

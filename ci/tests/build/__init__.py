@@ -1,0 +1,1 @@
+"""Tests of ci/build/, one file per module."""

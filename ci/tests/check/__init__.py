@@ -1,0 +1,1 @@
+"""Tests of ci/check/, one file per module."""

@@ -1,0 +1,1 @@
+"""Tests of ci/lint/, one file per module."""

@@ -1,0 +1,1 @@
+"""Tests of ci/publish/, one file per module."""

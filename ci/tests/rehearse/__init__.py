@@ -1,0 +1,1 @@
+"""Tests of ci/rehearse/, one file per module."""

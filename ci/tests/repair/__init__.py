@@ -1,0 +1,1 @@
+"""Tests of ci/repair/, one file per module."""

@@ -1,0 +1,1 @@
+"""Tests of ci/testing/, one file per module."""
