@@ -186,6 +186,17 @@ def test_cumprod_gradient_is_exact_through_zeros():
     assert torch.autograd.gradcheck(lambda t: torch.cumprod(t, 1), (x.requires_grad_(),))
 
 
+def test_cumprod_of_one_element_lines_passes_the_gradient_through_and_empty_takes_any_dtype():
+    # Along a dim of size 1 the product is the input: its gradient is the incoming one, infinities included.
+    x = torch.tensor([[-0.25], [float("-inf")], [-0.8]], dtype=torch.float64, requires_grad=True)
+    x.cumprod(1).backward(torch.tensor([[1.0], [-2.5], [3.0]], dtype=torch.float64))
+    assert x.grad.tolist() == [[1.0], [-2.5], [3.0]]
+    # PyTorch's kernel refuses a bool product only when there is something to multiply.
+    assert torch.cumprod(torch.empty(3, 0, 2, dtype=torch.int64), -1, dtype=torch.bool).dtype == torch.bool
+    with pytest.raises(NotImplementedError, match="not implemented for 'Bool'"):
+        torch.cumprod(torch.ones(2, dtype=torch.int64), 0, dtype=torch.bool)
+
+
 def test_cdist_takes_one_matrix_product_past_25_rows_and_agrees_with_the_direct_norms():
     a = torch.randn(2, 40, 5, dtype=torch.float64)
     b = torch.randn(2, 30, 5, dtype=torch.float64)
@@ -618,3 +629,64 @@ def test_float_to_uint8_takes_int64s_low_byte_in_and_out_of_int32s_range(dtype):
         assert torch.equal(t.byte(), want), dtype
         assert torch.equal(t[::2].byte(), want[::2])
     assert torch.tensor([-3.0, 12.5, 256.0, -0.5], dtype=dtype).byte().tolist() == [253, 12, 0, 0]
+
+
+# Scans along a dim with elements after it run the columns side by side in
+# blocks of 512 (ReduceOps.cpp, CumulativeProducts.cpp): block edges, one
+# trailing element (the line path), several leading blocks, empty sides.
+SCAN_COLUMN_CASES = [((5, 700), 0), ((3, 4, 600), 1), ((2, 3, 4, 5), 1), ((4, 1030), 0), ((7, 1, 3), 0),
+                     ((6, 2), 1), ((0, 5), 0), ((5, 0, 3), 0), ((1, 513), 0)]
+
+
+def _scan_as_lines(op, x, dim):
+    """The scan with `dim` moved last and made contiguous: the line kernels' path."""
+    return op(x.movedim(dim, -1).contiguous(), -1).movedim(-1, dim)
+
+
+@pytest.mark.parametrize("shape,dim", SCAN_COLUMN_CASES)
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64, torch.bfloat16, torch.int32, torch.uint8])
+def test_scans_along_leading_dims_equal_the_line_scans(shape, dim, dtype):
+    g = torch.Generator().manual_seed(len(shape) * 100 + shape[0])
+    x = (torch.randn(shape, generator=g) * 3).to(dtype)
+    ops = [torch.cumsum, torch.cumprod] + ([torch.logcumsumexp] if dtype.is_floating_point else [])
+    for op in ops:
+        got, want = op(x, dim), _scan_as_lines(op, x, dim)
+        assert got.dtype == want.dtype and got.shape == want.shape and got.is_contiguous()
+        # The same operations in the same order per column: bit for bit.
+        assert torch.equal(got.nan_to_num(), want.nan_to_num()) and torch.equal(got.isnan(), want.isnan()), op
+
+
+@pytest.mark.parametrize("shape,dim", SCAN_COLUMN_CASES)
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float16, torch.int64, torch.bool])
+def test_cummax_and_cummin_along_leading_dims_equal_the_line_scans(shape, dim, dtype):
+    g = torch.Generator().manual_seed(shape[-1] + 1)
+    x = (torch.randn(shape, generator=g) * 2).round().to(dtype)  # rounded: ties, where the index moves on
+    if dtype.is_floating_point and x.numel():
+        x.view(-1)[::11] = float("nan")
+    for op in (torch.cummax, torch.cummin):
+        got = op(x, dim)
+        want = [t.movedim(-1, dim) for t in op(x.movedim(dim, -1).contiguous(), -1)]
+        assert torch.equal(got.indices, want[1]), op
+        assert torch.equal(got.values.isnan(), want[0].isnan()) if dtype.is_floating_point else True
+        assert torch.equal(got.values.nan_to_num(), want[0].nan_to_num()) if dtype.is_floating_point \
+            else torch.equal(got.values, want[0])
+
+
+@pytest.mark.parametrize("shape,dim", SCAN_COLUMN_CASES)
+def test_softmax_along_leading_dims_matches_the_rows(shape, dim):
+    g = torch.Generator().manual_seed(shape[-1])
+    x = torch.randn(shape, generator=g) * 4
+    if x.numel():
+        x.view(-1)[::7] = float("-inf")  # columns with -inf entries, some wholly -inf
+    for op in (torch.softmax, torch.log_softmax):
+        got, want = op(x, dim), _scan_as_lines(op, x, dim)
+        torch.testing.assert_close(got, want, rtol=2e-6, atol=1e-7, equal_nan=True)
+
+
+def test_softmax_columns_nan_and_all_minus_inf():
+    x = torch.tensor([[1.0, float("nan"), float("-inf")], [2.0, 1.0, float("-inf")]]).repeat(1, 200)
+    soft, log_soft = torch.softmax(x, 0), torch.log_softmax(x, 0)
+    assert torch.allclose(soft[:, 0], torch.tensor([0.26894142, 0.73105858]))
+    assert soft[:, 1].isnan().all() and soft[:, 2].isnan().all()  # a NaN column, and exp(-inf - 0) / 0
+    assert log_soft[:, 1].isnan().all() and log_soft[:, 2].isnan().all()
+    assert torch.equal(torch.logcumsumexp(x, 0)[:, 2], torch.tensor([float("-inf")] * 2))

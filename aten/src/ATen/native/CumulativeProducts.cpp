@@ -14,6 +14,8 @@
 
 #include <c10/util/Half.h>
 
+#include <algorithm>
+
 namespace at::native {
 namespace {
 
@@ -27,6 +29,41 @@ Tensor back_from_lines(const Tensor& lines, int64_t dim, const Tensor& like) {
   return like.is_cpu() ? out : out.to(like.device(), std::nullopt);
 }
 
+// Along a dim with more than one element after it: contiguous x as [outer,
+// n, trailing], the columns side by side (each row of `trailing` running
+// products is one contiguous step), in blocks whose products stay in L1.
+// Each column's products are the line kernel's, in the same order.
+Tensor cumprod_columns(const Tensor& x, int64_t d, int64_t trailing) {
+  Tensor out = at::empty(x.sizes(), x.scalar_type(), kCPU);
+  const int64_t n = x.size(d);
+  if (x.numel() == 0) return out;
+  constexpr int64_t kBlock = 512;
+  const int64_t outer = x.numel() / (n * trailing), blocks = (trailing + kBlock - 1) / kBlock;
+  AT_DISPATCH_ALL_AND_REDUCED_TYPES(x.scalar_type(), "cumprod_out_cpu", [&] {
+    using acc_t = c10::opmath_t<scalar_t>;
+    const scalar_t* src = x.data_ptr<scalar_t>();
+    scalar_t* dst = out.data_ptr<scalar_t>();
+    at::parallel_for(0, outer * blocks, std::max<int64_t>(1, 32768 / std::max<int64_t>(n * kBlock, 1)),
+                     [&](int64_t begin, int64_t end) {
+      acc_t p[kBlock];
+      for (int64_t task = begin; task < end; ++task) {
+        const int64_t first = (task % blocks) * kBlock, width = std::min(kBlock, trailing - first);
+        const int64_t offset = (task / blocks) * n * trailing + first;
+        std::fill(p, p + width, acc_t(1));
+        for (int64_t k = 0; k < n; ++k) {
+          const scalar_t* xk = src + offset + k * trailing;
+          scalar_t* yk = dst + offset + k * trailing;
+          for (int64_t j = 0; j < width; ++j) {
+            p[j] = static_cast<acc_t>(p[j] * static_cast<acc_t>(xk[j]));
+            yk[j] = static_cast<scalar_t>(p[j]);
+          }
+        }
+      }
+    });
+  });
+  return out;
+}
+
 }  // namespace
 
 Tensor cumprod(const Tensor& self, int64_t dim, std::optional<ScalarType> dtype) {
@@ -34,10 +71,15 @@ Tensor cumprod(const Tensor& self, int64_t dim, std::optional<ScalarType> dtype)
   // Integers and bool multiply in int64 unless told otherwise, as PyTorch's.
   const ScalarType t = dtype ? *dtype : (isIntegralType(self.scalar_type(), true) ? ScalarType::Long
                                                                                    : self.scalar_type());
-  // A bool product has no kernel in PyTorch (the default for bool input is int64).
+  // A bool product has no kernel in PyTorch (the default for bool input is
+  // int64), which an empty input never reaches.
+  if (self.numel() == 0) return at::empty(self.sizes(), t, self.device());
   TORCH_CHECK_NOT_IMPLEMENTED(t != ScalarType::Bool, "\"cumprod_out_cpu\" not implemented for 'Bool'");
   const Tensor x = self.to(t);
   if (x.dim() == 0) return x.clone();
+  int64_t trailing = 1;
+  for (int64_t i = d + 1; i < x.dim(); ++i) trailing *= x.size(i);
+  if (self.is_cpu() && trailing > 1) return cumprod_columns(x.contiguous(), d, trailing);
   const Tensor in = lines_of(x, d);
   Tensor out = at::empty(in.sizes(), t, kCPU);
   const int64_t n = in.size(-1), count = n == 0 ? 0 : in.numel() / n;
@@ -62,6 +104,9 @@ Tensor cumprod_backward(const Tensor& grad, const Tensor& self, int64_t dim, con
   if (!grad.defined()) return Tensor();
   if (self.dim() == 0) return grad.to(self.scalar_type());
   const int64_t d = c10::maybe_wrap_dim(dim, self.dim());
+  // A line of one element is the input itself (PyTorch returns the gradient
+  // as it is; the formula below would divide an infinite x by itself).
+  if (self.size(d) == 1) return grad.to(self.scalar_type());
   const ScalarType t = result.scalar_type();
   const Tensor x = lines_of(self.to(t), d), out = lines_of(result, d), g = lines_of(grad.to(t), d);
   Tensor gx = at::empty(x.sizes(), t, kCPU);

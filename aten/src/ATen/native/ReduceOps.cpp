@@ -5,6 +5,7 @@
 #include <ATen/Dispatch.h>
 #include <ATen/ScalarOps.h>
 #include <ATen/native/ReduceOps.h>
+#include <ATen/native/ScanColumns.h>
 
 #include <algorithm>
 #include <cmath>
@@ -15,6 +16,7 @@ namespace at::native {
 
 DEFINE_DISPATCH(reduce_rows_stub);
 DEFINE_DISPATCH(scan_rows_stub);
+DEFINE_DISPATCH(scan_columns_stub);
 
 namespace {
 
@@ -388,6 +390,19 @@ Tensor scan(const Tensor& self, int64_t dim, ScalarType dtype, ScanOp op) {
     Tensor out = at::empty({1}, dtype, self.device());
     scan_rows_stub(self.device().type, out, self.to(dtype).reshape({1}), 1, 1, op);
     return out.view(IntArrayRef{});
+  }
+  // Along a dim with more than one element after it, on the CPU: the columns
+  // side by side in the contiguous input (ScanColumns.h), where moving the
+  // dim last would cost two transposing copies and a strided scan.
+  int64_t trailing = 1;
+  for (int64_t i = d + 1; i < nd; ++i) trailing *= self.size(i);
+  const bool columns_kernel = op == ScanOp::CumSum || op == ScanOp::LogCumSumExp || dtype == ScalarType::Float;
+  if (self.is_cpu() && trailing > 1 && columns_kernel) {
+    const Tensor x = self.to(dtype).contiguous();
+    Tensor out = at::empty(self.sizes(), dtype, self.device());
+    const int64_t n = self.size(d);
+    if (x.numel() > 0) scan_columns_stub(DeviceType::CPU, out, x, x.numel() / (n * trailing), n, trailing, op);
+    return out;
   }
   // Move `dim` last so each row is one contiguous line to scan.
   std::vector<int64_t> perm;

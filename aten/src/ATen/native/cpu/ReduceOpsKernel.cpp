@@ -6,8 +6,10 @@
 #include <ATen/Parallel.h>
 #include <ATen/native/ReduceFunctors.h>
 #include <ATen/native/ReduceOps.h>
+#include <ATen/native/ScanColumns.h>
 #include <ATen/native/cpu/VecMath.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <type_traits>
@@ -648,10 +650,108 @@ void scan_rows_kernel(const Tensor& out, const Tensor& in, int64_t outer, int64_
   });
 }
 
+// ---- scans along a dim that is not the last: columns side by side ----
+
+// Columns per block: the running values of a block (a double each) and a
+// float row stay in L1 while the block's n rows stream past.
+constexpr int64_t kScanColumnBlock = 512;
+
+template <typename T>
+void cumsum_columns(const T* x, T* y, int64_t n, int64_t inner, int64_t width) {
+  acc_t<T> acc[kScanColumnBlock] = {};
+  for (int64_t k = 0; k < n; ++k, x += inner, y += inner) {
+    for (int64_t j = 0; j < width; ++j) {
+      acc[j] += static_cast<acc_t<T>>(x[j]);
+      y[j] = static_cast<T>(acc[j]);
+    }
+  }
+}
+
+template <typename T>
+void logcumsumexp_columns(const T* x, T* y, int64_t n, int64_t inner, int64_t width) {
+  double r[kScanColumnBlock];
+  std::fill(r, r + width, -std::numeric_limits<double>::infinity());
+  for (int64_t k = 0; k < n; ++k, x += inner, y += inner) {
+    for (int64_t j = 0; j < width; ++j) {
+      r[j] = log_add_exp(static_cast<double>(x[j]), r[j]);
+      y[j] = static_cast<T>(r[j]);
+    }
+  }
+}
+
+// softmax_rows' steps, per column: the max (NaN wins), the shift (0 for an
+// all -inf column), exp(x - shift) in float lanes added up in double, then
+// the scale by 1 / total or (x - shift) - log(total).
+void softmax_float_columns(const float* x, float* y, int64_t n, int64_t inner, int64_t width, bool log) {
+  float shift[kScanColumnBlock];
+  double total[kScanColumnBlock] = {};
+  float row[kScanColumnBlock];
+  std::fill(shift, shift + width, -std::numeric_limits<float>::infinity());
+  for (int64_t k = 0; k < n; ++k) {
+    const float* xk = x + k * inner;
+    for (int64_t j = 0; j < width; ++j) shift[j] = (xk[j] > shift[j] || std::isnan(xk[j])) ? xk[j] : shift[j];
+  }
+  for (int64_t j = 0; j < width; ++j)
+    if (shift[j] == -std::numeric_limits<float>::infinity()) shift[j] = 0.0f;
+  for (int64_t k = 0; k < n; ++k) {
+    const float* xk = x + k * inner;
+    float* out = log ? row : y + k * inner;
+    for (int64_t j = 0; j < width; ++j) out[j] = xk[j] - shift[j];
+    vec::exp(out, out, width);
+    for (int64_t j = 0; j < width; ++j) total[j] += static_cast<double>(out[j]);
+  }
+  if (log) {
+    for (int64_t j = 0; j < width; ++j) row[j] = static_cast<float>(std::log(total[j]));
+    for (int64_t k = 0; k < n; ++k) {
+      const float* xk = x + k * inner;
+      float* yk = y + k * inner;
+      for (int64_t j = 0; j < width; ++j) yk[j] = (xk[j] - shift[j]) - row[j];
+    }
+  } else {
+    for (int64_t j = 0; j < width; ++j) row[j] = static_cast<float>(1.0 / total[j]);
+    for (int64_t k = 0; k < n; ++k) {
+      float* yk = y + k * inner;
+      for (int64_t j = 0; j < width; ++j) yk[j] *= row[j];
+    }
+  }
+}
+
+template <typename T>
+void scan_column_block(ScanOp op, const T* x, T* y, int64_t n, int64_t inner, int64_t width) {
+  if (op == ScanOp::CumSum) {
+    cumsum_columns(x, y, n, inner, width);
+  } else if (op == ScanOp::LogCumSumExp) {
+    if constexpr (c10::is_floating_v<T>) logcumsumexp_columns(x, y, n, inner, width);
+  } else if constexpr (std::is_same_v<T, float>) {
+    softmax_float_columns(x, y, n, inner, width, op == ScanOp::LogSoftmax);
+  }
+}
+
+void scan_columns_kernel(const Tensor& out, const Tensor& in, int64_t outer, int64_t n, int64_t inner, ScanOp op) {
+  const bool softmax = op == ScanOp::Softmax || op == ScanOp::LogSoftmax;
+  TORCH_INTERNAL_ASSERT(!softmax || in.scalar_type() == ScalarType::Float, "column softmax is float only");
+  TORCH_INTERNAL_ASSERT(op != ScanOp::LogCumSumExp || c10::isFloatingType(in.scalar_type()));
+  const int64_t blocks = (inner + kScanColumnBlock - 1) / kScanColumnBlock;
+  AT_DISPATCH_ALL_AND_REDUCED_TYPES(in.scalar_type(), "scan_columns", [&] {
+    const scalar_t* x = static_cast<const scalar_t*>(in.data_ptr());
+    scalar_t* y = out.data_ptr<scalar_t>();
+    const int64_t grain = std::max<int64_t>(1, kGrainSize / std::max<int64_t>(n * kScanColumnBlock, 1));
+    parallel_for(0, outer * blocks, grain, [&](int64_t b, int64_t e) {
+      for (int64_t task = b; task < e; ++task) {
+        const int64_t o = task / blocks, first = (task % blocks) * kScanColumnBlock;
+        const int64_t width = std::min(kScanColumnBlock, inner - first);
+        const int64_t offset = o * n * inner + first;
+        scan_column_block<scalar_t>(op, x + offset, y + offset, n, inner, width);
+      }
+    });
+  });
+}
+
 }  // namespace
 
 REGISTER_CPU_DISPATCH(reduce_rows_stub, &reduce_rows_kernel);
 REGISTER_CPU_DISPATCH(scan_rows_stub, &scan_rows_kernel);
+REGISTER_CPU_DISPATCH(scan_columns_stub, &scan_columns_kernel);
 
 }  // namespace CPU_CAPABILITY
 }  // namespace at::native
