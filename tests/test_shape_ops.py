@@ -215,3 +215,28 @@ def test_diff_of_order_n_keeps_gradients_and_operands():
         assert torch.equal(torch.diff(x, 3, 1, prepend=before, append=x[:, :1]), want)
     assert g.shape == x.shape and g.abs().sum() > 0
     assert torch.diff(torch.randn(3, 4), 2, 1, prepend=torch.ones(3, 1, dtype=torch.int64)).dtype == torch.float32
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int64", "int32", "bool"])
+@pytest.mark.parametrize("n", [None, 0, 1, 2, 6])
+def test_vander_matches_numpy_in_both_orders_and_promotes_like_pytorch(dtype, n):
+    x = np.array([1, 2, -3, 0, 1.5] if dtype.startswith("float") else [1, 2, -3, 0, 1]).astype(dtype)
+    for increasing in (False, True):
+        got = torch.vander(torch.from_numpy(x), n, increasing=increasing)
+        # Integers and bool promote to int64 (PyTorch's rule; numpy keeps int32).
+        assert got.dtype == (torch.int64 if dtype in ("int32", "bool") else torch.from_numpy(x).dtype)
+        want = np.vander(x.astype(np.float64), n, increasing=increasing)
+        np.testing.assert_allclose(got.double().numpy(), want)
+    if dtype != "bool" and n not in (0, 1):  # linalg.vander refuses bool and N < 2
+        assert torch.equal(torch.linalg.vander(torch.from_numpy(x), N=n), torch.vander(torch.from_numpy(x), n, True))
+
+
+def test_vander_gradient_and_no_graph_under_no_grad():
+    x = torch.randn(4, dtype=torch.float64, requires_grad=True)
+    # PyTorch 2.13's torch.vander fails here (its cumprod writes into the tensor it then flips).
+    assert torch.autograd.gradcheck(lambda t: torch.vander(t, 5), (x,))
+    assert torch.autograd.gradcheck(lambda t: torch.linalg.vander(t, N=3), (x,))
+    with torch.no_grad():
+        assert not torch.vander(x, 3).requires_grad
+    with pytest.raises(RuntimeError, match="one-dimensional"):
+        torch.vander(torch.ones(2, 2))

@@ -621,11 +621,17 @@ def _powers(x, n):
     """[..., n]: x^0 .. x^(n-1) along a new last dim, as PyTorch builds them: ones,
     then the running product of x (integers and bool promoted to int64)."""
     dtype = torch.promote_types(x.dtype, torch.int64)
-    ones = torch.ones(tuple(x.shape) + (min(n, 1),), dtype=dtype, device=x.device)
     if n <= 1:
-        return ones
-    rest = x.to(dtype).unsqueeze(-1).expand(tuple(x.shape) + (n - 1,)).cumprod(-1)
-    return torch.cat([ones, rest], -1)
+        return torch.ones(tuple(x.shape) + (n,), dtype=dtype, device=x.device)
+    rest = x.to(dtype).unsqueeze(-1).expand(tuple(x.shape) + (n - 1,))
+    if torch.is_grad_enabled() and x.requires_grad:
+        ones = torch.ones(tuple(x.shape) + (1,), dtype=dtype, device=x.device)
+        return torch.cat([ones, rest.cumprod(-1)], -1)
+    # Without a graph, PyTorch's way: the products written beside the column of ones, no concatenation.
+    out = torch.empty(tuple(x.shape) + (n,), dtype=dtype, device=x.device)
+    out[..., 0] = 1
+    torch.cumprod(rest, -1, out=out[..., 1:])
+    return out
 
 
 def vander(x, N=None, increasing=False):
