@@ -690,3 +690,30 @@ def test_softmax_columns_nan_and_all_minus_inf():
     assert soft[:, 1].isnan().all() and soft[:, 2].isnan().all()  # a NaN column, and exp(-inf - 0) / 0
     assert log_soft[:, 1].isnan().all() and log_soft[:, 2].isnan().all()
     assert torch.equal(torch.logcumsumexp(x, 0)[:, 2], torch.tensor([float("-inf")] * 2))
+
+
+# Causal attention from 128 query rows on runs in blocks of 64 rows, each
+# attending only to the keys up to its last row (nn/_functional_core.py).
+@pytest.mark.parametrize("L,S", [(128, 128), (200, 200), (300, 130), (130, 300), (128, 1)])
+def test_causal_attention_in_blocks_equals_the_masked_scores(L, S):
+    import torch.nn.functional as F
+
+    g = torch.Generator().manual_seed(L + S)
+    q = torch.randn(2, 3, L, 8, dtype=torch.float64, generator=g).requires_grad_()
+    k = torch.randn(2, 3, S, 8, dtype=torch.float64, generator=g).requires_grad_()
+    v = torch.randn(2, 3, S, 5, dtype=torch.float64, generator=g).requires_grad_()
+    w = torch.randn(2, 3, L, 5, dtype=torch.float64, generator=g)
+    got = F.scaled_dot_product_attention(q, k, v, is_causal=True)
+    got_grads = torch.autograd.grad((got * w).sum(), (q, k, v))
+    keep = torch.ones(L, S, dtype=torch.bool).tril()  # PyTorch's causal mask: top-left aligned
+    want = F.scaled_dot_product_attention(q, k, v, attn_mask=keep)
+    want_grads = torch.autograd.grad((want * w).sum(), (q, k, v))
+    torch.testing.assert_close(got, want, rtol=1e-12, atol=1e-12)
+    for a, b in zip(got_grads, want_grads):
+        torch.testing.assert_close(a, b, rtol=1e-10, atol=1e-12)
+    # Grouped heads and float32 take the same path.
+    kv = torch.randn(2, 1, S, 8, generator=g)
+    got = F.scaled_dot_product_attention(q.detach().float(), kv, kv, is_causal=True, enable_gqa=True)
+    want = F.scaled_dot_product_attention(q.detach().float(), kv.expand(2, 3, S, 8), kv.expand(2, 3, S, 8),
+                                          attn_mask=keep)
+    torch.testing.assert_close(got, want, rtol=1e-5, atol=1e-6)

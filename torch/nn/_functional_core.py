@@ -484,6 +484,28 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
     return torch._batch_norm(input, weight, bias, running_mean, running_var, training, momentum, eps)[0]
 
 
+# Query rows per block of the causal path: each block attends only to the keys up to its last row, so the
+# scores above the diagonal beyond a block are never computed (5/8 of the work at 4 blocks, 9/16 at 8).
+_CAUSAL_BLOCK = 64
+
+
+def _causal_attention_in_blocks(query, key, value, scale):
+    """softmax(q k^T * scale, keys after each query masked) v, one block of query rows at a time."""
+    L, S = query.shape[-2], key.shape[-2]
+    key_t = key.transpose(-2, -1)
+    query = query * scale  # L x E products instead of the L x S scores
+    # Additive mask of the whole (L, S) grid, sliced per block: 0 where a key is kept, -inf after the query.
+    mask = torch.zeros(L, S, dtype=query.dtype, device=query.device).masked_fill(
+        ~torch.ones(L, S, dtype=torch.bool, device=query.device).tril(), float("-inf"))
+    blocks = []
+    for start in range(0, L, _CAUSAL_BLOCK):
+        stop = min(start + _CAUSAL_BLOCK, L)
+        keys = min(stop, S)
+        scores = query[..., start:stop, :].matmul(key_t[..., :keys]) + mask[start:stop, :keys]
+        blocks.append(scores.softmax(-1).matmul(value[..., :keys, :]))
+    return torch.cat(blocks, -2)
+
+
 @lower_precision
 def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.0, is_causal=False, scale=None,
                                  enable_gqa=False):
@@ -507,6 +529,8 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
         key, value = spread(key), spread(value)
     L, S = query.shape[-2], key.shape[-2]
     scale = 1.0 / (query.shape[-1] ** 0.5) if scale is None else scale
+    if is_causal and dropout_p == 0.0 and L >= 2 * _CAUSAL_BLOCK and S > 0:
+        return _causal_attention_in_blocks(query, key, value, scale)
     scores = query.matmul(key.transpose(-2, -1)) * scale
     if is_causal:
         keep = torch.ones(L, S, dtype=torch.bool, device=query.device).tril()
