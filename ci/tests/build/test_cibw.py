@@ -62,3 +62,20 @@ def test_the_build_key_follows_the_build_steps_not_the_rest_of_the_file(monkeypa
 
     monkeypatch.setattr(build_cpython, "build", build)
     assert build_cpython.build_key("3.14") != before
+
+
+def test_every_repair_wheel_command_runs_the_repair_job_from_the_checkout():
+    """`python -m ci repair` imports the package from the working directory: each platform's
+    command enters {project} first (cmd.exe's `cd /d` on Windows, where the drive may differ)."""
+    import os
+    import tomllib
+
+    from ci.proc import ROOT
+
+    with open(os.path.join(ROOT, "pyproject.toml"), "rb") as f:
+        cibw = tomllib.load(f)["tool"]["cibuildwheel"]
+    commands = {"linux": cibw["repair-wheel-command"], "macos": cibw["macos"]["repair-wheel-command"],
+                "windows": cibw["windows"]["repair-wheel-command"]}
+    for platform, command in commands.items():
+        enter = "cd /d {project} && " if platform == "windows" else "cd {project} && "
+        assert command.startswith(enter) and command.endswith("-m ci repair {wheel} {dest_dir}"), (platform, command)
