@@ -8,7 +8,7 @@ The stages, each a subpackage, in pipeline order:
     plan      the matrix (matrix.toml) and its views
     local     this machine's infrastructure: CPython builds, the container
               image, python.org's Windows CPython
-    build     the wheels under cibuildwheel, and with zig for macOS and Windows
+    builders  the wheels under cibuildwheel, and with zig for macOS and Windows
     repair    auditwheel, delocate, delvewheel; the third-party notices
     check     the repaired wheel: ELF, Mach-O, PE, contents, CPU code
     testing   suites beyond the host's venvs: Wine, C++ extensions

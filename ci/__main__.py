@@ -11,7 +11,7 @@ import sys
 JOBS = {
     "factory": "ci.factory",
     "matrix": "ci.plan.matrix",
-    "cross-build": "ci.build.cross",
+    "cross-build": "ci.builders.cross",
     "repair": "ci.repair.wheel",
     "repair-macos": "ci.repair.macos",
     "notices": "ci.repair.notices",

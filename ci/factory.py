@@ -22,12 +22,12 @@ rebuilds libtorch_python for its full API).
 
 `--engine cibuildwheel` builds, repairs and tests the same Pythons with
 `cibuildwheel --platform linux` and pyproject.toml's configuration instead,
-in containers (ci/build/cibw.py); the table, summary.json, the index and the
+in containers (ci/builders/cibw.py); the table, summary.json, the index and the
 install checks are the same.
 
 `--platform` (default: this machine's) adds the zig-built platforms of the
 matrix: for each, the one stable-ABI cpu wheel, cross-compiled here
-(ci/build/cross.py), repaired with delocate or delvewheel and checked like
+(ci/builders/cross.py), repaired with delocate or delvewheel and checked like
 every wheel (ci/repair/wheel.py), and for Windows tested under Wine
 (ci/testing/wine.py); macOS wheels are checked, not run (nothing here runs
 macOS binaries). Their rows join summary.json and the index beside the
@@ -54,7 +54,7 @@ import zipfile
 if not __package__:  # `python3 ci/factory.py`: the package's imports below would fail with less to go on
     sys.exit("the factory is a module of the ci package: run `python3 -m ci factory ...` from the checkout's root")
 
-from ci.build import cross as cross_build  # noqa: E402 (and below: after the check above)
+from ci.builders import cross as cross_build  # noqa: E402 (and below: after the check above)
 from ci.local.cpython import discover_pythons  # noqa: E402,F401  (the factory's Pythons)
 from ci.plan import matrix as matrix_file
 from ci.proc import CI, ROOT, ci_command, junit_counts, log, make_venv, run, venv_python
@@ -319,7 +319,7 @@ def build_with_cibuildwheel(m: dict, args: argparse.Namespace, jobs: list[tuple[
                             tools_python: str) -> list[dict]:
     """One cibuildwheel run per variant over its Pythons; one row per wheel
     with the seconds of its build, repair and test steps in the container."""
-    from ci.build import cibw as cibw_local
+    from ci.builders import cibw as cibw_local
 
     run([tools_python, "-m", "pip", "install", "-q", "-r", os.path.join(CI, "requirements-cibuildwheel.txt")],
         quiet=True)

@@ -2,7 +2,7 @@
 # The platform proofs that do not fit beside .ci/run in CI's time on a
 # 2-core machine (its header says why): run them before a release and after a
 # change to platform code (the toolchain files, setup.py's platform logic,
-# ci/build/cross.py, the repair tools, pyproject.toml's cibuildwheel table).
+# ci/builders/cross.py, the repair tools, pyproject.toml's cibuildwheel table).
 #
 #   bash ci/platforms.sh
 #

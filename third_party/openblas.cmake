@@ -10,7 +10,7 @@
 #
 # A cross build cannot import the target platform's package: it names the
 # unpacked package directory instead, -DTORCH_OPENBLAS_DIR=.../scipy_openblas32
-# (ci/build/cross.py unpacks the wheel for that platform there).
+# (ci/builders/cross.py unpacks the wheel for that platform there).
 # There is no fallback: without it, configure stops.
 set(TORCH_OPENBLAS_DIR "" CACHE PATH "an unpacked scipy_openblas32 package for the target platform (cross builds)")
 if(TORCH_OPENBLAS_DIR)

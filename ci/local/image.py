@@ -8,7 +8,7 @@ names; this image stands in for them on such a machine.
 
 What it holds: Debian bookworm (`debootstrap --variant=minbase` from Debian's
 archive) with gcc/g++, binutils, make, git, patchelf and ccache (the factory
-mounts the host's cache: ci/build/cibw.py), the libraries
+mounts the host's cache: ci/builders/cibw.py), the libraries
 CPython links, this machine's CA bundle (pip.conf points at it: the
 registries here chain to a CA only that bundle has), and at
 /opt/python/cpXY-cpXY[t] a CPython for every Python of ci/matrix.toml this

@@ -49,7 +49,7 @@ import time
 
 from ci import factory
 from ci.act import artifacts
-from ci.build import cibw as cibw_local
+from ci.builders import cibw as cibw_local
 from ci.lint import action_pins as check_action_pins
 from ci.local import image as local_image
 from ci.rehearse import steps as release_rehearsal

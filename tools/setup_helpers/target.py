@@ -11,7 +11,7 @@ A cross build cannot use the running Python's platform pieces; it names them:
 TORCH_OPENBLAS_DIR (an unpacked scipy_openblas32 package of the target
 platform), and for Windows TORCH_PYTHON_INCLUDE_DIR and
 TORCH_PYTHON_SABI_LIBRARY (a Windows CPython's include/ and libs/python3.lib).
-ci/build/cross.py fetches all three from PyPI.
+ci/builders/cross.py fetches all three from PyPI.
 """
 from __future__ import annotations
 

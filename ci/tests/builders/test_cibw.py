@@ -2,7 +2,7 @@
 identifiers and interpreter paths of each matrix Python, the keys that decide
 when a CPython or the local image is rebuilt."""
 
-from ci.build import cibw as cibw_local
+from ci.builders import cibw as cibw_local
 from ci.local import cpython as build_cpython
 
 # What cibuildwheel prints for two wheels (colours and timings trimmed), timestamped by the reader.

@@ -1,1 +1,0 @@
-"""Tests of ci/build/, one file per module."""

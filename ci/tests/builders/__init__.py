@@ -1,0 +1,1 @@
+"""Tests of ci/builders/, one file per module."""
