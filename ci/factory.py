@@ -150,6 +150,10 @@ PYTHON_INDEPENDENT_TESTS = ("tests/test_vec_math.py", "tests/test_kernel_paths.p
 # Builds tests/extensions' packages: the factory does that against each
 # variant in ci/testing/extensions.py (CUDA kernels included), so its suites leave it out.
 FACTORY_SKIPPED_TESTS = ("tests/test_pytorch_extensions.py",)
+# The wheel README's test command tests (ci/test_wheel.sh: this Python's, of
+# this variant) is tested with that command in full, extensions and the
+# libraries beside torch included, and once: the command records the pass.
+README_TEST_VARIANT = "cpu"
 
 
 def test_wheel(python: str, name: str, wheel: str, env: dict, ignore: tuple[str, ...] = ()) -> tuple[int, int]:
@@ -181,6 +185,26 @@ def test_wheel(python: str, name: str, wheel: str, env: dict, ignore: tuple[str,
         # NVIDIA's wheels); a failing one stays for a look.
         shutil.rmtree(venv_dir, ignore_errors=True)
     return passed, failed
+
+
+def test_with_readme_command(python: str, wheel: str) -> tuple[int, int]:
+    """README's test command (ci/test_wheel.sh) on the wheel, less the tools'
+    tests: (passed, failed). It records the pass, so that the same command
+    run next (as .ci/run does) reports it instead of running it again."""
+    report = os.path.join(tempfile.mkdtemp(prefix="torch-tests-"), "report.xml")
+    proc = subprocess.run(["bash", os.path.join(CI, "test_wheel.sh"), wheel], cwd=ROOT, text=True,
+                          capture_output=True, env={**os.environ, "PYTHON": python, "TORCH_TEST_REPORT": report,
+                                                    "TORCH_TEST_TOOLS": "0", "TORCH_TEST_RERUN": "1"})
+    tail = proc.stdout.strip().splitlines()[-1:] if proc.stdout else []
+    print("    ci/test_wheel.sh:", *tail)
+    if not os.path.exists(report):
+        print(proc.stdout[-4000:], proc.stderr[-2000:])
+        return 0, 1
+    passed, failed, _skipped = junit_counts(report)
+    if failed or proc.returncode:
+        print(proc.stdout[-4000:], proc.stderr[-2000:])
+    shutil.rmtree(os.path.dirname(report), ignore_errors=True)
+    return passed, failed or int(proc.returncode != 0)
 
 
 def parse_args(argv: list[str] | None, m: dict) -> argparse.Namespace:
@@ -295,6 +319,12 @@ def build_repair_test(m: dict, args: argparse.Namespace, jobs: list[tuple[str, s
             # come from the wheels pip installed (no CUDA_HOME to fall back on).
             test_env = {k: v for k, v in envs[vname].items() if k == "TORCH_CUDA_ARCH_LIST"}
             label = f"[{n}/{len(jobs)}] {tag} {vname}"
+            if vname == README_TEST_VARIANT and ver == one_python:
+                # README's test command's own wheel: tested by that command.
+                rows[-1] = (row, testers.submit(timed_suite, label, os.path.basename(repaired) + " (ci/test_wheel.sh)",
+                                                functools.partial(test_with_readme_command, args.pythons[ver],
+                                                                  repaired)))
+                continue
             ignore = (PYTHON_INDEPENDENT_TESTS if shared_binding else ()) + FACTORY_SKIPPED_TESTS
             what = os.path.basename(repaired) + (f" (less {', '.join(ignore)})" if ignore else "")
             rows[-1] = (row, testers.submit(timed_suite, label, what, functools.partial(

@@ -49,6 +49,14 @@ if(USE_CCACHE AND NOT (TORCH_ZIG_TARGET AND CMAKE_HOST_WIN32))
     set(_launcher "${CMAKE_COMMAND};-E;env;${_ccache_env};${CCACHE_PROGRAM}")
     set(CMAKE_C_COMPILER_LAUNCHER "${_launcher}")
     set(CMAKE_CXX_COMPILER_LAUNCHER "${_launcher}")
-    set(CMAKE_CUDA_COMPILER_LAUNCHER "${_launcher}")
+    # nvcc comes from NVIDIA's wheels, installed anew in each checkout's
+    # build/ (ci/install_cuda.sh): ccache's default check, the compiler's
+    # mtime, would miss every time, so it hashes nvcc's content. The host
+    # compiler's prefix maps reach nvcc as -Xcompiler=..., which ccache does
+    # not know to rewrite like -ffile-prefix-map itself: they name the
+    # checkout, and map it to the same "." and "build" wherever it is, so
+    # they stay out of the hash.
+    set(CMAKE_CUDA_COMPILER_LAUNCHER "${CMAKE_COMMAND};-E;env;${_ccache_env};CCACHE_COMPILERCHECK=content"
+        "CCACHE_IGNOREOPTIONS=-Xcompiler=-ffile-prefix-map=*;${CCACHE_PROGRAM}")
   endif()
 endif()

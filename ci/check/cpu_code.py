@@ -27,9 +27,12 @@ import sys
 # Functions are told apart by address: local copies in different
 # translation units share a name (std::vector<long>::vector (.constprop.0)).
 FUNCTION = re.compile(r"^0*([0-9a-fA-F]+) <(.+)>:$")
-# Calls, and jumps to another function's start (tail calls; a jump within a
-# function names its target <function+0x...>).
-CALL = re.compile(r"\b(?:call|jmp)[a-z]*\s+(?:0x)?0*([0-9a-fA-F]+)\s*<([^+>]+(?:<.*>)?[^+>]*)>$")
+# Calls and jumps with their target's address and name; those to another
+# function's start count (tail calls): a jump within a function names its
+# target <function+0x...>. (Matched in two linear steps: one pattern that
+# excluded the offset backtracked for milliseconds on long demangled names.)
+CALL = re.compile(r"\b(?:call|jmp)[a-z]*\s+(?:0x)?0*([0-9a-fA-F]+)\s*<(.*)>$")
+OFFSET = re.compile(r"\+0x[0-9a-fA-F]+$")
 # The level a function's name places it at: 2 for AVX512 copies, 1 for AVX2.
 LEVEL_OF_NAMESPACE = (("::AVX512::", 2), ("::AVX2::", 1))
 
@@ -64,22 +67,29 @@ def scan(lines: list[str]):
     callers: dict[str, set[tuple[str, str]]] = {}
     ymm = zmm = 0
     current = ("?", "?")
+    # Two million lines for libtorch_cpu: the regular expressions run only on
+    # the lines that cheap substring tests let through (a function's header
+    # ends in ">:"; a call or jump names its mnemonic).
     for line in lines:
-        header = FUNCTION.match(line)
-        if header:
-            current = (header.group(1).lower(), header.group(2))
-            continue
-        # The instruction without its trailing comment ("#" AT&T, ";" Intel).
-        code = line.split("#")[0].split(";")[0].lower()
-        if "zmm" in code:
-            zmm += 1
-            widest[current] = 2
-        elif "ymm" in code:
-            ymm += 1
-            widest[current] = max(widest.get(current, 0), 1)
-        call = CALL.search(line.strip())
-        if call:
-            callers.setdefault(call.group(1).lower(), set()).add(current)
+        if line.endswith(">:"):
+            header = FUNCTION.match(line)
+            if header:
+                current = (header.group(1).lower(), header.group(2))
+                continue
+        low = line.lower()
+        if "mm" in low:
+            # The instruction without its trailing comment ("#" AT&T, ";" Intel).
+            code = low.split("#")[0].split(";")[0]
+            if "zmm" in code:
+                zmm += 1
+                widest[current] = 2
+            elif "ymm" in code:
+                ymm += 1
+                widest[current] = max(widest.get(current, 0), 1)
+        if "call" in low or "jmp" in low:
+            call = CALL.search(line.strip())
+            if call and not OFFSET.search(call.group(2)):
+                callers.setdefault(call.group(1).lower(), set()).add(current)
     return widest, callers, ymm, zmm
 
 

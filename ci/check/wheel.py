@@ -12,7 +12,9 @@ checked on Linux too.
 - Windows: check_pe.py (machine, imports: python3.dll, the C runtime,
   Windows' own DLLs and the wheel's; PyInit_ exported).
 - x86-64 wheels: check_cpu_code.py (libtorch_cpu carries its AVX2 and
-  AVX-512 kernel copies, and no other code runs their instructions).
+  AVX-512 kernel copies, and no other code runs their instructions); a pass
+  is remembered by the library's digest under build/check-cache/, so the
+  factory's wheels of one variant, which share the file, disassemble it once.
 - No NVIDIA library (libcudart, libcublas, libcuda, libnv*) is inside the wheel.
 - PEP 639: License-Expression BSD-3-Clause with LICENSE; and every bundled
   third-party component (third_party/bundled.toml) is in the wheel's
@@ -29,6 +31,8 @@ Exits non-zero, naming the problem, if any check fails.
 """
 from __future__ import annotations
 
+import contextlib
+import hashlib
 import json
 import os
 import re
@@ -163,20 +167,34 @@ def check_binaries(wheel: str, check) -> str:
     return summary
 
 
+# Passed CPU-code checks by library digest: libtorch_cpu is one file for
+# every Python's wheel of a variant, so the factory disassembles it once.
+CPU_CODE_PASSED = os.path.join(ROOT, "build", "check-cache", "cpu-code")
+
+
 def cpu_code_summary(wheel: str) -> str | None:
     """check_cpu_code.py on an x86-64 wheel's libtorch_cpu; None for other
-    architectures (only the DEFAULT copy is built there)."""
+    architectures (only the DEFAULT copy is built there). A pass is
+    remembered under the digests of the library and of the checker."""
     if not re.search(r"(x86_64|amd64)\.whl$", os.path.basename(wheel)):
         return None
     with zipfile.ZipFile(wheel) as z:
         names = [n for n in z.namelist() if re.search(r"/(lib)?torch_cpu\.(so|dylib|dll)$", n)]
         if len(names) != 1:
             sys.exit(f"check_wheel: expected one torch_cpu library in {wheel}, found {names}")
+        key = hashlib.sha256(z.read(names[0]) + open(check_cpu_code.__file__, "rb").read()).hexdigest()
+        passed = os.path.join(CPU_CODE_PASSED, key)
+        if os.path.exists(passed):
+            return open(passed).read() + " (this library's check passed before)"
         with tempfile.TemporaryDirectory() as tmp:
             library = z.extract(names[0], tmp)
             problems, summary = check_cpu_code.check(library)
     if problems:
         sys.exit("check_wheel: " + "\n".join(problems))
+    with contextlib.suppress(OSError):  # a read-only checkout only loses the shortcut
+        os.makedirs(CPU_CODE_PASSED, exist_ok=True)
+        with open(passed, "w") as f:
+            f.write(summary)
     return summary
 
 

@@ -279,14 +279,20 @@ def test_concurrent_test_runs_land_in_their_own_rows(tmp_path, monkeypatch):
     monkeypatch.setattr(factory, "binding_digest", lambda w: "same")
     monkeypatch.setattr(factory, "repair", lambda w, t, h: str(wheel))
     monkeypatch.setattr(factory, "test_wheel", lambda py, name, w, env, ignore: (len(name), len(ignore)))
-    args = types.SimpleNamespace(pythons={"3.11": "p", "3.12": "p", "3.13": "p"}, release_archs=False,
+    readme_command = []
+    monkeypatch.setattr(factory, "test_with_readme_command", lambda py, w: readme_command.append(py) or (7777, 0))
+    args = types.SimpleNamespace(pythons={"3.11": "p11", "3.12": "p12", "3.13": "p13"}, release_archs=False,
                                  wheelhouse=str(tmp_path), skip_tests=False, host_platform="linux-x86_64")
-    jobs = [("cpu", "3.11"), ("cpu", "3.12"), ("cpu", "3.13")]
-    rows = factory.build_repair_test({"variants": {"cpu": {}}}, args, jobs, "3.12", "tools")
+    jobs = [("cpu", "3.11"), ("cpu", "3.12"), ("cpu", "3.13"), ("cu130", "3.12")]
+    rows = factory.build_repair_test({"variants": {"cpu": {}, "cu130": {}}}, args, jobs, "3.12", "tools")
     # The factory's own Python runs the whole suite; the others skip the Python-independent files.
     assert [(r["python"], r["suite"]) for r in rows] == [
-        ("3.11", "less the Python-independent files"), ("3.12", "whole"), ("3.13", "less the Python-independent files")]
-    # Every suite leaves out what ci/testing/extensions.py runs itself.
+        ("3.11", "less the Python-independent files"), ("3.12", "whole"), ("3.13", "less the Python-independent files"),
+        ("3.12", "whole")]
+    # Every suite leaves out what ci/testing/extensions.py runs itself, except
+    # that of the cpu wheel README's test command tests: that command runs it, in full.
     always = len(factory.FACTORY_SKIPPED_TESTS)
     skipped = len(factory.PYTHON_INDEPENDENT_TESTS) + always
-    assert [(r["tests_passed"], r["tests_failed"]) for r in rows] == [(9, skipped), (9, always), (9, skipped)]
+    assert [(r["tests_passed"], r["tests_failed"]) for r in rows] == [(9, skipped), (7777, 0), (9, skipped),
+                                                                       (11, always)]
+    assert readme_command == ["p12"]

@@ -61,3 +61,48 @@ def test_a_missing_copy_fails(tmp_path):
     subprocess.run(["g++", "-O3", "-fPIC", "-shared", str(tmp_path / "b.cpp"), "-o", str(lib)], check=True)
     problems, _ = check_cpu_code.check(str(lib))
     assert any("AVX2" in p for p in problems) and any("AVX-512" in p for p in problems), problems
+
+
+def test_scan_counts_calls_and_tail_jumps_to_a_function_start_only():
+    lines = [
+        "0000000000001000 <run(float const*)>:",
+        "    1000:      \tcall\t0x2000 <helper(float const*, float*, int)>",
+        "    1005:      \tjmp\t0x1010 <run(float const*)+0x10>",
+        "    100a:      \tjmp\t0x3000 <std::vector<long, std::allocator<long> >::operator+=(long)>",
+        "    1010:      \tvmovups\t%ymm0, (%rax)",
+        "0000000000002000 <helper(float const*, float*, int)>:",
+        "    2000:      \tvaddps\t%zmm1, %zmm2, %zmm3",
+        "    2006:      \tmovq\t%rax, %rbx  # ymm in a comment is not an instruction",
+    ]
+    widest, callers, ymm, zmm = check_cpu_code.scan(lines)
+    assert (ymm, zmm) == (1, 1)
+    assert widest == {("1000", "run(float const*)"): 1, ("2000", "helper(float const*, float*, int)"): 2}
+    run = ("1000", "run(float const*)")
+    assert callers == {"2000": {run}, "3000": {run}}  # not 1010: a jump inside run
+
+
+def test_a_passed_library_is_checked_once(tmp_path, monkeypatch):
+    import zipfile
+
+    from ci.check import wheel as check_wheel
+
+    lib = build(tmp_path, {"base.cpp": ("-O2", "float base(float a) { return a + 1; }")})
+    wheel = tmp_path / "torch-1.0-cp311-cp311-manylinux_2_35_x86_64.whl"
+    with zipfile.ZipFile(wheel, "w") as z:
+        z.write(lib, "torch/lib/libtorch_cpu.so")
+    monkeypatch.setattr(check_wheel, "CPU_CODE_PASSED", str(tmp_path / "passed"))
+    calls = []
+    real_check = check_cpu_code.check
+    monkeypatch.setattr(check_cpu_code, "check", lambda path: calls.append(path) or real_check(path))
+    first = check_wheel.cpu_code_summary(str(wheel))
+    second = check_wheel.cpu_code_summary(str(wheel))
+    assert len(calls) == 1 and "ymm" in first and second.startswith(first) and "passed before" in second
+    # A failing library is checked every time, and fails every time.
+    monkeypatch.setattr(check_cpu_code, "check", lambda path: calls.append(path) or (["no zmm"], "summary"))
+    other = tmp_path / "torch-2.0-cp311-cp311-manylinux_2_35_x86_64.whl"
+    with zipfile.ZipFile(other, "w") as z:
+        z.writestr("torch/lib/libtorch_cpu.so", b"another library")
+    for _ in range(2):
+        with pytest.raises(SystemExit, match="no zmm"):
+            check_wheel.cpu_code_summary(str(other))
+    assert len(calls) == 3
