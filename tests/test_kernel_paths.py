@@ -656,6 +656,47 @@ def test_scans_along_leading_dims_equal_the_line_scans(shape, dim, dtype):
         assert torch.equal(got.nan_to_num(), want.nan_to_num()) and torch.equal(got.isnan(), want.isnan()), op
 
 
+# Inputs stored in another order: a transposed matrix scanned along its last
+# dim, a column-major 3-d tensor, channels_last along channels and along
+# width; the columns kernel reads them as they lie (ReduceOps.cpp).
+STORED_ORDER_CASES = [(lambda x: x.t(), (300, 40), 1), (lambda x: x.t(), (3, 600), 0),
+                      (lambda x: x.permute(2, 1, 0), (5, 6, 7), 2), (lambda x: x.permute(2, 1, 0), (5, 6, 7), 1),
+                      (lambda x: x.permute(0, 2, 3, 1), (2, 5, 4, 3), 1),
+                      (lambda x: x.permute(0, 2, 3, 1), (2, 5, 4, 3), 3), (lambda x: x.t(), (1, 9), 1)]
+
+
+@pytest.mark.parametrize("case", range(len(STORED_ORDER_CASES)))
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64, torch.int32])
+def test_scans_of_inputs_stored_in_another_order_equal_the_line_scans(case, dtype):
+    view, shape, dim = STORED_ORDER_CASES[case]
+    g = torch.Generator().manual_seed(case)
+    x = view((torch.randn(shape, generator=g) * 3).to(dtype).contiguous())
+    assert not x.is_contiguous() or x.dim() == 2 and 1 in x.shape
+    ops = [torch.cumsum, lambda t, d: torch.cumsum(t, d, dtype=torch.float64)]
+    if dtype.is_floating_point:
+        ops += [torch.logcumsumexp]
+    if dtype == torch.float32:
+        ops += [torch.softmax, torch.log_softmax]
+    for op in ops:
+        got, want = op(x, dim), _scan_as_lines(op, x, dim)
+        assert got.dtype == want.dtype and got.shape == want.shape and got.is_contiguous(), op
+        if op in (torch.softmax, torch.log_softmax):
+            torch.testing.assert_close(got, want, rtol=2e-6, atol=1e-7)
+        else:
+            assert torch.equal(got, want), op
+
+
+@pytest.mark.parametrize("rows", [1, 7, 8, 9, 17, 64])
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64, torch.float16, torch.int64, torch.bool])
+def test_cumsum_of_rows_in_groups_equals_each_row_alone(rows, dtype):
+    # Rows are summed eight at a time, interleaved; each keeps its own order.
+    g = torch.Generator().manual_seed(rows)
+    x = (torch.randn(rows, 301, generator=g) * 5).to(dtype)
+    got = x.cumsum(1)
+    want = torch.stack([row.cumsum(0) for row in x])
+    assert got.dtype == want.dtype and torch.equal(got, want)
+
+
 @pytest.mark.parametrize("shape,dim", SCAN_COLUMN_CASES)
 @pytest.mark.parametrize("dtype", [torch.float32, torch.float16, torch.int64, torch.bool])
 def test_cummax_and_cummin_along_leading_dims_equal_the_line_scans(shape, dim, dtype):

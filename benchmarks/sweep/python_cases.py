@@ -83,6 +83,9 @@ CASES = {
     "torch.cumsum[dim 0]": "torch.cumsum(x, 0)",
     "torch.cumprod[dim 0]": "torch.cumprod(x, 0)",
     "torch.cummax[dim 0]": "torch.cummax(x, 0)",
+    # Along the last dim of a column-major matrix: the columns kernel reads it as it lies.
+    "torch.cumsum[column-major]": "torch.cumsum(x.t(), 1)",
+    "F.softmax[column-major]": "F.softmax(x.t(), 1)",
     "torch.cumulative_trapezoid": "torch.cumulative_trapezoid(x)",
     "torch.trapezoid": "torch.trapezoid(x)",
     "torch.trapz": "torch.trapz(x)",

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <numeric>
 #include <vector>
 
 namespace at::native {
@@ -403,6 +404,28 @@ Tensor scan(const Tensor& self, int64_t dim, ScalarType dtype, ScanOp op) {
     const int64_t n = self.size(d);
     if (x.numel() > 0) scan_columns_stub(DeviceType::CPU, out, x, x.numel() / (n * trailing), n, trailing, op);
     return out;
+  }
+  // A dense input stored in another order (a transposed or column-major
+  // matrix, channels_last): where its memory order has elements after `dim`,
+  // the columns kernel reads it as it lies, and only the result is reordered
+  // (PyTorch's scans return contiguous results).
+  if (self.is_cpu() && columns_kernel && self.numel() > 0) {
+    std::vector<int64_t> order(nd);
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(), [&](int64_t a, int64_t b) { return self.stride(a) > self.stride(b); });
+    const Tensor stored = self.permute(order);
+    const int64_t at = std::find(order.begin(), order.end(), d) - order.begin();
+    int64_t after = 1;
+    for (int64_t i = at + 1; i < nd; ++i) after *= stored.size(i);
+    if (stored.is_contiguous() && after > 1) {
+      const Tensor x = stored.to(dtype).contiguous();
+      Tensor out = at::empty(stored.sizes(), dtype, self.device());
+      const int64_t n = stored.size(at);
+      scan_columns_stub(DeviceType::CPU, out, x, x.numel() / (n * after), n, after, op);
+      std::vector<int64_t> inverse(nd);
+      for (int64_t i = 0; i < nd; ++i) inverse[order[i]] = i;
+      return out.permute(inverse).contiguous();
+    }
   }
   // Move `dim` last so each row is one contiguous line to scan.
   std::vector<int64_t> perm;

@@ -638,6 +638,22 @@ bool softmax_float_rows(ScanOp op, const T* x, T* y, int64_t rows, int64_t n) {
   }
 }
 
+// Running sums of kRowGroup rows at once: one row's sum is a chain of
+// dependent additions (a double add's latency per element); several rows'
+// chains interleave. Each row adds in its own order, as scan_row does.
+constexpr int64_t kRowGroup = 8;
+
+template <typename T>
+void cumsum_row_group(const T* x, T* y, int64_t n) {
+  acc_t<T> s[kRowGroup] = {};
+  for (int64_t k = 0; k < n; ++k) {
+    for (int64_t r = 0; r < kRowGroup; ++r) {
+      s[r] += static_cast<acc_t<T>>(x[r * n + k]);
+      y[r * n + k] = static_cast<T>(s[r]);
+    }
+  }
+}
+
 void scan_rows_kernel(const Tensor& out, const Tensor& in, int64_t outer, int64_t inner, ScanOp op) {
   AT_DISPATCH_ALL_AND_REDUCED_TYPES(in.scalar_type(), "scan", [&] {
     const scalar_t* x = static_cast<const scalar_t*>(in.data_ptr());
@@ -645,7 +661,11 @@ void scan_rows_kernel(const Tensor& out, const Tensor& in, int64_t outer, int64_
     const int64_t grain = std::max<int64_t>(1, kGrainSize / std::max<int64_t>(inner, 1));
     parallel_for(0, outer, grain, [&](int64_t b, int64_t e) {
       if (softmax_float_rows(op, x + b * inner, y + b * inner, e - b, inner)) return;
-      for (int64_t i = b; i < e; ++i) scan_row<scalar_t>(op, x + i * inner, y + i * inner, inner);
+      int64_t i = b;
+      if (op == ScanOp::CumSum) {
+        for (; i + kRowGroup <= e; i += kRowGroup) cumsum_row_group<scalar_t>(x + i * inner, y + i * inner, inner);
+      }
+      for (; i < e; ++i) scan_row<scalar_t>(op, x + i * inner, y + i * inner, inner);
     });
   });
 }
