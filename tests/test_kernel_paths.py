@@ -758,3 +758,54 @@ def test_causal_attention_in_blocks_equals_the_masked_scores(L, S):
     want = F.scaled_dot_product_attention(q.detach().float(), kv.expand(2, 3, S, 8), kv.expand(2, 3, S, 8),
                                           attn_mask=keep)
     torch.testing.assert_close(got, want, rtol=1e-5, atol=1e-6)
+
+
+# Copies between two tensors laid out alike and densely (transposed,
+# channels_last, any permutation) run over both as flat lines (Copy.cpp).
+def _alike_pairs():
+    g = torch.Generator().manual_seed(5)
+    base = torch.randn(6, 5, 4, 3, generator=g)
+    yield base.permute(0, 2, 3, 1)  # channels_last's order
+    yield base.permute(3, 2, 1, 0)
+    yield base[2:5].permute(0, 2, 3, 1)  # a storage offset
+    yield base.reshape(30, 12).t()
+    yield base.reshape(1, 30, 1, 12).transpose(1, 3)  # size-1 dims
+
+
+@pytest.mark.parametrize("case", range(5))
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64, torch.float16, torch.int32, torch.bool])
+def test_copies_between_alike_layouts_are_elementwise(case, dtype):
+    src = list(_alike_pairs())[case]
+    dst = torch.empty_strided(src.shape, src.stride(), dtype=dtype)
+    dst.copy_(src)
+    assert dst.stride() == src.stride()
+    assert torch.equal(dst.contiguous(), src.contiguous().to(dtype))
+    back = torch.empty_strided(src.shape, src.stride())
+    back.copy_(dst)
+    assert torch.equal(back.contiguous(), src.contiguous().to(dtype).to(torch.float32))
+    clone = src.clone()
+    assert clone.stride() == src.stride() and torch.equal(clone.contiguous(), src.contiguous())
+
+
+def test_copies_between_unlike_layouts_still_go_element_by_element():
+    x = torch.arange(12.0).reshape(3, 4)
+    y = torch.empty(4, 3).t()  # the same sizes, strides (1, 3)
+    y.copy_(x)
+    assert torch.equal(y, x)
+    z = torch.empty(3, 4)
+    z.copy_(x.t().contiguous().t())  # column-major into row-major
+    assert torch.equal(z, x)
+    s = torch.arange(6.0).reshape(2, 3)
+    s.t().copy_(torch.arange(6.0).reshape(3, 2))  # a transposed view of itself as the destination
+    assert s.tolist() == [[0.0, 2.0, 4.0], [1.0, 3.0, 5.0]]
+
+
+def test_pow_of_an_empty_tensor_with_zero_strides():
+    # numpy's empty arrays have all-zero strides; pow's number-exponent path
+    # took such an exponent for one value and read it (a segfault).
+    import numpy as np
+
+    t = torch.from_numpy(np.zeros((5, 2, 0, 6), np.float32))[..., ::2]
+    assert t.stride() == (0, 0, 0, 0)
+    for result in (torch.pow(-1.5, t), torch.pow(2.0, t), t.pow(t), torch.pow(t, t), t.clone().pow_(t)):
+        assert result.shape == (5, 2, 0, 3) and result.numel() == 0

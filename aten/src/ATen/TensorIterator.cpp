@@ -238,6 +238,9 @@ Scalar TensorIterator::original_scalar_value(int k) const {
 }
 
 bool TensorIterator::is_scalar(int k) const {
+  // An empty iteration has no value to read: an empty tensor with all-zero
+  // strides (numpy's) would otherwise pass, and a kernel read its data.
+  if (numel() == 0) return false;
   for (int64_t s : operands_[k].stride_bytes)
     if (s != 0) return false;
   return true;
