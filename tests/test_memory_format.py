@@ -163,6 +163,25 @@ def test_to_with_a_memory_format():
     assert z.dtype == torch.float64 and z.stride() == (60, 1, 15, 3)
 
 
+def test_to_a_dtype_keeps_the_layout_as_pytorch_does():
+    # preserve_format, to's default: a dense input keeps its strides, any
+    # other takes dense strides in its strides' order; values and gradients
+    # are the contiguous conversion's.
+    x = nchw(2, 3, 4, 5).to(memory_format=torch.channels_last)
+    for convert in (lambda t: t.to(torch.float16), lambda t: t.double(), lambda t: t.half(), lambda t: t.int(),
+                    lambda t: t.to(torch.float32, copy=True), lambda t: t.to("cpu", torch.float64)):
+        y = convert(x)
+        assert y.stride() == (60, 1, 15, 3) and torch.equal(y.contiguous(), convert(x.contiguous()))
+    t = torch.arange(12.0).reshape(3, 4).t()
+    assert t.double().stride() == (1, 4) and t.to(torch.float32) is t and t.to("cpu") is t
+    assert torch.equal(t.double(), t.contiguous().double())
+    strided = torch.arange(24.0).reshape(4, 6).t()[::2]  # strides (2, 6): not dense
+    assert strided.double().stride() == (1, 3) and torch.equal(strided.double(), strided.contiguous().double())
+    w = torch.randn(3, 4, requires_grad=True)
+    (w.t().double() * torch.arange(12.0).reshape(4, 3)).sum().backward()
+    assert torch.equal(w.grad, torch.arange(12.0).reshape(4, 3).t())
+
+
 def test_a_module_to_channels_last_and_its_convolution():
     torch.manual_seed(0)
     conv, lin = torch.nn.Conv2d(3, 4, 3), torch.nn.Linear(3, 4)

@@ -238,10 +238,22 @@ def install(torch_module):
     native_to = Tensor.to
 
     def to(self, *args, memory_format=None, **kwargs):
-        result = native_to(self, *args, **kwargs)
         if memory_format is None or _check(memory_format, "to") is preserve_format:
-            return result
-        return contiguous(result, memory_format=memory_format)
+            strides = None if _plainly_contiguous(self) else _target_strides(self, preserve_format)
+            if strides is None:
+                return native_to(self, *args, **kwargs)
+            # The conversion runs over the input in its memory order (a
+            # permuted view that is contiguous where the input is dense), and
+            # its result, permuted back, has the strides preserve_format gives:
+            # one pass in memory order, and a graph through permute and to.
+            order = sorted(range(self.dim()), key=lambda d: -strides[d])
+            inverse = [0] * len(order)
+            for i, d in enumerate(order):
+                inverse[d] = i
+            permuted = self.permute(order)
+            result = native_to(permuted, *args, **kwargs)
+            return self if result is permuted else result.permute(inverse)
+        return contiguous(native_to(self, *args, **kwargs), memory_format=memory_format)
 
     native_empty = torch_module.empty
 

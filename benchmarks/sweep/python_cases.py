@@ -119,6 +119,8 @@ CASES = {
     "torch.meshgrid": "torch.meshgrid(a300, a300, indexing='ij')",
     "torch.kron": "torch.kron(m[:16, :16], m2[:16, :16])",
     "torch.moveaxis": "torch.moveaxis(img, 1, -1).contiguous()",
+    # A copy between alike layouts: flat lines, not the logical order across strides.
+    "Tensor.clone[channels_last]": ("cl_ = img.detach().contiguous(memory_format=torch.channels_last)", "cl_.clone()"),
     "torch.swapaxes": "torch.swapaxes(x, 0, 1).contiguous()",
     "torch.unbind": "torch.unbind(x)",
     "torch.unsafe_chunk": "torch.unsafe_chunk(x, 4)",

@@ -33,6 +33,35 @@ bool partial_overlap(const Tensor& a, const Tensor& b) {
   return overlap && !(a0 == b0 && a1 == b1);
 }
 
+// Whether t's elements fill its memory exactly once, in some order of its
+// dims (contiguous, transposed, channels_last, ...): the strides of the dims
+// with more than one element, smallest first, are 1 and running products.
+bool dense_in_some_order(const Tensor& t) {
+  std::vector<int64_t> dims;
+  for (int64_t d = 0; d < t.dim(); ++d)
+    if (t.size(d) > 1) dims.push_back(d);
+  std::sort(dims.begin(), dims.end(), [&](int64_t a, int64_t b) { return t.stride(a) < t.stride(b); });
+  int64_t expected = 1;
+  for (int64_t d : dims) {
+    if (t.stride(d) != expected) return false;
+    expected *= t.size(d);
+  }
+  return true;
+}
+
+// Two tensors laid out alike and densely: element k of one's memory is
+// element k of the other's, so a copy runs over both as flat lines (the
+// iterator visits dims in their logical order, across a transposed or
+// channels_last layout's strides).
+bool same_dense_layout(const Tensor& a, const Tensor& b) {
+  if (!a.sizes().equals(b.sizes())) return false;
+  for (int64_t d = 0; d < a.dim(); ++d)
+    if (a.size(d) > 1 && a.stride(d) != b.stride(d)) return false;
+  return dense_in_some_order(a);
+}
+
+Tensor as_line(const Tensor& t) { return t.as_strided({t.numel()}, {1}, t.storage_offset()); }
+
 // Copies between devices: src is cast and made dense on its own device, the
 // bytes move in one transfer, and a strided destination is filled from a
 // dense temporary on its device.
@@ -123,9 +152,10 @@ const Tensor& copy_(const Tensor& self, const Tensor& src, bool non_blocking) {
     copy_complex(self, src);
     return self;
   }
+  const bool as_lines = self.numel() > 1 && !self.is_contiguous() && same_dense_layout(self, src);
   auto iter = TensorIteratorConfig()
-                  .add_output(self)
-                  .add_input(src)
+                  .add_output(as_lines ? as_line(self) : self)
+                  .add_input(as_lines ? as_line(src) : src)
                   .check_all_same_dtype(false)
                   .resize_outputs(false)
                   .build();
